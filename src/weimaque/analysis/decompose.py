@@ -1,0 +1,87 @@
+"""Every split of concealed cards into runs, triples and exactly one pair (RULES §6.1).
+
+Small and big faces never share a group (RULES §1.2), so each half of the count vector is split on
+its own and the halves are combined; both steps are cached on immutable count tuples.
+
+A split is a tuple of ``(kind, face)`` pairs: ``TRIPLE`` and ``PAIR`` name their face, ``RUN`` its
+lowest face.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Final
+
+from weimaque.cards import Counts
+
+TRIPLE: Final = 0
+RUN: Final = 1
+PAIR: Final = 2
+
+Split = tuple[tuple[int, int], ...]
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _groups(half: Counts) -> tuple[Split, ...]:
+    """Every way to cut one half (10 counts) into triples and runs only."""
+    for i, c in enumerate(half):
+        if c:
+            break
+    else:
+        return ((),)
+    out: list[Split] = []
+    # The lowest face's cards sit in at most one triple and otherwise in runs starting there.
+    for triples in (1, 0) if c >= 3 else (0,):
+        runs = c - 3 * triples
+        rest = list(half)
+        rest[i] = 0
+        if runs:
+            if i > 7 or half[i + 1] < runs or half[i + 2] < runs:
+                continue
+            rest[i + 1] -= runs
+            rest[i + 2] -= runs
+        head: Split = ((TRIPLE, i),) * triples + ((RUN, i),) * runs
+        out.extend(head + tail for tail in _groups(tuple(rest)))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _with_pair(half: Counts) -> tuple[Split, ...]:
+    """Every way to cut one half into one pair plus triples and runs."""
+    out: list[Split] = []
+    for p, c in enumerate(half):
+        if c >= 2:
+            rest = list(half)
+            rest[p] -= 2
+            out.extend(((PAIR, p), *tail) for tail in _groups(tuple(rest)))
+    return tuple(out)
+
+
+def _shift(split: Split) -> Split:
+    return tuple((kind, face + 10) for kind, face in split)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def splits(counts: Counts) -> tuple[Split, ...]:
+    """Every decomposition of 20 face counts into runs and triples plus exactly one pair.
+
+    >>> from weimaque.cards import counts_of
+    >>> splits(counts_of([0, 0, 1, 2, 3]))
+    (((2, 0), (1, 1)),)
+    """
+    small, big = counts[:10], counts[10:]
+    n_small, n_big = sum(small), sum(big)
+    out: list[Split] = []
+    if n_small % 3 == 2 and n_big % 3 == 0:
+        bigs = tuple(_shift(s) for s in _groups(big))
+        out.extend(a + b for a in _with_pair(small) for b in bigs)
+    elif n_small % 3 == 0 and n_big % 3 == 2:
+        bigs = tuple(_shift(s) for s in _with_pair(big))
+        out.extend(a + b for a in _groups(small) for b in bigs)
+    return tuple(out)
+
+
+def groups_only(counts: Counts) -> tuple[Split, ...]:
+    """Every cut of 20 face counts into runs and triples, no pair."""
+    bigs = tuple(_shift(s) for s in _groups(counts[10:]))
+    return tuple(a + b for a in _groups(counts[:10]) for b in bigs)

@@ -1,0 +1,123 @@
+"""``wmq``: the calculator, the rule presets, and (later) the game."""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import Enum
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from weimaque.cli.render import breakdown_renderable, rules_table
+from weimaque.errors import WeimaqueError
+from weimaque.rules.config import OPTION_NAMES
+from weimaque.rules.registry import get_rules, list_rules
+from weimaque.scoring.scorer import score
+
+app = typer.Typer(
+    help="安乡偎麻雀 (Anxiang Wei Maque): calculator, rules and game.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+rules_app = typer.Typer(help="The rule presets.", no_args_is_help=True)
+app.add_typer(rules_app, name="rules")
+
+out = Console()
+err = Console(stderr=True)
+
+EXIT_WIN = 0
+EXIT_NO_WIN = 1
+EXIT_BAD_INPUT = 2
+
+
+class FromOption(str, Enum):
+    self_ = "self"
+    other = "other"
+
+
+def _fail(message: str) -> typer.Exit:
+    err.print(f"[bold red]error:[/] {message}", highlight=False, markup=True)
+    return typer.Exit(EXIT_BAD_INPUT)
+
+
+@app.command("score")
+def score_cmd(
+    hand: Annotated[
+        list[str], typer.Argument(help="Hand description, e.g. '碰:七七七 手:… 胡:九'.")
+    ],
+    rules: Annotated[str, typer.Option("--rules", "-r", help="Preset id.")] = "anxiang",
+    source: Annotated[
+        FromOption, typer.Option("--from", help="Who drew the winning card.")
+    ] = FromOption.self_,
+    last: Annotated[bool, typer.Option("--last", help="Won on the last stock card.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Score a winning hand: every group's 息, every 名堂, the total (exit 0 win, 1 no win)."""
+    try:
+        breakdown = score(" ".join(hand), rules=rules, source=source.value, last=last)
+    except WeimaqueError as exc:
+        raise _fail(str(exc)) from exc
+    if as_json:
+        sys.stdout.write(json.dumps(breakdown.to_dict(), ensure_ascii=False) + "\n")
+    else:
+        out.print(breakdown_renderable(breakdown))
+    raise typer.Exit(EXIT_WIN if breakdown.winning else EXIT_NO_WIN)
+
+
+@rules_app.command("list")
+def rules_list(
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """List the presets with their sources."""
+    presets = list_rules()
+    if as_json:
+        rows = [
+            {"id": r.id, "name": r.name, "name_en": r.name_en, "source": r.source,
+             "aliases": list(r.aliases)}
+            for r in presets
+        ]
+        sys.stdout.write(json.dumps(rows, ensure_ascii=False) + "\n")
+        return
+    from rich.table import Table
+
+    table = Table(title="rule presets")
+    for col in ("id", "name", "source"):
+        table.add_column(col)
+    for r in presets:
+        marker = " (default)" if r.id == "anxiang" else ""
+        table.add_row(r.id + marker, f"{r.name} / {r.name_en}", r.source)
+    out.print(table)
+
+
+@rules_app.command("show")
+def rules_show(
+    preset: Annotated[str, typer.Argument(help="Preset id or alias.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Print a preset's 名堂 table and options."""
+    try:
+        rules = get_rules(preset)
+    except WeimaqueError as exc:
+        raise _fail(str(exc)) from exc
+    if as_json:
+        data = {
+            "id": rules.id,
+            "options": rules.options(),
+            "patterns": {k: v.to_toml() for k, v in rules.patterns.items()},
+            "optional_patterns": {k: v.to_toml() for k, v in rules.optional_patterns.items()},
+        }
+        sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+        return
+    out.print(rules_table(rules))
+    if rules.description:
+        out.print(rules.description)
+    options = ", ".join(f"{name}={getattr(rules, name)}" for name in OPTION_NAMES)
+    out.print(f"[dim]options: {options}[/]")
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()

@@ -1,0 +1,15 @@
+"""Rules as data: ``RuleConfig`` and the preset registry (RULES §7.3)."""
+
+from weimaque.rules.config import PATTERN_NAMES, PatternValue, RuleConfig
+from weimaque.rules.registry import DEFAULT_PRESET, PRESET_IDS, get_rules, list_rules, parse_preset
+
+__all__ = [
+    "DEFAULT_PRESET",
+    "PATTERN_NAMES",
+    "PRESET_IDS",
+    "PatternValue",
+    "RuleConfig",
+    "get_rules",
+    "list_rules",
+    "parse_preset",
+]

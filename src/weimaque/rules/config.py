@@ -1,0 +1,234 @@
+"""``RuleConfig``: every option of RULES.md as one frozen, validated value (RULES §7.3)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Final, Literal
+
+from weimaque.errors import RuleConfigError
+
+PatternMode = Literal["add", "mul"]
+
+#: Every 名堂 key of RULES §7.2 with its Chinese name, in the order of §7.2.
+PATTERN_NAMES: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "yin": "印胡",
+        "chunyin": "纯印",
+        "hong": "红胡",
+        "duizi": "对子胡",
+        "wudui": "乌对",
+        "wu": "乌胡",
+        "dian": "点胡",
+        "manyuan": "满园花",
+        "dazi": "大字胡",
+        "xiaozi": "小字胡",
+        "zhuo": "卓胡",
+        "zimei": "姊妹卓",
+        "sanluan": "三乱卓",
+        "zimei_tuo": "姊妹卓带拖",
+        "zusun": "祖孙卓",
+        "siluan": "四乱卓",
+        "zusun_tuo": "祖孙卓带拖",
+        "bapengtou": "八碰头",
+        "jia_bapengtou": "假八碰头",
+        "longbaiwei": "龙摆尾",
+        "haidi": "海底胡",
+        "zimo": "自摸",
+        "dandiao": "单吊",
+        "beikaobei": "背靠背",
+        "shouqianshou": "手牵手",
+        "kawei": "卡偎",
+        "tianhu": "天胡",
+        "jiuxiaodui": "九小对",
+        "wudui_deal": "无对胡",
+        "zhe": "蛰一蛰",
+    }
+)
+
+#: Patterns whose value is a pair [plain, alternative] (RULES §7.3).
+PAIRED_PATTERNS: Final = frozenset({"dandiao", "jiuxiaodui"})
+
+
+@dataclass(frozen=True, slots=True)
+class PatternValue:
+    """How a preset scores one 名堂: an addition (per unit) or a multiplier of 硬息."""
+
+    mode: PatternMode
+    value: int
+    alt: int | None = None
+
+    def __str__(self) -> str:
+        text = f"×{self.value}" if self.mode == "mul" else f"+{self.value}"
+        return text if self.alt is None else f"{text} / +{self.alt}"
+
+    @classmethod
+    def from_toml(cls, key: str, raw: object) -> PatternValue:
+        """Read the TOML form: ``10`` (addition), ``"x6"`` (multiplier), ``[20, 30]`` (pair)."""
+        if key not in PATTERN_NAMES:
+            raise RuleConfigError(f"unknown pattern key {key!r}")
+        if isinstance(raw, bool):
+            raise RuleConfigError(f"pattern {key!r}: value {raw!r} is not a number")
+        if key in PAIRED_PATTERNS:
+            if not (
+                isinstance(raw, list)
+                and len(raw) == 2
+                and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in raw)
+            ):
+                raise RuleConfigError(f"pattern {key!r} takes [plain, alternative], not {raw!r}")
+            return cls("add", raw[0], raw[1])
+        if isinstance(raw, int) and raw >= 0:
+            return cls("add", raw)
+        if isinstance(raw, str) and raw[:1] in ("x", "×") and raw[1:].isdigit():
+            factor = int(raw[1:])
+            if factor < 1:
+                raise RuleConfigError(f"pattern {key!r}: multiplier {raw!r} below 1")
+            return cls("mul", factor)
+        raise RuleConfigError(f"pattern {key!r}: cannot read value {raw!r}")
+
+    def to_toml(self) -> object:
+        """The TOML form of this value."""
+        if self.alt is not None:
+            return [self.value, self.alt]
+        return f"x{self.value}" if self.mode == "mul" else self.value
+
+
+_CHOICES: Final[dict[str, tuple[str, ...]]] = {
+    "dealer_rotation": ("keep_or_next", "winner_deals"),
+    "first_dealer": ("seat0", "random"),
+}
+
+
+def _patterns(raw: Mapping[str, PatternValue] | None = None) -> Mapping[str, PatternValue]:
+    return MappingProxyType(dict(raw or {}))
+
+
+@dataclass(frozen=True, slots=True)
+class RuleConfig:
+    """A complete, validated rule set: a preset plus any room overrides.
+
+    Every option RULES.md names is a field here. Presets are data (``presets/*.toml``).
+    """
+
+    id: str = "anxiang"
+    name: str = "安乡"
+    name_en: str = "Anxiang"
+    source: str = ""
+    description: str = ""
+    aliases: tuple[str, ...] = ()
+
+    # RULES §4.7, §6.4, §6.3
+    min_xi: int = 10
+    maque_zhuanwan_black: int = 2
+    tuanyuan_any_grouping: bool = False
+    # RULES §4.3, §4.6
+    wei_face_up: bool = False
+    holder_may_not_chi: bool = True
+    # RULES §2.4, §8.2
+    first_dealer: str = "seat0"
+    dealer_rotation: str = "keep_or_next"
+    # RULES §8.4
+    shouxing: bool = False
+    shouxing_divisor: int = 4
+    shouxing_liuju_reward: int = 0
+    # RULES §8.5
+    liuzi: bool = False
+    liuzi_dealer: int = 2
+    liuzi_other: int = 1
+    liuzi_min_xi: int = 18
+    deng_value: int = 1
+    # RULES §8.6 (score_target 0: none)
+    match_hands: int = 8
+    score_target: int = 0
+
+    # RULES §7.2, §7.3
+    patterns: Mapping[str, PatternValue] = field(default_factory=_patterns, hash=False)
+    optional_patterns: Mapping[str, PatternValue] = field(default_factory=_patterns, hash=False)
+
+    def __post_init__(self) -> None:
+        self._validate()
+
+    def _validate(self) -> None:
+        for name, choices in _CHOICES.items():
+            value = getattr(self, name)
+            if value not in choices:
+                raise RuleConfigError(f"option {name!r} must be one of {choices}, not {value!r}")
+        for name in ("min_xi", "maque_zhuanwan_black", "shouxing_liuju_reward"):
+            if getattr(self, name) < 0:
+                raise RuleConfigError(f"option {name!r} must be >= 0, not {getattr(self, name)!r}")
+        for name in ("shouxing_divisor", "match_hands", "liuzi_min_xi"):
+            if getattr(self, name) < 1:
+                raise RuleConfigError(f"option {name!r} must be >= 1, not {getattr(self, name)!r}")
+        for name in ("liuzi_dealer", "liuzi_other", "deng_value", "score_target"):
+            if getattr(self, name) < 0:
+                raise RuleConfigError(f"option {name!r} must be >= 0, not {getattr(self, name)!r}")
+        overlap = set(self.patterns) & set(self.optional_patterns)
+        if overlap:
+            raise RuleConfigError(f"patterns both active and optional: {sorted(overlap)}")
+        for key in (*self.patterns, *self.optional_patterns):
+            if key not in PATTERN_NAMES:
+                raise RuleConfigError(f"unknown pattern key {key!r}")
+
+    def value(self, key: str) -> PatternValue | None:
+        """The active value of a 名堂, or None where this rule set does not score it."""
+        return self.patterns.get(key)
+
+    def with_options(self, **overrides: Any) -> RuleConfig:
+        """A copy with some options changed, validated like a preset.
+
+        ``enable_patterns=["zimo"]`` turns optional 名堂 on; ``disable_patterns`` turns any off.
+        """
+        enable = list(overrides.pop("enable_patterns", ()))
+        disable = list(overrides.pop("disable_patterns", ()))
+        changes = check_options(overrides)
+        active = dict(self.patterns)
+        optional = dict(self.optional_patterns)
+        for key in enable:
+            if key in active:
+                continue
+            if key not in optional:
+                raise RuleConfigError(f"pattern {key!r} is not an option of preset {self.id!r}")
+            active[key] = optional.pop(key)
+        for key in disable:
+            if key not in active:
+                raise RuleConfigError(f"pattern {key!r} is not active in preset {self.id!r}")
+            optional[key] = active.pop(key)
+        return dataclasses.replace(
+            self, patterns=_patterns(active), optional_patterns=_patterns(optional), **changes
+        )
+
+    def options(self) -> dict[str, object]:
+        """Every plain option with its value (no identity fields, no patterns)."""
+        return {name: getattr(self, name) for name in OPTION_NAMES}
+
+
+_IDENTITY: Final = frozenset(
+    {"id", "name", "name_en", "source", "description", "aliases", "patterns", "optional_patterns"}
+)
+OPTION_NAMES: Final[tuple[str, ...]] = tuple(
+    f.name for f in dataclasses.fields(RuleConfig) if f.name not in _IDENTITY
+)
+_DEFAULTS: Final = RuleConfig()
+
+
+def check_options(raw: Mapping[str, object]) -> dict[str, object]:
+    """Check option names and value types against ``RuleConfig``'s fields; quote what is wrong."""
+    out: dict[str, object] = {}
+    for name, value in raw.items():
+        if name not in OPTION_NAMES:
+            raise RuleConfigError(f"unknown rule option {name!r}")
+        default = getattr(_DEFAULTS, name)
+        if isinstance(default, bool):
+            ok = isinstance(value, bool)
+        elif isinstance(default, int):
+            ok = isinstance(value, int) and not isinstance(value, bool)
+        else:
+            ok = isinstance(value, str)
+        if not ok:
+            raise RuleConfigError(
+                f"option {name!r} takes a {type(default).__name__}, not {value!r}"
+            )
+        out[name] = value
+    return out

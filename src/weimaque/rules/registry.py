@@ -1,0 +1,105 @@
+"""The preset registry: TOML files under ``presets/``, looked up by id or alias (RULES §7.3)."""
+
+from __future__ import annotations
+
+import functools
+import tomllib
+from importlib import resources
+from typing import Final
+
+from weimaque.errors import RuleConfigError
+from weimaque.rules.config import PatternValue, RuleConfig, check_options
+
+DEFAULT_PRESET: Final = "anxiang"
+
+#: Preset ids in the order they are listed (RULES §7.3).
+PRESET_IDS: Final = (
+    "anxiang",
+    "anxiang-old",
+    "laomingtang",
+    "xiaozhuo",
+    "dazhuo",
+    "pinghu",
+    "xiaomingtang",
+    "xiaozuo",
+    "dazuo",
+    "jiaqiang",
+    "chaoji",
+)
+
+_TOP_KEYS: Final = frozenset(
+    {"id", "name", "name_en", "source", "aliases", "description", "options", "patterns",
+     "optional_patterns"}
+)
+
+
+def parse_preset(text: str, origin: str = "<string>") -> RuleConfig:
+    """Build a ``RuleConfig`` from the text of one preset TOML file."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise RuleConfigError(f"{origin}: not valid TOML: {exc}") from exc
+    unknown = set(data) - _TOP_KEYS
+    if unknown:
+        raise RuleConfigError(f"{origin}: unknown keys {sorted(unknown)}")
+    for key in ("id", "name", "name_en", "source"):
+        if not isinstance(data.get(key), str):
+            raise RuleConfigError(f"{origin}: {key!r} must be a string")
+    aliases = data.get("aliases", [])
+    if not (isinstance(aliases, list) and all(isinstance(a, str) for a in aliases)):
+        raise RuleConfigError(f"{origin}: 'aliases' must be a list of strings")
+    options = check_options(data.get("options", {}))
+    patterns = {k: PatternValue.from_toml(k, v) for k, v in data.get("patterns", {}).items()}
+    optional = {
+        k: PatternValue.from_toml(k, v) for k, v in data.get("optional_patterns", {}).items()
+    }
+    return RuleConfig(
+        id=data["id"],
+        name=data["name"],
+        name_en=data["name_en"],
+        source=data["source"],
+        description=str(data.get("description", "")),
+        aliases=tuple(aliases),
+        patterns=patterns,
+        optional_patterns=optional,
+        **options,  # type: ignore[arg-type]
+    )
+
+
+@functools.cache
+def _load_all() -> dict[str, RuleConfig]:
+    folder = resources.files("weimaque.rules") / "presets"
+    out: dict[str, RuleConfig] = {}
+    for preset_id in PRESET_IDS:
+        resource = folder / f"{preset_id}.toml"
+        config = parse_preset(resource.read_text(encoding="utf-8"), f"presets/{preset_id}.toml")
+        if config.id != preset_id:
+            raise RuleConfigError(f"presets/{preset_id}.toml declares id {config.id!r}")
+        out[preset_id] = config
+    return out
+
+
+@functools.cache
+def _by_name() -> dict[str, RuleConfig]:
+    table: dict[str, RuleConfig] = {}
+    for config in _load_all().values():
+        for name in (config.id, *config.aliases):
+            if name in table:
+                raise RuleConfigError(f"preset name {name!r} is used twice")
+            table[name] = config
+    return table
+
+
+def get_rules(name: str | RuleConfig = DEFAULT_PRESET) -> RuleConfig:
+    """A preset by id or alias; a ``RuleConfig`` is returned as is."""
+    if isinstance(name, RuleConfig):
+        return name
+    config = _by_name().get(name)
+    if config is None:
+        raise RuleConfigError(f"unknown rules preset {name!r}; known: {', '.join(PRESET_IDS)}")
+    return config
+
+
+def list_rules() -> list[RuleConfig]:
+    """Every preset, in the order of RULES §7.3."""
+    return list(_load_all().values())

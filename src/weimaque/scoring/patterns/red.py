@@ -1,0 +1,36 @@
+"""名堂 of the red cards (RULES §7.2): 印胡, 纯印, 多红, 乌胡, 点胡, 满园花."""
+
+from __future__ import annotations
+
+from weimaque.scoring.context import Context
+from weimaque.scoring.pattern import Pattern, flag
+
+
+def _chunyin(ctx: Context) -> int:
+    kou = ctx.kou
+    return kou if kou and ctx.red == 4 * kou else 0
+
+
+def _manyuan(ctx: Context) -> bool:
+    return all(g.has_red for g in ctx.arrangement.groups if g.kind != "tuanyuan")
+
+
+YIN = Pattern("yin", lambda ctx: ctx.kou)
+"""印胡: one unit per red 团圆 (口)."""
+
+CHUNYIN = Pattern("chunyin", _chunyin, replaces=("yin",))
+"""纯印: every red card lies in the red 团圆; per 口; replaces 印胡."""
+
+HONG = Pattern("hong", lambda ctx: max(0, ctx.red - 9))
+"""多红/红胡: 10 or more red cards, one unit per red over 9."""
+
+WU = Pattern("wu", flag(lambda ctx: ctx.red == 0))
+"""乌胡: no red card."""
+
+DIAN = Pattern("dian", flag(lambda ctx: ctx.red == 1))
+"""点胡: exactly one red card."""
+
+MANYUAN = Pattern("manyuan", flag(_manyuan))
+"""满园花: each of the 7 groups, 麻雀 included, holds a red card."""
+
+PATTERNS = (YIN, CHUNYIN, HONG, WU, DIAN, MANYUAN)

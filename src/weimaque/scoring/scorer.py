@@ -1,0 +1,154 @@
+"""Scoring: the best arrangement of a winning hand and its total (RULES §6.2, §7.1)."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+
+from weimaque.analysis.arrange import Arrangement, arrangements
+from weimaque.cards import Counts, counts_of, red_count
+from weimaque.notation import HandDescription, Meld, Source, parse_hand
+from weimaque.rules.config import PatternValue, RuleConfig
+from weimaque.rules.registry import get_rules
+from weimaque.scoring.breakdown import Breakdown, PatternScore
+from weimaque.scoring.context import Context
+from weimaque.scoring.pattern import Pattern
+from weimaque.scoring.patterns import PATTERNS
+
+
+@functools.lru_cache(maxsize=256)
+def _active(rules: RuleConfig) -> tuple[tuple[Pattern, PatternValue], ...]:
+    """The patterns a rule set scores, with their values, in the order of RULES §7.2."""
+    return tuple((p, rules.patterns[k]) for k, p in PATTERNS.items() if k in rules.patterns)
+
+
+def patterns_of(ctx: Context) -> tuple[int, list[PatternScore]]:
+    """The multiplier and the 名堂 that score for one arrangement (RULES §7.1, §7.2)."""
+    hits: dict[str, tuple[Pattern, PatternValue, int]] = {}
+    for pattern, value in _active(ctx.rules):
+        units = pattern.units(ctx)
+        if units:
+            hits[pattern.key] = (pattern, value, units)
+    for pattern, _, _ in list(hits.values()):
+        for key in pattern.replaces:
+            hits.pop(key, None)
+    # Within a family only the highest value scores.
+    best_in_family: dict[str, tuple[int, str]] = {}
+    for key, (pattern, value, units) in hits.items():
+        if pattern.family is not None and value.mode == "add":
+            worth = value.value * units
+            if pattern.family not in best_in_family or worth > best_in_family[pattern.family][0]:
+                best_in_family[pattern.family] = (worth, key)
+    keep = {key for _, key in best_in_family.values()}
+    multiplier = 1
+    mult_key: str | None = None
+    for key, (pattern, value, _) in hits.items():
+        if value.mode == "mul" and value.value > multiplier:
+            multiplier, mult_key = value.value, key
+    out: list[PatternScore] = []
+    hard = ctx.hard_xi
+    for key, (pattern, value, units) in hits.items():
+        if pattern.family is not None and key not in keep:
+            continue
+        if value.mode == "mul":
+            if key == mult_key:
+                out.append(
+                    PatternScore(key, pattern.name, "mul", value.value, 1, hard * (multiplier - 1))
+                )
+            continue
+        amount = value.value
+        if value.alt is not None and pattern.alt is not None and pattern.alt(ctx):
+            amount = value.alt
+        out.append(PatternScore(key, pattern.name, "add", amount, units, amount * units))
+    return multiplier, out
+
+
+def score_position(
+    melds: Sequence[Meld],
+    hand: Counts,
+    win: int,
+    *,
+    source: Source = "self",
+    last: bool = False,
+    rules: RuleConfig | str = "anxiang",
+    declared: tuple[tuple[str, int], ...] = (),
+) -> Breakdown:
+    """Score a winner's melds, concealed hand (before the win) and winning card.
+
+    Among the arrangements with 硬息 >= ``min_xi`` the highest total is chosen; ties go to the
+    higher 硬息, then to a fixed canonical order (RULES §6.2).
+    """
+    config = get_rules(rules)
+    total_counts = list(hand)
+    total_counts[win] += 1
+    for m in melds:
+        for f in m.faces:
+            total_counts[f] += 1
+    red = red_count(tuple(total_counts))
+    arrs = arrangements(melds, hand, win, source, config)
+    if not arrs:
+        reason = "the 20 cards do not form 6 groups + 麻雀"
+        if source == "self" and hand[win] >= 2:
+            reason += " with the forced 偎 of the drawn card (RULES §6.1)"
+        return Breakdown(False, config.id, 0, 1, 0, red, (), (), reason)
+    small = sum(total_counts[:10])
+    base = {
+        "rules": config,
+        "red": red,
+        "all_big": small == 0,
+        "all_small": small == sum(total_counts),
+        "source": source,
+        "last": last,
+        "hand_win_count": hand[win],
+        "declared": declared,
+    }
+    best: tuple[tuple[int, int], Arrangement, int, list[PatternScore]] | None = None
+    for arr in arrs:
+        if arr.hard_xi < config.min_xi:
+            continue
+        ctx = Context(arrangement=arr, **base)  # type: ignore[arg-type]
+        multiplier, pats = patterns_of(ctx)
+        total = arr.hard_xi * multiplier + sum(p.points for p in pats if p.mode == "add")
+        rank = (total, arr.hard_xi)
+        if best is None or rank > best[0] or (rank == best[0] and arr.sort_key() < best[1].sort_key()):
+            best = (rank, arr, multiplier, pats)
+    if best is None:
+        top = max(arrs, key=lambda a: (a.hard_xi, [-ord(c) for c in str(a.sort_key())]))
+        reason = f"硬息 {top.hard_xi} is below the minimum {config.min_xi} (RULES §4.7)"
+        return Breakdown(False, config.id, top.hard_xi, 1, 0, red, top.groups, (), reason)
+    (total, hard), arr, multiplier, pats = best
+    return Breakdown(True, config.id, hard, multiplier, total, red, arr.groups, tuple(pats), None)
+
+
+def score_description(
+    desc: HandDescription,
+    *,
+    source: Source = "self",
+    last: bool = False,
+    rules: RuleConfig | str = "anxiang",
+) -> Breakdown:
+    """Score a parsed hand description; flags written inside it take precedence."""
+    return score_position(
+        desc.melds,
+        counts_of(desc.hand),
+        desc.win,
+        source=desc.source or source,
+        last=desc.last if desc.last is not None else last,
+        rules=rules,
+    )
+
+
+def score(
+    hand: str, rules: RuleConfig | str = "anxiang", source: str = "self", last: bool = False
+) -> Breakdown:
+    """Score a hand description such as ``"碰:七七七 手:… 胡:九"`` (RULES §1.4, §6, §7).
+
+    Raises an :class:`~weimaque.errors.InvalidNotation` for bad input.
+    """
+    if source not in ("self", "other"):
+        from weimaque.errors import InvalidNotation
+
+        raise InvalidNotation(f"source must be 'self' or 'other', not {source!r}")
+    return score_description(
+        parse_hand(hand), source="self" if source == "self" else "other", last=last, rules=rules
+    )
