@@ -7,7 +7,7 @@ from weimaque.errors import (
     WeimaqueError,
 )
 from weimaque.rules import RuleConfig, get_rules, list_rules
-from weimaque.scoring import Breakdown, score
+from weimaque.scoring import Breakdown, Wait, score, waits
 
 __all__ = [
     "Breakdown",
@@ -15,9 +15,11 @@ __all__ = [
     "InvalidNotation",
     "RuleConfig",
     "RuleConfigError",
+    "Wait",
     "WeimaqueError",
     "get_rules",
     "list_rules",
     "score",
+    "waits",
 ]
 __version__ = "0.1.0"

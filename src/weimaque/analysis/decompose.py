@@ -24,11 +24,10 @@ Split = tuple[tuple[int, int], ...]
 @functools.lru_cache(maxsize=1 << 16)
 def _groups(half: Counts) -> tuple[Split, ...]:
     """Every way to cut one half (10 counts) into triples and runs only."""
-    for i, c in enumerate(half):
-        if c:
-            break
-    else:
+    i = next((f for f, n in enumerate(half) if n), -1)
+    if i < 0:
         return ((),)
+    c = half[i]
     out: list[Split] = []
     # The lowest face's cards sit in at most one triple and otherwise in runs starting there.
     for triples in (1, 0) if c >= 3 else (0,):

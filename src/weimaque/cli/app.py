@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from enum import Enum
+from enum import StrEnum
 from typing import Annotated
 
 import typer
@@ -33,7 +33,7 @@ EXIT_NO_WIN = 1
 EXIT_BAD_INPUT = 2
 
 
-class FromOption(str, Enum):
+class FromOption(StrEnum):
     self_ = "self"
     other = "other"
 
@@ -75,8 +75,13 @@ def rules_list(
     presets = list_rules()
     if as_json:
         rows = [
-            {"id": r.id, "name": r.name, "name_en": r.name_en, "source": r.source,
-             "aliases": list(r.aliases)}
+            {
+                "id": r.id,
+                "name": r.name,
+                "name_en": r.name_en,
+                "source": r.source,
+                "aliases": list(r.aliases),
+            }
             for r in presets
         ]
         sys.stdout.write(json.dumps(rows, ensure_ascii=False) + "\n")

@@ -213,9 +213,9 @@ OPTION_NAMES: Final[tuple[str, ...]] = tuple(
 _DEFAULTS: Final = RuleConfig()
 
 
-def check_options(raw: Mapping[str, object]) -> dict[str, object]:
+def check_options(raw: Mapping[str, object]) -> dict[str, Any]:
     """Check option names and value types against ``RuleConfig``'s fields; quote what is wrong."""
-    out: dict[str, object] = {}
+    out: dict[str, Any] = {}
     for name, value in raw.items():
         if name not in OPTION_NAMES:
             raise RuleConfigError(f"unknown rule option {name!r}")

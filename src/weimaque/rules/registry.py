@@ -28,8 +28,17 @@ PRESET_IDS: Final = (
 )
 
 _TOP_KEYS: Final = frozenset(
-    {"id", "name", "name_en", "source", "aliases", "description", "options", "patterns",
-     "optional_patterns"}
+    {
+        "id",
+        "name",
+        "name_en",
+        "source",
+        "aliases",
+        "description",
+        "options",
+        "patterns",
+        "optional_patterns",
+    }
 )
 
 
@@ -62,7 +71,7 @@ def parse_preset(text: str, origin: str = "<string>") -> RuleConfig:
         aliases=tuple(aliases),
         patterns=patterns,
         optional_patterns=optional,
-        **options,  # type: ignore[arg-type]
+        **options,
     )
 
 

@@ -2,12 +2,15 @@
 
 from weimaque.scoring.breakdown import Breakdown, PatternScore
 from weimaque.scoring.scorer import patterns_of, score, score_description, score_position
+from weimaque.scoring.waits import Wait, waits
 
 __all__ = [
     "Breakdown",
     "PatternScore",
+    "Wait",
     "patterns_of",
     "score",
     "score_description",
     "score_position",
+    "waits",
 ]

@@ -76,7 +76,5 @@ def _zhuo_kinds(subset: tuple[int, ...]) -> set[str]:
         return {"zhuo", "zimei"} if links else {"zhuo"}
     if len(subset) == 3:
         return {("sanluan", "zimei_tuo", "zusun")[links]}
-    chain = any(
-        _adjacent(a, b) and _adjacent(b, c) for a, b, c in combinations(sorted(subset), 3)
-    )
+    chain = any(_adjacent(a, b) and _adjacent(b, c) for a, b, c in combinations(sorted(subset), 3))
     return {"siluan", "zusun_tuo"} if chain else {"siluan"}

@@ -42,7 +42,7 @@ def patterns_of(ctx: Context) -> tuple[int, list[PatternScore]]:
     keep = {key for _, key in best_in_family.values()}
     multiplier = 1
     mult_key: str | None = None
-    for key, (pattern, value, _) in hits.items():
+    for key, (_, value, _) in hits.items():
         if value.mode == "mul" and value.value > multiplier:
             multiplier, mult_key = value.value, key
     out: list[PatternScore] = []
@@ -110,7 +110,11 @@ def score_position(
         multiplier, pats = patterns_of(ctx)
         total = arr.hard_xi * multiplier + sum(p.points for p in pats if p.mode == "add")
         rank = (total, arr.hard_xi)
-        if best is None or rank > best[0] or (rank == best[0] and arr.sort_key() < best[1].sort_key()):
+        if (
+            best is None
+            or rank > best[0]
+            or (rank == best[0] and arr.sort_key() < best[1].sort_key())
+        ):
             best = (rank, arr, multiplier, pats)
     if best is None:
         top = max(arrs, key=lambda a: (a.hard_xi, [-ord(c) for c in str(a.sort_key())]))

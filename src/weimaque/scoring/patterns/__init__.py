@@ -13,8 +13,6 @@ from weimaque.scoring.patterns import red, shape, win, zhuo
 _ALL = {p.key: p for p in (*red.PATTERNS, *shape.PATTERNS, *zhuo.PATTERNS, *win.PATTERNS)}
 
 #: Pattern key → pattern, in the order of RULES §7.2.
-PATTERNS: Final[Mapping[str, Pattern]] = MappingProxyType(
-    {key: _ALL[key] for key in PATTERN_NAMES}
-)
+PATTERNS: Final[Mapping[str, Pattern]] = MappingProxyType({key: _ALL[key] for key in PATTERN_NAMES})
 
 __all__ = ["PATTERNS", "Pattern"]

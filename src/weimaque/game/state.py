@@ -1,0 +1,560 @@
+"""The state of one hand and its whole turn flow (RULES §2-§5).
+
+A hand is fully described by (rules, seed, dealer, actions). The engine has no I/O. Every action
+goes through one check that names the rule it breaks; ``legal_actions`` is built from the same
+checks, so the two never disagree. ``apply`` returns frozen events (:mod:`weimaque.game.events`).
+
+Claims on one card are a *window*: each seat with an option decides (claim or pass) without seeing
+the others' choices, and the engine resolves by priority 胡 > 碰 > 吃 (RULES §5.1).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Final, Literal
+
+from weimaque.analysis.decompose import splits
+from weimaque.cards import FACE_CHARS, NUM_FACES, sorted_deck
+from weimaque.errors import IllegalAction
+from weimaque.game.actions import RUN_STARTS, Action
+from weimaque.game.events import (
+    Chied,
+    Chou,
+    DeadHand,
+    Dealt,
+    DeclinedHu,
+    Discarded,
+    Drew,
+    Event,
+    Penged,
+    Released,
+    Weied,
+    Won,
+)
+from weimaque.notation import Meld, MeldKind, Source
+from weimaque.rules.config import PATTERN_NAMES, RuleConfig
+from weimaque.rules.registry import get_rules
+from weimaque.scoring.breakdown import Breakdown, PatternScore
+from weimaque.scoring.scorer import score_position
+
+NUM_SEATS: Final = 3
+STOCK_SIZE: Final = 22
+DEALER_CARDS: Final = 20
+Phase = Literal["discard", "claim", "over"]
+Origin = Literal["deal", "discard", "draw", "wei", "release"]
+
+PASS: Final = Action("pass")
+HU: Final = Action("hu")
+PENG: Final = Action("peng")
+DEAL_PATTERNS: Final = ("tianhu", "jiuxiaodui", "wudui_deal")
+
+
+def xiajia(seat: int) -> int:
+    """下家: the next seat in turn order (RULES §2.1)."""
+    return (seat + 1) % NUM_SEATS
+
+
+def shangjia(seat: int) -> int:
+    """上家: the previous seat in turn order (RULES §2.1)."""
+    return (seat - 1) % NUM_SEATS
+
+
+def deal_order(seed: int) -> list[int]:
+    """The shuffled deck of a seed: ``random.Random(seed).shuffle`` of the sorted deck (§2.2)."""
+    deck = sorted_deck()
+    random.Random(seed).shuffle(deck)
+    return deck
+
+
+@dataclass(frozen=True, slots=True)
+class TableMeld:
+    """A meld on the table: 碰, 偎 (face down unless 明偎) or 吃, with the card it took."""
+
+    kind: MeldKind
+    faces: tuple[int, int, int]
+    card: int
+    from_seat: int
+    face_down: bool = False
+
+    def meld(self) -> Meld:
+        """The plain meld, for scoring."""
+        return Meld(self.kind, self.faces)
+
+
+@dataclass(slots=True)
+class Window:
+    """An open claim window on one card: who may do what, and who has answered."""
+
+    card: int
+    origin: Origin
+    from_seat: int
+    last: bool
+    options: dict[int, list[Action]]
+    responses: dict[int, Action] = field(default_factory=dict)
+    wins: dict[int, Breakdown] = field(default_factory=dict)
+    deal_patterns: dict[int, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """How a hand ended: a winner with his breakdown, or 臭."""
+
+    winner: int | None
+    breakdown: Breakdown | None
+    card: int | None = None
+    source: Source | None = None
+    deal_pattern: str | None = None
+
+    @property
+    def chou(self) -> bool:
+        """Whether the hand ended 臭 (no winner)."""
+        return self.winner is None
+
+
+class GameState:
+    """One hand of 安乡偎麻雀 between three seats."""
+
+    def __init__(
+        self,
+        rules: RuleConfig | str,
+        hands: list[list[int]],
+        stock: list[int],
+        dealer: int = 0,
+        seed: int | None = None,
+    ) -> None:
+        """Start a hand from explicit hands (faces) and stock (draw order); see ``new``."""
+        self.rules = get_rules(rules)
+        self.seed = seed
+        self.dealer = dealer
+        self.initial_hands = [tuple(sorted(h)) for h in hands]
+        self.stock = list(stock)
+        self.pos = 0
+        self.hands: list[list[int]] = [[0] * NUM_FACES for _ in range(NUM_SEATS)]
+        for seat, cards in enumerate(hands):
+            for f in cards:
+                self.hands[seat][f] += 1
+        self._check_deal()
+        self.melds: list[list[TableMeld]] = [[] for _ in range(NUM_SEATS)]
+        self.rows: list[list[int]] = [[] for _ in range(NUM_SEATS)]
+        self.thrown: list[set[int]] = [set() for _ in range(NUM_SEATS)]
+        self.peng_guo: list[set[int]] = [set() for _ in range(NUM_SEATS)]
+        self.no_discard: list[set[int]] = [set() for _ in range(NUM_SEATS)]
+        self.dead = [False] * NUM_SEATS
+        self.declined = [False] * NUM_SEATS
+        self.phase: Phase = "discard"
+        self.turn = dealer
+        self.window: Window | None = None
+        self.events: list[Event] = []
+        self.actions: list[tuple[int, Action]] = []
+        self.result: HandResult | None = None
+        for seat in range(NUM_SEATS):
+            self.events.append(Dealt(seat, self.initial_hands[seat], dealer))
+        self._open_deal_window()
+
+    @classmethod
+    def new(cls, rules: RuleConfig | str = "anxiang", seed: int = 0, dealer: int = 0) -> GameState:
+        """Deal a hand from a seed (RULES §2.2 [D]): 22 stock cards, then the deal."""
+        deck = deal_order(seed)
+        hands: list[list[int]] = [[] for _ in range(NUM_SEATS)]
+        for k, card in enumerate(deck[STOCK_SIZE:]):
+            hands[(dealer + k) % NUM_SEATS].append(card)
+        return cls(rules, hands, deck[:STOCK_SIZE], dealer, seed)
+
+    def _check_deal(self) -> None:
+        total = [sum(h[f] for h in self.hands) for f in range(NUM_FACES)]
+        for f in self.stock:
+            total[f] += 1
+        sizes = [sum(h) for h in self.hands]
+        if any(t != 4 for t in total) or sizes[self.dealer] != DEALER_CARDS:
+            raise IllegalAction(f"not a valid deal: hand sizes {sizes}, dealer {self.dealer}")
+        if any(sizes[s] != DEALER_CARDS - 1 for s in range(NUM_SEATS) if s != self.dealer):
+            raise IllegalAction(f"not a valid deal: hand sizes {sizes}, dealer {self.dealer}")
+
+    # ----------------------------------------------------------------- queries
+
+    @property
+    def stock_left(self) -> int:
+        """Cards left in the stock."""
+        return len(self.stock) - self.pos
+
+    def is_terminal(self) -> bool:
+        """Whether the hand is over."""
+        return self.phase == "over"
+
+    def to_act(self) -> tuple[int, ...]:
+        """Seats that must decide now, in seat order."""
+        if self.phase == "discard":
+            return (self.turn,)
+        if self.phase == "claim":
+            assert self.window is not None
+            return tuple(s for s in sorted(self.window.options) if s not in self.window.responses)
+        return ()
+
+    def current_player(self) -> int:
+        """The first seat that must decide, or -1 when the hand is over."""
+        seats = self.to_act()
+        return seats[0] if seats else -1
+
+    def hand_faces(self, seat: int) -> list[int]:
+        """A seat's concealed cards, sorted."""
+        return [f for f in range(NUM_FACES) for _ in range(self.hands[seat][f])]
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now (empty when it need not decide)."""
+        if seat not in self.to_act():
+            return []
+        if self.phase == "discard":
+            return [
+                Action.discard(f) for f in range(NUM_FACES) if self._discard_reason(seat, f) is None
+            ]
+        assert self.window is not None
+        return list(self.window.options[seat])
+
+    def returns(self) -> list[int]:
+        """Points of this hand per seat: each loser pays the winner his total (RULES §8.3)."""
+        if self.result is None or self.result.breakdown is None:
+            return [0] * NUM_SEATS
+        total = self.result.breakdown.total
+        return [2 * total if s == self.result.winner else -total for s in range(NUM_SEATS)]
+
+    # ----------------------------------------------------------------- checks
+
+    def _discard_reason(self, seat: int, face: int) -> str | None:
+        """Why ``seat`` may not 出 ``face`` now, or None (RULES §5.2)."""
+        held = self.hands[seat][face]
+        name = FACE_CHARS[face]
+        if held == 0:
+            return f"cannot 出 {name}: seat {seat} holds none"
+        if held == 3:
+            return f"cannot 出 {name}: a 砍 of three stays in hand (RULES §5.2)"
+        if face in self.no_discard[seat]:
+            return f"cannot 出 {name}: seat {seat} has 碰'd or 吃'd {name} (RULES §5.2)"
+        return None
+
+    def _peng_reason(self, seat: int, card: int) -> str | None:
+        """Why ``seat`` may not 碰 ``card``, or None (RULES §4.5, §5.3)."""
+        name = FACE_CHARS[card]
+        if self.hands[seat][card] < 2:
+            return f"cannot 碰 {name}: seat {seat} holds fewer than two (RULES §4.5)"
+        if card in self.peng_guo[seat]:
+            return f"cannot 碰 {name}: {name} is 碰-过张 for seat {seat} (RULES §5.3)"
+        return None
+
+    def _chi_reason(self, seat: int, card: int, start: int) -> str | None:
+        """Why ``seat`` may not 吃 ``card`` into the run at ``start``, or None (§4.6, §5.3)."""
+        name = FACE_CHARS[card]
+        if start not in RUN_STARTS or not start <= card <= start + 2:
+            return f"cannot 吃 {name} into a run from {FACE_CHARS[start]}: not a run holding it"
+        hand = self.hands[seat]
+        for f in (start, start + 1, start + 2):
+            if f != card and hand[f] == 0:
+                return f"cannot 吃 {name}: seat {seat} holds no {FACE_CHARS[f]} (RULES §4.6)"
+        if card in self.thrown[seat]:
+            return f"cannot 吃 {name}: seat {seat} has discarded or released it (RULES §4.6(1))"
+        if card in self.thrown[shangjia(seat)]:
+            return f"cannot 吃 {name}: it is 吃-过张 for seat {seat} (RULES §5.3)"
+        if self.rules.holder_may_not_chi and hand[card] >= 2:
+            return f"cannot 吃 {name}: seat {seat} holds two or more (RULES §4.6(3))"
+        return None
+
+    def _chi_options(self, seat: int, card: int) -> list[Action]:
+        return [
+            Action.chi(s)
+            for s in RUN_STARTS
+            if s <= card <= s + 2 and self._chi_reason(seat, card, s) is None
+        ]
+
+    def _win(self, seat: int, card: int, source: Source, last: bool) -> Breakdown | None:
+        """The breakdown if ``seat`` wins on ``card`` now, else None (RULES §4.7)."""
+        if self.dead[seat]:
+            return None
+        hand = self.hands[seat]
+        concealed = list(hand)
+        if source == "self" and hand[card] >= 2:
+            concealed[card] -= 2
+        else:
+            concealed[card] += 1
+        if not splits(tuple(concealed)):
+            return None
+        b = score_position(
+            [m.meld() for m in self.melds[seat]],
+            tuple(hand),
+            card,
+            source=source,
+            last=last,
+            rules=self.rules,
+            declared=(("zhe", 1),) if self.declined[seat] else (),
+        )
+        return b if b.winning else None
+
+    def verify(self, seat: int, action: Action) -> None:
+        """Raise :class:`IllegalAction` naming the rule if ``seat`` may not take ``action`` now."""
+        if self.phase == "over":
+            raise IllegalAction(f"cannot {action}: the hand is over")
+        if not 0 <= seat < NUM_SEATS:
+            raise IllegalAction(f"no seat {seat!r}")
+        if seat not in self.to_act():
+            raise IllegalAction(f"cannot {action}: seat {seat} is not to act now")
+        if self.phase == "discard":
+            if action.kind != "discard" or action.face is None:
+                raise IllegalAction(f"cannot {action}: seat {seat} must 出 a card (RULES §3)")
+            reason = self._discard_reason(seat, action.face)
+            if reason:
+                raise IllegalAction(reason)
+            return
+        assert self.window is not None
+        if action in self.window.options[seat]:
+            return
+        raise IllegalAction(self._claim_reason(seat, action))
+
+    def _claim_reason(self, seat: int, action: Action) -> str:
+        w = self.window
+        assert w is not None
+        name = FACE_CHARS[w.card]
+        if action.kind == "discard":
+            return f"cannot {action}: a claim on {name} is open; 过 or claim first"
+        if action.kind == "peng":
+            if w.origin in ("draw", "discard") and seat != w.from_seat:
+                return self._peng_reason(seat, w.card) or f"cannot 碰 {name} now"
+            return f"cannot 碰 {name}: nobody may 碰 a 偎'd, released or own card (RULES §3)"
+        if action.kind == "chi":
+            assert action.face is not None
+            own_draw = w.origin == "draw" and seat == w.from_seat
+            from_shangjia = w.origin in ("discard", "release") and seat == xiajia(w.from_seat)
+            if not (own_draw or from_shangjia):
+                return f"cannot 吃 {name}: only one's own draw or the 上家's card (RULES §4.6)"
+            return self._chi_reason(seat, w.card, action.face) or f"cannot {action} now"
+        if action.kind == "hu":
+            if self.dead[seat]:
+                return f"cannot 胡: seat {seat} is 死手 (RULES §4.1)"
+            if w.origin in ("discard", "release"):
+                return f"cannot 胡 on a discarded card {name} (RULES §3, §4.7)"
+            return f"cannot 胡 on {name}: the cards do not win (RULES §4.7)"
+        return f"cannot {action} now"
+
+    def can(self, seat: int, action: Action) -> bool:
+        """Whether ``seat`` may take ``action`` now."""
+        try:
+            self.verify(seat, action)
+        except IllegalAction:
+            return False
+        return True
+
+    # ----------------------------------------------------------------- apply
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """Take one action; return the events it caused. Illegal actions change nothing."""
+        self.verify(seat, action)
+        start = len(self.events)
+        self.actions.append((seat, action))
+        if self.phase == "discard":
+            assert action.face is not None
+            self._discard(seat, action.face)
+        else:
+            assert self.window is not None
+            self.window.responses[seat] = action
+            if len(self.window.responses) == len(self.window.options):
+                self._resolve()
+        return self.events[start:]
+
+    def _discard(self, seat: int, face: int) -> None:
+        self.hands[seat][face] -= 1
+        self.events.append(Discarded(seat, face))
+        options: dict[int, list[Action]] = {}
+        for other in (xiajia(seat), shangjia(seat)):
+            opts: list[Action] = []
+            if self._peng_reason(other, face) is None:
+                opts.append(PENG)
+            if other == xiajia(seat):
+                opts.extend(self._chi_options(other, face))
+            if opts:
+                options[other] = [*opts, PASS]
+        self._open(Window(face, "discard", seat, False, options))
+
+    def _open(self, window: Window) -> None:
+        if window.options:
+            self.phase = "claim"
+            self.window = window
+        else:
+            self.window = window
+            self._resolve()
+
+    def _draw(self, seat: int) -> None:
+        if self.pos >= len(self.stock):
+            self.events.append(Chou(seat))
+            self._end(HandResult(None, None))
+            return
+        card = self.stock[self.pos]
+        self.pos += 1
+        last = self.pos == len(self.stock)
+        hand = self.hands[seat]
+        if hand[card] >= 2:
+            # Mandatory 偎: with three in hand, two are used and one kept (RULES §4.3).
+            win = self._win(seat, card, "self", last)
+            face_up = self.rules.wei_face_up
+            hand[card] -= 2
+            self.melds[seat].append(TableMeld("wei", (card,) * 3, card, seat, not face_up))
+            self.events.append(Drew(seat, card, not face_up, self.stock_left))
+            self.events.append(Weied(seat, card, face_up))
+            window = Window(card, "wei", seat, last, {})
+            if win is not None:
+                window.options[seat] = [HU, PASS]
+                window.wins[seat] = win
+            self._open(window)
+            return
+        self.events.append(Drew(seat, card, False, self.stock_left))
+        window = Window(card, "draw", seat, last, {})
+        for other in (seat, xiajia(seat), shangjia(seat)):
+            opts: list[Action] = []
+            win = self._win(other, card, "self" if other == seat else "other", last)
+            if win is not None:
+                opts.append(HU)
+                window.wins[other] = win
+            if other != seat and self._peng_reason(other, card) is None:
+                opts.append(PENG)
+            if other == seat:
+                opts.extend(self._chi_options(seat, card))
+            if opts:
+                window.options[other] = [*opts, PASS]
+        self._open(window)
+
+    def _resolve(self) -> None:
+        """Close the window: 胡 > 碰 > 吃 by priority (RULES §5.1), else play goes on."""
+        w = self.window
+        assert w is not None
+        chosen = w.responses
+        order = [w.from_seat, xiajia(w.from_seat), shangjia(w.from_seat)]
+        winner = next((s for s in order if chosen.get(s) == HU), None)
+        if winner is None:
+            for s in w.wins:
+                if chosen.get(s) != HU:
+                    self.declined[s] = True
+                    self.events.append(DeclinedHu(s, w.card))
+        for s, opts in w.options.items():
+            if PENG in opts and chosen.get(s) != PENG and winner is None:
+                self.peng_guo[s].add(w.card)  # 碰-过张 (RULES §5.3)
+        if winner is not None:
+            self._hu(winner, w)
+            return
+        penger = next((s for s in order if chosen.get(s) == PENG), None)
+        chier = next((s for s in order if chosen.get(s, PASS).kind == "chi"), None)
+        self.window = None
+        if w.origin in ("discard", "release"):
+            self.thrown[w.from_seat].add(w.card)
+        if penger is not None:
+            hand = self.hands[penger]
+            hand[w.card] -= 2
+            self.melds[penger].append(TableMeld("peng", (w.card,) * 3, w.card, w.from_seat))
+            self.no_discard[penger].add(w.card)
+            self.events.append(Penged(penger, w.card, w.from_seat))
+            self._enter_discard(penger)
+        elif chier is not None:
+            start = chosen[chier].face
+            assert start is not None
+            run = (start, start + 1, start + 2)
+            for f in run:
+                if f != w.card:
+                    self.hands[chier][f] -= 1
+            self.melds[chier].append(TableMeld("chi", run, w.card, w.from_seat))
+            self.no_discard[chier].add(w.card)
+            self.events.append(Chied(chier, w.card, start, w.from_seat))
+            self._enter_discard(chier)
+        elif w.origin == "discard":
+            self.rows[w.from_seat].append(w.card)
+            self._draw(xiajia(w.from_seat))
+        elif w.origin == "draw":
+            # Released: it counts as the drawer's discard; only his 下家 may 吃 it (RULES §3.1.3).
+            self.events.append(Released(w.from_seat, w.card))
+            nxt = xiajia(w.from_seat)
+            opts = self._chi_options(nxt, w.card)
+            options = {nxt: [*opts, PASS]} if opts else {}
+            self._open(Window(w.card, "release", w.from_seat, w.last, options))
+        elif w.origin == "release":
+            self.rows[w.from_seat].append(w.card)
+            self._draw(xiajia(w.from_seat))
+        else:  # after a 偎 not won on, or the deal: the seat must 出
+            self._enter_discard(w.from_seat)
+
+    def _enter_discard(self, seat: int) -> None:
+        if any(self._discard_reason(seat, f) is None for f in range(NUM_FACES)):
+            self.phase = "discard"
+            self.turn = seat
+            return
+        # 死手: no legal discard; skip it and lose 胡 for the hand (RULES §4.1, §3.1.8).
+        self.dead[seat] = True
+        self.events.append(DeadHand(seat))
+        self._draw(xiajia(seat))
+
+    def _hu(self, seat: int, w: Window) -> None:
+        b = w.wins[seat]
+        pattern = w.deal_patterns.get(seat)
+        source: Source = "self" if seat == w.from_seat else "other"
+        if w.origin == "deal":
+            self.events.append(Won(seat, None, "deal", b, tuple(self.hand_faces(seat)), pattern))
+            self._end(HandResult(seat, b, None, "self", pattern))
+            return
+        self.events.append(Won(seat, w.card, source, b, tuple(self.hand_faces(seat))))
+        self._end(HandResult(seat, b, w.card, source))
+
+    def _end(self, result: HandResult) -> None:
+        self.result = result
+        self.phase = "over"
+        self.window = None
+
+    # ----------------------------------------------------------------- deal patterns
+
+    def _open_deal_window(self) -> None:
+        """天胡 / 九小对 / 无对胡, declared before the first discard where the preset has them."""
+        active = [k for k in DEAL_PATTERNS if k in self.rules.patterns]
+        window = Window(-1, "deal", self.dealer, False, {})
+        if active:
+            for seat in (self.dealer, xiajia(self.dealer), shangjia(self.dealer)):
+                best = self._deal_win(seat, active)
+                if best is not None:
+                    window.options[seat] = [HU, PASS]
+                    window.wins[seat] = best[1]
+                    window.deal_patterns[seat] = best[0]
+        if window.options:
+            self.phase = "claim"
+            self.window = window
+        else:
+            self._enter_discard(self.dealer)
+
+    def _deal_win(self, seat: int, active: list[str]) -> tuple[str, Breakdown] | None:
+        hand = self.hands[seat]
+        found: list[tuple[str, Breakdown]] = []
+        if "tianhu" in active and seat == self.dealer:
+            # [D] 天胡 scores as a self-drawn win on whichever dealt card gives the best total.
+            best: Breakdown | None = None
+            for f in range(NUM_FACES):
+                if hand[f]:
+                    rest = list(hand)
+                    rest[f] -= 1
+                    b = score_position(
+                        [],
+                        tuple(rest),
+                        f,
+                        source="self",
+                        rules=self.rules,
+                        declared=(("tianhu", 1),),
+                    )
+                    if b.winning and (best is None or b.total > best.total):
+                        best = b
+            if best is not None:
+                found.append(("tianhu", best))
+        pairs = sum(c // 2 for c in hand)
+        for key, ok in (("jiuxiaodui", pairs >= 9), ("wudui_deal", pairs == 0)):
+            if key in active and ok:
+                # [D] 九小对 and 无对胡 hands hold no groups: the pattern's value is the total.
+                value = self.rules.patterns[key]
+                points = (
+                    value.alt if key == "jiuxiaodui" and pairs >= 10 and value.alt else value.value
+                )
+                ps = PatternScore(key, PATTERN_NAMES[key], "add", points, 1, points)
+                found.append(
+                    (key, Breakdown(True, self.rules.id, 0, 1, points, 0, (), (ps,), None))
+                )
+        if not found:
+            return None
+        return max(found, key=lambda kb: kb[1].total)

@@ -1,0 +1,54 @@
+"""听牌: which faces would win a 19-card position, and the best total for each (RULES §6, §7)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from weimaque.cards import COPIES, FACE_CHARS, NUM_FACES, Counts
+from weimaque.notation import Meld
+from weimaque.rules.config import RuleConfig
+from weimaque.rules.registry import get_rules
+from weimaque.scoring.scorer import score_position
+
+
+@dataclass(frozen=True, slots=True)
+class Wait:
+    """A face the position wins on, with the best total when drawn by oneself or by another.
+
+    A total is None where that way of winning is not a win (e.g. the forced 偎 breaks the hand).
+    """
+
+    face: int
+    self_total: int | None
+    other_total: int | None
+
+    @property
+    def best(self) -> int:
+        """The higher of the two totals."""
+        return max(t for t in (self.self_total, self.other_total) if t is not None)
+
+    def __str__(self) -> str:
+        return f"{FACE_CHARS[self.face]}: self {self.self_total}, other {self.other_total}"
+
+
+def waits(
+    melds: Sequence[Meld], hand: Counts, rules: RuleConfig | str = "anxiang", *, last: bool = False
+) -> list[Wait]:
+    """Every face that completes the 19 cards of melds + hand into a win, in face order."""
+    config = get_rules(rules)
+    held = list(hand)
+    for m in melds:
+        for f in m.faces:
+            held[f] += 1
+    out: list[Wait] = []
+    for face in range(NUM_FACES):
+        if held[face] >= COPIES:
+            continue
+        totals: list[int | None] = []
+        for source in ("self", "other"):
+            b = score_position(melds, hand, face, source=source, last=last, rules=config)
+            totals.append(b.total if b.winning else None)
+        if totals[0] is not None or totals[1] is not None:
+            out.append(Wait(face, totals[0], totals[1]))
+    return out
