@@ -1,0 +1,179 @@
+"""Per-seat views of a hand: the only place hidden information is filtered (RULES §2.1, §4.3).
+
+A seat sees its own hand, every meld (others' 偎 face down unless 明偎), the discard rows, the stock
+count, the dealer, the open claim (card, origin), whether it must decide and its own legal actions.
+The 守醒 view adds the three hands. No view contains the stock order, and no seat's view contains
+another seat's hand or face-down 偎.
+
+The flat array (``observation_array``) has ``OBS_SIZE`` float32 entries, seat-relative (index 0 =
+the viewer, 1 = its 下家, 2 = its 上家):
+
+====================  =====  ==============================================================
+block                 size   content
+====================  =====  ==============================================================
+hand                  20     own concealed count per face
+melds_visible × 3     60     face-up meld cards per face, per relative seat (own 偎 included)
+wei_hidden × 3        3      face-down 偎 of that seat not visible to the viewer (count)
+rows × 3              60     discard-row count per face, per relative seat
+dead × 3              3      1 where that seat is 死手
+stock                 1      stock cards left / 22
+dealer                3      one-hot relative seat of the dealer
+phase                 3      one-hot: discard, claim, over
+claim_card            20     one-hot face of the card under claim
+claim_origin          5      one-hot: deal, discard, draw, wei, release
+claim_from            3      one-hot relative seat that discarded or drew it
+to_act                1      1 when the viewer must decide now
+legal                 39     legal-action mask by action id (:mod:`weimaque.game.actions`)
+====================  =====  ==============================================================
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+
+from weimaque.cards import NUM_FACES, faces_str
+from weimaque.game.actions import NUM_ACTIONS
+from weimaque.game.events import Viewer, sees_hand
+from weimaque.game.state import NUM_SEATS, STOCK_SIZE, GameState, TableMeld
+
+ORIGINS: Final = ("deal", "discard", "draw", "wei", "release")
+PHASES: Final = ("discard", "claim", "over")
+OBS_SIZE: Final = (
+    NUM_FACES
+    + 3 * NUM_FACES
+    + 3
+    + 3 * NUM_FACES
+    + 3
+    + 1
+    + 3
+    + 3
+    + NUM_FACES
+    + 5
+    + 3
+    + 1
+    + NUM_ACTIONS
+)
+
+
+def meld_visible(meld: TableMeld, owner: int, viewer: Viewer) -> bool:
+    """Whether a viewer may see a meld's faces: face-down 偎 only by its owner (and 守醒)."""
+    return not meld.face_down or sees_hand(viewer, owner)
+
+
+def _meld_dict(meld: TableMeld, owner: int, viewer: Viewer) -> dict[str, Any]:
+    if not meld_visible(meld, owner, viewer):
+        return {"kind": "wei", "cards": None, "face_down": True}
+    return {"kind": meld.kind, "cards": faces_str(meld.faces), "face_down": meld.face_down}
+
+
+def observation(state: GameState, viewer: Viewer) -> dict[str, Any]:
+    """The view of a seat (0..2), a spectator (``"public"``) or the 守醒 (``"shouxing"``)."""
+    w = state.window
+    seats = range(NUM_SEATS)
+    out: dict[str, Any] = {
+        "viewer": viewer,
+        "rules": state.rules.id,
+        "dealer": state.dealer,
+        "phase": state.phase,
+        "stock_left": state.stock_left,
+        "turn": state.turn if state.phase == "discard" else None,
+        "claim": None
+        if w is None or w.origin == "deal"
+        else {"card": faces_str((w.card,)), "origin": w.origin, "from": w.from_seat},
+        "hand_sizes": [sum(state.hands[s]) for s in seats],
+        "melds": [[_meld_dict(m, s, viewer) for m in state.melds[s]] for s in seats],
+        "rows": [faces_str(state.rows[s]) for s in seats],
+        "dead": list(state.dead),
+    }
+    if isinstance(viewer, int):
+        out["hand"] = faces_str(state.hand_faces(viewer))
+        out["to_act"] = viewer in state.to_act()
+        out["legal_actions"] = [str(a) for a in state.legal_actions(viewer)]
+    elif viewer in ("shouxing", "all"):
+        out["hands"] = [faces_str(state.hand_faces(s)) for s in seats]
+    if state.result is not None:
+        r = state.result
+        out["result"] = {
+            "winner": r.winner,
+            "chou": r.chou,
+            "card": None if r.card is None else faces_str((r.card,)),
+            "source": r.source,
+            "deal_pattern": r.deal_pattern,
+            "breakdown": None if r.breakdown is None else r.breakdown.to_dict(),
+        }
+    return out
+
+
+def observation_text(state: GameState, viewer: Viewer) -> str:
+    """The view as a few lines of text."""
+    obs = observation(state, viewer)
+    lines = [f"rules {obs['rules']}  dealer {obs['dealer']}  stock {obs['stock_left']}"]
+    for s in range(NUM_SEATS):
+        melds = " ".join(
+            (m["cards"] if m["cards"] else "??? ") + ("(偎)" if m["kind"] == "wei" else "")
+            for m in obs["melds"][s]
+        )
+        dead = " 死手" if obs["dead"][s] else ""
+        lines.append(
+            f"seat {s}: {obs['hand_sizes'][s]} in hand | {melds} | rows {obs['rows'][s]}{dead}"
+        )
+    if "hand" in obs:
+        lines.append(f"your hand: {obs['hand']}")
+    if "hands" in obs:
+        lines.extend(f"hand {s}: {h}" for s, h in enumerate(obs["hands"]))
+    if obs["claim"]:
+        c = obs["claim"]
+        lines.append(f"claim open on {c['card']} ({c['origin']} by seat {c['from']})")
+    if obs.get("to_act"):
+        lines.append("your options: " + " ".join(obs["legal_actions"]))
+    if "result" in obs:
+        r = obs["result"]
+        lines.append(
+            "臭" if r["chou"] else f"seat {r['winner']} 胡, total {r['breakdown']['total']}"
+        )
+    return "\n".join(lines)
+
+
+def observation_array(state: GameState, seat: int) -> npt.NDArray[np.float32]:
+    """The seat's view as one flat float32 array (layout in this module's docstring)."""
+    out = np.zeros(OBS_SIZE, dtype=np.float32)
+    rel = [(seat + k) % NUM_SEATS for k in range(NUM_SEATS)]
+    out[:NUM_FACES] = state.hands[seat]
+    i = NUM_FACES
+    for k, s in enumerate(rel):
+        for m in state.melds[s]:
+            if meld_visible(m, s, seat):
+                for f in m.faces:
+                    out[i + k * NUM_FACES + f] += 1
+            else:
+                out[i + 3 * NUM_FACES + k] += 1
+    i += 3 * NUM_FACES + 3
+    for k, s in enumerate(rel):
+        for f in state.rows[s]:
+            out[i + k * NUM_FACES + f] += 1
+    i += 3 * NUM_FACES
+    for k, s in enumerate(rel):
+        out[i + k] = float(state.dead[s])
+    i += 3
+    out[i] = state.stock_left / STOCK_SIZE
+    i += 1
+    out[i + rel.index(state.dealer)] = 1
+    i += 3
+    out[i + PHASES.index(state.phase)] = 1
+    i += 3
+    w = state.window
+    if w is not None and w.origin != "deal":
+        out[i + w.card] = 1
+    i += NUM_FACES
+    if w is not None:
+        out[i + ORIGINS.index(w.origin)] = 1
+        out[i + 5 + rel.index(w.from_seat)] = 1
+    i += 5 + 3
+    out[i] = float(seat in state.to_act())
+    i += 1
+    for a in state.legal_actions(seat):
+        out[i + a.id] = 1
+    return out
