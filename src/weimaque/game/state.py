@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Final, Literal
 
 from weimaque.analysis.decompose import splits
-from weimaque.cards import FACE_CHARS, NUM_FACES, sorted_deck
+from weimaque.cards import FACE_CHARS, NUM_FACES, RED_FACES, sorted_deck
 from weimaque.errors import IllegalAction
 from weimaque.game.actions import RUN_STARTS, Action
 from weimaque.game.events import (
@@ -105,6 +105,7 @@ class HandResult:
     card: int | None = None
     source: Source | None = None
     deal_pattern: str | None = None
+    origin: Origin | None = None
 
     @property
     def chou(self) -> bool:
@@ -492,10 +493,10 @@ class GameState:
         source: Source = "self" if seat == w.from_seat else "other"
         if w.origin == "deal":
             self.events.append(Won(seat, None, "deal", b, tuple(self.hand_faces(seat)), pattern))
-            self._end(HandResult(seat, b, None, "self", pattern))
+            self._end(HandResult(seat, b, None, "self", pattern, "deal"))
             return
         self.events.append(Won(seat, w.card, source, b, tuple(self.hand_faces(seat))))
-        self._end(HandResult(seat, b, w.card, source))
+        self._end(HandResult(seat, b, w.card, source, None, w.origin))
 
     def _end(self, result: HandResult) -> None:
         self.result = result
@@ -544,7 +545,12 @@ class GameState:
             if best is not None:
                 found.append(("tianhu", best))
         pairs = sum(c // 2 for c in hand)
-        for key, ok in (("jiuxiaodui", pairs >= 9), ("wudui_deal", pairs == 0)):
+        paired = [f for f in range(NUM_FACES) if hand[f] >= 2]
+        # 无对胡: no pair dealt, or only one black pair (seed 004 item 28).
+        no_pair = not paired or (
+            len(paired) == 1 and hand[paired[0]] == 2 and paired[0] not in RED_FACES
+        )
+        for key, ok in (("jiuxiaodui", pairs >= 9), ("wudui_deal", no_pair)):
             if key in active and ok:
                 # [D] 九小对 and 无对胡 hands hold no groups: the pattern's value is the total.
                 value = self.rules.patterns[key]

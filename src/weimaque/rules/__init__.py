@@ -1,7 +1,15 @@
 """Rules as data: ``RuleConfig`` and the preset registry (RULES §7.3)."""
 
 from weimaque.rules.config import PATTERN_NAMES, PatternValue, RuleConfig
-from weimaque.rules.registry import DEFAULT_PRESET, PRESET_IDS, get_rules, list_rules, parse_preset
+from weimaque.rules.registry import (
+    DEFAULT_PRESET,
+    PRESET_IDS,
+    get_rules,
+    list_rules,
+    overrides_of,
+    parse_preset,
+    rules_with,
+)
 
 __all__ = [
     "DEFAULT_PRESET",
@@ -11,5 +19,7 @@ __all__ = [
     "RuleConfig",
     "get_rules",
     "list_rules",
+    "overrides_of",
     "parse_preset",
+    "rules_with",
 ]

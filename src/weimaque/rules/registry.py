@@ -112,3 +112,23 @@ def get_rules(name: str | RuleConfig = DEFAULT_PRESET) -> RuleConfig:
 def list_rules() -> list[RuleConfig]:
     """Every preset, in the order of RULES §7.3."""
     return list(_load_all().values())
+
+
+def overrides_of(config: RuleConfig) -> dict[str, object]:
+    """What a rule set changes from its preset: options, and 名堂 enabled or disabled."""
+    base = get_rules(config.id)
+    out: dict[str, object] = {
+        name: value for name, value in config.options().items() if value != getattr(base, name)
+    }
+    enabled = [k for k in config.patterns if k not in base.patterns]
+    disabled = [k for k in base.patterns if k not in config.patterns]
+    if enabled:
+        out["enable_patterns"] = enabled
+    if disabled:
+        out["disable_patterns"] = disabled
+    return out
+
+
+def rules_with(preset: str, overrides: dict[str, object] | None = None) -> RuleConfig:
+    """A preset with room overrides applied (the inverse of ``overrides_of``)."""
+    return get_rules(preset).with_options(**(overrides or {}))
