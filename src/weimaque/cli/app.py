@@ -123,6 +123,47 @@ def rules_show(
     out.print(f"[dim]options: {options}[/]")
 
 
+@app.command("simulate")
+def simulate_cmd(
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Hands to play.")] = 1000,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the first hand.")] = 0,
+    rules: Annotated[str, typer.Option("--rules", "-r", help="Preset id.")] = "anxiang",
+    check: Annotated[bool, typer.Option("--check", help="Check invariants every step.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Play hands with random legal actions; optionally verify every invariant."""
+    import random
+    import time
+
+    from rich.progress import Progress
+
+    from weimaque.cli.simulate import SimulationStats, play_random_hand
+
+    try:
+        config = get_rules(rules)
+    except WeimaqueError as exc:
+        raise _fail(str(exc)) from exc
+    stats = SimulationStats()
+    rng = random.Random(seed)
+    shown = 0
+    start = time.perf_counter()
+    with Progress(console=err, disable=as_json or not err.is_terminal, transient=True) as bar:
+        task = bar.add_task("simulating", total=games)
+        for k in range(games):
+            problems = play_random_hand(config, seed + k, rng, check, stats)
+            if problems and shown < 5:
+                shown += 1
+                err.print(f"hand seed {seed + k}: {problems[:3]}", highlight=False)
+            bar.advance(task)
+    stats.seconds = time.perf_counter() - start
+    if as_json:
+        sys.stdout.write(json.dumps(stats.to_dict()) + "\n")
+    else:
+        for key, value in stats.to_dict().items():
+            out.print(f"{key:>20}: {value}")
+    raise typer.Exit(1 if stats.invariant_failures else 0)
+
+
 def main() -> None:
     """Console-script entry point."""
     app()
