@@ -39,9 +39,9 @@ def check_step(state: GameState) -> list[str]:
         extra = (state.phase == "discard" and state.turn == seat) or (
             w is not None and w.origin in ("wei", "deal") and w.from_seat == seat
         )
-        extra = extra or (r is not None and r.origin == "deal" and r.winner == seat)
-        expected = HAND_SIZE + 1 if extra else HAND_SIZE
-        if held != expected and not (state.dead[seat] and held == HAND_SIZE + 1):
+        extra = extra or (r is not None and r.origin in ("wei", "deal") and r.winner == seat)
+        expected = (HAND_SIZE + 1 if extra else HAND_SIZE) + state.skipped[seat]
+        if held != expected:
             problems.append(f"seat {seat} holds {held} cards (hand + melds), not {expected}")
     if not state.is_terminal():
         seats = state.to_act()

@@ -142,6 +142,8 @@ class GameState:
         self.peng_guo: list[set[int]] = [set() for _ in range(NUM_SEATS)]
         self.no_discard: list[set[int]] = [set() for _ in range(NUM_SEATS)]
         self.dead = [False] * NUM_SEATS
+        #: discards skipped by a 死手 seat: each leaves him one card more (RULES §3.1.8)
+        self.skipped = [0] * NUM_SEATS
         self.declined = [False] * NUM_SEATS
         self.phase: Phase = "discard"
         self.turn = dealer
@@ -484,6 +486,7 @@ class GameState:
             return
         # 死手: no legal discard; skip it and lose 胡 for the hand (RULES §4.1, §3.1.8).
         self.dead[seat] = True
+        self.skipped[seat] += 1
         self.events.append(DeadHand(seat))
         self._draw(xiajia(seat))
 

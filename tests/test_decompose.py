@@ -1,0 +1,159 @@
+"""``splits`` against a brute-force enumerator of group multisets (RULES §1.2, §6.1)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from weimaque.analysis.decompose import PAIR, RUN, TRIPLE, splits
+from weimaque.cards import NUM_FACES, counts_of
+
+Counts = tuple[int, ...]
+Group = tuple[int, int]
+
+# RULES §1.2: a group is a triple of one face or a run of three consecutive faces of one case,
+# no wrap-around (九十一) and no small/big mix (九十壹).
+ALL_GROUPS: list[Group] = [(TRIPLE, f) for f in range(NUM_FACES)] + [
+    (RUN, f) for f in range(NUM_FACES) if f % 10 <= 7
+]
+
+
+def group_faces(kind: int, face: int) -> list[int]:
+    if kind == PAIR:
+        return [face, face]
+    if kind == TRIPLE:
+        return [face, face, face]
+    assert kind == RUN
+    return [face, face + 1, face + 2]
+
+
+def brute_force(counts: Counts) -> set[tuple[Group, ...]]:
+    """Every multiset of groups + exactly one pair whose cards are exactly ``counts``.
+
+    Each result is a sorted tuple of (kind, face); the recursion picks groups in non-decreasing
+    index order over ALL_GROUPS so that each multiset is produced once.
+    """
+    out: set[tuple[Group, ...]] = set()
+
+    def rec(left: list[int], start: int, chosen: list[Group]) -> None:
+        if not any(left):
+            out.add(tuple(sorted(chosen)))
+            return
+        for i in range(start, len(ALL_GROUPS)):
+            kind, face = ALL_GROUPS[i]
+            faces = group_faces(kind, face)
+            need = Counter(faces)
+            if all(left[f] >= n for f, n in need.items()):
+                for f in faces:
+                    left[f] -= 1
+                chosen.append((kind, face))
+                rec(left, i, chosen)
+                chosen.pop()
+                for f in faces:
+                    left[f] += 1
+
+    if sum(counts) % 3 != 2:
+        return out
+    for p in range(NUM_FACES):
+        if counts[p] >= 2:
+            left = list(counts)
+            left[p] -= 2
+            rec(left, 0, [(PAIR, p)])
+    return out
+
+
+def test_brute_force_sanity() -> None:
+    # The enumerator itself: 一一二三四 is only 一一 + 二三四; 一一一二二二三三三 + 壹壹 has two
+    # readings (three triples or three runs).
+    assert brute_force(counts_of([0, 0, 1, 2, 3])) == {tuple(sorted(((PAIR, 0), (RUN, 1))))}
+    c = counts_of([0, 0, 0, 1, 1, 1, 2, 2, 2, 10, 10])
+    assert brute_force(c) == {
+        tuple(sorted(((TRIPLE, 0), (TRIPLE, 1), (TRIPLE, 2), (PAIR, 10)))),
+        tuple(sorted(((RUN, 0), (RUN, 0), (RUN, 0), (PAIR, 10)))),
+    }
+    # 九十壹 is no run; 九十一 is no run.
+    assert brute_force(counts_of([8, 9, 10, 5, 5])) == set()
+    assert brute_force(counts_of([8, 9, 0, 5, 5])) == set()
+
+
+def _check(counts: Counts) -> None:
+    got = splits(counts)
+    # RULES §6.1: every split uses exactly the cards, with exactly one pair.
+    for split in got:
+        faces = [f for kind, face in split for f in group_faces(kind, face)]
+        assert counts_of(faces) == counts
+        assert sum(1 for kind, _ in split if kind == PAIR) == 1
+        for kind, face in split:
+            if kind == RUN:
+                assert face % 10 <= 7  # same case, no wrap-around (RULES §1.2)
+    normalised = [tuple(sorted(s)) for s in got]
+    # No duplicates.
+    assert len(set(normalised)) == len(normalised)
+    # Exactly the brute-force set.
+    assert set(normalised) == brute_force(counts)
+
+
+@st.composite
+def count_vectors(draw: st.DrawFn, size: int) -> Counts:
+    """Any ``size`` cards, at most 4 of a face."""
+    counts = [0] * NUM_FACES
+    while sum(counts) < size:
+        f = draw(st.integers(0, NUM_FACES - 1))
+        if counts[f] < 4:
+            counts[f] += 1
+    return tuple(counts)
+
+
+@st.composite
+def shaped_vectors(draw: st.DrawFn, size: int) -> Counts:
+    """``size`` cards built from random groups plus a pair (so at least one split exists).
+
+    Faces are concentrated in a small window so that alternative readings are common.
+    """
+    lo = draw(st.sampled_from([0, 3, 10, 13]))
+    counts = [0] * NUM_FACES
+    pair = draw(st.integers(lo, lo + 6))
+    counts[pair] += 2
+    groups = (size - 2) // 3
+    while groups:
+        kind = draw(st.sampled_from([TRIPLE, RUN]))
+        face = draw(st.integers(lo, lo + 4))
+        big_ok = kind == TRIPLE or face % 10 <= 7
+        faces = group_faces(kind, face)
+        if big_ok and all(counts[f] + faces.count(f) <= 4 for f in set(faces)):
+            for f in faces:
+                counts[f] += 1
+            groups -= 1
+    return tuple(counts)
+
+
+SIZES = [2, 5, 8, 11, 14]
+
+
+@settings(derandomize=True, max_examples=300, deadline=None)
+@given(st.sampled_from(SIZES).flatmap(count_vectors))
+def test_splits_match_brute_force_random(counts: Counts) -> None:
+    _check(counts)
+
+
+@settings(derandomize=True, max_examples=300, deadline=None)
+@given(st.sampled_from(SIZES).flatmap(shaped_vectors))
+def test_splits_match_brute_force_shaped(counts: Counts) -> None:
+    assert splits(counts)  # built from groups, so at least one split exists
+    _check(counts)
+
+
+def test_splits_examples() -> None:
+    # 一一一二二二三三三四四: three triples + 四四, three runs + 四四, 一一 + runs, …
+    c = counts_of([0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3])
+    _check(c)
+    assert len(splits(c)) >= 2
+    # Mixed cases: the pair's case must hold 3k+2 cards, the other case 3k.
+    _check(counts_of([0, 1, 2, 10, 10]))
+    assert splits(counts_of([0, 1, 10, 10, 10])) == ()
+    # 二七十 is no group.
+    assert splits(counts_of([1, 6, 9, 3, 3])) == ()
+    # The doc example.
+    assert splits(counts_of([0, 0, 1, 2, 3])) == (((PAIR, 0), (RUN, 1)),)

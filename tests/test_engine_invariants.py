@@ -1,0 +1,81 @@
+"""Seeded random hands with every invariant checked after every step (RULES §2-§5, §8.1)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from tests.playthrough import policy_play
+from weimaque.game.invariants import check_end, check_step
+from weimaque.game.record import hand_record, replay
+from weimaque.game.state import GameState
+from weimaque.rules import PRESET_IDS, get_rules
+
+HANDS_PER_PRESET = 190  # 11 presets × 190 > 2,000 hands
+
+
+@pytest.mark.parametrize("preset", PRESET_IDS)
+def test_random_hands_keep_every_invariant(preset: str) -> None:
+    rules = get_rules(preset)
+    wins = 0
+    for k in range(HANDS_PER_PRESET):
+        seed = 10_000 * PRESET_IDS.index(preset) + k
+        state = GameState.new(rules, seed, dealer=k % 3)
+        rng = random.Random(seed)
+        assert check_step(state) == []
+        while not state.is_terminal():
+            policy_play(state, rng)
+            problems = check_step(state)
+            assert problems == [], f"seed {seed}: {problems}"
+        assert check_end(state) == [], f"seed {seed}"
+        wins += state.result is not None and state.result.winner is not None
+    assert wins > 0  # the policy takes every 胡, so some hands are won
+
+
+def test_replay_reproduces_events_and_state() -> None:
+    rng = random.Random(3)
+    state = GameState.new("dazhuo", 3, dealer=1)
+    while not state.is_terminal():
+        policy_play(state, rng)
+    record = json.loads(json.dumps(hand_record(state), ensure_ascii=False))
+    again = replay(record)
+    assert again.events == state.events
+    assert again.hands == state.hands
+    assert again.melds == state.melds
+    assert again.rows == state.rows
+    assert hand_record(again) == record
+
+
+def test_replay_of_explicit_deal_and_overrides() -> None:
+    deal = GameState.new("anxiang", 11)
+    rules = get_rules("xiaozhuo").with_options(enable_patterns=["zhe"], holder_may_not_chi=False)
+    state = GameState(rules, [list(h) for h in deal.initial_hands], deal.stock, 0)
+    rng = random.Random(11)
+    while not state.is_terminal():
+        policy_play(state, rng)
+    record = hand_record(state)
+    assert record["seed"] is None and "deal" in record
+    assert record["overrides"] == {"holder_may_not_chi": False, "enable_patterns": ["zhe"]}
+    assert replay(record).events == state.events
+
+
+def test_replay_refuses_a_tampered_result() -> None:
+    rng = random.Random(7)
+    state = GameState.new("anxiang", 7)
+    while not state.is_terminal():
+        policy_play(state, rng)
+    record = hand_record(state)
+    record["result"]["total"] += 1
+    with pytest.raises(ValueError, match="replay"):
+        replay(record)
+
+
+def test_returns_are_zero_sum() -> None:
+    rng = random.Random(7)  # the golden hand: seat 1 wins
+    state = GameState.new("anxiang", 7)
+    while not state.is_terminal():
+        policy_play(state, rng)
+    assert sum(state.returns()) == 0
+    assert max(state.returns()) == 2 * state.result.breakdown.total  # type: ignore[union-attr]
