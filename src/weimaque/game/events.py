@@ -85,61 +85,51 @@ class Weied(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class Discarded(Event):
+class FaceUpEvent(Event):
+    """An event about one card that lies face up for everyone."""
+
+    card: int
+
+    def view(self, viewer: Viewer) -> dict[str, Any]:
+        return {"type": self.kind, "seat": self.seat, "card": faces_str((self.card,))}
+
+
+@dataclass(frozen=True, slots=True)
+class Discarded(FaceUpEvent):
     """出 (RULES §4.1)."""
 
     kind: ClassVar[str] = "discard"
-    card: int
-
-    def view(self, viewer: Viewer) -> dict[str, Any]:
-        return {"type": self.kind, "seat": self.seat, "card": faces_str((self.card,))}
 
 
 @dataclass(frozen=True, slots=True)
-class Released(Event):
+class Released(FaceUpEvent):
     """A drawn card nobody claimed goes to the drawer's discard row (RULES §3, step 5)."""
 
     kind: ClassVar[str] = "release"
-    card: int
-
-    def view(self, viewer: Viewer) -> dict[str, Any]:
-        return {"type": self.kind, "seat": self.seat, "card": faces_str((self.card,))}
 
 
 @dataclass(frozen=True, slots=True)
-class Penged(Event):
+class Penged(FaceUpEvent):
     """碰 (RULES §4.5)."""
 
     kind: ClassVar[str] = "peng"
-    card: int
     from_seat: int
 
     def view(self, viewer: Viewer) -> dict[str, Any]:
-        return {
-            "type": self.kind,
-            "seat": self.seat,
-            "card": faces_str((self.card,)),
-            "from": self.from_seat,
-        }
+        return {**FaceUpEvent.view(self, viewer), "from": self.from_seat}
 
 
 @dataclass(frozen=True, slots=True)
-class Chied(Event):
+class Chied(FaceUpEvent):
     """吃 (RULES §4.6): the run and the claimed card."""
 
     kind: ClassVar[str] = "chi"
-    card: int
     run: int
     from_seat: int
 
     def view(self, viewer: Viewer) -> dict[str, Any]:
-        return {
-            "type": self.kind,
-            "seat": self.seat,
-            "card": faces_str((self.card,)),
-            "run": faces_str((self.run, self.run + 1, self.run + 2)),
-            "from": self.from_seat,
-        }
+        run = faces_str((self.run, self.run + 1, self.run + 2))
+        return {**FaceUpEvent.view(self, viewer), "run": run, "from": self.from_seat}
 
 
 @dataclass(frozen=True, slots=True)
