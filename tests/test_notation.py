@@ -405,11 +405,6 @@ def test_invalid_notation(text: str, quoted: str, hand: bool) -> None:
     _raises(InvalidNotation, text, quoted, hand=hand)
 
 
-@pytest.mark.xfail(
-    reason="RULES §1.3/§1.4 strict notation: parse_hand treats any token starting with '--from' "
-    "(e.g. '--fromage') as the --from flag",
-    strict=True,
-)
 def test_flag_lookalike_is_rejected() -> None:
     with pytest.raises(InvalidNotation) as info:
         parse_hand(EXAMPLE + " --fromage other")

@@ -315,11 +315,6 @@ def test_rule_config_frozen_and_hashable() -> None:
     assert hash(rules) == hash(get_rules("anxiang"))
 
 
-@pytest.mark.xfail(
-    reason="parse_preset stores plain dicts in RuleConfig.patterns/optional_patterns, so a "
-    "'frozen' preset (even the shared cached one get_rules returns) can be mutated",
-    strict=True,
-)
 def test_preset_patterns_are_read_only() -> None:
     # RuleConfig is a frozen value (RULES §7.3: presets are data); its 名堂 table must not change.
     # Checked on a freshly parsed preset so that the shared cached presets are never mutated.

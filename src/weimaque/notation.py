@@ -238,7 +238,7 @@ def parse_hand(text: str, *, check_total: bool = True) -> HandDescription:
         if tok == "--last":
             last = True
             continue
-        if tok.startswith("--from"):
+        if tok == "--from" or tok.startswith("--from="):
             value = tok.partition("=")[2] if "=" in tok else (tokens[i] if i < len(tokens) else "")
             if "=" not in tok:
                 i += 1

@@ -148,6 +148,9 @@ class RuleConfig:
     optional_patterns: Mapping[str, PatternValue] = field(default_factory=_patterns, hash=False)
 
     def __post_init__(self) -> None:
+        # Frozen means frozen all the way down: the 名堂 tables are read-only views.
+        object.__setattr__(self, "patterns", _patterns(self.patterns))
+        object.__setattr__(self, "optional_patterns", _patterns(self.optional_patterns))
         self._validate()
 
     def _validate(self) -> None:

@@ -137,7 +137,7 @@ def score_description(
         counts_of(desc.hand),
         desc.win,
         source=desc.source or source,
-        last=desc.last if desc.last is not None else last,
+        last=bool(desc.last) or last,
         rules=rules,
     )
 
