@@ -69,6 +69,13 @@ def _meld_dict(meld: TableMeld, owner: int, viewer: Viewer) -> dict[str, Any]:
     return {"kind": meld.kind, "cards": faces_str(meld.faces), "face_down": meld.face_down}
 
 
+def _claim_visible(state: GameState, viewer: Viewer) -> bool:
+    """The card under claim is face up, except a face-down 偎 (RULES §4.3)."""
+    w = state.window
+    assert w is not None
+    return w.origin != "wei" or state.rules.wei_face_up or sees_hand(viewer, w.from_seat)
+
+
 def observation(state: GameState, viewer: Viewer) -> dict[str, Any]:
     """The view of a seat (0..2), a spectator (``"public"``) or the 守醒 (``"shouxing"``)."""
     w = state.window
@@ -82,7 +89,11 @@ def observation(state: GameState, viewer: Viewer) -> dict[str, Any]:
         "turn": state.turn if state.phase == "discard" else None,
         "claim": None
         if w is None or w.origin == "deal"
-        else {"card": faces_str((w.card,)), "origin": w.origin, "from": w.from_seat},
+        else {
+            "card": faces_str((w.card,)) if _claim_visible(state, viewer) else None,
+            "origin": w.origin,
+            "from": w.from_seat,
+        },
         "hand_sizes": [sum(state.hands[s]) for s in seats],
         "melds": [[_meld_dict(m, s, viewer) for m in state.melds[s]] for s in seats],
         "rows": [faces_str(state.rows[s]) for s in seats],
@@ -165,7 +176,7 @@ def observation_array(state: GameState, seat: int) -> npt.NDArray[np.float32]:
     out[i + PHASES.index(state.phase)] = 1
     i += 3
     w = state.window
-    if w is not None and w.origin != "deal":
+    if w is not None and w.origin != "deal" and _claim_visible(state, seat):
         out[i + w.card] = 1
     i += NUM_FACES
     if w is not None:

@@ -299,6 +299,10 @@ class GameState:
             raise IllegalAction(f"no seat {seat!r}")
         if seat not in self.to_act():
             raise IllegalAction(f"cannot {action}: seat {seat} is not to act now")
+        if action.kind in ("discard", "chi") and (
+            action.face is None or not 0 <= action.face < NUM_FACES
+        ):
+            raise IllegalAction(f"cannot {action.kind} face {action.face!r}: no such card")
         if self.phase == "discard":
             if action.kind != "discard" or action.face is None:
                 raise IllegalAction(f"cannot {action}: seat {seat} must 出 a card (RULES §3)")
@@ -314,6 +318,8 @@ class GameState:
     def _claim_reason(self, seat: int, action: Action) -> str:
         w = self.window
         assert w is not None
+        if w.origin == "deal":
+            return f"cannot {action}: only 胡 (a deal pattern) or 过 before the first discard"
         name = FACE_CHARS[w.card]
         if action.kind == "discard":
             return f"cannot {action}: a claim on {name} is open; 过 or claim first"
@@ -429,7 +435,7 @@ class GameState:
         chosen = w.responses
         order = [w.from_seat, xiajia(w.from_seat), shangjia(w.from_seat)]
         winner = next((s for s in order if chosen.get(s) == HU), None)
-        if winner is None:
+        if winner is None and w.origin != "deal":
             for s in w.wins:
                 if chosen.get(s) != HU:
                     self.declined[s] = True
