@@ -9,7 +9,7 @@ from rich.table import Table
 from rich.text import Text
 
 from weimaque.cards import FACE_CHARS, RED_FACES
-from weimaque.rules.config import RuleConfig
+from weimaque.rules.config import PATTERN_NAMES, RuleConfig
 from weimaque.scoring.breakdown import Breakdown
 
 GROUP_LABELS = {
@@ -72,8 +72,6 @@ def rules_table(rules: RuleConfig) -> Table:
     table.add_column("名堂")
     table.add_column("value", justify="right")
     table.add_column("")
-    from weimaque.rules.config import PATTERN_NAMES
-
     for key, name in PATTERN_NAMES.items():
         if key in rules.patterns:
             table.add_row(key, name, str(rules.patterns[key]), "")

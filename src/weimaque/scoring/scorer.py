@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from weimaque.analysis.arrange import Arrangement, arrangements
 from weimaque.cards import Counts, counts_of, red_count
+from weimaque.errors import InvalidNotation
 from weimaque.notation import HandDescription, Meld, Source, parse_hand
 from weimaque.rules.config import PatternValue, RuleConfig
 from weimaque.rules.registry import get_rules
@@ -150,8 +151,6 @@ def score(
     Raises an :class:`~weimaque.errors.InvalidNotation` for bad input.
     """
     if source not in ("self", "other"):
-        from weimaque.errors import InvalidNotation
-
         raise InvalidNotation(f"source must be 'self' or 'other', not {source!r}")
     return score_description(
         parse_hand(hand), source="self" if source == "self" else "other", last=last, rules=rules
