@@ -114,3 +114,12 @@ def test_cannot_start_a_hand_after_the_match() -> None:
     match = play_match("anxiang", 1, match_hands=1)
     with pytest.raises(ValueError, match="over"):
         match.start_hand()
+
+
+def test_views_carry_the_match_scores() -> None:
+    from weimaque.game.observation import observation
+
+    match = play_match("anxiang", 4, match_hands=3)
+    match.rules = match.rules.with_options(match_hands=4)
+    state = match.start_hand()
+    assert observation(state, 0)["scores"] == match.scores

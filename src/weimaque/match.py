@@ -119,6 +119,7 @@ class Match:
         if self.current is not None and not self.current.is_terminal():
             raise WeimaqueError("the current hand is not finished")
         self.current = GameState.new(self.rules, self.hand_seed(len(self.hands)), self.dealer)
+        self.current.scores = list(self.scores)
         return self.current
 
     def finish_hand(self) -> Settlement:

@@ -2,7 +2,8 @@
 
 A seat sees its own hand, every meld (others' 偎 face down unless 明偎), the discard rows, the stock
 count, the dealer, the open claim (card, origin), whether it must decide and its own legal actions.
-The 守醒 view adds the three hands. No view contains the stock order, and no seat's view contains
+The 守醒 view adds the three hands; ``scores`` are the match points before this hand.
+No view contains the stock order, and no seat's view contains
 another seat's hand or face-down 偎.
 
 The flat array (``observation_array``) has ``OBS_SIZE`` float32 entries, seat-relative (index 0 =
@@ -98,6 +99,7 @@ def observation(state: GameState, viewer: Viewer) -> dict[str, Any]:
         "melds": [[_meld_dict(m, s, viewer) for m in state.melds[s]] for s in seats],
         "rows": [faces_str(state.rows[s]) for s in seats],
         "dead": list(state.dead),
+        "scores": list(state.scores),
     }
     if isinstance(viewer, int):
         out["hand"] = faces_str(state.hand_faces(viewer))

@@ -151,6 +151,8 @@ class GameState:
         self.events: list[Event] = []
         self.actions: list[tuple[int, Action]] = []
         self.result: HandResult | None = None
+        #: match points before this hand, set by the match (RULES §8.6)
+        self.scores: list[int] = [0] * NUM_SEATS
         for seat in range(NUM_SEATS):
             self.events.append(Dealt(seat, self.initial_hands[seat], dealer))
         self._open_deal_window()
