@@ -164,6 +164,9 @@ def simulate_cmd(
     raise typer.Exit(1 if stats.invariant_failures else 0)
 
 
+# Commands defined in other modules register themselves below, one line each.
+
+
 def main() -> None:
     """Console-script entry point."""
     app()

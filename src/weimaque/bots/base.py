@@ -1,0 +1,91 @@
+"""The bot protocol: a bot sees only its seat's view and legal actions, and returns one action.
+
+``BotView.of(state, seat)`` is the one way a bot's input is built, from the per-seat observation
+and the seat's own rendering of the events, so a bot can never see hidden information.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from weimaque.cards import Counts, counts_of
+from weimaque.errors import WeimaqueError
+from weimaque.game.actions import Action
+from weimaque.game.observation import observation
+from weimaque.game.state import GameState
+from weimaque.notation import parse_cards
+from weimaque.rules.config import RuleConfig
+
+
+@dataclass(frozen=True, slots=True)
+class BotView:
+    """What one seat may know at a decision: its observation, its event history, its options."""
+
+    seat: int
+    rules: RuleConfig
+    obs: Mapping[str, Any]
+    history: tuple[Mapping[str, Any], ...]
+    legal: tuple[Action, ...]
+
+    @staticmethod
+    def of(state: GameState, seat: int) -> BotView:
+        """Build the view of ``seat`` from the engine's per-seat observation and event views."""
+        history = tuple(v for e in state.events if (v := e.view(seat)) is not None)
+        return BotView(
+            seat=seat,
+            rules=state.rules,
+            obs=observation(state, seat),
+            history=history,
+            legal=tuple(state.legal_actions(seat)),
+        )
+
+    def hand(self) -> Counts:
+        """The seat's concealed hand as a count vector."""
+        text = self.obs["hand"]
+        return counts_of(parse_cards(text)) if text else counts_of([])
+
+    def claim_card(self) -> int | None:
+        """The face under claim, if a claim is open and its face is visible."""
+        claim = self.obs.get("claim")
+        if not claim or claim.get("card") is None:
+            return None
+        return parse_cards(claim["card"])[0]
+
+
+class Bot(Protocol):
+    """A player: given a view and its own RNG, choose one of ``view.legal``."""
+
+    name: str
+
+    def act(self, view: BotView, rng: random.Random) -> Action:
+        """Choose an action; it must be one of ``view.legal``."""
+        ...
+
+
+class RandomBot:
+    """``random``: uniform over the legal actions."""
+
+    name = "random"
+
+    def act(self, view: BotView, rng: random.Random) -> Action:
+        return rng.choice(view.legal)
+
+
+def choose(bots: Sequence[Bot], state: GameState, seat: int, rng: random.Random) -> Action:
+    """Ask the bot of ``seat`` for an action on the current state (through its view only)."""
+    return bots[seat].act(BotView.of(state, seat), rng)
+
+
+def parse_params(spec: str) -> tuple[str, dict[str, str]]:
+    """Split ``"mcts:ms=300,iters=50"`` into ``("mcts", {"ms": "300", "iters": "50"})``."""
+    name, _, rest = spec.partition(":")
+    params: dict[str, str] = {}
+    for item in filter(None, rest.split(",")):
+        key, eq, value = item.partition("=")
+        if not eq or not key:
+            raise WeimaqueError(f"bad bot parameter {item!r} in {spec!r}; expected key=value")
+        params[key.strip()] = value.strip()
+    return name.strip(), params
