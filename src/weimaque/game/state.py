@@ -435,21 +435,22 @@ class GameState:
         w = self.window
         assert w is not None
         chosen = w.responses
+        kinds = {s: a.kind for s, a in chosen.items()}
         order = [w.from_seat, xiajia(w.from_seat), shangjia(w.from_seat)]
-        winner = next((s for s in order if chosen.get(s) == HU), None)
-        if winner is None and w.origin != "deal":
-            for s in w.wins:
-                if chosen.get(s) != HU:
-                    self.declined[s] = True
-                    self.events.append(DeclinedHu(s, w.card))
-        for s, opts in w.options.items():
-            if PENG in opts and chosen.get(s) != PENG and winner is None:
-                self.peng_guo[s].add(w.card)  # 碰-过张 (RULES §5.3)
+        winner = next((s for s in order if kinds.get(s) == "hu"), None)
         if winner is not None:
             self._hu(winner, w)
             return
-        penger = next((s for s in order if chosen.get(s) == PENG), None)
-        chier = next((s for s in order if chosen.get(s, PASS).kind == "chi"), None)
+        if w.origin != "deal":
+            for s in w.wins:
+                if kinds.get(s) != "hu":
+                    self.declined[s] = True
+                    self.events.append(DeclinedHu(s, w.card))
+        for s, opts in w.options.items():
+            if kinds.get(s) != "peng" and any(a.kind == "peng" for a in opts):
+                self.peng_guo[s].add(w.card)  # 碰-过张 (RULES §5.3)
+        penger = next((s for s in order if kinds.get(s) == "peng"), None)
+        chier = next((s for s in order if kinds.get(s) == "chi"), None)
         self.window = None
         if w.origin in ("discard", "release"):
             self.thrown[w.from_seat].add(w.card)
