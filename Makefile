@@ -4,7 +4,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup run test lint typecheck unit bench clean
+.PHONY: setup browser run test lint typecheck unit bench clean
+
+# Browser tests drive Debian's Chromium (never a downloaded browser build).
+CHROMIUM := /usr/bin/chromium
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -13,6 +17,12 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 setup: $(STAMP)
+
+$(CHROMIUM):
+	$(SUDO) apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium fonts-noto-cjk
+
+browser: $(CHROMIUM)
 
 run: setup
 	$(BIN)/wmq score --rules xiaomingtang "偎:十十十 吃:八九十 碰:贰贰贰 碰:柒柒柒 碰:二二二 碰:拾拾拾 手:七 胡:七"
@@ -27,7 +37,7 @@ typecheck: setup
 unit: setup
 	$(BIN)/python -m pytest
 
-test: lint typecheck unit
+test: lint typecheck browser unit
 
 bench: setup
 	$(BIN)/python bench/score.py
