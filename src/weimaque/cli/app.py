@@ -165,6 +165,9 @@ def simulate_cmd(
 
 
 # Commands defined in other modules register themselves below, one line each.
+from weimaque.cli.play import register as _register_play  # noqa: E402
+
+_register_play(app)
 
 
 def main() -> None:

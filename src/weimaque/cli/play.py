@@ -1,0 +1,151 @@
+"""``wmq play`` (a match at the terminal against two bots) and ``wmq replay`` (saved records)."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Annotated, Final
+
+import typer
+from rich.console import Console
+
+from weimaque.bots import REGISTRY, Bot, get_bot, parse_params
+from weimaque.cli.tui import QuitGame, Replayer, TerminalGame
+from weimaque.errors import WeimaqueError
+from weimaque.game.events import Viewer
+from weimaque.match import Match
+from weimaque.rules.registry import get_rules
+
+DEFAULT_BOTS: Final = "greedy,mcts"
+FALLBACK_BOT: Final = "random"
+VIEWERS: Final = ("0", "1", "2", "shouxing", "all", "public")
+
+
+def _fail(err: Console, message: str) -> typer.Exit:
+    err.print(f"[bold red]error:[/] {message}", highlight=False)
+    return typer.Exit(2)
+
+
+def make_bots(spec: str | None, err: Console) -> list[Bot | None]:
+    """Seats 0..2: the human (None) at 0, then the bots named in ``spec`` (one name serves both).
+
+    Names left at the default that are not registered yet fall back to ``random`` with a note;
+    a name the user typed that is unknown is an error.
+    """
+    names = [n.strip() for n in (spec or DEFAULT_BOTS).split(",") if n.strip()]
+    if len(names) == 1:
+        names *= 2
+    if len(names) != 2:
+        raise WeimaqueError(f"--bots takes one or two bot names, got {spec!r}")
+    if spec is None:
+        for k, name in enumerate(names):
+            if parse_params(name)[0] not in REGISTRY:
+                err.print(
+                    f"note: bot {name!r} is not available; using {FALLBACK_BOT!r}",
+                    highlight=False,
+                    markup=False,
+                )
+                names[k] = FALLBACK_BOT
+    return [None, get_bot(names[0]), get_bot(names[1])]
+
+
+def parse_viewer(text: str) -> Viewer:
+    """``0``/``1``/``2``/``shouxing``/``all``/``public`` as an event viewer."""
+    if text not in VIEWERS:
+        raise WeimaqueError(f"--seat must be one of {', '.join(VIEWERS)}, not {text!r}")
+    if text.isdigit():
+        return int(text)
+    if text == "shouxing":
+        return "shouxing"
+    return "all" if text == "all" else "public"
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``wmq play`` and ``wmq replay`` to the app."""
+    app.command("play")(play_cmd)
+    app.command("replay")(replay_cmd)
+
+
+def play_cmd(
+    rules: Annotated[str, typer.Option("--rules", "-r", help="Preset id.")] = "anxiang",
+    bots: Annotated[
+        str | None,
+        typer.Option(help=f"The two bots, 下家 then 上家 (default {DEFAULT_BOTS})."),
+    ] = None,
+    hands: Annotated[
+        int | None, typer.Option("--hands", "-n", min=1, help="Hands in the match (default 8).")
+    ] = None,
+    seed: Annotated[int | None, typer.Option(help="Match seed (default: random).")] = None,
+    save: Annotated[
+        Path | None, typer.Option(help="Write the match record JSON here (after every hand).")
+    ] = None,
+    auto_pass: Annotated[
+        bool, typer.Option("--auto-pass", help="Pass claim windows offering only 吃 by itself.")
+    ] = False,
+) -> None:
+    """Play a match at seat 0 against two bots (RULES §8.6): type a number, 出 三, 碰, ? or q."""
+    out = Console()
+    err = Console(stderr=True)
+    try:
+        config = get_rules(rules)
+        if hands is not None:
+            config = config.with_options(match_hands=hands)
+        players = make_bots(bots, err)
+    except WeimaqueError as exc:
+        raise _fail(err, str(exc)) from exc
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    match = Match.new(config, seed)
+
+    def write(m: Match) -> None:
+        if save is not None:
+            save.write_text(json.dumps(m.record(), ensure_ascii=False, indent=1) + "\n", "utf-8")
+
+    game = TerminalGame(
+        out,
+        lambda prompt: out.input(prompt, markup=False),
+        players,
+        random.Random(seed),
+        auto_pass=auto_pass,
+        on_hand_end=write,
+    )
+    try:
+        game.play_match(match)
+    except QuitGame:
+        out.print(f"\n已退出 (seed {seed})", highlight=False, markup=False)
+    if save is not None:
+        write(match)
+        out.print(f"记录已存: {save}", highlight=False, markup=False)
+
+
+def replay_cmd(
+    file: Annotated[Path, typer.Argument(help="A hand or match record JSON.")],
+    hand: Annotated[
+        int | None, typer.Option("--hand", "-k", min=1, help="Only hand K (from 1).")
+    ] = None,
+    seat: Annotated[
+        str, typer.Option("--seat", "-s", help="Point of view: 0, 1, 2, shouxing or all.")
+    ] = "all",
+    show_all: Annotated[
+        bool, typer.Option("--all", "-a", help="Print everything, no stepping.")
+    ] = False,
+) -> None:
+    """Step through a saved hand or match event by event (Enter steps, q stops)."""
+    out = Console()
+    err = Console(stderr=True)
+    try:
+        viewer = parse_viewer(seat)
+        record = json.loads(file.read_text(encoding="utf-8"))
+        if not isinstance(record, dict):
+            raise WeimaqueError(f"{file}: not a hand or match record")
+    except (OSError, json.JSONDecodeError, WeimaqueError) as exc:
+        raise _fail(err, str(exc)) from exc
+    ask = None if show_all else (lambda prompt: out.input(prompt, markup=False))
+    replayer = Replayer(out, viewer, ask)
+    try:
+        replayer.replay(record, hand)
+    except QuitGame:
+        return
+    except WeimaqueError as exc:
+        raise _fail(err, str(exc)) from exc
