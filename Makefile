@@ -24,8 +24,9 @@ $(CHROMIUM):
 
 browser: $(CHROMIUM)
 
+# The main job: the browser game on http://127.0.0.1:8000/ with an SQLite file (./weimaque.db).
 run: setup
-	$(BIN)/wmq score --rules xiaomingtang "偎:十十十 吃:八九十 碰:贰贰贰 碰:柒柒柒 碰:二二二 碰:拾拾拾 手:七 胡:七"
+	$(BIN)/wmq serve --host 127.0.0.1 --port 8000
 
 lint: setup
 	$(BIN)/ruff check src tests bench
@@ -41,6 +42,7 @@ test: lint typecheck browser unit
 
 bench: setup
 	$(BIN)/python bench/score.py
+	$(BIN)/python bench/engine.py
 
 clean:
 	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis

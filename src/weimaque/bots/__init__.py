@@ -5,11 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from weimaque.bots.base import Bot, BotView, RandomBot, choose, parse_params
+from weimaque.bots.greedy import GreedyBot
+from weimaque.bots.mcts import MctsBot
 from weimaque.errors import WeimaqueError
 
 #: Bot name → factory taking the ``name:key=value`` parameters.
 REGISTRY: dict[str, Callable[[dict[str, str]], Bot]] = {
     "random": lambda params: RandomBot(),
+    "greedy": lambda params: GreedyBot(),
+    "mcts": lambda params: MctsBot.from_params(params),
 }
 
 

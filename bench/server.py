@@ -1,0 +1,192 @@
+"""Server load: N concurrent tables, three WebSocket clients each, through a real ``wmq serve``.
+
+Run: ``.venv/bin/python bench/server.py [--tables 50] [--hands 1] [--max-seconds 120]``.
+The server runs in a subprocess on 127.0.0.1 with a temporary database; every seat is a client
+that answers with a random legal action over its WebSocket. Reported: actions per second and the
+p50/p99 latency from sending ``act`` to receiving its ``events`` answer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import resource
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+
+
+@dataclass
+class Stats:
+    """What the clients measured."""
+
+    latencies: list[float] = field(default_factory=list)
+    actions: int = 0
+    hands: int = 0
+    errors: int = 0
+    tables_done: int = 0
+
+
+def free_port() -> int:
+    """A free loopback port."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
+    """``wmq serve`` in a subprocess, once it answers."""
+    code = "from weimaque.cli.app import main; main()"
+    args = [sys.executable, "-c", code, "serve", "--port", str(port), "--db", str(db)]
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=1):
+                return proc
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                raise SystemExit("the server did not start") from None
+            time.sleep(0.05)
+
+
+def process_cpu(pid: int) -> float | None:
+    """CPU seconds (user + system) a process has used, from /proc; None where unknown."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def create_room(port: int, seed: int, hands: int) -> str:
+    """A room of three human seats, no bot delay."""
+    body = {"seed": seed, "bot_delay_ms": 0, "options": {"match_hands": hands}}
+    req = urllib.request.Request(
+        f"http://127.0.0.1:{port}/api/rooms",
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(req, timeout=10) as res:
+        return str(json.loads(res.read())["room_id"])
+
+
+async def seat_client(
+    port: int, room_id: str, seat: int, hands: int, rng: random.Random, stats: Stats
+) -> None:
+    """One seat: sit, then answer every decision with a random legal action until the end."""
+    ws: ClientConnection
+    async with connect(f"ws://127.0.0.1:{port}/ws/{room_id}", max_queue=None) as ws:
+        n = 0
+
+        async def send(**fields: Any) -> int:
+            nonlocal n
+            n += 1
+            await ws.send(json.dumps({"v": 1, "id": n, **fields}, ensure_ascii=False))
+            return n
+
+        await send(type="sit", seat=seat)
+        pending: dict[int, float] = {}
+        finished = 0
+        async for raw in ws:
+            msg = json.loads(raw)
+            kind = msg["type"]
+            re = msg.get("re")
+            if re in pending:
+                sent = pending.pop(re)
+                if kind == "events":
+                    stats.latencies.append(time.perf_counter() - sent)
+                    stats.actions += 1
+                elif kind == "error":
+                    stats.errors += 1
+            if kind == "hand_end":
+                finished += 1
+                if seat == 0:
+                    stats.hands += 1
+                if finished >= hands:
+                    break
+                await send(type="next")
+            elif kind in ("snapshot", "events") and msg["legal_actions"] and not pending:
+                choice = rng.choice(msg["legal_actions"])
+                i = await send(type="act", action=choice["text"])
+                pending[i] = time.perf_counter()
+        if seat == 0:
+            stats.tables_done += 1
+
+
+async def run(port: int, tables: int, hands: int, max_seconds: float, seed: int) -> Stats:
+    """Create the rooms, then play them all at once."""
+    rooms = [create_room(port, seed + t, hands) for t in range(tables)]
+    stats = Stats()
+    rng = random.Random(seed)
+    tasks = [
+        seat_client(port, room_id, seat, hands, random.Random(rng.getrandbits(64)), stats)
+        for room_id in rooms
+        for seat in range(3)
+    ]
+    try:
+        await asyncio.wait_for(asyncio.gather(*tasks), timeout=max_seconds)
+    except TimeoutError:
+        print(f"stopped after {max_seconds} s", file=sys.stderr)
+    return stats
+
+
+def main() -> None:
+    """Parse arguments, run, report."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--hands", type=int, default=1, help="hands per table")
+    parser.add_argument("--max-seconds", type=float, default=120.0)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    port = free_port()
+    with tempfile.TemporaryDirectory() as tmp:
+        proc = start_server(Path(tmp) / "bench.db", port)
+        try:
+            start = time.perf_counter()
+            stats = asyncio.run(run(port, args.tables, args.hands, args.max_seconds, args.seed))
+            elapsed = time.perf_counter() - start
+            server_cpu = process_cpu(proc.pid)
+        finally:
+            proc.terminate()
+            proc.wait(10)
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    lat = sorted(stats.latencies) or [0.0]
+    report = {
+        "tables": args.tables,
+        "tables_done": stats.tables_done,
+        "hands": stats.hands,
+        "actions": stats.actions,
+        "errors": stats.errors,
+        "seconds": round(elapsed, 2),
+        "actions_per_s": round(stats.actions / elapsed, 1),
+        "latency_p50_ms": round(1000 * statistics.median(lat), 2),
+        "latency_p99_ms": round(1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))], 2),
+        "server_cpu_s": None if server_cpu is None else round(server_cpu, 2),
+        "clients_cpu_s": round(own.ru_utime + own.ru_stime, 2),
+        "cpus": os.cpu_count(),
+    }
+    if args.json:
+        print(json.dumps(report))
+    else:
+        for key, value in report.items():
+            print(f"{key:>16}: {value}")
+
+
+if __name__ == "__main__":
+    main()

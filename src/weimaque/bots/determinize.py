@@ -1,0 +1,374 @@
+"""Determinization: a full ``GameState`` consistent with what one seat knows (information sets).
+
+``Knowledge.of(view)`` reads a :class:`~weimaque.bots.base.BotView` once: the seat's hand, every
+visible meld with its owner and source, the discard rows, the stock count, the 死手 flags, the open
+claim window, and what the seat's own event history tells (faces each seat discarded or released →
+``thrown``, 碰/吃 claims → ``no_discard``, 死手 skips, its own declined 胡). The hidden cards —
+80 minus everything the seat can see — are the opponents' concealed hands (sizes known), their
+face-down 偎 (three of one face each) and the stock (size known).
+
+``Knowledge.sample(rng)`` deals the hidden cards at random, under constraints any real deal obeys:
+
+- an opponent who turned up a face from the stock without 偎 held fewer than two of it then, and
+  hands only shrink (RULES §3.1.1), so it holds at most one now and cannot 偎 that face later;
+- a face-down 偎 is three of one face with at least three copies unseen (RULES §4.3).
+
+It then builds the state without replaying (``GameState.__new__`` + every attribute), derives each
+seat's 碰-过张 (RULES §5.3: a 碰 window on X went by while the seat held two X; since hands only
+shrink, holding two now means it held two then) and reopens the claim window with each seat's
+options computed by the engine's own checks. The opponents' declined-胡 flags are unknown and left
+unset (they only matter for 蛰一蛰). The seat's own options always equal ``view.legal``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from weimaque.bots.base import BotView
+from weimaque.cards import COPIES, NUM_FACES
+from weimaque.game.actions import Action
+from weimaque.game.state import (
+    DEAL_PATTERNS,
+    HU,
+    NUM_SEATS,
+    PASS,
+    PENG,
+    GameState,
+    Origin,
+    TableMeld,
+    Window,
+    shangjia,
+    xiajia,
+)
+from weimaque.notation import MeldKind, parse_cards
+
+#: Attempts at a constrained deal before the constraints on opponents' hands are dropped.
+_DEAL_TRIES = 20
+
+
+def _faces(text: str | None) -> list[int]:
+    return parse_cards(text) if text else []
+
+
+def _face(text: str) -> int:
+    return parse_cards(text)[0]
+
+
+@dataclass(slots=True)
+class _MeldSlot:
+    """A meld in table order: known faces, or a face-down 偎 whose face is to be sampled."""
+
+    kind: MeldKind
+    faces: tuple[int, int, int] | None
+    card: int | None
+    from_seat: int
+    face_down: bool
+
+
+@dataclass(slots=True)
+class Knowledge:
+    """Everything one seat knows about the hand, read from its :class:`BotView`."""
+
+    view: BotView
+    seat: int
+    hand: list[int]
+    hand_sizes: list[int]
+    melds: list[list[_MeldSlot]]
+    rows: list[list[int]]
+    thrown: list[set[int]]
+    no_discard: list[set[int]]
+    skipped: list[int]
+    dead: list[bool]
+    declined: bool
+    #: per seat, faces it turned up from the stock without 偎 (at most one held now)
+    drew_up: list[set[int]]
+    #: per seat, faces of closed 碰 windows on another seat's card (candidates for 碰-过张)
+    peng_seen: list[set[int]]
+    unseen: list[int]
+    stock_left: int
+    phase: str
+    turn: int
+    claim: Mapping[str, Any] | None
+    claim_card: int | None
+    #: whether the last sample's own options differed from ``view.legal`` (a bug if ever True)
+    mismatch: bool = False
+
+    @staticmethod
+    def of(view: BotView) -> Knowledge:
+        """Read a seat's view and event history once (no hidden information is touched)."""
+        obs = view.obs
+        seat = view.seat
+        hand = list(view.hand())
+        melds: list[list[_MeldSlot]] = [[] for _ in range(NUM_SEATS)]
+        thrown: list[set[int]] = [set() for _ in range(NUM_SEATS)]
+        no_discard: list[set[int]] = [set() for _ in range(NUM_SEATS)]
+        skipped = [0] * NUM_SEATS
+        drew_up: list[set[int]] = [set() for _ in range(NUM_SEATS)]
+        peng_seen: list[set[int]] = [set() for _ in range(NUM_SEATS)]
+        declined = False
+        history = view.history
+        claim = obs["claim"]
+        open_claim = obs["phase"] == "claim" and claim is not None
+        last_index = len(history) - 1
+        for i, ev in enumerate(history):
+            kind = ev["type"]
+            s = ev["seat"]
+            if kind in ("discard", "release"):
+                face = _face(ev["card"])
+                # The open window's card enters ``thrown`` only when it closes (state._resolve).
+                if not (open_claim and i == last_index):
+                    thrown[s].add(face)
+                    if kind == "discard":
+                        for q in range(NUM_SEATS):
+                            if q != s:
+                                peng_seen[q].add(face)
+            elif kind == "drew":
+                is_wei = i < last_index and history[i + 1]["type"] == "wei"
+                if not is_wei and "card" in ev:
+                    face = _face(ev["card"])
+                    drew_up[s].add(face)
+                    if not (open_claim and i == last_index):
+                        for q in range(NUM_SEATS):
+                            if q != s:
+                                peng_seen[q].add(face)
+            elif kind == "wei":
+                card = _face(ev["card"]) if "card" in ev else None
+                faces = None if card is None else (card, card, card)
+                melds[s].append(_MeldSlot("wei", faces, card, s, faces is None or s == seat))
+            elif kind == "peng":
+                face = _face(ev["card"])
+                melds[s].append(_MeldSlot("peng", (face,) * 3, face, ev["from"], False))
+                no_discard[s].add(face)
+            elif kind == "chi":
+                face = _face(ev["card"])
+                run = _faces(ev["run"])
+                melds[s].append(_MeldSlot("chi", (run[0], run[1], run[2]), face, ev["from"], False))
+                no_discard[s].add(face)
+            elif kind == "dead":
+                skipped[s] += 1
+            elif kind == "declined_hu" and s == seat:
+                declined = True
+        # A 偎's face_down flag follows the table, not the viewer: the observation says which.
+        for s in range(NUM_SEATS):
+            for slot, m in zip(melds[s], obs["melds"][s], strict=True):
+                if slot.kind == "wei":
+                    slot.face_down = bool(m["face_down"])
+        rows = [_faces(r) for r in obs["rows"]]
+        seen = list(hand)
+        for s in range(NUM_SEATS):
+            for slot in melds[s]:
+                if slot.faces is not None:
+                    for f in slot.faces:
+                        seen[f] += 1
+            for f in rows[s]:
+                seen[f] += 1
+        claim_card = None
+        if claim is not None and claim["card"] is not None:
+            claim_card = _face(claim["card"])
+            if claim["origin"] in ("discard", "draw", "release"):
+                seen[claim_card] += 1  # on the table, in nobody's hand yet
+        unseen = [f for f in range(NUM_FACES) for _ in range(COPIES - seen[f])]
+        return Knowledge(
+            view=view,
+            seat=seat,
+            hand=hand,
+            hand_sizes=list(obs["hand_sizes"]),
+            melds=melds,
+            rows=rows,
+            thrown=thrown,
+            no_discard=no_discard,
+            skipped=skipped,
+            dead=list(obs["dead"]),
+            declined=declined,
+            drew_up=drew_up,
+            peng_seen=peng_seen,
+            unseen=unseen,
+            stock_left=obs["stock_left"],
+            phase=obs["phase"],
+            turn=obs["turn"] if obs["turn"] is not None else -1,
+            claim=claim,
+            claim_card=claim_card,
+        )
+
+    # ----------------------------------------------------------------- sampling
+
+    def _deal_hidden(
+        self, rng: random.Random, constrained: bool
+    ) -> tuple[list[list[int]], dict[tuple[int, int], int], list[int]] | None:
+        """Opponents' hands (count vectors), 偎 faces by (seat, index), and the stock."""
+        pool = [0] * NUM_FACES
+        for f in self.unseen:
+            pool[f] += 1
+        wei_faces: dict[tuple[int, int], int] = {}
+        opponents = [s for s in range(NUM_SEATS) if s != self.seat]
+        for s in opponents:
+            for k, slot in enumerate(self.melds[s]):
+                if slot.faces is None:
+                    ok = [
+                        f
+                        for f in range(NUM_FACES)
+                        if pool[f] >= 3 and not (constrained and f in self.drew_up[s])
+                    ]
+                    if not ok:
+                        return None
+                    f = rng.choice(ok)
+                    pool[f] -= 3
+                    wei_faces[(s, k)] = f
+        cards = [f for f in range(NUM_FACES) for _ in range(pool[f])]
+        rng.shuffle(cards)
+        hands = [[0] * NUM_FACES for _ in range(NUM_SEATS)]
+        rest: list[int] = []
+        for s in opponents:
+            need = self.hand_sizes[s]
+            h = hands[s]
+            cap = self.drew_up[s] if constrained else set()
+            for f in cards:
+                if need and not (f in cap and h[f] >= 1):
+                    h[f] += 1
+                    need -= 1
+                else:
+                    rest.append(f)
+            if need:
+                return None
+            cards, rest = rest, []
+        if len(cards) != self.stock_left:
+            raise ValueError(f"{len(cards)} hidden cards left for a stock of {self.stock_left}")
+        return hands, wei_faces, cards
+
+    def sample(self, rng: random.Random) -> GameState:
+        """One full state consistent with the seat's knowledge, hidden cards dealt at random."""
+        dealt = None
+        for _ in range(_DEAL_TRIES):
+            dealt = self._deal_hidden(rng, constrained=True)
+            if dealt is not None:
+                break
+        if dealt is None:
+            dealt = self._deal_hidden(rng, constrained=False)
+        if dealt is None:
+            raise ValueError("no deal of the hidden cards fits the seat's view")
+        hands, wei_faces, stock = dealt
+        hands[self.seat] = list(self.hand)
+        return self._build(hands, wei_faces, stock)
+
+    def _build(
+        self, hands: list[list[int]], wei_faces: dict[tuple[int, int], int], stock: list[int]
+    ) -> GameState:
+        view = self.view
+        st = GameState.__new__(GameState)
+        st.rules = view.rules
+        st.seed = None
+        st.dealer = view.obs["dealer"]
+        st.hands = hands
+        st.initial_hands = [tuple(f for f in range(NUM_FACES) for _ in range(h[f])) for h in hands]
+        st.stock = stock
+        st.pos = 0
+        st.melds = []
+        for s in range(NUM_SEATS):
+            row: list[TableMeld] = []
+            for k, slot in enumerate(self.melds[s]):
+                if slot.faces is None:
+                    f = wei_faces[(s, k)]
+                    row.append(TableMeld("wei", (f, f, f), f, s, True))
+                else:
+                    assert slot.card is not None
+                    row.append(
+                        TableMeld(slot.kind, slot.faces, slot.card, slot.from_seat, slot.face_down)
+                    )
+            st.melds.append(row)
+        st.rows = [list(r) for r in self.rows]
+        st.thrown = [set(t) for t in self.thrown]
+        st.no_discard = [set(n) for n in self.no_discard]
+        # 碰-过张 (RULES §5.3): a 碰 window on X went by while the seat held two or more X.
+        st.peng_guo = [{f for f in self.peng_seen[s] if hands[s][f] >= 2} for s in range(NUM_SEATS)]
+        st.dead = list(self.dead)
+        st.skipped = list(self.skipped)
+        st.declined = [s == self.seat and self.declined for s in range(NUM_SEATS)]
+        st.events = []
+        st.actions = []
+        st.result = None
+        st.scores = list(view.obs["scores"])
+        st.window = None
+        st.turn = self.turn if self.phase == "discard" else view.obs["dealer"]
+        st.phase = "discard"
+        if self.phase == "claim":
+            st.phase = "claim"
+            st.window = self._window(st)
+        return st
+
+    def _window(self, st: GameState) -> Window:
+        """The open claim window, each seat's options computed by the engine's checks."""
+        claim = self.claim
+        if claim is None:  # the deal window (RULES §7.2 deal patterns)
+            window = Window(-1, "deal", st.dealer, False, {})
+            active = [k for k in DEAL_PATTERNS if k in st.rules.patterns]
+            for s in range(NUM_SEATS):
+                best = st._deal_win(s, active) if active else None
+                if best is not None:
+                    window.options[s] = [HU, PASS]
+                    window.wins[s] = best[1]
+                    window.deal_patterns[s] = best[0]
+            self._own_options(window)
+            return window
+        origin: Origin = claim["origin"]
+        src = int(claim["from"])
+        last = self.stock_left == 0 and origin != "discard"
+        card = self.claim_card
+        if card is None:  # an opponent's face-down 偎: the sampled face
+            card = st.melds[src][-1].faces[0]
+        window = Window(card, origin, src, last, {})
+        if origin == "discard":
+            for other in (xiajia(src), shangjia(src)):
+                opts: list[Action] = []
+                if st._peng_reason(other, card) is None:
+                    opts.append(PENG)
+                if other == xiajia(src):
+                    opts.extend(st._chi_options(other, card))
+                if opts:
+                    window.options[other] = [*opts, PASS]
+        elif origin == "draw":
+            for other in (src, xiajia(src), shangjia(src)):
+                opts = []
+                win = st._win(other, card, "self" if other == src else "other", last)
+                if win is not None:
+                    opts.append(HU)
+                    window.wins[other] = win
+                if other != src and st._peng_reason(other, card) is None:
+                    opts.append(PENG)
+                if other == src:
+                    opts.extend(st._chi_options(src, card))
+                if opts:
+                    window.options[other] = [*opts, PASS]
+        elif origin == "release":
+            nxt = xiajia(src)
+            opts = st._chi_options(nxt, card)
+            if opts:
+                window.options[nxt] = [*opts, PASS]
+        else:  # a 偎: the win was computed before the 偎 took two hand cards (RULES §4.3)
+            meld = st.melds[src].pop()
+            st.hands[src][card] += 2
+            win = st._win(src, card, "self", last)
+            st.hands[src][card] -= 2
+            st.melds[src].append(meld)
+            # The window is open, so the drawer may 胡 (else it would have closed at once).
+            window.options[src] = [HU, PASS] if win is not None else [PASS]
+            if win is not None:
+                window.wins[src] = win
+        self._own_options(window)
+        return window
+
+    def _own_options(self, window: Window) -> None:
+        """Check the seat's computed options against its view, which always wins."""
+        legal = list(self.view.legal)
+        self.mismatch = window.options.get(self.seat, []) != legal
+        if legal:
+            window.options[self.seat] = legal
+        else:
+            window.options.pop(self.seat, None)
+
+
+def determinize(view: BotView, rng: random.Random) -> GameState:
+    """One full state consistent with ``view`` (see :class:`Knowledge`)."""
+    return Knowledge.of(view).sample(rng)

@@ -1,0 +1,124 @@
+"""``wmq arena``: three bots on duplicate deals, with 95% intervals (see :mod:`weimaque.arena`)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from weimaque.arena import (
+    ArenaConfig,
+    ArenaResult,
+    DealResult,
+    deals_for_hands,
+    run_arena,
+    split_bot_specs,
+)
+from weimaque.errors import WeimaqueError
+
+EXIT_BAD_INPUT = 2
+
+
+def results_table(result: ArenaResult) -> Table:
+    """The per-bot results as a rich table."""
+    c = result.config
+    table = Table(
+        title=f"arena: {c.deals} deals × {c.rotations} seatings = {result.hands} hands, "
+        f"rules {c.rules}, seed {c.seed}"
+    )
+    for col in ("bot", "hands", "points/hand", "95% CI", "win rate", "total/win", "臭", "ms"):
+        table.add_column(col, justify="left" if col == "bot" else "right")
+    for b in result.bots:
+        table.add_row(
+            b.name,
+            str(b.hands),
+            f"{b.points_per_hand:+.2f}",
+            f"[{b.ci95[0]:+.2f}, {b.ci95[1]:+.2f}]",
+            f"{b.win_rate:.1%}",
+            f"{b.mean_total_per_win:.1f}",
+            f"{b.chou_rate:.1%}",
+            f"{b.median_decision_ms:.2f}",
+        )
+    return table
+
+
+def arena_cmd(
+    bots: Annotated[
+        str,
+        typer.Option(
+            "--bots",
+            "-b",
+            help="Three bot specs separated by commas; parameters after 'name:' separated by ';' "
+            "(or commas, as key=value): 'greedy,random,mcts:ms=300;iters=50'.",
+        ),
+    ],
+    hands: Annotated[
+        int,
+        typer.Option(
+            "--hands",
+            "-n",
+            min=1,
+            help="Hands to play, rounded up to whole deals; each deal is played in every seating.",
+        ),
+    ] = 600,
+    rules: Annotated[str, typer.Option("--rules", "-r", help="Preset id.")] = "anxiang",
+    seed: Annotated[int, typer.Option("--seed", help="Arena seed (deals and bot RNGs).")] = 0,
+    workers: Annotated[
+        int, typer.Option("--workers", "-w", min=1, help="Processes; results do not depend on it.")
+    ] = 1,
+    rotations: Annotated[
+        int,
+        typer.Option(
+            "--rotations", help="Seatings per deal: 6 (all permutations) or 3 (cyclic only)."
+        ),
+    ] = 6,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Pit three bots against each other on duplicate deals; points per hand with a 95% CI."""
+    out = Console()
+    err = Console(stderr=True)
+    try:
+        specs = split_bot_specs(bots)
+        if len(specs) != 3:
+            raise WeimaqueError(f"the arena needs exactly 3 bots, got {len(specs)}: {specs}")
+        config = ArenaConfig(
+            (specs[0], specs[1], specs[2]),
+            deals_for_hands(hands, rotations),
+            rules=rules,
+            seed=seed,
+            rotations=rotations,
+            workers=workers,
+        )
+        with Progress(
+            TextColumn("arena"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("hands"),
+            TimeRemainingColumn(),
+            console=err,
+            disable=as_json,
+            transient=True,
+        ) as bar:
+            task = bar.add_task("arena", total=config.deals * config.rotations)
+
+            def advance(r: DealResult) -> None:
+                bar.advance(task, len(r.winners))
+
+            result = run_arena(config, advance)
+    except WeimaqueError as exc:
+        err.print(f"[bold red]error:[/] {exc}", highlight=False)
+        raise typer.Exit(EXIT_BAD_INPUT) from exc
+    if as_json:
+        sys.stdout.write(json.dumps(result.to_dict(), ensure_ascii=False) + "\n")
+    else:
+        out.print(results_table(result))
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``wmq arena`` to the app."""
+    app.command("arena")(arena_cmd)

@@ -1,0 +1,1 @@
+"""The browser game server: rooms, the WebSocket protocol (docs/protocol.md), persistence."""

@@ -1,0 +1,226 @@
+"""SQLite persistence of rooms, matches and hands (stdlib ``sqlite3``, zero set-up).
+
+A room row holds its options, seat tokens and bot kinds; ``hands`` holds every finished hand's
+record (with its settlement); ``current`` holds the hand in progress as (rules, seed, dealer,
+actions), enough to restore it by replaying (the hand is fully described by them, RULES §2.2).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+DEFAULT_DB: Final = "weimaque.db"
+
+_SCHEMA: Final = """
+CREATE TABLE IF NOT EXISTS rooms (
+    id TEXT PRIMARY KEY,
+    created REAL NOT NULL,
+    config TEXT NOT NULL,
+    seats TEXT NOT NULL,
+    status TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS matches (
+    room_id TEXT PRIMARY KEY REFERENCES rooms(id),
+    rules TEXT NOT NULL,
+    overrides TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    ledger TEXT NOT NULL,
+    over INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS hands (
+    room_id TEXT NOT NULL REFERENCES rooms(id),
+    number INTEGER NOT NULL,
+    record TEXT NOT NULL,
+    finished REAL NOT NULL,
+    PRIMARY KEY (room_id, number)
+);
+CREATE TABLE IF NOT EXISTS current (
+    room_id TEXT PRIMARY KEY REFERENCES rooms(id),
+    number INTEGER NOT NULL,
+    rules TEXT NOT NULL,
+    overrides TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    dealer INTEGER NOT NULL,
+    actions TEXT NOT NULL
+);
+"""
+
+
+def default_path() -> str:
+    """``$WMQ_DB`` or ``./weimaque.db``."""
+    return os.environ.get("WMQ_DB") or DEFAULT_DB
+
+
+@dataclass(frozen=True, slots=True)
+class StoredRoom:
+    """Everything stored about one room."""
+
+    room_id: str
+    created: float
+    config: dict[str, Any]
+    seats: dict[str, Any]
+    status: str
+    seed: int
+    hands: list[dict[str, Any]]
+    current: dict[str, Any] | None
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+class Store:
+    """One SQLite file; every write is committed at once (a crash loses no finished action)."""
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        """Open (and create if needed) the database at ``path`` (``:memory:`` works)."""
+        self.path = str(path if path is not None else default_path())
+        self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        if self.path != ":memory:":
+            self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.executescript(_SCHEMA)
+
+    def close(self) -> None:
+        """Close the database."""
+        self.db.close()
+
+    def create_room(
+        self,
+        room_id: str,
+        config: dict[str, Any],
+        seats: dict[str, Any],
+        rules: str,
+        overrides: dict[str, Any],
+        seed: int,
+    ) -> None:
+        """Store a new room and its (empty) match."""
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.execute(
+                "INSERT INTO rooms (id, created, config, seats, status) VALUES (?, ?, ?, ?, ?)",
+                (room_id, time.time(), _dump(config), _dump(seats), "waiting"),
+            )
+            self.db.execute(
+                "INSERT INTO matches (room_id, rules, overrides, seed, ledger) VALUES (?,?,?,?,?)",
+                (room_id, rules, _dump(overrides), seed, _dump(None)),
+            )
+
+    def save_seats(self, room_id: str, seats: dict[str, Any]) -> None:
+        """Store the seats (tokens, names, bot kinds) of a room."""
+        self.db.execute("UPDATE rooms SET seats = ? WHERE id = ?", (_dump(seats), room_id))
+
+    def save_status(self, room_id: str, status: str) -> None:
+        """Store a room's status."""
+        self.db.execute("UPDATE rooms SET status = ? WHERE id = ?", (status, room_id))
+
+    def start_hand(
+        self,
+        room_id: str,
+        number: int,
+        rules: str,
+        overrides: dict[str, Any],
+        seed: int,
+        dealer: int,
+    ) -> None:
+        """Store a newly dealt hand (no actions yet)."""
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.execute(
+                "INSERT OR REPLACE INTO current "
+                "(room_id, number, rules, overrides, seed, dealer, actions) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (room_id, number, rules, _dump(overrides), seed, dealer, "[]"),
+            )
+            self.db.execute("UPDATE rooms SET status = 'playing' WHERE id = ?", (room_id,))
+
+    def save_actions(self, room_id: str, actions: list[list[Any]]) -> None:
+        """Store the action list of the hand in progress."""
+        self.db.execute(
+            "UPDATE current SET actions = ? WHERE room_id = ?", (_dump(actions), room_id)
+        )
+
+    def finish_hand(
+        self,
+        room_id: str,
+        number: int,
+        record: dict[str, Any],
+        ledger: dict[str, Any],
+        over: bool,
+    ) -> None:
+        """Store a finished hand's record and the match ledger; drop the hand in progress."""
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.execute(
+                "INSERT OR REPLACE INTO hands (room_id, number, record, finished) VALUES (?,?,?,?)",
+                (room_id, number, _dump(record), time.time()),
+            )
+            self.db.execute("DELETE FROM current WHERE room_id = ?", (room_id,))
+            self.db.execute(
+                "UPDATE matches SET ledger = ?, over = ? WHERE room_id = ?",
+                (_dump(ledger), int(over), room_id),
+            )
+            self.db.execute(
+                "UPDATE rooms SET status = ? WHERE id = ?",
+                ("over" if over else "between_hands", room_id),
+            )
+
+    def hand(self, room_id: str, number: int) -> dict[str, Any] | None:
+        """A finished hand's record, or None."""
+        row = self.db.execute(
+            "SELECT record FROM hands WHERE room_id = ? AND number = ?", (room_id, number)
+        ).fetchone()
+        return None if row is None else dict(json.loads(row[0]))
+
+    def load(self, room_id: str) -> StoredRoom | None:
+        """Everything stored about a room, or None."""
+        row = self.db.execute(
+            "SELECT r.id, r.created, r.config, r.seats, r.status, m.seed "
+            "FROM rooms r JOIN matches m ON m.room_id = r.id WHERE r.id = ?",
+            (room_id,),
+        ).fetchone()
+        if row is None:
+            return None
+        hands = [
+            json.loads(r[0])
+            for r in self.db.execute(
+                "SELECT record FROM hands WHERE room_id = ? ORDER BY number", (room_id,)
+            )
+        ]
+        cur = self.db.execute(
+            "SELECT number, rules, overrides, seed, dealer, actions FROM current WHERE room_id = ?",
+            (room_id,),
+        ).fetchone()
+        current = (
+            None
+            if cur is None
+            else {
+                "number": cur[0],
+                "rules": cur[1],
+                "overrides": json.loads(cur[2]),
+                "seed": cur[3],
+                "dealer": cur[4],
+                "actions": json.loads(cur[5]),
+            }
+        )
+        return StoredRoom(
+            room_id=row[0],
+            created=row[1],
+            config=json.loads(row[2]),
+            seats=json.loads(row[3]),
+            status=row[4],
+            seed=row[5],
+            hands=hands,
+            current=current,
+        )
+
+    def room_ids(self, include_over: bool = False) -> list[str]:
+        """Ids of stored rooms (oldest first), by default only those not over."""
+        query = "SELECT id FROM rooms" + ("" if include_over else " WHERE status != 'over'")
+        return [r[0] for r in self.db.execute(query + " ORDER BY created")]

@@ -1,0 +1,211 @@
+// The lobby: create a room (preset, length, 留子, 守醒, bots, timer) and list open rooms.
+import { h, mount } from "./dom.js";
+import { api } from "./net.js";
+import { t, currentLang } from "./i18n.js";
+
+let presetsCache = null;
+
+async function loadPresets() {
+  presetsCache = presetsCache || (await api("/api/presets"));
+  return presetsCache;
+}
+
+function field(label, input, testid) {
+  return h("label", { class: "field", "data-testid": testid }, h("span", {}, label), input);
+}
+
+function checkbox(name, checked) {
+  return h("input", { type: "checkbox", name, checked, "data-testid": name });
+}
+
+function numberInput(name, value, min = 0, max = 999) {
+  return h("input", { type: "number", name, value, min, max, inputmode: "numeric" });
+}
+
+/** A select for one seat: a person, or one of the server's bot kinds. */
+function seatSelect(seat, bots, initial) {
+  return h(
+    "select",
+    { name: `seat${seat}`, "data-testid": `seat-kind-${seat}` },
+    h("option", { value: "", selected: initial === "" }, t("seat_human")),
+    bots.map((b) =>
+      h("option", { value: b, selected: initial === b }, `${t("seat_bot")}: ${b}`),
+    ),
+  );
+}
+
+function presetLabel(p) {
+  return currentLang() === "en" ? p.name_en : p.name;
+}
+
+/** Read the form into the POST /api/rooms body. */
+function roomRequest(form, preset) {
+  const v = (name) => form.elements[name].value;
+  const num = (name) => Number.parseInt(v(name), 10) || 0;
+  const options = { match_hands: Math.max(1, num("match_hands")) };
+  const liuzi = form.elements.liuzi.checked;
+  if (liuzi !== preset.options.liuzi) options.liuzi = liuzi;
+  if (liuzi) {
+    options.liuzi_dealer = num("liuzi_dealer");
+    options.liuzi_other = num("liuzi_other");
+  }
+  const shouxing = form.elements.shouxing.checked;
+  if (shouxing !== preset.options.shouxing) options.shouxing = shouxing;
+  const bots = {};
+  for (const seat of [0, 1, 2]) {
+    if (v(`seat${seat}`)) bots[String(seat)] = v(`seat${seat}`);
+  }
+  const seconds = num("turn_seconds");
+  const body = {
+    preset: preset.id,
+    options,
+    bots,
+    turn_seconds: seconds > 0 ? seconds : null,
+    bot_delay_ms: num("bot_delay_ms"),
+  };
+  // A seed makes the deals reproducible (to replay a match with friends, or in tests).
+  if (v("seed").trim() !== "") body.seed = num("seed");
+  return body;
+}
+
+function createForm(data, onCreated) {
+  const presets = data.presets;
+  const bots = data.bots || [];
+  const defaultBot = bots.includes("greedy") ? "greedy" : bots[0] || "";
+  const byId = (id) => presets.find((p) => p.id === id) || presets[0];
+  const first = byId(data.default);
+  const error = h("p", { class: "error", "data-testid": "create-error" });
+  const desc = h("p", { class: "preset-desc" }, first.description);
+
+  const opts = first.options;
+  const seatField = (s) =>
+    field(
+      t("seat_n", { n: s + 1 }),
+      seatSelect(s, bots, s === 0 ? "" : defaultBot),
+      `field-seat-${s}`,
+    );
+  const speeds = [
+    ["0", "speed_fast"],
+    ["400", "speed_normal"],
+    ["1200", "speed_slow"],
+  ];
+
+  const form = h(
+    "form",
+    { class: "panel create", "data-testid": "create-form" },
+    h("h2", {}, t("create_room")),
+    field(
+      t("preset"),
+      h(
+        "select",
+        { name: "preset", "data-testid": "preset" },
+        presets.map((p) =>
+          h("option", { value: p.id, selected: p.id === first.id }, presetLabel(p)),
+        ),
+      ),
+      "field-preset",
+    ),
+    desc,
+    field(t("match_hands"), numberInput("match_hands", opts.match_hands, 1, 99), "field-hands"),
+    h(
+      "fieldset",
+      {},
+      h("legend", {}, t("seats")),
+      [0, 1, 2].map(seatField),
+      field(t("shouxing"), checkbox("shouxing", opts.shouxing), "field-shouxing"),
+    ),
+    h(
+      "fieldset",
+      {},
+      h("legend", {}, t("liuzi")),
+      field(t("liuzi"), checkbox("liuzi", opts.liuzi), "field-liuzi"),
+      field(t("liuzi_dealer"), numberInput("liuzi_dealer", opts.liuzi_dealer), "field-liuzi-dealer"),
+      field(t("liuzi_other"), numberInput("liuzi_other", opts.liuzi_other), "field-liuzi-other"),
+    ),
+    field(t("turn_timer"), numberInput("turn_seconds", 0, 0, 600), "field-timer"),
+    h(
+      "details",
+      { class: "more" },
+      h("summary", { "data-testid": "more-options" }, t("more_options")),
+      field(
+        t("bot_speed"),
+        h(
+          "select",
+          { name: "bot_delay_ms", "data-testid": "bot-speed" },
+          speeds.map(([ms, key]) => h("option", { value: ms, selected: ms === "400" }, t(key))),
+        ),
+        "field-bot-speed",
+      ),
+      field(
+        t("seed"),
+        h("input", { type: "number", name: "seed", "data-testid": "seed", placeholder: t("seed_random") }),
+        "field-seed",
+      ),
+    ),
+    error,
+    h("button", { type: "submit", class: "primary", "data-testid": "create-room" }, t("create")),
+  );
+
+  // The stakes only matter with a 留子 pool.
+  const syncLiuzi = () => {
+    for (const name of ["liuzi_dealer", "liuzi_other"]) {
+      form.elements[name].disabled = !form.elements.liuzi.checked;
+    }
+  };
+  form.elements.liuzi.addEventListener("change", syncLiuzi);
+  // A new preset brings its own defaults for length, 留子 and 守醒.
+  form.elements.preset.addEventListener("change", () => {
+    const p = byId(form.elements.preset.value);
+    desc.textContent = p.description;
+    form.elements.match_hands.value = p.options.match_hands;
+    form.elements.liuzi.checked = p.options.liuzi;
+    form.elements.shouxing.checked = p.options.shouxing;
+    syncLiuzi();
+  });
+  syncLiuzi();
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    error.textContent = "";
+    const body = roomRequest(form, byId(form.elements.preset.value));
+    try {
+      const res = await api("/api/rooms", body);
+      onCreated(res, body);
+    } catch (err) {
+      error.textContent = t("error", { msg: err.message });
+    }
+  });
+  return form;
+}
+
+function openRooms(rooms) {
+  if (!rooms.length) return null;
+  return h(
+    "section",
+    { class: "panel rooms", "data-testid": "open-rooms" },
+    h("h2", {}, t("room")),
+    h(
+      "ul",
+      {},
+      rooms.map((r) =>
+        h(
+          "li",
+          {},
+          h("a", { href: `/r/${r.room_id}` }, r.room_id),
+          ` · ${r.rules.name} · ${r.seats.filter((s) => s.taken).length}/3`,
+        ),
+      ),
+    ),
+  );
+}
+
+/** Draw the lobby into `root`; onCreated(response, request) runs after a room is made. */
+export async function renderLobby(root, onCreated) {
+  mount(root, h("p", { class: "loading" }, t("connecting")));
+  try {
+    const rooms = api("/api/rooms").catch(() => ({ rooms: [] })); // the list is optional
+    const [data, open] = await Promise.all([loadPresets(), rooms]);
+    mount(root, createForm(data, onCreated), openRooms(open.rooms || []));
+  } catch (err) {
+    mount(root, h("p", { class: "error" }, t("error", { msg: err.message })));
+  }
+}

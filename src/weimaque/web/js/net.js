@@ -1,0 +1,113 @@
+// Transport: HTTP helpers and the room WebSocket (docs/protocol.md). No rendering here:
+// the socket hands parsed messages to a callback and reports its connection state.
+
+const PROTOCOL = 1;
+
+/** GET/POST JSON; throws an Error carrying the server's error code and message. */
+export async function api(path, body) {
+  const headers = { "Content-Type": "application/json" };
+  const init = body === undefined ? {} : { method: "POST", headers, body: JSON.stringify(body) };
+  const res = await fetch(path, init);
+  const data = await res.json().catch(() => ({}));
+  if (!res.ok) {
+    const err = new Error(data.error?.message || `HTTP ${res.status}`);
+    err.code = data.error?.code || String(res.status);
+    throw err;
+  }
+  return data;
+}
+
+// The seat token is the only proof of a seat: keep it per room so a reload gets the seat back.
+const tokenKey = (roomId) => `wmq.token.${roomId}`;
+export const loadToken = (roomId) => localStorage.getItem(tokenKey(roomId));
+export function saveToken(roomId, token) {
+  if (token) localStorage.setItem(tokenKey(roomId), token);
+  else localStorage.removeItem(tokenKey(roomId));
+}
+
+/**
+ * One WebSocket to /ws/{roomId} that rejoins with the stored token after every (re)connect.
+ * onMessage(msg) gets every server message; onState("connecting" | "open" | "closed").
+ */
+export class RoomSocket {
+  constructor(roomId, { onMessage, onState, name }) {
+    this.roomId = roomId;
+    this.onMessage = onMessage;
+    this.onState = onState;
+    this.name = name;
+    this.nextId = 1;
+    this.retry = 0;
+    this.stopped = false;
+    this.ws = null;
+  }
+
+  connect() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(this.roomId)}`);
+    this.ws = ws;
+    this.onState("connecting");
+    ws.addEventListener("open", () => {
+      this.retry = 0;
+      this.onState("open");
+      this.join();
+    });
+    ws.addEventListener("message", (e) => this.receive(e.data));
+    ws.addEventListener("close", (e) => this.closed(ws, e));
+  }
+
+  receive(text) {
+    let msg;
+    try {
+      msg = JSON.parse(text);
+    } catch {
+      return; // the server only sends JSON; ignore anything else rather than crash the page
+    }
+    if (msg.type === "welcome") saveToken(this.roomId, msg.token);
+    this.onMessage(msg);
+  }
+
+  closed(ws, event) {
+    if (ws !== this.ws) return;
+    this.onState("closed");
+    // 4404: the room does not exist; retrying cannot help.
+    if (this.stopped || event.code === 4404) return;
+    const delay = Math.min(8000, 500 * 2 ** this.retry++);
+    setTimeout(() => this.connect(), delay);
+  }
+
+  /** Send a message; returns its id (echoed back as "re"), or null when not connected. */
+  send(type, fields = {}) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return null;
+    const id = this.nextId++;
+    this.ws.send(JSON.stringify({ v: PROTOCOL, type, id, ...fields }));
+    return id;
+  }
+
+  /** (Re)join: with the stored token we get our seat and a full snapshot back. */
+  join() {
+    const token = loadToken(this.roomId);
+    const fields = token ? { token } : {};
+    return this.send("join", fields);
+  }
+
+  sit(seat, name) {
+    return this.send("sit", name ? { seat, name } : { seat });
+  }
+
+  act(action, hand) {
+    return this.send("act", hand ? { action, hand } : { action });
+  }
+
+  next() {
+    return this.send("next");
+  }
+
+  spectate() {
+    return this.send("spectate");
+  }
+
+  close() {
+    this.stopped = true;
+    this.ws?.close();
+  }
+}

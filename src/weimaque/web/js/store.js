@@ -1,0 +1,97 @@
+// The room's client state, updated from server messages (docs/protocol.md §2.2).
+// Pure data: rendering reads it, nothing here touches the DOM.
+
+export function emptyRoomState(roomId) {
+  return {
+    roomId,
+    conn: "connecting",
+    room: null, // RoomInfo
+    you: { seat: null, role: "spectator", name: null },
+    handNumber: 0,
+    obs: null, // observation of this connection's viewer
+    history: [], // event views of the current hand
+    legal: [], // [{text, id}]
+    toAct: false,
+    deadline: null, // local Date.now()-based deadline of our decision
+    match: null,
+    lastHand: null, // hand_end payload while between hands
+    matchEnd: null,
+    error: null,
+    notFound: false,
+    chiOpen: false, // UI: the 吃 run chooser is open
+    resync: false, // we missed a hand's start (or an action was refused): ask for a snapshot
+  };
+}
+
+/** Fold one server message into the state; returns the same (mutated) object. */
+export function applyMessage(s, msg) {
+  const handler = HANDLERS[msg.type];
+  if (handler) handler(s, msg);
+  return s;
+}
+
+function setDecision(s, msg) {
+  s.legal = msg.legal_actions || [];
+  s.toAct = Boolean(msg.to_act);
+  s.deadline = msg.timer ? Date.now() + msg.timer.left_ms : null;
+  s.chiOpen = false;
+}
+
+const HANDLERS = {
+  welcome(s, msg) {
+    s.you = { seat: msg.seat, role: msg.role, name: msg.name };
+  },
+
+  snapshot(s, msg) {
+    s.room = msg.room;
+    s.you = msg.you || s.you;
+    s.handNumber = msg.hand_number;
+    s.obs = msg.observation;
+    s.history = msg.history || [];
+    s.match = msg.match;
+    s.lastHand = msg.last_hand;
+    if (msg.match && !msg.match.over) s.matchEnd = null;
+    s.resync = false;
+    setDecision(s, msg);
+  },
+
+  events(s, msg) {
+    if (msg.hand_number !== s.handNumber) {
+      s.resync = true; // a hand we never got a snapshot of
+      return;
+    }
+    // One socket delivers in order and every reconnect starts with a snapshot, so events
+    // simply append. ("from" counts every event of the hand, also those this viewer never
+    // sees, such as another seat's declined 胡, so it cannot be compared with our history.)
+    s.history.push(...msg.events);
+    s.obs = msg.observation;
+    setDecision(s, msg);
+  },
+
+  hand_end(s, msg) {
+    s.lastHand = msg;
+    s.toAct = false;
+    s.legal = [];
+    s.deadline = null;
+    if (s.match) {
+      s.match.ledger = msg.ledger;
+      s.match.scores = msg.scores;
+      s.match.hands_played = msg.hand_number;
+      s.match.over = msg.match_over;
+    }
+  },
+
+  match_end(s, msg) {
+    s.matchEnd = msg;
+    if (s.match) s.match.hands = msg.hands;
+  },
+
+  room(s, msg) {
+    s.room = msg.room;
+  },
+
+  error(s, msg) {
+    if (msg.code === "room_not_found") s.notFound = true;
+    s.error = msg;
+  },
+};

@@ -1,0 +1,370 @@
+"""Browser tests: the real ``wmq serve`` driven through Debian's Chromium with Playwright.
+
+Each test creates a room through the lobby page and plays through the page only: clicks the
+first legal claim button or a legal card whenever the seat must decide. Screenshots go to
+``out/screenshots/`` (gitignored) so a person can check how the table looks.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(),
+    reason="browser tests need Debian's Chromium at /usr/bin/chromium (apt-get install chromium)",
+)
+sync_api = pytest.importorskip(
+    "playwright.sync_api", reason="playwright is in the dev extra: pip install -e '.[dev]'"
+)
+Browser = sync_api.Browser
+Page = sync_api.Page
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "out" / "screenshots"
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+# What the page offers at this moment, read in one go so a redraw cannot split the answer:
+# "end" (hand over), "button" (a claim button), "choice" (吃 runs to pick), "card" (a legal
+# discard), or "wait" (someone else decides).
+STATE_JS = """() => {
+  if (document.querySelector('[data-testid=hand-end]')) return 'end';
+  if (document.querySelector('[data-testid=chi-option]')) return 'choice';
+  if (document.querySelector('[data-testid=actions] .buttons button')) return 'button';
+  if (document.querySelector('[data-testid=hand-face][data-legal=true]')) return 'card';
+  return 'wait';
+}"""
+# Resolves (truthy) once the page asks something of us or the hand has ended.
+ASKED_JS = f"() => {{ const s = ({STATE_JS})(); return s !== 'wait' && s; }}"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The real server on a free loopback port with a fresh database."""
+    port = _free_port()
+    db = tmp_path_factory.mktemp("wmq") / "rooms.db"
+    wmq = Path(sys.executable).parent / "wmq"
+    proc = subprocess.Popen(
+        [str(wmq), "serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(db)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with urllib.request.urlopen(f"{base}/api/health", timeout=1) as res:
+                    if json.load(res).get("ok"):
+                        break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    out = proc.stdout.read().decode() if proc.stdout else ""
+                    pytest.fail(f"wmq serve did not start:\n{out}")
+                time.sleep(0.1)
+        yield base
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Debian's Chromium, headless; nothing is downloaded."""
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=LAUNCH_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page_errors() -> list[str]:
+    """Uncaught page errors collected by ``new_page``; each test asserts there were none."""
+    return []
+
+
+def new_page(browser: Browser, errors: list[str], viewport: dict[str, int]) -> Page:
+    """A page in a fresh context (own localStorage), recording uncaught script errors."""
+    context = browser.new_context(viewport=viewport, locale="zh-CN")
+    page = context.new_page()
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.set_default_timeout(15_000)
+    return page
+
+
+def shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+# With this match seed, two `random` bots (seeded by the room) and the first-legal clicks below,
+# the first hand ends in a 胡 by our seat (checked by replaying the policy against the engine).
+WINNING_SEED = 29
+
+
+def create_room(
+    page: Page,
+    base: str,
+    *,
+    bots: tuple[str, str] = ("random", "random"),
+    seed: int | None = None,
+    hands: int | None = None,
+) -> str:
+    """Create a room against two bots through the lobby; returns the room id."""
+    page.goto(base + "/")
+    page.get_by_test_id("create-form").wait_for()
+    page.get_by_test_id("seat-kind-1").select_option(bots[0])
+    page.get_by_test_id("seat-kind-2").select_option(bots[1])
+    if hands is not None:
+        page.locator("[data-testid=field-hands] input").fill(str(hands))
+    page.get_by_test_id("more-options").click()
+    page.get_by_test_id("bot-speed").select_option("0")
+    if seed is not None:
+        page.get_by_test_id("seed").fill(str(seed))
+    page.get_by_test_id("create-room").click()
+    page.wait_for_url("**/r/*")
+    page.get_by_test_id("board").wait_for()
+    return page.url.rsplit("/", 1)[1]
+
+
+def decide(page: Page) -> str:
+    """Wait until something is asked of us (or the hand ends) and answer it; returns what."""
+    handle = page.wait_for_function(ASKED_JS)
+    state = str(handle.json_value())
+    try:
+        if state == "choice":
+            page.get_by_test_id("chi-option").first.click(timeout=3000)
+        elif state == "button":
+            page.locator("[data-testid=actions] .buttons button").first.click(timeout=3000)
+        elif state == "card":
+            page.locator("[data-testid=hand-face][data-legal=true]").first.click(timeout=3000)
+    except sync_api.TimeoutError:
+        return "retry"  # the table moved on while we clicked: look again
+    return state
+
+
+def play_until_end(page: Page, *, max_steps: int = 200, stop_after: int | None = None) -> int:
+    """Answer every decision until the hand-end panel shows; returns the decisions made."""
+    made = 0
+    for _ in range(max_steps):
+        state = decide(page)
+        if state == "end":
+            return made
+        if state != "retry":
+            made += 1
+            if stop_after is not None and made >= stop_after:
+                return made
+            # No wait needed here: our click disables the controls until the server answers.
+    pytest.fail(f"the hand did not end after {max_steps} decisions")
+
+
+def test_lobby_lists_presets_and_switches_language(
+    server: str, browser: Browser, page_errors: list[str]
+) -> None:
+    page = new_page(browser, page_errors, DESKTOP)
+    page.goto(server + "/")
+    page.get_by_test_id("create-form").wait_for()
+    preset = page.get_by_test_id("preset")
+    assert preset.locator("option").count() >= 5
+    assert "开房间" in page.get_by_test_id("create-form").inner_text()
+    # The 留子 stakes are only editable with the pool on.
+    assert page.locator("input[name=liuzi_dealer]").is_disabled()
+    page.get_by_test_id("liuzi").check()
+    assert page.locator("input[name=liuzi_dealer]").is_enabled()
+    shot(page, "lobby-desktop-zh")
+    page.get_by_test_id("lang-toggle").click()
+    assert "New room" in page.get_by_test_id("create-form").inner_text()
+    shot(page, "lobby-desktop-en")
+    assert page_errors == []
+
+
+def test_play_a_hand_to_the_breakdown(
+    server: str, browser: Browser, page_errors: list[str]
+) -> None:
+    page = new_page(browser, page_errors, DESKTOP)
+    room = create_room(page, server, seed=WINNING_SEED)
+    assert page.get_by_test_id("share-link").input_value().endswith(f"/r/{room}")
+    hand = page.get_by_test_id("hand")
+    assert len(hand.get_attribute("data-cards") or "") in (19, 20)
+    # Red faces are drawn red, the others black (RULES §1.1).
+    colours = page.locator("[data-testid=hand] [data-testid=card]").evaluate_all(
+        "cs => cs.map(c => [c.dataset.face, getComputedStyle(c).color])"
+    )
+    for face, colour in colours:
+        assert (colour == "rgb(195, 33, 26)") == (face in "二七十贰柒拾"), (face, colour)
+    shot(page, "table-desktop-start")
+
+    made = play_until_end(page)
+    assert made > 0
+    end = page.get_by_test_id("hand-end")
+    end.wait_for()
+    shot(page, "hand-end-desktop")
+    text = end.inner_text()
+    assert page.get_by_test_id("breakdown").count() == 1, f"expected a win with seed 29:\n{text}"
+    assert "硬息" in text and "合计" in text
+    assert page.get_by_test_id("group").count() >= 6  # 6 groups + the 麻雀 (RULES §4.7)
+    total = int(page.get_by_test_id("total").inner_text().split()[-1])
+    assert page.get_by_test_id("ledger").count() == 1
+    ledger = [int(page.get_by_test_id(f"ledger-{s}").inner_text() or 0) for s in range(3)]
+    assert sum(ledger) == 0  # no 留子 in this room: the three seats sum to zero (RULES §8.5)
+    assert ledger[0] == 2 * total  # each loser pays the winner the total (RULES §8.3)
+
+    # The finished hand is in the history and its replay steps through to the end.
+    page.get_by_test_id("history-toggle").click()
+    page.get_by_test_id("history-hand").first.wait_for()
+    page.get_by_test_id("replay-button").first.click()
+    page.get_by_test_id("replay").wait_for()
+    step = page.get_by_test_id("replay-step")
+    first = step.inner_text()
+    page.get_by_test_id("replay-next").click()
+    page.get_by_test_id("replay-next").click()
+    assert step.inner_text() != first
+    # The replay shows every seat's hand face up.
+    assert page.locator("[data-testid=replay] .open-hand [data-testid=card]").count() > 0
+    shot(page, "replay-desktop")
+    page.get_by_test_id("replay-close").click()
+
+    # The next hand is dealt when we are ready (the bots always are).
+    page.get_by_test_id("next-hand").click()
+    page.wait_for_function("!document.querySelector('[data-testid=hand-end]')")
+    assert page.get_by_test_id("hand").count() == 1
+    assert page_errors == []
+
+
+def test_reload_mid_hand_keeps_the_seat_on_a_phone(
+    server: str, browser: Browser, page_errors: list[str]
+) -> None:
+    page = new_page(browser, page_errors, PHONE)
+    room = create_room(page, server, hands=1)
+    play_until_end(page, stop_after=3)
+    # Wait for our next decision, so nothing about our hand changes across the reload.
+    handle = page.wait_for_function(ASKED_JS)
+    if handle.json_value() == "end":
+        pytest.skip("the hand ended within three decisions; nothing left to reload into")
+    before = page.get_by_test_id("hand").get_attribute("data-cards")
+    token = page.evaluate(f"localStorage.getItem('wmq.token.{room}')")
+    assert token
+    shot(page, "table-phone")
+    # Nothing may stick out sideways on a phone.
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+    page.reload()
+    page.get_by_test_id("hand").wait_for()
+    assert page.get_by_test_id("hand").get_attribute("data-cards") == before
+    assert page.locator("[data-testid=seat-chip-0].me").count() == 1
+    shot(page, "table-phone-after-reload")
+
+    play_until_end(page)
+    page.get_by_test_id("hand-end").wait_for()
+    # A one-hand match: the hand's end is the match's end, with the final ranking.
+    page.get_by_test_id("match-end").wait_for()
+    assert page.get_by_test_id("next-hand").count() == 0
+    shot(page, "hand-end-phone")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert page_errors == []
+
+
+def test_friend_joins_by_share_link_and_spectator_sees_no_hand(
+    server: str, browser: Browser, page_errors: list[str]
+) -> None:
+    host = new_page(browser, page_errors, DESKTOP)
+    host.goto(server + "/")
+    host.get_by_test_id("create-form").wait_for()
+    host.get_by_test_id("seat-kind-1").select_option("")  # seat 1 for a friend
+    host.get_by_test_id("seat-kind-2").select_option("random")
+    host.get_by_test_id("more-options").click()
+    host.get_by_test_id("bot-speed").select_option("0")
+    host.get_by_test_id("create-room").click()
+    host.wait_for_url("**/r/*")
+    host.get_by_test_id("waiting").wait_for()
+    link = host.get_by_test_id("share-link").input_value()
+
+    watcher = new_page(browser, page_errors, PHONE)
+    watcher.goto(link)
+    watcher.get_by_test_id("sit-1").wait_for()
+    friend = new_page(browser, page_errors, PHONE)
+    friend.goto(link)
+    friend.get_by_test_id("name-input").fill("小李")
+    friend.get_by_test_id("sit-1").click()
+
+    # Three seats filled: the hand is dealt at once, both players see their own hand.
+    host.get_by_test_id("hand").wait_for()
+    friend.get_by_test_id("hand").wait_for()
+    assert "小李" in host.get_by_test_id("seat-list").inner_text()
+    # The spectator sees the table but no concealed hand, and has no seat left to take.
+    watcher.get_by_test_id("board").wait_for()
+    assert watcher.get_by_test_id("hand").count() == 0
+    assert watcher.get_by_test_id("sit-1").count() == 0
+    shot(watcher, "spectator-phone")
+    assert page_errors == []
+
+
+def test_shouxing_sees_the_three_hands(
+    server: str, browser: Browser, page_errors: list[str]
+) -> None:
+    host = new_page(browser, page_errors, DESKTOP)
+    host.goto(server + "/")
+    host.get_by_test_id("create-form").wait_for()
+    host.locator("[data-testid=field-shouxing] input").check()
+    host.get_by_test_id("seat-kind-1").select_option("random")
+    host.get_by_test_id("seat-kind-2").select_option("random")
+    host.get_by_test_id("create-room").click()
+    host.get_by_test_id("hand").wait_for()
+    link = host.get_by_test_id("share-link").input_value()
+
+    # RULES §2.1: the 守醒 plays no cards but sees the three hands (never the stock).
+    watcher = new_page(browser, page_errors, PHONE)
+    watcher.goto(link)
+    watcher.get_by_test_id("sit-shouxing").click()
+    watcher.locator(".open-hand").first.wait_for()
+    assert watcher.locator(".open-hand").count() == 2
+    bottom = watcher.get_by_test_id("hand").get_attribute("data-cards")
+    assert bottom == host.get_by_test_id("hand").get_attribute("data-cards")
+    assert watcher.locator("[data-testid=hand-face][data-legal=true]").count() == 0
+    assert watcher.get_by_test_id("actions").count() == 0
+    shot(watcher, "shouxing-phone")
+    assert page_errors == []
+
+
+def test_turn_timer_counts_down_and_autoplays_in_english(
+    server: str, browser: Browser, page_errors: list[str]
+) -> None:
+    page = new_page(browser, page_errors, PHONE)
+    page.goto(server + "/")
+    page.get_by_test_id("lang-toggle").click()
+    page.get_by_test_id("seat-kind-1").select_option("random")
+    page.get_by_test_id("seat-kind-2").select_option("random")
+    page.locator("[data-testid=field-timer] input").fill("2")
+    page.get_by_test_id("create-room").click()
+    page.get_by_test_id("hand").wait_for()
+    # We deal, so the first decision is ours: the countdown shows, then 托管 plays for us.
+    assert "left" in page.get_by_test_id("timer").inner_text()
+    assert "Your discard" in page.get_by_test_id("status").inner_text()
+    shot(page, "table-phone-english-timer")
+    page.locator("[data-testid=seat-0] .badge.auto").wait_for(timeout=10_000)
+    assert page_errors == []

@@ -1,0 +1,135 @@
+"""Bots: only legal actions over many seeded hands, and inputs built from the seat's view only."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from weimaque.bots import REGISTRY, BotView, get_bot
+from weimaque.game.invariants import check_end
+from weimaque.game.observation import observation
+from weimaque.game.state import GameState
+from weimaque.rules import PRESET_IDS, get_rules
+from weimaque.rules.registry import rules_with
+
+#: (spec, hands): ≥200 seeded hands for the fast bots, a few for search bots on a tiny budget.
+SPECS = [("random", 200), ("greedy", 200)] + ([("mcts:iters=20", 6)] if "mcts" in REGISTRY else [])
+
+
+def _rules(k: int) -> object:
+    """Cycle through every preset, plus 明偎 and the 吃 holder rule off (RULES §4.3, §4.6)."""
+    if k % 13 == 11:
+        return rules_with("anxiang", {"wei_face_up": True})
+    if k % 13 == 12:
+        return rules_with("xiaozhuo", {"holder_may_not_chi": False})
+    return get_rules(PRESET_IDS[k % len(PRESET_IDS)])
+
+
+@pytest.mark.parametrize(("spec", "hands"), SPECS)
+def test_bot_only_chooses_legal_actions(spec: str, hands: int) -> None:
+    decisions = 0
+    for k in range(hands):
+        seed = 70_000 + k
+        # The bot under test sits in one seat, rotating (every 4th hand in all three); random
+        # fills the rest.
+        seats = [spec if (s + k) % 3 == 0 or k % 4 == 0 else "random" for s in range(3)]
+        bots = [get_bot(s) for s in seats]
+        rngs = [random.Random(f"{seed}:{s}") for s in range(3)]
+        state = GameState.new(_rules(k), seed, dealer=k % 3)  # type: ignore[arg-type]
+        while not state.is_terminal():
+            seat = state.current_player()
+            view = BotView.of(state, seat)
+            action = bots[seat].act(view, rngs[seat])
+            assert action in view.legal, f"{spec} seed {seed} seat {seat}: {action}"
+            state.apply(seat, action)
+            decisions += 1
+        assert check_end(state) == [], f"seed {seed}"
+    assert decisions > hands * 5
+
+
+def test_every_registered_bot_is_covered() -> None:
+    covered = {spec.partition(":")[0] for spec, _ in SPECS}
+    assert set(REGISTRY) <= covered | {"mcts"}
+
+
+def _play(state: GameState, steps: int, rng: random.Random) -> None:
+    bot = get_bot("greedy")
+    for _ in range(steps):
+        if state.is_terminal():
+            return
+        seat = state.current_player()
+        state.apply(seat, bot.act(BotView.of(state, seat), rng))
+
+
+def test_bot_view_is_the_seat_observation() -> None:
+    state = GameState.new("anxiang", 11)
+    _play(state, 25, random.Random(1))
+    for seat in range(3):
+        view = BotView.of(state, seat)
+        assert view.obs == observation(state, seat)
+        assert "hands" not in view.obs
+        assert view.legal == tuple(state.legal_actions(seat))
+        assert view.hand() == tuple(state.hands[seat])
+        for event in view.history:
+            if event["type"] == "dealt" and event["seat"] != seat:
+                assert "cards" not in event
+            if event["type"] in ("wei", "drew") and event["seat"] != seat:
+                # another seat's 偎 stays face down (RULES §4.3)
+                assert "card" not in event or event["type"] == "drew"
+        for other in range(3):
+            if other != seat:
+                for meld in view.obs["melds"][other]:
+                    if meld["face_down"]:
+                        assert meld["cards"] is None
+
+
+def _swap_hidden(seed: int) -> tuple[GameState, GameState]:
+    """Two deals equal for seat 0: seats 1 and 2 trade a card, the stock's tail is reversed."""
+    a = GameState.new("anxiang", seed)
+    hands = [a.hand_faces(s) for s in range(3)]
+    one = next(f for f in hands[1] if f not in hands[2])
+    two = next(f for f in hands[2] if f not in hands[1])
+    hands[1][hands[1].index(one)] = two
+    hands[2][hands[2].index(two)] = one
+    stock = a.stock[:10] + a.stock[10:][::-1]
+    return a, GameState("anxiang", hands, stock, dealer=0)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_hidden_cards_do_not_change_what_a_seat_sees_or_does(seed: int) -> None:
+    a, b = _swap_hidden(seed)
+    for spec in ("greedy", "random"):
+        va, vb = BotView.of(a, 0), BotView.of(b, 0)
+        assert va == vb
+        assert get_bot(spec).act(va, random.Random(5)) == get_bot(spec).act(vb, random.Random(5))
+
+
+def test_hidden_stock_order_never_reaches_a_view() -> None:
+    # Same hands, stock equal up to card 10: every seat's view agrees until that card is drawn.
+    a = GameState.new("anxiang", 8)
+    b = GameState("anxiang", [a.hand_faces(s) for s in range(3)], a.stock[:10] + a.stock[10:][::-1])
+    bot, rng = get_bot("greedy"), random.Random(2)
+    while not a.is_terminal() and a.pos < 10:
+        for seat in range(3):
+            assert BotView.of(a, seat) == BotView.of(b, seat)
+        seat = a.current_player()
+        action = bot.act(BotView.of(a, seat), rng)
+        a.apply(seat, action)
+        b.apply(seat, action)
+
+
+def test_greedy_takes_a_winning_hu() -> None:
+    seen = 0
+    for seed in range(20):
+        state = GameState.new("anxiang", seed)
+        bot, rng = get_bot("greedy"), random.Random(seed)
+        while not state.is_terminal():
+            seat = state.current_player()
+            view = BotView.of(state, seat)
+            action = bot.act(view, rng)
+            if any(a.kind == "hu" for a in view.legal):
+                assert action.kind == "hu"
+                seen += 1
+            state.apply(seat, action)
+    assert seen > 0

@@ -1,0 +1,470 @@
+"""The WebSocket protocol of docs/protocol.md, through Starlette's TestClient (RULES §2.1, §4.3)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from starlette.testclient import TestClient, WebSocketTestSession
+
+from weimaque.cards import faces_str
+from weimaque.game.actions import Action
+from weimaque.game.observation import observation
+from weimaque.game.record import start_from_record
+from weimaque.game.state import GameState
+from weimaque.server.app import create_app
+from weimaque.server.rooms import Room
+
+Msg = dict[str, Any]
+
+
+class Client:
+    """One WebSocket with a log of everything it received."""
+
+    def __init__(self, ws: WebSocketTestSession) -> None:
+        self.ws = ws
+        self.log: list[Msg] = []
+        self.next_id = 0
+
+    def send(self, **fields: Any) -> int:
+        self.next_id += 1
+        self.ws.send_json({"v": 1, "id": self.next_id, **fields})
+        return self.next_id
+
+    def recv(self, timeout: float = 5.0) -> Msg:
+        ws = self.ws
+
+        async def get() -> Any:
+            with anyio.fail_after(timeout):
+                return await ws._send_rx.receive()
+
+        message = ws.portal.call(get)
+        assert message["type"] == "websocket.send", message
+        data: Msg = json.loads(message["text"])
+        assert data["v"] == 1
+        self.log.append(data)
+        return data
+
+    def until(self, pred: Any, timeout: float = 5.0) -> Msg:
+        """Read messages until one satisfies ``pred``."""
+        end = time.monotonic() + timeout
+        while True:
+            msg = self.recv(max(0.01, end - time.monotonic()))
+            if pred(msg):
+                return msg
+
+    def reply(self, msg_id: int, kind: str | None = None) -> Msg:
+        """The direct answer (``re`` = msg_id) of the given type."""
+        return self.until(lambda m: m.get("re") == msg_id and (kind is None or m["type"] == kind))
+
+    def drain(self, wait: float = 0.05) -> list[Msg]:
+        out = []
+        while True:
+            try:
+                out.append(self.recv(wait))
+            except TimeoutError:
+                return out
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    app = create_app(tmp_path / "test.db")
+    with TestClient(app) as c:
+        yield c
+
+
+def make_room(client: TestClient, **body: Any) -> str:
+    body.setdefault("bot_delay_ms", 0)
+    res = client.post("/api/rooms", json=body)
+    assert res.status_code == 201, res.text
+    return str(res.json()["room_id"])
+
+
+def room_of(client: TestClient, room_id: str) -> Room:
+    room: Room = client.app.state.manager.rooms[room_id]  # type: ignore[attr-defined]
+    return room
+
+
+def seat_all(client: TestClient, room_id: str, stack: Any, seats: tuple[int, ...] = (0, 1, 2)):
+    clients: dict[int, Client] = {}
+    tokens: dict[int, str] = {}
+    for s in seats:
+        c = Client(stack.enter_context(client.websocket_connect(f"/ws/{room_id}")))
+        c.reply(c.send(type="join"), "snapshot")
+        i = c.send(type="sit", seat=s, name=f"p{s}")
+        welcome = c.reply(i, "welcome")
+        assert welcome["seat"] == s and welcome["role"] == "player"
+        tokens[s] = welcome["token"]
+        clients[s] = c
+    return clients, tokens
+
+
+def act_first(room: Room, clients: dict[int, Client]) -> tuple[int, str, Msg]:
+    """The first seat that must decide plays its first legal action; returns its ack."""
+    state = room.state
+    assert state is not None
+    seat = state.to_act()[0]
+    action = str(state.legal_actions(seat)[0])
+    c = clients[seat]
+    ack = c.reply(c.send(type="act", action=action), "events")
+    assert ack["actor"] == {"seat": seat, "action": action, "auto": False}
+    return seat, action, ack
+
+
+def truth_by_count(record: dict[str, Any]) -> dict[tuple[int, int], list[Msg]]:
+    """Each (event count, seat) → the seat's true observations at that many events."""
+    state: GameState = start_from_record(record)
+    table: dict[tuple[int, int], list[Msg]] = {}
+
+    def note() -> None:
+        for s in range(3):
+            table.setdefault((len(state.events), s), []).append(observation(state, s))
+
+    note()
+    for seat, text in record["actions"]:
+        state.apply(int(seat), Action.parse(text))
+        note()
+    return table
+
+
+def _fields(value: Any, key: str = "") -> Iterator[tuple[str, Any]]:
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _fields(v, k)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _fields(v, key)
+    else:
+        yield key, value
+
+
+def check_no_leak(seat: int, log: list[Msg], record: dict[str, Any]) -> int:
+    """Every message to ``seat`` during the hand shows only what the seat may see."""
+    start = start_from_record(record)
+    truth = truth_by_count(record)
+    state = start_from_record(record)
+    for s, text in record["actions"]:
+        state.apply(int(s), Action.parse(text))
+    stock = faces_str(start.stock)
+    others = {faces_str(start.initial_hands[o]) for o in range(3) if o != seat}
+    checked = 0
+    for msg in log:
+        text = json.dumps(msg, ensure_ascii=False)
+        assert 'stock"' not in text.replace('"stock_left"', ""), msg
+        assert stock not in text
+        if msg["type"] in ("hand_end", "match_end"):
+            continue
+        for key, value in _fields({k: v for k, v in msg.items() if k != "history"}):
+            if key in ("hand", "cards") and isinstance(value, str):
+                assert value not in others, (key, value, msg["type"])
+        assert '"hands"' not in text or msg["type"] == "snapshot"
+        obs = msg.get("observation")
+        if msg["type"] in ("events", "snapshot") and obs is not None and obs["phase"] != "over":
+            assert "hands" not in obs
+            count = msg["from"] + len(msg["events"]) if msg["type"] == "events" else None
+            if count is None:
+                count = msg["event_count"]
+            assert obs in truth[(count, seat)], f"observation differs from the truth at {count}"
+            checked += 1
+        events = msg.get("events") or msg.get("history") or []
+        first = msg.get("from", 0)
+        if msg["type"] == "events":
+            for k, view in enumerate(events):
+                assert view == state.events[first + k].view(seat)
+        for view in events:
+            if view["type"] == "wei" and view["seat"] != seat:
+                assert "card" not in view, view  # 偎 face down (anxiang: no 明偎, RULES §4.3)
+            if view["type"] == "dealt" and view["seat"] != seat:
+                assert "cards" not in view
+    return checked
+
+
+def play_hand(room: Room, clients: dict[int, Client], limit: int = 400) -> int:
+    n = 0
+    while room.state is not None:
+        act_first(room, clients)
+        n += 1
+        assert n < limit
+    return n
+
+
+def test_three_seats_play_a_hand_to_the_end(client: TestClient) -> None:
+    room_id = make_room(client, seed=11, options={"match_hands": 2})
+    with contextlib.ExitStack() as stack:
+        clients, _ = seat_all(client, room_id, stack)
+        room = room_of(client, room_id)
+        first = clients[0].until(lambda m: m["type"] == "snapshot" and m["hand_number"] == 1)
+        assert first["observation"]["viewer"] == 0 and len(first["observation"]["hand"]) >= 19
+        n = play_hand(room, clients)
+        assert n > 3
+        ends = [c.until(lambda m: m["type"] == "hand_end") for c in clients.values()]
+        assert ends[0] == ends[1] == ends[2]
+        end = ends[0]
+        assert sum(end["ledger"]["seats"]) + end["ledger"]["shouxing"] + end["ledger"]["pool"] == 0
+        assert end["hand_number"] == 1 and end["record_url"].endswith("/hands/1")
+        record = room.match.hands[0]
+        for seat, c in clients.items():
+            assert check_no_leak(seat, c.log, record) > 3
+        # The record is served now, and replays to the same result.
+        res = client.get(end["record_url"]).json()
+        assert res["record"]["actions"] == record["actions"]
+        steps = client.get(end["record_url"] + "/replay").json()["steps"]
+        assert len(steps) == len(record["actions"]) + 1
+        hands = client.get(f"/api/rooms/{room_id}/hands").json()
+        assert hands["hands"][0]["number"] == 1
+        # next: the hand is dealt once every connected seat is ready.
+        for s in (0, 1):
+            clients[s].send(type="next")
+            clients[s].until(lambda m, s=s: m["type"] == "room" and m["room"]["seats"][s]["ready"])
+        assert room.state is None
+        clients[2].send(type="next")
+        for c in clients.values():
+            c.until(lambda m: m["type"] == "snapshot" and m["hand_number"] == 2)
+        assert client.get(f"/api/rooms/{room_id}/hands/2").status_code == 404
+        play_hand(room, clients)
+        for c in clients.values():
+            c.until(lambda m: m["type"] == "match_end")
+        i = clients[0].send(type="next")
+        assert clients[0].reply(i, "error")["code"] == "match_over"
+        record = room.match.hands[1]
+        for seat, c in clients.items():
+            log = c.log[next(k for k, m in enumerate(c.log) if m.get("hand_number") == 2) :]
+            check_no_leak(seat, log, record)
+
+
+def test_reconnect_restores_the_seat(client: TestClient) -> None:
+    room_id = make_room(client, seed=5)
+    with contextlib.ExitStack() as stack:
+        clients, tokens = seat_all(client, room_id, stack)
+        room = room_of(client, room_id)
+        for _ in range(6):
+            act_first(room, clients)
+        state = room.state
+        assert state is not None
+        # A second tab for seat 1, by token: same seat, full snapshot of the true view.
+        tab = Client(stack.enter_context(client.websocket_connect(f"/ws/{room_id}")))
+        i = tab.send(type="join", token=tokens[1])
+        welcome = tab.reply(i, "welcome")
+        assert welcome["seat"] == 1 and welcome["token"] == tokens[1]
+        snap = tab.reply(i, "snapshot")
+        assert snap["observation"] == observation(state, 1)
+        assert snap["event_count"] == len(state.events)
+        assert [v for e in state.events if (v := e.view(1)) is not None] == snap["history"]
+        assert snap["legal_actions"] == [
+            {"text": str(a), "id": a.id} for a in state.legal_actions(1)
+        ]
+        # The new tab can act for the seat; the old one sees the result too.
+        clients[1] = tab
+        while room.state is not None and 1 not in room.state.to_act():
+            act_first(room, clients)
+        if room.state is not None:
+            act_first(room, clients)
+    # Everyone dropped; reconnect seat 2 by token after the close.
+    with client.websocket_connect(f"/ws/{room_id}") as ws:
+        c = Client(ws)
+        snap = c.reply(c.send(type="join", token=tokens[2]), "snapshot")
+        assert snap["you"]["seat"] == 2
+        if room.state is not None:
+            assert snap["observation"] == observation(room.state, 2)
+        info = client.get(f"/api/rooms/{room_id}").json()["room"]
+        assert [s["connected"] for s in info["seats"]] == [False, False, True]
+
+
+def test_bad_messages_get_errors_and_the_connection_survives(client: TestClient) -> None:
+    room_id = make_room(client, seed=3)
+    with contextlib.ExitStack() as stack:
+        clients, _ = seat_all(client, room_id, stack)
+        room = room_of(client, room_id)
+        state = room.state
+        assert state is not None
+        seat = state.to_act()[0]
+        other = (seat + 1) % 3
+        c = clients[seat]
+        c.drain()
+        bad_inputs: list[tuple[str, str]] = [
+            ("{not json", "bad_json"),
+            ("[1, 2]", "bad_json"),
+            ('{"v": 2, "type": "ping"}', "unsupported_version"),
+            ('{"v": 1, "type": "dance"}', "unknown_type"),
+            ('{"v": 1}', "unknown_type"),
+            ('{"v": 1, "type": "sit", "seat": "1"}', "bad_message"),
+            ('{"v": 1, "type": "act", "action": 1.5}', "bad_message"),
+            ('{"v": 1, "type": "act", "action": "出三", "extra": true}', "bad_message"),
+            ('{"v": 1, "type": "act", "action": "跳"}', "bad_action"),
+            ('{"v": 1, "type": "act", "action": 99}', "bad_action"),
+            ('{"v": 1, "type": "act", "action": "出一", "hand": 7}', "stale"),
+            ('{"v": 1, "type": "sit", "seat": 1}', "already_seated"),
+            ('{"v": 1, "type": "next"}', "hand_in_progress"),
+        ]
+        held = set(state.hand_faces(seat))
+        missing = next(f for f in range(20) if f not in held)
+        bad_inputs.append(
+            (json.dumps({"v": 1, "type": "act", "action": str(Action.discard(missing))}), "")
+        )
+        for text, code in bad_inputs:
+            c.ws.send_text(text)
+            err = c.until(lambda m: m["type"] == "error")
+            if code:
+                assert err["code"] == code, (text, err)
+            else:
+                assert err["code"] in ("illegal_action", "not_your_turn"), err
+            try:
+                sent = json.loads(text)
+            except ValueError:
+                sent = text
+            assert err["echo"] == sent, (text, err)
+            assert err["message"]
+        # An illegal action names the rule; a seat that need not decide is refused.
+        o = clients[other]
+        if other not in state.to_act():
+            assert o.reply(o.send(type="act", action="过"), "error")["code"] == "not_your_turn"
+        # A spectator may not act nor take a bot/taken seat.
+        spec = Client(stack.enter_context(client.websocket_connect(f"/ws/{room_id}")))
+        spec.reply(spec.send(type="join"), "snapshot")
+        assert spec.reply(spec.send(type="act", action="过"), "error")["code"] == "not_seated"
+        assert spec.reply(spec.send(type="sit", seat=0), "error")["code"] == "seat_taken"
+        assert spec.reply(spec.send(type="sit", seat=5), "error")["code"] == "bad_seat"
+        assert spec.reply(spec.send(type="join", token="nope"), "error")["code"] == "bad_token"
+        # The connection still works: ping, and a legal action.
+        pong = c.reply(c.send(type="ping", t="x"), "pong")
+        assert pong["t"] == "x"
+        _, _, ack = act_first(room, clients)
+        assert ack["type"] == "events"
+
+
+def test_unknown_room_is_refused(client: TestClient) -> None:
+    with client.websocket_connect("/ws/nope") as ws:
+        msg = ws.receive_json()
+        assert msg["type"] == "error" and msg["code"] == "room_not_found"
+    assert client.get("/api/rooms/nope").status_code == 404
+    assert client.get("/r/nope").status_code == 404
+
+
+def test_http_api(client: TestClient) -> None:
+    presets = client.get("/api/presets").json()
+    assert presets["default"] == "anxiang" and "random" in presets["bots"]
+    assert "min_xi" in presets["room_options"]
+    bad = client.post("/api/rooms", json={"options": {"min_xi": "15"}})
+    assert bad.status_code == 400 and bad.json()["error"]["code"] == "bad_options"
+    bad = client.post("/api/rooms", json={"options": {"shouxing_divisor": 3}})
+    assert bad.status_code == 400
+    bad = client.post("/api/rooms", json={"bots": {"1": "nobody"}})
+    assert bad.status_code == 400 and bad.json()["error"]["code"] == "bad_bots"
+    assert client.post("/api/rooms", content=b"{x").status_code == 400
+    res = client.post("/api/rooms", json={"preset": "anxiang", "options": {"min_xi": 15}})
+    assert res.status_code == 201
+    body = res.json()
+    info = client.get(f"/api/rooms/{body['room_id']}").json()["room"]
+    assert info["rules"]["overrides"] == {"min_xi": 15} and info["status"] == "waiting"
+    assert "seed" not in json.dumps(info)
+    page = client.get(body["url"])
+    assert page.status_code == 200 and "html" in page.text.lower()
+    assert client.get("/").status_code == 200
+    assert client.get(f"/api/rooms/{body['room_id']}/hands/1").status_code == 404
+    assert any(r["room_id"] == body["room_id"] for r in client.get("/api/rooms").json()["rooms"])
+
+
+def test_spectator_sees_the_public_view(client: TestClient) -> None:
+    room_id = make_room(client, seed=8, bots={"1": "random", "2": "random"})
+    with contextlib.ExitStack() as stack:
+        clients, _ = seat_all(client, room_id, stack, seats=(0,))
+        room = room_of(client, room_id)
+        spec = Client(stack.enter_context(client.websocket_connect(f"/ws/{room_id}")))
+        snap = spec.reply(spec.send(type="join"), "snapshot")
+        assert snap["you"]["role"] == "spectator"
+        assert "hand" not in snap["observation"] and snap["legal_actions"] == []
+        # Seat 0 plays; bots answer at once; the hand ends.
+        n = 0
+        while room.state is not None:
+            state = room.state
+            if 0 in state.to_act():
+                c = clients[0]
+                c.reply(c.send(type="act", action=str(state.legal_actions(0)[0])), "events")
+                n += 1
+            else:
+                time.sleep(0.005)
+            assert n < 300
+        spec.until(lambda m: m["type"] == "hand_end")
+        for msg in spec.log:
+            obs = msg.get("observation")
+            if obs is not None and obs["phase"] != "over":
+                assert "hand" not in obs and "hands" not in obs
+            for view in msg.get("events") or msg.get("history") or []:
+                if view["type"] == "dealt":
+                    assert "cards" not in view
+
+
+def test_absent_seats_are_played_when_the_room_chose_it(client: TestClient) -> None:
+    room_id = make_room(client, seed=21, autoplay_absent=True)
+    with contextlib.ExitStack() as stack:
+        seat_all(client, room_id, stack)
+        room = room_of(client, room_id)
+        assert room.state is not None
+    # Every tab closed: 托管 plays the whole hand.
+    deadline = time.monotonic() + 20
+    while room.state is not None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert room.state is None and len(room.match.hands) == 1
+
+
+def test_turn_timer_plays_for_a_slow_seat(client: TestClient) -> None:
+    room_id = make_room(client, seed=2, turn_seconds=1, bots={"1": "random", "2": "random"})
+    with contextlib.ExitStack() as stack:
+        clients, _ = seat_all(client, room_id, stack, seats=(0,))
+        c = clients[0]
+        timed = c.until(lambda m: m.get("to_act") and m.get("timer"), timeout=5)
+        assert timed["timer"]["seconds"] == 1
+        auto = c.until(
+            lambda m: m["type"] == "events" and (m["actor"] or {}).get("seat") == 0, timeout=5
+        )
+        assert auto["actor"]["auto"] is True
+
+
+def test_bots_and_the_shouxing(client: TestClient) -> None:
+    room_id = make_room(
+        client, seed=4, options={"shouxing": True}, bots={"0": "greedy", "1": "greedy"}
+    )
+    with contextlib.ExitStack() as stack:
+        clients, _ = seat_all(client, room_id, stack, seats=(2,))
+        room = room_of(client, room_id)
+        sx = Client(stack.enter_context(client.websocket_connect(f"/ws/{room_id}")))
+        i = sx.send(type="sit", seat="shouxing", name="守")
+        assert sx.reply(i, "welcome")["role"] == "shouxing"
+        snap = sx.reply(i, "snapshot")
+        state = room.state
+        assert state is not None
+        # The bots play on in the background, so the snapshot shows the hands as they were at
+        # some step of this hand: replay the hand and find that step.
+        replayed = GameState.new(state.rules, state.seed or 0, state.dealer)
+        seen = [observation(replayed, "shouxing")["hands"]]
+        for seat, action in list(state.actions):
+            replayed.apply(seat, action)
+            seen.append(observation(replayed, "shouxing")["hands"])
+        assert snap["observation"]["hands"] in seen
+        assert snap["legal_actions"] == []
+        assert sx.reply(sx.send(type="act", action="过"), "error")["code"] == "not_seated"
+        n = 0
+        while room.state is not None:
+            state = room.state
+            if 2 in state.to_act():
+                c = clients[2]
+                c.reply(c.send(type="act", action=str(state.legal_actions(2)[0])), "events")
+                n += 1
+            else:
+                time.sleep(0.005)
+            assert n < 300
+        end = sx.until(lambda m: m["type"] == "hand_end")
+        assert end["ledger"]["shouxing"] >= 0
+        # spectate: the seat stays held, this connection sees the public view.
+        c = clients[2]
+        i = c.send(type="spectate")
+        assert c.reply(i, "welcome")["seat"] is None
+        assert "hand" not in c.reply(i, "snapshot")["observation"]
+        info = client.get(f"/api/rooms/{room_id}").json()["room"]
+        assert info["seats"][2]["taken"] and info["shouxing"]["name"] == "守"

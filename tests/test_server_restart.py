@@ -1,0 +1,175 @@
+"""A real ``wmq serve`` killed by SIGKILL mid-hand comes back with the same hand (loopback)."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from websockets.sync.client import ClientConnection, connect
+
+Msg = dict[str, Any]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def server(db: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
+    """Run ``wmq serve`` in a subprocess until the block ends (or the test kills it)."""
+    code = "from weimaque.cli.app import main; main()"
+    args = [sys.executable, "-c", code, "serve", "--port", str(port), "--db", str(db)]
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=1):
+                    break
+            except OSError:
+                assert proc.poll() is None, proc.stdout.read() if proc.stdout else b""
+                assert time.monotonic() < deadline, "server did not start"
+                time.sleep(0.05)
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(5)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        if proc.stdout:
+            proc.stdout.close()
+
+
+def post(port: int, path: str, body: Any) -> Any:
+    req = urllib.request.Request(
+        f"http://127.0.0.1:{port}{path}",
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(req, timeout=5) as res:
+        return json.loads(res.read())
+
+
+def get(port: int, path: str) -> Any:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5) as res:
+        return json.loads(res.read())
+
+
+class Seat:
+    """A websocket client holding one seat, remembering its latest view."""
+
+    def __init__(self, port: int, room_id: str) -> None:
+        self.ws: ClientConnection = connect(f"ws://127.0.0.1:{port}/ws/{room_id}").__enter__()
+        self.view: Msg | None = None
+        self.ended: Msg | None = None
+        self.n = 0
+
+    def send(self, **fields: Any) -> int:
+        self.n += 1
+        self.ws.send(json.dumps({"v": 1, "id": self.n, **fields}, ensure_ascii=False))
+        return self.n
+
+    def recv(self, timeout: float) -> Msg | None:
+        try:
+            msg: Msg = json.loads(self.ws.recv(timeout=timeout))
+        except TimeoutError:
+            return None
+        if msg["type"] in ("snapshot", "events"):
+            self.view = msg
+        elif msg["type"] == "hand_end":
+            self.ended = msg
+        assert msg["type"] != "error" or msg["code"] in ("not_your_turn", "stale"), msg
+        return msg
+
+    def until(self, pred: Any, timeout: float = 5.0) -> Msg:
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            msg = self.recv(end - time.monotonic())
+            if msg is not None and pred(msg):
+                return msg
+        raise AssertionError("timed out")
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+def drain(seats: list[Seat]) -> None:
+    for s in seats:
+        while s.recv(0.002) is not None:
+            pass
+
+
+def step(seats: list[Seat]) -> bool:
+    """The first seat whose latest view says it must decide plays its first legal action."""
+    for _ in range(100):
+        drain(seats)
+        for s in seats:
+            if s.view and s.view["legal_actions"]:
+                action = s.view["legal_actions"][0]["text"]
+                i = s.send(type="act", action=action)
+                if s.until(lambda m, i=i: m.get("re") == i)["type"] == "error":
+                    s.view = None  # a newer view is on its way
+                    continue
+                return True
+        if any(s.ended for s in seats):
+            return False
+    raise AssertionError("nobody to act")
+
+
+def test_server_killed_mid_hand_restores_the_hand(tmp_path: Path) -> None:
+    db = tmp_path / "wmq.db"
+    port = free_port()
+    with server(db, port) as proc:
+        room_id = post(port, "/api/rooms", {"seed": 17, "bot_delay_ms": 0})["room_id"]
+        seats = [Seat(port, room_id) for _ in range(3)]
+        tokens = []
+        for k, s in enumerate(seats):
+            s.send(type="join")
+            i = s.send(type="sit", seat=k)
+            tokens.append(s.until(lambda m, i=i: m["type"] == "welcome" and m.get("re") == i))
+        for s in seats:
+            s.until(lambda m: m["type"] == "snapshot" and m["hand_number"] == 1)
+        for _ in range(10):
+            assert step(seats)
+        drain(seats)
+        before = [s.view for s in seats]
+        proc.kill()  # SIGKILL: no shutdown handler runs
+        proc.wait()
+        for s in seats:
+            s.close()
+    port = free_port()
+    with server(db, port):
+        info = get(port, f"/api/rooms/{room_id}")["room"]
+        assert info["status"] == "playing" and info["hand_number"] == 1
+        seats = [Seat(port, room_id) for _ in range(3)]
+        for k, s in enumerate(seats):
+            i = s.send(type="join", token=tokens[k]["token"])
+            snap = s.until(lambda m, i=i: m["type"] == "snapshot" and m.get("re") == i)
+            old = before[k]
+            assert old is not None
+            assert snap["you"]["seat"] == k
+            assert snap["observation"] == old["observation"]
+            assert snap["legal_actions"] == old["legal_actions"]
+        for _ in range(400):
+            if not step(seats):
+                break
+        ends = [s.ended or s.until(lambda m: m["type"] == "hand_end") for s in seats]
+        assert ends[0] == ends[1] == ends[2]
+        hand = get(port, f"/api/rooms/{room_id}/hands/1")
+        assert len(hand["record"]["actions"]) > 10
+        for s in seats:
+            s.close()
