@@ -118,13 +118,14 @@ def act_first(room: Room, clients: dict[int, Client]) -> tuple[int, str, Msg]:
 
 
 def truth_by_count(record: dict[str, Any]) -> dict[tuple[int, int], list[Msg]]:
-    """Each (event count, seat) → the seat's true observations at that many events."""
+    """Each (events seen, seat) → the seat's true observations after it saw that many events."""
     state: GameState = start_from_record(record)
     table: dict[tuple[int, int], list[Msg]] = {}
 
     def note() -> None:
         for s in range(3):
-            table.setdefault((len(state.events), s), []).append(observation(state, s))
+            seen = sum(1 for e in state.events if e.view(s) is not None)
+            table.setdefault((seen, s), []).append(observation(state, s))
 
     note()
     for seat, text in record["actions"]:
@@ -153,6 +154,7 @@ def check_no_leak(seat: int, log: list[Msg], record: dict[str, Any]) -> int:
         state.apply(int(s), Action.parse(text))
     stock = faces_str(start.stock)
     others = {faces_str(start.initial_hands[o]) for o in range(3) if o != seat}
+    visible = [v for e in state.events if (v := e.view(seat)) is not None]
     checked = 0
     for msg in log:
         text = json.dumps(msg, ensure_ascii=False)
@@ -176,7 +178,7 @@ def check_no_leak(seat: int, log: list[Msg], record: dict[str, Any]) -> int:
         first = msg.get("from", 0)
         if msg["type"] == "events":
             for k, view in enumerate(events):
-                assert view == state.events[first + k].view(seat)
+                assert view == visible[first + k]
         for view in events:
             if view["type"] == "wei" and view["seat"] != seat:
                 assert "card" not in view, view  # 偎 face down (anxiang: no 明偎, RULES §4.3)
@@ -254,7 +256,7 @@ def test_reconnect_restores_the_seat(client: TestClient) -> None:
         assert welcome["seat"] == 1 and welcome["token"] == tokens[1]
         snap = tab.reply(i, "snapshot")
         assert snap["observation"] == observation(state, 1)
-        assert snap["event_count"] == len(state.events)
+        assert snap["event_count"] == len(snap["history"])
         assert [v for e in state.events if (v := e.view(1)) is not None] == snap["history"]
         assert snap["legal_actions"] == [
             {"text": str(a), "id": a.id} for a in state.legal_actions(1)
@@ -468,3 +470,37 @@ def test_bots_and_the_shouxing(client: TestClient) -> None:
         assert "hand" not in c.reply(i, "snapshot")["observation"]
         info = client.get(f"/api/rooms/{room_id}").json()["room"]
         assert info["seats"][2]["taken"] and info["shouxing"]["name"] == "守"
+
+
+def test_a_declined_hu_leaves_no_gap_for_the_others(client: TestClient) -> None:
+    # RULES §3.1.5: declining a 胡 leaves no trace. With room seed 2, seat 2 is offered a 胡 in
+    # the first hand and passes; seats 0 and 1 must see event counts without a gap.
+    room_id = make_room(client, seed=2, options={"match_hands": 1})
+    with contextlib.ExitStack() as stack:
+        clients, _ = seat_all(client, room_id, stack)
+        room = room_of(client, room_id)
+        while room.state is not None:
+            state = room.state
+            seat = state.to_act()[0]
+            legal = state.legal_actions(seat)
+            action = legal[-1] if legal[0].kind == "hu" and seat != 0 else legal[0]
+            c = clients[seat]
+            c.reply(c.send(type="act", action=str(action)), "events")
+        record = room.match.hands[0]
+        replayed = start_from_record(record)
+        for s, text in record["actions"]:
+            replayed.apply(int(s), Action.parse(text))
+        assert [e.seat for e in replayed.events if e.kind == "declined_hu"] == [2]
+        for seat in (0, 1):
+            c = clients[seat]
+            c.drain()
+            seen = 0
+            for msg in c.log:
+                assert "declined_hu" not in json.dumps(msg, ensure_ascii=False)
+                if msg["type"] == "snapshot" and msg.get("hand_number") == 1:
+                    seen = msg["event_count"]
+                elif msg["type"] == "events":
+                    assert msg["from"] == seen, (seat, msg["from"], seen)
+                    seen += len(msg["events"])
+            visible = [e for e in replayed.events if e.view(seat) is not None]
+            assert seen == len(visible)

@@ -430,7 +430,7 @@ class Room:
             hand_number=self.hand_number,
             **fields,
             history=history,
-            event_count=0 if shown is None else len(shown.events),
+            event_count=len(history),
             match=self.match_info(),
             last_hand=self.last_hand if self.state is None else None,
         )
@@ -697,6 +697,9 @@ class Room:
         for conn in list(self.conns):
             viewer = self.viewer_of(conn)
             views = [v for e in new if (v := e.view(viewer)) is not None]
+            # Count only what this viewer saw: a gap would betray a hidden event, such as
+            # another seat's declined 胡 (RULES §3.1.5).
+            seen = sum(1 for e in state.events[:first] if e.view(viewer) is not None)
             own = conn.seat == seat
             if not views and not own:
                 continue
@@ -708,7 +711,7 @@ class Room:
                     "events",
                     re if conn is origin else None,
                     hand_number=self.hand_number,
-                    **{"from": first},
+                    **{"from": seen},
                     events=views,
                     actor=actor,
                     **self._view_fields(conn),

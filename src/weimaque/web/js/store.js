@@ -60,9 +60,12 @@ const HANDLERS = {
       s.resync = true; // a hand we never got a snapshot of
       return;
     }
-    // One socket delivers in order and every reconnect starts with a snapshot, so events
-    // simply append. ("from" counts every event of the hand, also those this viewer never
-    // sees, such as another seat's declined 胡, so it cannot be compared with our history.)
+    // "from" counts the events this viewer has been shown; a mismatch means we missed
+    // a message, so ask for a fresh snapshot instead of appending.
+    if (msg.from !== s.history.length) {
+      s.resync = true;
+      return;
+    }
     s.history.push(...msg.events);
     s.obs = msg.observation;
     setDecision(s, msg);
