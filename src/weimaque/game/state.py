@@ -210,11 +210,14 @@ class GameState:
         if seat not in self.to_act():
             return []
         if self.phase == "discard":
-            return [
-                Action.discard(f) for f in range(NUM_FACES) if self._discard_reason(seat, f) is None
-            ]
+            return [Action.discard(f) for f in self._discardable(seat)]
         assert self.window is not None
         return list(self.window.options[seat])
+
+    def _discardable(self, seat: int) -> list[int]:
+        """Faces ``seat`` may 出: those held for which ``_discard_reason`` finds nothing."""
+        hand = self.hands[seat]
+        return [f for f in range(NUM_FACES) if hand[f] and self._discard_reason(seat, f) is None]
 
     def returns(self) -> list[int]:
         """Points of this hand per seat: each loser pays the winner his total (RULES §8.3)."""
@@ -489,7 +492,7 @@ class GameState:
             self._enter_discard(w.from_seat)
 
     def _enter_discard(self, seat: int) -> None:
-        if any(self._discard_reason(seat, f) is None for f in range(NUM_FACES)):
+        if self._discardable(seat):
             self.phase = "discard"
             self.turn = seat
             return
