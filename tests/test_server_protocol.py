@@ -372,6 +372,20 @@ def test_http_api(client: TestClient) -> None:
     assert any(r["room_id"] == body["room_id"] for r in client.get("/api/rooms").json()["rooms"])
 
 
+def test_presets_name_every_pattern(client: TestClient) -> None:
+    # The lobby labels each preset's 名堂 (RULES §7.2) and builds its options from these.
+    presets = client.get("/api/presets").json()
+    names = presets["pattern_names"]
+    assert names["zimo"] == "自摸" and names["hong"] == "红胡"
+    for preset in presets["presets"]:
+        assert set(preset["patterns"]) | set(preset["optional_patterns"]) <= set(names)
+        switches = {"enable_patterns", "disable_patterns"}
+        assert set(preset["options"]) == set(presets["room_options"]) - switches
+    xiaozhuo = next(p for p in presets["presets"] if p["id"] == "xiaozhuo")
+    assert xiaozhuo["optional_patterns"] == {"zimo": "+10", "zhe": "+10"}
+    assert xiaozhuo["options"]["min_xi"] == 10
+
+
 def test_spectator_sees_the_public_view(client: TestClient) -> None:
     room_id = make_room(client, seed=8, bots={"1": "random", "2": "random"})
     with contextlib.ExitStack() as stack:
@@ -504,3 +518,13 @@ def test_a_declined_hu_leaves_no_gap_for_the_others(client: TestClient) -> None:
                     seen += len(msg["events"])
             visible = [e for e in replayed.events if e.view(seat) is not None]
             assert seen == len(visible)
+
+
+def test_a_room_may_turn_patterns_off_and_set_liuzi_min_xi(client: TestClient) -> None:
+    # RULES §7.3 (a room chooses its 名堂) and §8.5 (the 留子 threshold).
+    options = {"liuzi": True, "liuzi_min_xi": 20, "disable_patterns": ["hong"]}
+    room_id = make_room(client, preset="xiaozhuo", options=options)
+    overrides = client.get(f"/api/rooms/{room_id}").json()["room"]["rules"]["overrides"]
+    assert overrides == {"liuzi": True, "liuzi_min_xi": 20, "disable_patterns": ["hong"]}
+    res = client.post("/api/rooms", json={"options": {"disable_patterns": "hong"}})
+    assert res.status_code == 400 and "disable_patterns" in res.text

@@ -368,3 +368,51 @@ def test_turn_timer_counts_down_and_autoplays_in_english(
     shot(page, "table-phone-english-timer")
     page.locator("[data-testid=seat-0] .badge.auto").wait_for(timeout=10_000)
     assert page_errors == []
+
+
+def test_rule_options_reach_the_room(server: str, browser: Browser, page_errors: list[str]) -> None:
+    # RULES §7.3: a room changes some options of its preset and turns an optional 名堂 on.
+    page = new_page(browser, page_errors, DESKTOP)
+    page.goto(server + "/")
+    page.get_by_test_id("create-form").wait_for()
+    page.get_by_test_id("preset").select_option("xiaozhuo")
+    page.get_by_test_id("rule-options").click()
+    assert page.get_by_test_id("min_xi").input_value() == "10"  # the preset's value
+    page.get_by_test_id("min_xi").fill("15")
+    page.get_by_test_id("dealer_rotation").select_option("winner_deals")
+    page.get_by_test_id("enable-zimo").check()
+    page.get_by_test_id("seat-kind-1").select_option("random")
+    page.get_by_test_id("seat-kind-2").select_option("random")
+    shot(page, "lobby-options")
+    page.get_by_test_id("create-room").click()
+    page.wait_for_url("**/r/*")
+    room = page.url.rsplit("/", 1)[1]
+    with urllib.request.urlopen(f"{server}/api/rooms/{room}") as res:
+        rules = json.load(res)["room"]["rules"]
+    # Only what differs from the preset is sent, so the overrides are exactly the three changes.
+    assert rules["id"] == "xiaozhuo"
+    assert rules["overrides"] == {
+        "min_xi": 15,
+        "dealer_rotation": "winner_deals",
+        "enable_patterns": ["zimo"],
+    }
+    header = page.get_by_test_id("room-rules")
+    page.wait_for_function(
+        "document.querySelector('[data-testid=room-rules]')?.textContent.includes('自摸')"
+    )
+    assert "15" in header.inner_text() and "谁胡谁坐庄" in header.inner_text()
+
+    # On a phone the open section fits the width; another preset resets the options.
+    phone = new_page(browser, page_errors, PHONE)
+    phone.goto(server + "/")
+    phone.get_by_test_id("create-form").wait_for()
+    phone.get_by_test_id("preset").select_option("xiaozhuo")
+    phone.get_by_test_id("rule-options").click()
+    phone.get_by_test_id("enable-zimo").check()
+    phone.get_by_test_id("liuzi").check()
+    shot(phone, "lobby-options-phone")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    phone.get_by_test_id("preset").select_option("anxiang")
+    assert phone.get_by_test_id("enable-patterns").count() == 0  # anxiang has no optional 名堂
+    assert not phone.get_by_test_id("liuzi").is_checked()
+    assert page_errors == []

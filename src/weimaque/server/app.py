@@ -22,7 +22,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from weimaque.bots import REGISTRY
-from weimaque.rules.config import OPTION_NAMES, RuleConfig
+from weimaque.rules.config import OPTION_NAMES, PATTERN_NAMES, RuleConfig
 from weimaque.rules.registry import DEFAULT_PRESET, list_rules
 from weimaque.server.protocol import PROTOCOL_VERSION, ProtocolError, error_message, parse_client
 from weimaque.server.rooms import (
@@ -95,6 +95,7 @@ def _option_types() -> dict[str, Any]:
         else:
             out[name] = "bool" if isinstance(value, bool) else "int"
     out["enable_patterns"] = "list of keys of the preset's optional_patterns"
+    out["disable_patterns"] = "list of keys of the preset's patterns"
     return out
 
 
@@ -135,6 +136,8 @@ def create_app(db: str | Path | None = None, store: Store | None = None) -> Star
                 "default": DEFAULT_PRESET,
                 "presets": [_preset_json(c) for c in list_rules()],
                 "room_options": _option_types(),
+                # The UI labels 名堂 checkboxes and a room's enabled/disabled 名堂 with these.
+                "pattern_names": dict(PATTERN_NAMES),
                 "bots": sorted(REGISTRY),
             }
         )

@@ -48,7 +48,7 @@ Status = Literal["waiting", "playing", "between_hands", "over"]
 MAX_BOT_DELAY_MS: Final = 10_000
 MAX_TURN_SECONDS: Final = 3600
 
-#: The rule options a room may choose (docs/protocol.md §1), besides ``enable_patterns``.
+#: The rule options a room may choose (docs/protocol.md §1), besides the 名堂 switches.
 ROOM_OPTIONS: Final = (
     "min_xi",
     "wei_face_up",
@@ -61,9 +61,13 @@ ROOM_OPTIONS: Final = (
     "liuzi_dealer",
     "liuzi_other",
     "deng_value",
+    "liuzi_min_xi",
     "match_hands",
     "score_target",
 )
+
+#: Lists of 名堂 keys a room turns on (from the preset's optional ones) or off.
+PATTERN_SWITCHES: Final = ("enable_patterns", "disable_patterns")
 
 
 class Client(Protocol):
@@ -141,12 +145,13 @@ class RoomOptions:
         options = raw.get("options") or {}
         if not isinstance(options, dict):
             raise RoomError("bad_options", f"options must be an object, not {options!r}")
-        bad = sorted(k for k in options if k not in (*ROOM_OPTIONS, "enable_patterns"))
+        bad = sorted(k for k in options if k not in (*ROOM_OPTIONS, *PATTERN_SWITCHES))
         if bad:
             raise RoomError("bad_options", f"a room may not set {bad}; it may set {ROOM_OPTIONS}")
-        enable = options.get("enable_patterns", [])
-        if not isinstance(enable, list) or not all(isinstance(k, str) for k in enable):
-            raise RoomError("bad_options", f"enable_patterns must be a list of keys: {enable!r}")
+        for switch in PATTERN_SWITCHES:
+            keys = options.get(switch, [])
+            if not isinstance(keys, list) or not all(isinstance(k, str) for k in keys):
+                raise RoomError("bad_options", f"{switch} must be a list of keys: {keys!r}")
         bots_raw = raw.get("bots") or {}
         if not isinstance(bots_raw, dict):
             raise RoomError("bad_request", f"bots must be an object seat → kind, not {bots_raw!r}")

@@ -8,6 +8,7 @@ import { renderLobby } from "./lobby.js";
 import { actionBar, renderBoard } from "./table.js";
 import { eventText, handEndView } from "./result.js";
 import { historyView, openReplay } from "./replay.js";
+import { loadPresets, rulesSummary } from "./rules.js";
 
 const app = document.getElementById("app");
 const roomMatch = location.pathname.match(/^\/r\/([^/]+)/);
@@ -141,6 +142,17 @@ function startRoom(roomId) {
   }
 
   // ---- pieces of the room page
+
+  /** The room's rules: its preset and every option its creator changed. */
+  function rulesLine() {
+    if (!s.room?.rules) return null;
+    return h(
+      "div",
+      { class: "rules-line", "data-testid": "room-rules" },
+      h("span", { class: "label" }, t("room_rules")),
+      rulesSummary(s.room.rules),
+    );
+  }
 
   function shareBar() {
     const url = `${location.origin}/r/${roomId}`;
@@ -332,7 +344,7 @@ function startRoom(roomId) {
     mount(
       app,
       header(h("span", { class: "room-id" }, `${t("room")} ${roomId}`, conn)),
-      h("div", { class: "room-bar" }, shareBar(), seatList()),
+      h("div", { class: "room-bar" }, rulesLine(), shareBar(), seatList()),
       err,
       h("main", { class: "room" }, ui.replay || main()),
     );
@@ -349,6 +361,8 @@ function startRoom(roomId) {
   onLangChange(draw);
   draw();
   socket.connect();
+  // The presets name the 名堂 a room turned on or off; without them the keys show instead.
+  loadPresets().then(draw, () => {});
 }
 
 if (roomMatch) startRoom(decodeURIComponent(roomMatch[1]));

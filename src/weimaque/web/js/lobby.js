@@ -1,14 +1,16 @@
-// The lobby: create a room (preset, length, 留子, 守醒, bots, timer) and list open rooms.
+// The lobby: create a room (preset, length, 留子, 守醒, bots, timer, rule options) and list
+// open rooms.
 import { h, mount } from "./dom.js";
 import { api } from "./net.js";
 import { t, currentLang } from "./i18n.js";
-
-let presetsCache = null;
-
-async function loadPresets() {
-  presetsCache = presetsCache || (await api("/api/presets"));
-  return presetsCache;
-}
+import {
+  applyPreset,
+  loadPresets,
+  optionFields,
+  ruleOverrides,
+  ruleSection,
+  syncDependents,
+} from "./rules.js";
 
 function field(label, input, testid) {
   return h("label", { class: "field", "data-testid": testid }, h("span", {}, label), input);
@@ -42,15 +44,6 @@ function presetLabel(p) {
 function roomRequest(form, preset) {
   const v = (name) => form.elements[name].value;
   const num = (name) => Number.parseInt(v(name), 10) || 0;
-  const options = { match_hands: Math.max(1, num("match_hands")) };
-  const liuzi = form.elements.liuzi.checked;
-  if (liuzi !== preset.options.liuzi) options.liuzi = liuzi;
-  if (liuzi) {
-    options.liuzi_dealer = num("liuzi_dealer");
-    options.liuzi_other = num("liuzi_other");
-  }
-  const shouxing = form.elements.shouxing.checked;
-  if (shouxing !== preset.options.shouxing) options.shouxing = shouxing;
   const bots = {};
   for (const seat of [0, 1, 2]) {
     if (v(`seat${seat}`)) bots[String(seat)] = v(`seat${seat}`);
@@ -58,7 +51,7 @@ function roomRequest(form, preset) {
   const seconds = num("turn_seconds");
   const body = {
     preset: preset.id,
-    options,
+    options: ruleOverrides(form, preset),
     bots,
     turn_seconds: seconds > 0 ? seconds : null,
     bot_delay_ms: num("bot_delay_ms"),
@@ -113,6 +106,7 @@ function createForm(data, onCreated) {
       h("legend", {}, t("seats")),
       [0, 1, 2].map(seatField),
       field(t("shouxing"), checkbox("shouxing", opts.shouxing), "field-shouxing"),
+      optionFields(data, first, ["shouxing_liuju_reward"]),
     ),
     h(
       "fieldset",
@@ -121,7 +115,9 @@ function createForm(data, onCreated) {
       field(t("liuzi"), checkbox("liuzi", opts.liuzi), "field-liuzi"),
       field(t("liuzi_dealer"), numberInput("liuzi_dealer", opts.liuzi_dealer), "field-liuzi-dealer"),
       field(t("liuzi_other"), numberInput("liuzi_other", opts.liuzi_other), "field-liuzi-other"),
+      optionFields(data, first, ["deng_value", "liuzi_min_xi"]),
     ),
+    ruleSection(data, first),
     field(t("turn_timer"), numberInput("turn_seconds", 0, 0, 600), "field-timer"),
     h(
       "details",
@@ -146,23 +142,16 @@ function createForm(data, onCreated) {
     h("button", { type: "submit", class: "primary", "data-testid": "create-room" }, t("create")),
   );
 
-  // The stakes only matter with a 留子 pool.
-  const syncLiuzi = () => {
-    for (const name of ["liuzi_dealer", "liuzi_other"]) {
-      form.elements[name].disabled = !form.elements.liuzi.checked;
-    }
-  };
-  form.elements.liuzi.addEventListener("change", syncLiuzi);
-  // A new preset brings its own defaults for length, 留子 and 守醒.
+  // The stakes only matter with a 留子 pool, the 臭 reward only with a 守醒.
+  form.elements.liuzi.addEventListener("change", () => syncDependents(form));
+  form.elements.shouxing.addEventListener("change", () => syncDependents(form));
+  // A new preset brings its own defaults for every option and its own 名堂.
   form.elements.preset.addEventListener("change", () => {
     const p = byId(form.elements.preset.value);
     desc.textContent = p.description;
-    form.elements.match_hands.value = p.options.match_hands;
-    form.elements.liuzi.checked = p.options.liuzi;
-    form.elements.shouxing.checked = p.options.shouxing;
-    syncLiuzi();
+    applyPreset(form, data, p);
   });
-  syncLiuzi();
+  syncDependents(form);
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     error.textContent = "";
