@@ -29,19 +29,15 @@ from typing import Any
 
 from weimaque.bots.base import BotView
 from weimaque.cards import COPIES, NUM_FACES
-from weimaque.game.actions import Action
 from weimaque.game.state import (
-    DEAL_PATTERNS,
     HU,
     NUM_SEATS,
     PASS,
-    PENG,
     GameState,
     Origin,
     TableMeld,
     Window,
-    shangjia,
-    xiajia,
+    win_check,
 )
 from weimaque.notation import MeldKind, parse_cards
 
@@ -302,14 +298,7 @@ class Knowledge:
         """The open claim window, each seat's options computed by the engine's checks."""
         claim = self.claim
         if claim is None:  # the deal window (RULES §7.2 deal patterns)
-            window = Window(-1, "deal", st.dealer, False, {})
-            active = [k for k in DEAL_PATTERNS if k in st.rules.patterns]
-            for s in range(NUM_SEATS):
-                best = st._deal_win(s, active) if active else None
-                if best is not None:
-                    window.options[s] = [HU, PASS]
-                    window.wins[s] = best[1]
-                    window.deal_patterns[s] = best[0]
+            window = st.deal_window()
             self._own_options(window)
             return window
         origin: Origin = claim["origin"]
@@ -318,40 +307,16 @@ class Knowledge:
         card = self.claim_card
         if card is None:  # an opponent's face-down 偎: the sampled face
             card = st.melds[src][-1].faces[0]
-        window = Window(card, origin, src, last, {})
-        if origin == "discard":
-            for other in (xiajia(src), shangjia(src)):
-                opts: list[Action] = []
-                if st._peng_reason(other, card) is None:
-                    opts.append(PENG)
-                if other == xiajia(src):
-                    opts.extend(st._chi_options(other, card))
-                if opts:
-                    window.options[other] = [*opts, PASS]
-        elif origin == "draw":
-            for other in (src, xiajia(src), shangjia(src)):
-                opts = []
-                win = st._win(other, card, "self" if other == src else "other", last)
-                if win is not None:
-                    opts.append(HU)
-                    window.wins[other] = win
-                if other != src and st._peng_reason(other, card) is None:
-                    opts.append(PENG)
-                if other == src:
-                    opts.extend(st._chi_options(src, card))
-                if opts:
-                    window.options[other] = [*opts, PASS]
-        elif origin == "release":
-            nxt = xiajia(src)
-            opts = st._chi_options(nxt, card)
-            if opts:
-                window.options[nxt] = [*opts, PASS]
+        if origin != "wei":
+            window = st.claim_window(card, origin, src, last)
         else:  # a 偎: the win was computed before the 偎 took two hand cards (RULES §4.3)
-            meld = st.melds[src].pop()
-            st.hands[src][card] += 2
-            win = st._win(src, card, "self", last)
-            st.hands[src][card] -= 2
-            st.melds[src].append(meld)
+            window = Window(card, origin, src, last, {})
+            before = list(st.hands[src])
+            before[card] += 2
+            melds = [m.meld() for m in st.melds[src][:-1]]
+            win = None
+            if not st.dead[src]:
+                win = win_check(melds, before, card, "self", last, st.rules, st.declined[src])
             # The window is open, so the drawer may 胡 (else it would have closed at once).
             window.options[src] = [HU, PASS] if win is not None else [PASS]
             if win is not None:

@@ -41,15 +41,22 @@ import random
 import time
 from dataclasses import dataclass
 
-from weimaque.analysis.decompose import splits
 from weimaque.bots.base import BotView
 from weimaque.bots.determinize import Knowledge
 from weimaque.cards import NUM_FACES, RED_FACES
 from weimaque.errors import WeimaqueError
 from weimaque.game.actions import Action
-from weimaque.game.state import HU, NUM_SEATS, PASS, PENG, GameState, TableMeld, Window
+from weimaque.game.state import (
+    HU,
+    NUM_SEATS,
+    PASS,
+    PENG,
+    GameState,
+    TableMeld,
+    Window,
+    win_check,
+)
 from weimaque.notation import Meld, Source
-from weimaque.scoring.scorer import score_position
 
 #: Steps a rollout may take before it is scored as it stands (a safety net; hands are shorter).
 _MAX_STEPS = 400
@@ -238,19 +245,6 @@ def policy_claim(state: GameState, seat: int, options: list[Action]) -> Action:
     return PENG if choice < 0 else Action.chi(choice)
 
 
-def _step(state: GameState, seat: int, action: Action) -> None:
-    """``state.apply`` without the legality check (rollouts only take legal actions)."""
-    if state.phase == "discard":
-        assert action.face is not None
-        state._discard(seat, action.face)
-    else:
-        w = state.window
-        assert w is not None
-        w.responses[seat] = action
-        if len(w.responses) == len(w.options):
-            state._resolve()
-
-
 def _policy_step(state: GameState, rng: random.Random, epsilon: float) -> None:
     if state.phase == "discard":
         seat = state.turn
@@ -258,12 +252,12 @@ def _policy_step(state: GameState, rng: random.Random, epsilon: float) -> None:
             face = rng.choice(discard_faces(state, seat))
         else:
             face = policy_discard(state, seat)
-        _step(state, seat, _DISCARDS[face])
+        state.apply_trusted(seat, _DISCARDS[face])
     else:
         w = state.window
         assert w is not None
         seat = next(s for s in sorted(w.options) if s not in w.responses)
-        _step(state, seat, policy_claim(state, seat, w.options[seat]))
+        state.apply_trusted(seat, policy_claim(state, seat, w.options[seat]))
 
 
 def engine_rollout(state: GameState, rng: random.Random, epsilon: float = 0.0) -> list[int]:
@@ -324,25 +318,11 @@ class FastSim:
         """The total if ``seat`` wins on ``card`` (RULES §4.7), else None."""
         if self.dead[seat]:
             return None
-        hand = self.hands[seat]
-        concealed = list(hand)
-        if source == "self" and hand[card] >= 2:
-            concealed[card] -= 2
-        else:
-            concealed[card] += 1
-        if not splits(tuple(concealed)):
-            return None
         st = self.state
-        b = score_position(
-            self.melds[seat],
-            tuple(hand),
-            card,
-            source=source,
-            last=last,
-            rules=st.rules,
-            declared=(("zhe", 1),) if st.declined[seat] else (),
+        b = win_check(
+            self.melds[seat], self.hands[seat], card, source, last, st.rules, st.declined[seat]
         )
-        return b.total if b.winning else None
+        return None if b is None else b.total
 
     def _runs(self, seat: int, card: int) -> list[int]:
         """Runs ``seat`` may 吃 ``card`` into (RULES §4.6, §5.3)."""
@@ -637,7 +617,7 @@ class MctsBot:
             worlds += 1
             for i in live:
                 st = clone(world)
-                _step(st, seat, arms[i].action)
+                st.apply_trusted(seat, arms[i].action)
                 r = float(rollout(st, random.Random(seed), self.epsilon)[seat])
                 arms[i].total += r
                 arms[i].n += 1

@@ -11,6 +11,7 @@ the others' choices, and the engine resolves by priority 胡 > 碰 > 吃 (RULES 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
@@ -65,6 +66,39 @@ def deal_order(seed: int) -> list[int]:
     deck = sorted_deck()
     random.Random(seed).shuffle(deck)
     return deck
+
+
+def win_check(
+    melds: Sequence[Meld],
+    hand: Sequence[int],
+    card: int,
+    source: Source,
+    last: bool,
+    rules: RuleConfig,
+    declined: bool = False,
+) -> Breakdown | None:
+    """The breakdown if melds + hand (counts) + ``card`` win, else None (RULES §4.7, §6).
+
+    A quick split check first: most cards cannot complete a hand, and then nothing is scored.
+    ``declined`` marks a seat that passed a 胡 earlier this hand (蛰一蛰, RULES §7.2).
+    """
+    concealed = list(hand)
+    if source == "self" and hand[card] >= 2:
+        concealed[card] -= 2  # the forced 偎 (RULES §6.1)
+    else:
+        concealed[card] += 1
+    if not splits(tuple(concealed)):
+        return None
+    b = score_position(
+        melds,
+        tuple(hand),
+        card,
+        source=source,
+        last=last,
+        rules=rules,
+        declared=(("zhe", 1),) if declined else (),
+    )
+    return b if b.winning else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,24 +311,15 @@ class GameState:
         """The breakdown if ``seat`` wins on ``card`` now, else None (RULES §4.7)."""
         if self.dead[seat]:
             return None
-        hand = self.hands[seat]
-        concealed = list(hand)
-        if source == "self" and hand[card] >= 2:
-            concealed[card] -= 2
-        else:
-            concealed[card] += 1
-        if not splits(tuple(concealed)):
-            return None
-        b = score_position(
+        return win_check(
             [m.meld() for m in self.melds[seat]],
-            tuple(hand),
+            self.hands[seat],
             card,
-            source=source,
-            last=last,
-            rules=self.rules,
-            declared=(("zhe", 1),) if self.declined[seat] else (),
+            source,
+            last,
+            self.rules,
+            self.declined[seat],
         )
-        return b if b.winning else None
 
     def verify(self, seat: int, action: Action) -> None:
         """Raise :class:`IllegalAction` naming the rule if ``seat`` may not take ``action`` now."""
@@ -361,6 +386,11 @@ class GameState:
         """Take one action; return the events it caused. Illegal actions change nothing."""
         self.verify(seat, action)
         start = len(self.events)
+        self.apply_trusted(seat, action)
+        return self.events[start:]
+
+    def apply_trusted(self, seat: int, action: Action) -> None:
+        """``apply`` without the check, for search rollouts that only ever pick legal actions."""
         self.actions.append((seat, action))
         if self.phase == "discard":
             assert action.face is not None
@@ -370,21 +400,38 @@ class GameState:
             self.window.responses[seat] = action
             if len(self.window.responses) == len(self.window.options):
                 self._resolve()
-        return self.events[start:]
 
     def _discard(self, seat: int, face: int) -> None:
         self.hands[seat][face] -= 1
         self.events.append(Discarded(seat, face))
-        options: dict[int, list[Action]] = {}
-        for other in (xiajia(seat), shangjia(seat)):
+        self._open(self.claim_window(face, "discard", seat, False))
+
+    def claim_window(self, card: int, origin: Origin, from_seat: int, last: bool) -> Window:
+        """The window the rules open on a discarded, drawn or released card (RULES §3, §5.1).
+
+        Each seat's options come from the same checks as ``verify``: 胡 only on a draw (drawer,
+        then 下家, then 上家), 碰 by another seat, 吃 by the drawer on his own draw or by the 下家
+        on a discard or release. A 偎 window is opened by the draw itself (its 胡 is judged on
+        the hand before the 偎).
+        """
+        window = Window(card, origin, from_seat, last, {})
+        seats = (from_seat, xiajia(from_seat), shangjia(from_seat))
+        for other in seats:
             opts: list[Action] = []
-            if self._peng_reason(other, face) is None:
+            if origin == "draw":
+                win = self._win(other, card, "self" if other == from_seat else "other", last)
+                if win is not None:
+                    opts.append(HU)
+                    window.wins[other] = win
+            claimable = origin in ("draw", "discard") and other != from_seat
+            if claimable and self._peng_reason(other, card) is None:
                 opts.append(PENG)
-            if other == xiajia(seat):
-                opts.extend(self._chi_options(other, face))
+            chi_seat = from_seat if origin == "draw" else xiajia(from_seat)
+            if other == chi_seat:
+                opts.extend(self._chi_options(other, card))
             if opts:
-                options[other] = [*opts, PASS]
-        self._open(Window(face, "discard", seat, False, options))
+                window.options[other] = [*opts, PASS]
+        return window
 
     def _open(self, window: Window) -> None:
         if window.options:
@@ -418,20 +465,7 @@ class GameState:
             self._open(window)
             return
         self.events.append(Drew(seat, card, False, self.stock_left))
-        window = Window(card, "draw", seat, last, {})
-        for other in (seat, xiajia(seat), shangjia(seat)):
-            opts: list[Action] = []
-            win = self._win(other, card, "self" if other == seat else "other", last)
-            if win is not None:
-                opts.append(HU)
-                window.wins[other] = win
-            if other != seat and self._peng_reason(other, card) is None:
-                opts.append(PENG)
-            if other == seat:
-                opts.extend(self._chi_options(seat, card))
-            if opts:
-                window.options[other] = [*opts, PASS]
-        self._open(window)
+        self._open(self.claim_window(card, "draw", seat, last))
 
     def _resolve(self) -> None:
         """Close the window: 胡 > 碰 > 吃 by priority (RULES §5.1), else play goes on."""
@@ -481,10 +515,7 @@ class GameState:
         elif w.origin == "draw":
             # Released: it counts as the drawer's discard; only his 下家 may 吃 it (RULES §3.1.3).
             self.events.append(Released(w.from_seat, w.card))
-            nxt = xiajia(w.from_seat)
-            opts = self._chi_options(nxt, w.card)
-            options = {nxt: [*opts, PASS]} if opts else {}
-            self._open(Window(w.card, "release", w.from_seat, w.last, options))
+            self._open(self.claim_window(w.card, "release", w.from_seat, w.last))
         elif w.origin == "release":
             self.rows[w.from_seat].append(w.card)
             self._draw(xiajia(w.from_seat))
@@ -520,8 +551,8 @@ class GameState:
 
     # ----------------------------------------------------------------- deal patterns
 
-    def _open_deal_window(self) -> None:
-        """天胡 / 九小对 / 无对胡, declared before the first discard where the preset has them."""
+    def deal_window(self) -> Window:
+        """The window before the first discard: who may declare 天胡 / 九小对 / 无对胡 (§7.2)."""
         active = [k for k in DEAL_PATTERNS if k in self.rules.patterns]
         window = Window(-1, "deal", self.dealer, False, {})
         if active:
@@ -531,6 +562,10 @@ class GameState:
                     window.options[seat] = [HU, PASS]
                     window.wins[seat] = best[1]
                     window.deal_patterns[seat] = best[0]
+        return window
+
+    def _open_deal_window(self) -> None:
+        window = self.deal_window()
         if window.options:
             self.phase = "claim"
             self.window = window
