@@ -79,3 +79,27 @@ def test_returns_are_zero_sum() -> None:
         policy_play(state, rng)
     assert sum(state.returns()) == 0
     assert max(state.returns()) == 2 * state.result.breakdown.total  # type: ignore[union-attr]
+
+
+def test_copy_is_independent_and_plays_the_same() -> None:
+    # Search code plays copies forward; the original must not move, and the same actions must
+    # lead to the same end.
+    state = GameState.new("anxiang", 7)
+    rng = random.Random(7)
+    for _ in range(10):
+        policy_play(state, rng)
+    twin = state.copy()
+
+    def position(s: GameState) -> str:
+        return repr((s.hands, s.melds, s.rows, s.thrown, s.peng_guo, s.phase, s.pos, s.window))
+
+    before = position(state)
+    replay_rng = random.Random(99)
+    while not twin.is_terminal():
+        policy_play(twin, replay_rng)
+    assert position(state) == before
+    replay_rng = random.Random(99)
+    while not state.is_terminal():
+        policy_play(state, replay_rng)
+    assert state.returns() == twin.returns()
+    assert state.events[-len(twin.events) :] == twin.events

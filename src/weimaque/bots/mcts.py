@@ -53,7 +53,6 @@ from weimaque.game.state import (
     PENG,
     GameState,
     TableMeld,
-    Window,
     win_check,
 )
 from weimaque.notation import Meld, Source
@@ -469,44 +468,7 @@ class FastSim:
 
 def clone(state: GameState) -> GameState:
     """A copy of a state that rollouts may change (events and the action log start empty)."""
-    st = GameState.__new__(GameState)
-    st.rules = state.rules
-    st.seed = state.seed
-    st.dealer = state.dealer
-    st.initial_hands = state.initial_hands
-    st.stock = state.stock
-    st.pos = state.pos
-    st.hands = [list(h) for h in state.hands]
-    st.melds = [list(m) for m in state.melds]
-    st.rows = [list(r) for r in state.rows]
-    st.thrown = [set(t) for t in state.thrown]
-    st.peng_guo = [set(p) for p in state.peng_guo]
-    st.no_discard = [set(n) for n in state.no_discard]
-    st.dead = list(state.dead)
-    st.skipped = list(state.skipped)
-    st.declined = list(state.declined)
-    st.phase = state.phase
-    st.turn = state.turn
-    w = state.window
-    st.window = (
-        None
-        if w is None
-        else Window(
-            w.card,
-            w.origin,
-            w.from_seat,
-            w.last,
-            {s: list(o) for s, o in w.options.items()},
-            dict(w.responses),
-            dict(w.wins),
-            dict(w.deal_patterns),
-        )
-    )
-    st.events = []
-    st.actions = []
-    st.result = state.result
-    st.scores = list(state.scores)
-    return st
+    return state.copy()
 
 
 @dataclass(slots=True)

@@ -210,6 +210,45 @@ class GameState:
         if any(sizes[s] != DEALER_CARDS - 1 for s in range(NUM_SEATS) if s != self.dealer):
             raise IllegalAction(f"not a valid deal: hand sizes {sizes}, dealer {self.dealer}")
 
+    def copy(self) -> GameState:
+        """An independent copy for search: same position, events and action log left empty."""
+        st = GameState.__new__(GameState)
+        st.rules = self.rules
+        st.seed = self.seed
+        st.dealer = self.dealer
+        st.initial_hands = self.initial_hands
+        st.stock = self.stock
+        st.pos = self.pos
+        st.hands = [list(h) for h in self.hands]
+        st.melds = [list(m) for m in self.melds]
+        st.rows = [list(r) for r in self.rows]
+        st.thrown = [set(t) for t in self.thrown]
+        st.peng_guo = [set(p) for p in self.peng_guo]
+        st.no_discard = [set(n) for n in self.no_discard]
+        st.dead = list(self.dead)
+        st.skipped = list(self.skipped)
+        st.declined = list(self.declined)
+        st.phase = self.phase
+        st.turn = self.turn
+        w = self.window
+        st.window = None
+        if w is not None:
+            st.window = Window(
+                w.card,
+                w.origin,
+                w.from_seat,
+                w.last,
+                {s: list(o) for s, o in w.options.items()},
+                dict(w.responses),
+                dict(w.wins),
+                dict(w.deal_patterns),
+            )
+        st.events = []
+        st.actions = []
+        st.result = self.result
+        st.scores = list(self.scores)
+        return st
+
     # ----------------------------------------------------------------- queries
 
     @property
