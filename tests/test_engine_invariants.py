@@ -103,3 +103,22 @@ def test_copy_is_independent_and_plays_the_same() -> None:
         policy_play(state, replay_rng)
     assert state.returns() == twin.returns()
     assert state.events[-len(twin.events) :] == twin.events
+
+
+def test_text_view_shows_own_hand_only() -> None:
+    from weimaque.cards import faces_str
+    from weimaque.game.observation import observation_text
+
+    state = GameState.new("anxiang", 7)
+    rng = random.Random(7)
+    for _ in range(15):
+        policy_play(state, rng)
+    for seat in range(3):
+        text = observation_text(state, seat)
+        assert f"your hand: {faces_str(state.hand_faces(seat))}" in text
+        for other in range(3):
+            if other != seat and state.hand_faces(other):
+                assert faces_str(state.hand_faces(other)) not in text
+    public = observation_text(state, "public")
+    assert "your hand" not in public and "hand 0:" not in public
+    assert "hand 0:" in observation_text(state, "shouxing")

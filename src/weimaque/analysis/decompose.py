@@ -78,9 +78,3 @@ def splits(counts: Counts) -> tuple[Split, ...]:
         bigs = tuple(_shift(s) for s in _with_pair(big))
         out.extend(a + b for a in _groups(small) for b in bigs)
     return tuple(out)
-
-
-def groups_only(counts: Counts) -> tuple[Split, ...]:
-    """Every cut of 20 face counts into runs and triples, no pair."""
-    bigs = tuple(_shift(s) for s in _groups(counts[10:]))
-    return tuple(a + b for a in _groups(counts[:10]) for b in bigs)
