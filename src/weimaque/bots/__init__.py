@@ -7,6 +7,7 @@ from collections.abc import Callable
 from weimaque.bots.base import Bot, BotView, RandomBot, choose, parse_params
 from weimaque.bots.greedy import GreedyBot
 from weimaque.bots.mcts import MctsBot
+from weimaque.bots.net import NetBot
 from weimaque.errors import WeimaqueError
 
 #: Bot name → factory taking the ``name:key=value`` parameters.
@@ -14,6 +15,7 @@ REGISTRY: dict[str, Callable[[dict[str, str]], Bot]] = {
     "random": lambda params: RandomBot(),
     "greedy": lambda params: GreedyBot(),
     "mcts": lambda params: MctsBot.from_params(params),
+    "net": lambda params: NetBot.from_params(params),
 }
 
 
