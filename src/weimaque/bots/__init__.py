@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from weimaque.bots.base import Bot, BotView, RandomBot, choose, parse_params
 from weimaque.bots.greedy import GreedyBot
-from weimaque.bots.mcts import MctsBot
+from weimaque.bots.mcts import MctsBot, PolicyBot
 from weimaque.bots.net import NetBot
 from weimaque.errors import WeimaqueError
 
@@ -16,6 +16,7 @@ REGISTRY: dict[str, Callable[[dict[str, str]], Bot]] = {
     "greedy": lambda params: GreedyBot(),
     "mcts": lambda params: MctsBot.from_params(params),
     "net": lambda params: NetBot.from_params(params),
+    "policy": lambda params: PolicyBot(),
 }
 
 

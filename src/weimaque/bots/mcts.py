@@ -678,3 +678,21 @@ def _paired(a: list[float], b: list[float]) -> tuple[float, float]:
         return mean, math.inf
     var = sum((x - mean) ** 2 for x in d) / (k - 1)
     return mean, math.sqrt(var / k)
+
+
+class PolicyBot:
+    """``policy``: the rollout policy of ``mcts`` as a bot (how good the rollouts' players are)."""
+
+    name = "policy"
+
+    def act(self, view: BotView, rng: random.Random) -> Action:
+        """Take any 胡; else the default policy's discard or claim on the seat's own cards."""
+        legal = view.legal
+        if len(legal) == 1:
+            return legal[0]
+        if HU in legal:
+            return HU
+        state = Knowledge.of(view).sample(rng)  # only the seat's own cards are read
+        if state.phase == "discard":
+            return _DISCARDS[policy_discard(state, view.seat)]
+        return policy_claim(state, view.seat, list(legal))

@@ -84,6 +84,90 @@ def collect(
     return data
 
 
+@dataclass
+class Outcomes:
+    """After-states greedy chose in self-play (feature rows) and the chooser's hand result."""
+
+    x: list[Array]
+    y: list[float]
+
+    def extend(self, other: Outcomes) -> None:
+        """Append another set of outcomes."""
+        self.x.extend(other.x)
+        self.y.extend(other.y)
+
+    def __len__(self) -> int:
+        return len(self.y)
+
+
+#: Hand results are divided by this before the regression (a win is worth 20 to a few hundred).
+VALUE_SCALE = 20.0
+
+
+def collect_outcomes(hands: int, seed: int, progress: Callable[[], None] | None = None) -> Outcomes:
+    """Greedy self-play: each decision's chosen after-state and the deciding seat's result."""
+    greedy = GreedyBot()
+    rng = random.Random(f"outcomes:{seed}")
+    data = Outcomes([], [])
+    for k in range(hands):
+        state = GameState.new("anxiang", rng.getrandbits(63), dealer=k % 3)
+        chosen: list[tuple[int, Array]] = []
+        while not state.is_terminal():
+            seat = state.current_player()
+            view = BotView.of(state, seat)
+            action = greedy.act(view, rng)
+            legal = view.legal
+            if len(legal) > 1 and all(a.kind != "hu" for a in legal):
+                x = candidate_features(view, legal)
+                chosen.append((seat, x[legal.index(action)]))
+            state.apply(seat, action)
+        returns = state.returns()
+        for seat, row in chosen:
+            data.x.append(row)
+            data.y.append(returns[seat] / VALUE_SCALE)
+        if progress is not None:
+            progress()
+    return data
+
+
+def fit_value(
+    params: NetParams,
+    data: Outcomes,
+    steps: int,
+    lr: float = 0.01,
+    l2: float = 1e-4,
+) -> tuple[NetParams, float]:
+    """Full-batch Adam on the squared error between the score and the scaled hand result."""
+    z = (np.array(data.x) - params.mean) / params.std
+    y = np.array(data.y)
+    w = {"w0": params.w0.copy(), "w1": params.w1.copy(), "b1": params.b1.copy()}
+    w["w2"] = params.w2.copy()
+    m = {k: np.zeros_like(v) for k, v in w.items()}
+    v2 = {k: np.zeros_like(v) for k, v in w.items()}
+    loss = 0.0
+    n = len(y)
+    for t in range(1, steps + 1):
+        pre = z @ w["w1"] + w["b1"]
+        h = np.maximum(pre, 0.0)
+        err = z @ w["w0"] + h @ w["w2"] - y
+        loss = float(np.mean(err**2))
+        ds = 2 * err / n
+        dh = np.outer(ds, w["w2"]) * (pre > 0)
+        grads = {
+            "w0": z.T @ ds + l2 * w["w0"],
+            "w2": h.T @ ds + l2 * w["w2"],
+            "w1": z.T @ dh + l2 * w["w1"],
+            "b1": dh.sum(axis=0),
+        }
+        for k, g in grads.items():
+            m[k] = 0.9 * m[k] + 0.1 * g
+            v2[k] = 0.999 * v2[k] + 0.001 * g * g
+            mh = m[k] / (1 - 0.9**t)
+            vh = v2[k] / (1 - 0.999**t)
+            w[k] = w[k] - lr * mh / (np.sqrt(vh) + 1e-8)
+    return NetParams(params.mean, params.std, w["w0"], w["w1"], w["b1"], w["w2"]), loss
+
+
 def init_params(data: Dataset, hidden: int, seed: int) -> NetParams:
     """Small random weights and the features' scaling, from the data."""
     x = np.concatenate(data.rows)
@@ -172,4 +256,14 @@ def agreement(params: NetParams, data: Dataset) -> float:
     return hits / len(data)
 
 
-__all__ = ["Dataset", "agreement", "collect", "fit", "init_params", "loss_and_grads"]
+__all__ = [
+    "Dataset",
+    "Outcomes",
+    "agreement",
+    "collect",
+    "collect_outcomes",
+    "fit",
+    "fit_value",
+    "init_params",
+    "loss_and_grads",
+]

@@ -13,14 +13,25 @@ import json
 from pathlib import Path
 from typing import Annotated, Any
 
+import numpy as np
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from weimaque.arena import ArenaConfig, deals_for_hands, run_arena
+from weimaque.bots.features import NAMES
 from weimaque.bots.net import WEIGHTS_FILE, NetParams
-from weimaque.bots.train import Dataset, agreement, collect, fit, init_params
+from weimaque.bots.train import (
+    Dataset,
+    Outcomes,
+    agreement,
+    collect,
+    collect_outcomes,
+    fit,
+    fit_value,
+    init_params,
+)
 from weimaque.errors import WeimaqueError
 
 EXIT_BAD_INPUT = 2
@@ -80,7 +91,14 @@ def train_cmd(
     ] = "mcts:iters=200",
     teacher_hands: Annotated[
         int, typer.Option(min=0, help="Self-play hands for the teacher (0: imitation only).")
-    ] = 200,
+    ] = 0,
+    value_hands: Annotated[
+        int,
+        typer.Option(
+            min=0, help="Greedy self-play hands whose outcomes train the value (0: none)."
+        ),
+    ] = 1200,
+    value_steps: Annotated[int, typer.Option(min=1, help="Adam steps per value checkpoint.")] = 300,
     share: Annotated[
         float, typer.Option(min=0.0, max=1.0, help="Share of decisions the teacher labels.")
     ] = 0.3,
@@ -107,7 +125,9 @@ def train_cmd(
     curve: list[dict[str, Any]] = []
     per_i = -(-imitate_hands // chunks)
     per_t = -(-teacher_hands // chunks) if teacher_hands else 0
-    total = chunks * (per_i + per_t) + (chunks * (2 if per_t else 1) + 1)
+    per_v = -(-value_hands // chunks) if value_hands else 0
+    phases_n = 1 + bool(per_t) + bool(per_v)
+    total = chunks * (per_i + per_t + per_v) + chunks * phases_n + 1
     data = Dataset([], [])
     params: NetParams | None = None
     try:
@@ -123,12 +143,12 @@ def train_cmd(
             def tick() -> None:
                 bar.advance(task)
 
-            def checkpoint(label: str) -> None:
+            def checkpoint(label: str, note: str = "") -> None:
                 assert params is not None
                 path = out / f"ckpt{len(curve)}.npz"
                 params.save(path)
                 bar.update(task, description=f"arena {label}")
-                point: dict[str, Any] = {"label": label, "decisions": len(data)}
+                point: dict[str, Any] = {"label": label, "decisions": len(data), "note": note}
                 point.update(evaluate(path, eval_hands, seed + 1, workers))
                 point["agreement"] = round(agreement(params, data), 4) if len(data) else 0.0
                 curve.append(point)
@@ -137,7 +157,7 @@ def train_cmd(
                 bar.console.print(
                     f"{label:>18s}: {point['points_per_hand']:+7.2f} per hand "
                     f"[{lo:+.2f}, {hi:+.2f}] over {point['hands']} hands, "
-                    f"{len(data)} decisions, agreement {point['agreement']:.3f}",
+                    f"{len(data)} decisions, agreement {point['agreement']:.3f} {note}",
                     highlight=False,
                 )
 
@@ -157,6 +177,31 @@ def train_cmd(
                     bar.update(task, description=f"{name}: fit")
                     params, _ = fit(params, data, steps)
                     checkpoint(f"{name.split(':')[0]} {c + 1}")
+            if per_v:
+                assert params is not None
+                outcomes = Outcomes([], [])
+                gen = np.random.default_rng(seed)
+                # The chosen after-states all have value_gap 0 and greedy_choice 1: the value
+                # fit cannot learn those columns, so they are scaled to nothing.
+                cut = [NAMES.index("value_gap"), NAMES.index("greedy_choice")]
+                mean = params.mean.copy()
+                std = params.std.copy()
+                mean[cut] = 0.0
+                std[cut] = 1e12
+                params = NetParams(
+                    mean,
+                    std,
+                    np.zeros_like(params.w0),
+                    params.w1,
+                    params.b1,
+                    gen.normal(0, 0.01, params.w2.shape),
+                )
+                for c in range(chunks):
+                    bar.update(task, description="self-play outcomes")
+                    outcomes.extend(collect_outcomes(per_v, seed * 1000 + 500 + c, tick))
+                    bar.update(task, description="value fit")
+                    params, mse = fit_value(params, outcomes, value_steps)
+                    checkpoint(f"value {c + 1}", f"{len(outcomes)} after-states, mse {mse:.3f}")
     except WeimaqueError as exc:
         console.print(f"[bold red]error:[/] {exc}", highlight=False)
         raise typer.Exit(EXIT_BAD_INPUT) from exc
