@@ -24,16 +24,12 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from weimaque.bots import REGISTRY
 from weimaque.rules.config import OPTION_NAMES, PATTERN_NAMES, RuleConfig
 from weimaque.rules.registry import DEFAULT_PRESET, list_rules
+from weimaque.server.manager import RoomManager
+from weimaque.server.options import ROOM_OPTIONS, RoomError, RoomOptions
 from weimaque.server.protocol import PROTOCOL_VERSION, ProtocolError, error_message, parse_client
-from weimaque.server.rooms import (
-    ROOM_OPTIONS,
-    Room,
-    RoomError,
-    RoomManager,
-    RoomOptions,
-    replay_steps,
-)
+from weimaque.server.rooms import Room
 from weimaque.server.store import Store
+from weimaque.server.views import replay_steps
 
 log = logging.getLogger("weimaque.server")
 
