@@ -5,6 +5,7 @@ import { api } from "./net.js";
 import { t } from "./i18n.js";
 import { renderBoard, signed } from "./table.js";
 import { breakdownView, eventText } from "./result.js";
+import { loadReview, reviewLabel, reviewLoading, reviewNote, reviewTimeline } from "./review.js";
 
 /** The list of finished hands, each with a replay button. */
 export async function historyView(roomId, { label, onReplay }) {
@@ -41,6 +42,20 @@ export async function openReplay(root, roomId, number, { label, bottom, score, o
   const data = await api(`/api/rooms/${encodeURIComponent(roomId)}/hands/${number}/replay`);
   const steps = data.steps;
   let i = 0;
+  let review = null; // 复盘 of our seat, loaded on demand (review.js)
+  let reviewing = false;
+  const startReview = () => {
+    reviewing = true;
+    draw();
+    loadReview(roomId, number, bottom)
+      .then((r) => {
+        review = r;
+      })
+      .catch(() => {
+        reviewing = false;
+      })
+      .then(draw);
+  };
 
   const draw = () => {
     const step = steps[i];
@@ -63,8 +78,11 @@ export async function openReplay(root, roomId, number, { label, bottom, score, o
           { class: "replay-bar" },
           h("strong", {}, t("replay"), " · ", t("hand_n", { n: number })),
           h("span", { "data-testid": "replay-step" }, t("step", { i, n: steps.length - 1 })),
+          review || reviewing ? null : button("review-button", startReview, reviewLabel()),
           button("replay-close", onClose, t("close")),
         ),
+        review ? reviewTimeline(review, i, (k) => go(k)()) : reviewing ? reviewLoading() : null,
+        review ? reviewNote(review, i) : null,
         h(
           "div",
           { class: "replay-nav" },
