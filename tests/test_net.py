@@ -139,6 +139,10 @@ def test_train_command_prints_a_curve(tmp_path: Path) -> None:
             "mcts:iters=12",
             "--teacher-hands",
             "1",
+            "--value-hands",
+            "2",
+            "--value-steps",
+            "20",
             "--chunks",
             "1",
             "--steps",
@@ -150,6 +154,11 @@ def test_train_command_prints_a_curve(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     assert "learning curve" in res.stdout and "points/hand" in res.stdout
     curve = json.loads((tmp_path / "curve.json").read_text("utf-8"))
-    assert [c["label"] for c in curve] == ["start", "imitate greedy 1", "teacher mcts 1"]
+    assert [c["label"] for c in curve] == [
+        "start",
+        "imitate greedy 1",
+        "teacher mcts 1",
+        "value 1",
+    ]
     assert all(c["hands"] == 6 and c["ci95"][0] <= c["points_per_hand"] for c in curve)
     NetParams.load(tmp_path / "net_weights.npz")

@@ -162,7 +162,15 @@ def best_discard(
     hand: list[int], faces: list[int], n_melds: int, mxi: float, min_xi: int
 ) -> tuple[float, int]:
     """The discard among ``faces`` leaving the best position, with that position's value."""
-    return max(discard_values(hand, faces, n_melds, mxi, min_xi))
+    return _best_discard(tuple(hand), tuple(faces), n_melds, mxi, min_xi)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _best_discard(
+    hand: tuple[int, ...], faces: tuple[int, ...], n_melds: int, mxi: float, min_xi: int
+) -> tuple[float, int]:
+    # Rollouts of one world revisit the same positions (paired candidates share their seed).
+    return max(discard_values(list(hand), list(faces), n_melds, mxi, min_xi))
 
 
 def policy_discard(state: GameState, seat: int) -> int:
@@ -176,7 +184,7 @@ def claim_value(
     hand: list[int],
     n_melds: int,
     mxi: float,
-    banned: set[int],
+    banned: set[int] | frozenset[int],
     card: int,
     run: int | None,
     min_xi: int,
@@ -208,6 +216,23 @@ def claim_choice(
     min_xi: int,
 ) -> int | None:
     """The default policy's claim: -1 for 碰, a run start for 吃, None for 过 (胡 comes first)."""
+    return _claim_choice(
+        tuple(hand), n_melds, mxi, frozenset(banned), card, peng, tuple(runs), min_xi
+    )
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _claim_choice(
+    hand_t: tuple[int, ...],
+    n_melds: int,
+    mxi: float,
+    banned: frozenset[int],
+    card: int,
+    peng: bool,
+    runs: tuple[int, ...],
+    min_xi: int,
+) -> int | None:
+    hand = list(hand_t)
     best: int | None = None
     best_v = position_value(
         half_value(tuple(hand[:10])), half_value(tuple(hand[10:])), n_melds, mxi, min_xi
@@ -318,6 +343,13 @@ class FastSim:
         """The total if ``seat`` wins on ``card`` (RULES §4.7), else None."""
         if self.dead[seat]:
             return None
+        hand = self.hands[seat]
+        if not hand[card]:
+            # A card with no copy and no neighbour in hand would be a lone single (RULES §6.1).
+            base = card - card % 10
+            lo, hi = max(base, card - 2), min(base + 9, card + 2)
+            if not any(hand[f] for f in range(lo, hi + 1)):
+                return None
         st = self.state
         b = win_check(
             self.melds[seat], self.hands[seat], card, source, last, st.rules, st.declined[seat]
