@@ -153,27 +153,31 @@ class HandDriver(RoomViews):
             return 3600.0, None
         now = time.monotonic()
         best: tuple[float, int | None] = (3600.0, None)
-        delay = self.opts.bot_delay_ms / 1000
         for seat in state.to_act():
-            since = self._since.get(seat, now)
-            s = self.seats[seat]
-            if (
-                s.kind == "bot"
-                or s.autoplay
-                or s.away
-                or (self.opts.autoplay_absent and not self.connected(seat))
-            ):
-                due = since + delay
-            elif self.opts.turn_seconds is not None:
-                due = since + self.opts.turn_seconds
-            elif not self.connected(seat):
-                due = since + ABSENT_SECONDS  # no timer: still, a vanished player never blocks
-            else:
+            due = self._seat_due(seat, now)
+            if due is None:
                 continue
             wait = max(0.0, due - now)
             if wait < best[0]:
                 best = (wait, seat)
         return best
+
+    def _seat_due(self, seat: int, now: float) -> float | None:
+        """When the server decides for a seat that must decide (None: it waits for its player)."""
+        since = self._since.get(seat, now)
+        s = self.seats[seat]
+        if (
+            s.kind == "bot"
+            or s.autoplay
+            or s.away
+            or (self.opts.autoplay_absent and not self.connected(seat))
+        ):
+            return since + self.opts.bot_delay_ms / 1000
+        if self.opts.turn_seconds is not None:
+            return since + self.opts.turn_seconds
+        if not self.connected(seat):
+            return since + ABSENT_SECONDS  # no timer: still, a vanished player never blocks
+        return None
 
     async def _step(self) -> bool:
         """Make the automatic decision that is due, if any; whether something happened."""
@@ -201,6 +205,9 @@ class HandDriver(RoomViews):
             action = rng.choice(view.legal)
         if self.state is not state or len(state.actions) != before or seat not in state.to_act():
             return True  # someone acted meanwhile; look again
+        due = self._seat_due(seat, time.monotonic())
+        if due is None or due > time.monotonic():
+            return True  # the player took the seat back meanwhile (取消托管)
         if not state.can(seat, action):
             log.error("bot %s chose illegal %s; playing the first legal action", bot.name, action)
             action = state.legal_actions(seat)[0]
