@@ -39,12 +39,19 @@ LANDSCAPE = {"width": 844, "height": 390}
 DOCS = ROOT / "docs" / "img"
 
 
-def doc_shot(page: Page, name: str, full: bool = False) -> None:
-    """A screenshot for out/screenshots/, and for docs/img/ when refreshing the docs."""
+def doc_shot(page: Page, name: str, element: Any = None) -> None:
+    """A screenshot for out/screenshots/, and for docs/img/ when refreshing the docs.
+
+    The docs' copies are of the viewport (or one element) with the felt drawn flat, which keeps
+    the PNGs small.
+    """
     shot(page, name)
     if os.environ.get("WMQ_DOC_SHOTS") == "1":
         DOCS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(DOCS / f"{name}.png"), full_page=full)
+        style = page.add_style_tag(content="body { background: #24573f !important; }")
+        target = element if element is not None else page
+        target.screenshot(path=str(DOCS / f"{name}.png"))
+        style.evaluate("node => node.remove()")
 
 
 def post(base: str, path: str, body: Any) -> Any:
@@ -217,7 +224,7 @@ def test_scripted_hand_on_a_phone_held_sideways(
         for s in range(3):
             assert page.get_by_test_id(f"end-hand-{s}").count() == 1
         end.scroll_into_view_if_needed()
-        doc_shot(page, "hand-end-phone-landscape", full=True)
+        doc_shot(page, "hand-end-phone-landscape", end)
 
         # The replay of this hand: 明息 and scores as they stood at a middle step.
         page.get_by_test_id("history-toggle").click()
@@ -269,7 +276,7 @@ def test_watch_then_sit_back_with_the_same_seat(
     # 旁观 is a confirmed choice.
     page.get_by_test_id("spectate").click()
     page.get_by_test_id("confirm").wait_for()
-    doc_shot(page, "watch-confirm-desktop")
+    shot(page, "watch-confirm-desktop")
     page.get_by_test_id("confirm-yes").click()
     page.get_by_test_id("sit-back").wait_for()
     assert page.get_by_test_id("hand").count() == 0
@@ -406,7 +413,7 @@ def test_score_page_valid_and_invalid(
     want = score(hand, source="other")
     assert page.get_by_test_id("total").inner_text().endswith(str(want.total))
     assert page.get_by_test_id("group").count() == len(want.groups)
-    doc_shot(page, "score-page-desktop", full=True)
+    doc_shot(page, "score-page-desktop")
     # A bad card: the scorer's error, in Chinese, quoting the input.
     page.get_by_test_id("score-input").fill("碰:七七七 手:猫 胡:九")
     page.get_by_test_id("score-go").click()
