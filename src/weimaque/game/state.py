@@ -37,7 +37,7 @@ from weimaque.notation import Meld, MeldKind, Source
 from weimaque.rules.config import PATTERN_NAMES, RuleConfig
 from weimaque.rules.registry import get_rules
 from weimaque.scoring.breakdown import Breakdown, PatternScore
-from weimaque.scoring.scorer import score_position
+from weimaque.scoring.scorer import score_dealt, score_position
 
 NUM_SEATS: Final = 3
 STOCK_SIZE: Final = 22
@@ -140,6 +140,9 @@ class HandResult:
     source: Source | None = None
     deal_pattern: str | None = None
     origin: Origin | None = None
+    #: won on the card whose draw emptied the stock (海底, RULES §3.1.7), whether or not the
+    #: preset scores 海底胡
+    haidi: bool = False
 
     @property
     def chou(self) -> bool:
@@ -270,9 +273,22 @@ class GameState:
         return ()
 
     def current_player(self) -> int:
-        """The first seat that must decide, or -1 when the hand is over."""
+        """The seat RULES §3 asks first among those still to decide, or -1 when the hand is over.
+
+        In a claim window that is the order of 胡 (RULES §4.7): the drawer (or discarder, or the
+        dealer before the first discard), then his 下家, then his 上家. The window is resolved by
+        priority once every seat has answered, so the order of answers never changes the outcome.
+        """
         seats = self.to_act()
-        return seats[0] if seats else -1
+        if not seats:
+            return -1
+        if self.phase == "claim":
+            assert self.window is not None
+            first = self.window.from_seat
+            for seat in (first, xiajia(first), shangjia(first)):
+                if seat in seats:
+                    return seat
+        return seats[0]
 
     def hand_faces(self, seat: int) -> list[int]:
         """A seat's concealed cards, sorted."""
@@ -291,6 +307,30 @@ class GameState:
         """Faces ``seat`` may 出: those held for which ``_discard_reason`` finds nothing."""
         hand = self.hands[seat]
         return [f for f in range(NUM_FACES) if hand[f] and self._discard_reason(seat, f) is None]
+
+    def bans(self, seat: int) -> tuple[list[int], list[int], list[int]]:
+        """Faces ``seat`` may not 出, 吃 or 碰 now, sorted (RULES §4.6, §5.2, §5.3).
+
+        出: the 碰'd and 吃-claimed faces plus the 砍 held. 吃: the faces the seat or its 上家
+        discarded or released, plus (``holder_may_not_chi``) faces held twice or more.
+        碰: the faces the seat declined to 碰 (碰-过张).
+        """
+        hand = self.hands[seat]
+        discard = self.no_discard[seat] | {f for f in range(NUM_FACES) if hand[f] == 3}
+        chi = self.thrown[seat] | self.thrown[shangjia(seat)]
+        if self.rules.holder_may_not_chi:
+            chi = chi | {f for f in range(NUM_FACES) if hand[f] >= 2}
+        return sorted(discard), sorted(chi), sorted(self.peng_guo[seat])
+
+    def public_bans(self, seat: int) -> tuple[list[int], list[int]]:
+        """The 出 and 吃 bans of ``seat`` that follow from what every seat saw (RULES §5.2, §5.3).
+
+        碰'd and 吃-claimed faces, and faces the seat or its 上家 discarded or released; bans that
+        follow from a hand (a 砍, faces held twice) or from a declined 碰 are left out.
+        """
+        return sorted(self.no_discard[seat]), sorted(
+            self.thrown[seat] | self.thrown[shangjia(seat)]
+        )
 
     def returns(self) -> list[int]:
         """Points of this hand per seat: each loser pays the winner his total (RULES §8.3)."""
@@ -580,8 +620,9 @@ class GameState:
             self.events.append(Won(seat, None, "deal", b, tuple(self.hand_faces(seat)), pattern))
             self._end(HandResult(seat, b, None, "self", pattern, "deal"))
             return
-        self.events.append(Won(seat, w.card, source, b, tuple(self.hand_faces(seat))))
-        self._end(HandResult(seat, b, w.card, source, None, w.origin))
+        hand = tuple(self.hand_faces(seat))
+        self.events.append(Won(seat, w.card, source, b, hand, haidi=w.last))
+        self._end(HandResult(seat, b, w.card, source, None, w.origin, w.last))
 
     def _end(self, result: HandResult) -> None:
         self.result = result
@@ -615,24 +656,10 @@ class GameState:
         hand = self.hands[seat]
         found: list[tuple[str, Breakdown]] = []
         if "tianhu" in active and seat == self.dealer:
-            # [D] 天胡 scores as a self-drawn win on whichever dealt card gives the best total.
-            best: Breakdown | None = None
-            for f in range(NUM_FACES):
-                if hand[f]:
-                    rest = list(hand)
-                    rest[f] -= 1
-                    b = score_position(
-                        [],
-                        tuple(rest),
-                        f,
-                        source="self",
-                        rules=self.rules,
-                        declared=(("tianhu", 1),),
-                    )
-                    if b.winning and (best is None or b.total > best.total):
-                        best = b
-            if best is not None:
-                found.append(("tianhu", best))
+            # 天胡: the 20 dealt cards as they lie, no card won (RULES §7.2).
+            b = score_dealt(tuple(hand), rules=self.rules)
+            if b.winning:
+                found.append(("tianhu", b))
         pairs = sum(c // 2 for c in hand)
         paired = [f for f in range(NUM_FACES) if hand[f] >= 2]
         # 无对胡: no pair dealt, or only one black pair (seed 004 item 28).
