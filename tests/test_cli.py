@@ -178,7 +178,7 @@ def test_rules_list() -> None:
     for rules in weimaque.list_rules():
         assert rules.id in out
         assert rules.source in out
-    for source in ("seed 000 first list", "seed 004 大卓版", "seed 002 ㈤ 超級大作"):
+    for source in ("安乡 tables today", "phone-app scoring, 大卓 table", "players' tier 超级大作"):
         assert source in out
     code, out, _ = run("rules", "list", "--json")
     assert code == 0
@@ -196,7 +196,7 @@ def test_rules_list() -> None:
         "jiaqiang",
         "chaoji",
     ]
-    assert {r["id"]: r["source"] for r in rows}["laomingtang"] == "seed 004 老名堂版"
+    assert {r["id"]: r["source"] for r in rows}["laomingtang"] == "phone-app scoring, 老名堂 table"
     assert {r["id"]: r["aliases"] for r in rows}["anxiang"] == ["default"]
 
 
