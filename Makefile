@@ -29,7 +29,7 @@ env: $(ENV_STAMP)
 
 $(CHROMIUM):
 	$(SUDO) apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium fonts-noto-cjk
+	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends chromium fonts-noto-cjk
 
 browser: $(CHROMIUM)
 
