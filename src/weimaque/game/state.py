@@ -662,13 +662,13 @@ class GameState:
                 found.append(("tianhu", b))
         pairs = sum(c // 2 for c in hand)
         paired = [f for f in range(NUM_FACES) if hand[f] >= 2]
-        # 无对胡: no pair dealt, or only one black pair (seed 004 item 28).
+        # 无对胡: no pair dealt, or only one black pair; a 砍 rules it out (RULES §7.2).
         no_pair = not paired or (
             len(paired) == 1 and hand[paired[0]] == 2 and paired[0] not in RED_FACES
         )
         for key, ok in (("jiuxiaodui", pairs >= 9), ("wudui_deal", no_pair)):
             if key in active and ok:
-                # [D] 九小对 and 无对胡 hands hold no groups: the pattern's value is the total.
+                # 九小对 and 无对胡 hold no groups: the value is the whole total (RULES §7.2).
                 value = self.rules.patterns[key]
                 points = (
                     value.alt if key == "jiuxiaodui" and pairs >= 10 and value.alt else value.value

@@ -27,6 +27,7 @@ from weimaque.rules.registry import DEFAULT_PRESET, list_rules
 from weimaque.server.manager import RoomManager
 from weimaque.server.options import DEFAULT_TURN_SECONDS, ROOM_OPTIONS, RoomError, RoomOptions
 from weimaque.server.protocol import PROTOCOL_VERSION, ProtocolError, error_message, parse_client
+from weimaque.server.remote import RemoteBots
 from weimaque.server.rooms import Room
 from weimaque.server.scoreapi import ScoreError, score_request
 from weimaque.server.store import Store
@@ -100,6 +101,7 @@ def create_app(db: str | Path | None = None, store: Store | None = None) -> Star
     """The app over a SQLite store (``db`` path; default ``$WMQ_DB`` or ``./weimaque.db``)."""
     store = store if store is not None else Store(db)
     manager = RoomManager(store)
+    remote = RemoteBots(manager)
     web = web_dir()
 
     def index_response() -> Response:
@@ -174,6 +176,8 @@ def create_app(db: str | Path | None = None, store: Store | None = None) -> Star
                 "url": f"/r/{room.id}",
                 "ws": f"/ws/{room.id}",
                 "room": room.info(),
+                # secret: lets the creator issue bot tokens (docs/bot-protocol.md)
+                "creator_token": remote.creator_token(room),
             },
             status_code=201,
         )
@@ -314,6 +318,7 @@ def create_app(db: str | Path | None = None, store: Store | None = None) -> Star
         Route("/api/rooms/{room_id}/hands/{number}", hand),
         Route("/api/rooms/{room_id}/hands/{number}/replay", hand_replay),
         WebSocketRoute("/ws/{room_id}", ws_endpoint),
+        *remote.routes(),
     ]
     if web.is_dir():
         routes.append(Mount("/static", StaticFiles(directory=web), name="static"))
