@@ -52,8 +52,11 @@ DEAL_PATTERNS: Final = ("tianhu", "jiuxiaodui", "wudui_deal")
 #: One shared (immutable) action per discard face and per run start, for the hot paths.
 DISCARDS: Final = tuple(Action.discard(f) for f in range(NUM_FACES))
 CHIS: Final = {s: Action.chi(s) for s in RUN_STARTS}
-#: Run starts whose run holds the face, per face (RULES §4.6: runs within one size).
-RUNS_WITH: Final = tuple(tuple(s for s in RUN_STARTS if s <= f <= s + 2) for f in range(NUM_FACES))
+#: Per face: each run holding it (RULES §4.6, within one size) as (start, the two other faces).
+CHI_NEEDS: Final = tuple(
+    tuple((s, *(g for g in (s, s + 1, s + 2) if g != f)) for s in RUN_STARTS if s <= f <= s + 2)
+    for f in range(NUM_FACES)
+)
 #: The three seats in the order a window on a card from seat ``s`` asks them (RULES §3).
 ASK_ORDER: Final = tuple((s, (s + 1) % 3, (s - 1) % 3) for s in range(3))
 
@@ -68,10 +71,25 @@ def shangjia(seat: int) -> int:
     return (seat - 1) % NUM_SEATS
 
 
+_DECK: Final = tuple(sorted_deck())
+
+
 def deal_order(seed: int) -> list[int]:
-    """The shuffled deck of a seed: ``random.Random(seed).shuffle`` of the sorted deck (§2.2)."""
-    deck = sorted_deck()
-    random.Random(seed).shuffle(deck)
+    """The shuffled deck of a seed: ``random.Random(seed).shuffle`` of the sorted deck (§2.2).
+
+    The shuffle is written out (Fisher-Yates drawing each index as ``Random._randbelow`` does,
+    from ``getrandbits``), which makes the very same draws in fewer calls; a test holds it equal
+    to ``random.Random(seed).shuffle``.
+    """
+    deck = list(_DECK)
+    getrandbits = random.Random(seed).getrandbits
+    for i in range(len(deck) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        deck[i], deck[j] = deck[j], deck[i]
     return deck
 
 
@@ -176,9 +194,9 @@ class GameState:
         self.stock = list(stock)
         self.pos = 0
         self.hands: list[list[int]] = [[0] * NUM_FACES for _ in range(NUM_SEATS)]
-        for seat, cards in enumerate(hands):
+        for counts, cards in zip(self.hands, hands, strict=False):
             for f in cards:
-                self.hands[seat][f] += 1
+                counts[f] += 1
         self._check_deal()
         self.melds: list[list[TableMeld]] = [[] for _ in range(NUM_SEATS)]
         self.rows: list[list[int]] = [[] for _ in range(NUM_SEATS)]
@@ -206,12 +224,12 @@ class GameState:
         """Deal a hand from a seed (RULES §2.2 [D]): 22 stock cards, then the deal."""
         deck = deal_order(seed)
         hands: list[list[int]] = [[] for _ in range(NUM_SEATS)]
-        for k, card in enumerate(deck[STOCK_SIZE:]):
-            hands[(dealer + k) % NUM_SEATS].append(card)
+        for k in range(NUM_SEATS):  # one card at a time from the dealer on
+            hands[(dealer + k) % NUM_SEATS] = deck[STOCK_SIZE + k :: NUM_SEATS]
         return cls(rules, hands, deck[:STOCK_SIZE], dealer, seed)
 
     def _check_deal(self) -> None:
-        total = [sum(h[f] for h in self.hands) for f in range(NUM_FACES)]
+        total = [sum(column) for column in zip(*self.hands, strict=True)]
         for f in self.stock:
             total[f] += 1
         sizes = [sum(h) for h in self.hands]
@@ -400,24 +418,22 @@ class GameState:
             or (self.rules.holder_may_not_chi and hand[card] >= 2)
         ):
             return []
-        out = []
-        for s in RUNS_WITH[card]:
-            if all(hand[f] for f in (s, s + 1, s + 2) if f != card):
-                out.append(CHIS[s])
-        return out
+        return [CHIS[s] for s, a, b in CHI_NEEDS[card] if hand[a] and hand[b]]
 
     def _win(self, seat: int, card: int, source: Source, last: bool) -> Breakdown | None:
         """The breakdown if ``seat`` wins on ``card`` now, else None (RULES §4.7)."""
         if self.dead[seat]:
             return None
         hand = self.hands[seat]
-        # the quick split check of ``win_check``, before the melds are gathered
-        concealed = list(hand)
-        if source == "self" and hand[card] >= 2:
-            concealed[card] -= 2
-        else:
-            concealed[card] += 1
-        if not splits(tuple(concealed)):
+        # the quick split check of ``win_check`` (the hand with the card, or less the 偎'd
+        # pair), before the melds are gathered; the hand is changed and restored in place
+        held = hand[card]
+        if held == 0 and not any(hand[x] and hand[y] for _, x, y in CHI_NEEDS[card]):
+            return None  # with no copy held the card can only sit in a run: none can form
+        hand[card] = held - 2 if source == "self" and held >= 2 else held + 1
+        key = tuple(hand)
+        hand[card] = held
+        if not splits(key):
             return None
         return win_check(
             [m.meld() for m in self.melds[seat]],
