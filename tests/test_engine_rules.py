@@ -918,16 +918,3 @@ def test_deal_window_messages_name_no_card() -> None:
         with pytest.raises(IllegalAction) as info:
             state.verify(0, Action.parse(action))
         assert "拾" not in str(info.value)
-
-
-def test_deal_order_is_random_shuffle_of_the_sorted_deck() -> None:
-    """The written-out shuffle of ``deal_order`` makes the draws of ``random.Random.shuffle``."""
-    import random as _random
-
-    from weimaque.cards import sorted_deck
-    from weimaque.game.state import deal_order
-
-    for seed in [*range(500), 2**63 - 1, 10**18 + 7]:
-        deck = sorted_deck()
-        _random.Random(seed).shuffle(deck)
-        assert deal_order(seed) == deck, seed
