@@ -199,7 +199,9 @@ class RoomViews(RoomBase):
         assert state is not None
         views: dict[Viewer, list[dict[str, Any]]] = {}
         cache: ViewCache = {}
-        for conn in list(self.conns):
+        # The acting connection first: its answer is queued before the others' news.
+        conns = sorted(self.conns, key=lambda c: c is not origin)
+        for conn in conns:
             viewer = self.viewer_of(conn)
             if viewer not in views:
                 views[viewer] = [v for e in new if (v := e.view(viewer)) is not None]

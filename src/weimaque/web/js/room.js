@@ -270,7 +270,7 @@ export function startRoom(app, roomId) {
     const on = hintsWanted();
     return h(
       "div",
-      { class: "tools" },
+      { class: "tools", "data-testid": "tools" },
       h(
         "button",
         {
@@ -296,6 +296,7 @@ export function startRoom(app, roomId) {
   }
 
   function board() {
+    document.body.dataset.busy = ui.busy ? "true" : "false"; // for tests: an action in flight
     const me = mySeat();
     const legal = s.legal.map((a) => a.text);
     const mayAct = me !== null && s.toAct && !ui.busy;
@@ -314,7 +315,9 @@ export function startRoom(app, roomId) {
       toAct: s.toAct,
       onDiscard: canAct ? (face) => act(`出${face}`) : null,
       timer: timerNode(),
-      ownExtra: h("div", { class: "own-extra" }, autoplayControl(), toolRow(), showHints ? hintsView(showHints) : null),
+      banner: autoplayControl(),
+      side: toolRow(),
+      below: showHints ? hintsView(showHints) : null,
       controls: mayAct
         ? actionBar(legal, {
             act,

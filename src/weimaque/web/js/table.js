@@ -13,7 +13,8 @@ export function seatsAround(bottom) {
  * Draw a board from an observation.
  * ctx: {bottom, mySeat, label(seat), badges(seat) → [nodes], score(seat), hands (per seat,
  *       when visible), numbers (明息, own 息), legal: [action text], onDiscard(face) | null,
- *       hintFaces: Set of faces whose 出 leaves us 听, controls, ownExtra: node | null, timer}
+ *       hintFaces: Set of faces whose 出 leaves us 听, controls, side, banner, below: nodes
+ *       | null, timer}
  */
 export function renderBoard(obs, ctx) {
   const pos = seatsAround(ctx.bottom);
@@ -152,7 +153,10 @@ function ownNumbers(ctx) {
   );
 }
 
-/** The bottom seat: its melds and row, and (for a player) the hand and the controls. */
+/**
+ * The bottom seat: its header with our 息, a 托管 banner, melds and row, then the hand with the
+ * controls beside it (below it on a narrow screen), then the 听 hints.
+ */
 function ownArea(obs, seat, ctx) {
   const hand = seat === ctx.mySeat ? obs.hand : ctx.hands?.[seat];
   return h(
@@ -162,13 +166,12 @@ function ownArea(obs, seat, ctx) {
       "data-testid": `seat-${seat}`,
       "data-rel": "bottom",
     },
-    seatHeader(obs, seat, "bottom", ctx),
-    ownNumbers(ctx),
-    ctx.ownExtra || null,
+    h("div", { class: "own-head" }, seatHeader(obs, seat, "bottom", ctx), ownNumbers(ctx)),
+    ctx.banner || null,
+    h("div", { class: "own-table" }, melds(obs.melds[seat], "m"), discardRow(obs.rows[seat])),
     h(
       "div",
       { class: "own-body" },
-      h("div", { class: "own-table" }, melds(obs.melds[seat], "m"), discardRow(obs.rows[seat])),
       hand !== undefined
         ? handView(hand, ctx)
         : h(
@@ -176,8 +179,9 @@ function ownArea(obs, seat, ctx) {
             { class: "hand-count", "data-testid": "hand-count" },
             t("hand_size", { n: obs.hand_sizes[seat] }),
           ),
-      ctx.controls || null,
+      ctx.controls || ctx.side ? h("div", { class: "side" }, ctx.controls || null, ctx.side || null) : null,
     ),
+    ctx.below || null,
   );
 }
 
