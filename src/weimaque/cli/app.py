@@ -17,12 +17,18 @@ from weimaque.rules.registry import get_rules, list_rules
 from weimaque.scoring.scorer import score, score_tianhu
 
 app = typer.Typer(
-    help="安乡偎麻雀 (Anxiang Wei Maque): calculator, rules and game.",
+    help=(
+        "安乡偎麻雀 (Anxiang Wei Maque): calculator, rules and game. "
+        "The rules are in docs/rules.md."
+    ),
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-rules_app = typer.Typer(help="The rule presets.", no_args_is_help=True)
+rules_app = typer.Typer(
+    help="The rule presets (each 名堂 and option is explained in docs/rules.md).",
+    no_args_is_help=True,
+)
 app.add_typer(rules_app, name="rules")
 
 out = Console()

@@ -28,4 +28,12 @@ def register(app: typer.Typer) -> None:
         path = db or default_path()
         shown = f"[{host}]" if ":" in host else host
         typer.echo(f"wmq serve: http://{shown}:{port}/  (database {path})", err=False)
-        uvicorn.run(create_app(path), host=host, port=port, log_level="warning")
+        # Messages are small JSON: per-message compression costs the server more CPU than the
+        # bytes it saves on a LAN, and it is the largest share of a move's cost under load.
+        uvicorn.run(
+            create_app(path),
+            host=host,
+            port=port,
+            log_level="warning",
+            ws_per_message_deflate=False,
+        )

@@ -177,22 +177,27 @@ def observation_text(state: GameState, viewer: Viewer) -> str:
 
 
 def observation_array(state: GameState, seat: int) -> npt.NDArray[np.float32]:
-    """The seat's view as one flat float32 array (layout in this module's docstring)."""
-    out = np.zeros(OBS_SIZE, dtype=np.float32)
+    """The seat's view as one flat float32 array (layout in this module's docstring).
+
+    Filled as a Python list and converted once (writing numpy elements one by one is slow).
+    """
+    out = [0.0] * OBS_SIZE
     rel = [(seat + k) % NUM_SEATS for k in range(NUM_SEATS)]
     out[:NUM_FACES] = state.hands[seat]
     i = NUM_FACES
     for k, s in enumerate(rel):
+        base = i + k * NUM_FACES
         for m in state.melds[s]:
             if meld_visible(m, s, seat):
                 for f in m.faces:
-                    out[i + k * NUM_FACES + f] += 1
+                    out[base + f] += 1
             else:
                 out[i + 3 * NUM_FACES + k] += 1
     i += 3 * NUM_FACES + 3
     for k, s in enumerate(rel):
+        base = i + k * NUM_FACES
         for f in state.rows[s]:
-            out[i + k * NUM_FACES + f] += 1
+            out[base + f] += 1
     i += 3 * NUM_FACES
     for k, s in enumerate(rel):
         out[i + k] = float(state.dead[s])
@@ -216,13 +221,17 @@ def observation_array(state: GameState, seat: int) -> npt.NDArray[np.float32]:
     for a in state.legal_actions(seat):
         out[i + a.id] = 1
     i += NUM_ACTIONS
+    own_discard, own_chi, own_peng = state.bans(seat)
     for k, s in enumerate(rel):
         if s == seat:
-            discard, chi, _ = state.bans(s)
+            discard, chi = own_discard, own_chi
         else:
             discard, chi = state.public_bans(s)
-        out[i + k * NUM_FACES + np.array(discard, dtype=np.intp)] = 1
-        out[i + 3 * NUM_FACES + k * NUM_FACES + np.array(chi, dtype=np.intp)] = 1
+        for f in discard:
+            out[i + k * NUM_FACES + f] = 1
+        for f in chi:
+            out[i + 3 * NUM_FACES + k * NUM_FACES + f] = 1
     i += 6 * NUM_FACES
-    out[i + np.array(state.bans(seat)[2], dtype=np.intp)] = 1
-    return out
+    for f in own_peng:
+        out[i + f] = 1
+    return np.array(out, dtype=np.float32)

@@ -49,6 +49,16 @@ PASS: Final = Action("pass")
 HU: Final = Action("hu")
 PENG: Final = Action("peng")
 DEAL_PATTERNS: Final = ("tianhu", "jiuxiaodui", "wudui_deal")
+#: One shared (immutable) action per discard face and per run start, for the hot paths.
+DISCARDS: Final = tuple(Action.discard(f) for f in range(NUM_FACES))
+CHIS: Final = {s: Action.chi(s) for s in RUN_STARTS}
+#: Per face: each run holding it (RULES §4.6, within one size) as (start, the two other faces).
+CHI_NEEDS: Final = tuple(
+    tuple((s, *(g for g in (s, s + 1, s + 2) if g != f)) for s in RUN_STARTS if s <= f <= s + 2)
+    for f in range(NUM_FACES)
+)
+#: The three seats in the order a window on a card from seat ``s`` asks them (RULES §3).
+ASK_ORDER: Final = tuple((s, (s + 1) % 3, (s - 1) % 3) for s in range(3))
 
 
 def xiajia(seat: int) -> int:
@@ -61,10 +71,25 @@ def shangjia(seat: int) -> int:
     return (seat - 1) % NUM_SEATS
 
 
+_DECK: Final = tuple(sorted_deck())
+
+
 def deal_order(seed: int) -> list[int]:
-    """The shuffled deck of a seed: ``random.Random(seed).shuffle`` of the sorted deck (§2.2)."""
-    deck = sorted_deck()
-    random.Random(seed).shuffle(deck)
+    """The shuffled deck of a seed: ``random.Random(seed).shuffle`` of the sorted deck (§2.2).
+
+    The shuffle is written out (Fisher-Yates drawing each index as ``Random._randbelow`` does,
+    from ``getrandbits``), which makes the very same draws in fewer calls; a test holds it equal
+    to ``random.Random(seed).shuffle``.
+    """
+    deck = list(_DECK)
+    getrandbits = random.Random(seed).getrandbits
+    for i in range(len(deck) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        deck[i], deck[j] = deck[j], deck[i]
     return deck
 
 
@@ -169,9 +194,9 @@ class GameState:
         self.stock = list(stock)
         self.pos = 0
         self.hands: list[list[int]] = [[0] * NUM_FACES for _ in range(NUM_SEATS)]
-        for seat, cards in enumerate(hands):
+        for counts, cards in zip(self.hands, hands, strict=False):
             for f in cards:
-                self.hands[seat][f] += 1
+                counts[f] += 1
         self._check_deal()
         self.melds: list[list[TableMeld]] = [[] for _ in range(NUM_SEATS)]
         self.rows: list[list[int]] = [[] for _ in range(NUM_SEATS)]
@@ -199,12 +224,12 @@ class GameState:
         """Deal a hand from a seed (RULES §2.2 [D]): 22 stock cards, then the deal."""
         deck = deal_order(seed)
         hands: list[list[int]] = [[] for _ in range(NUM_SEATS)]
-        for k, card in enumerate(deck[STOCK_SIZE:]):
-            hands[(dealer + k) % NUM_SEATS].append(card)
+        for k in range(NUM_SEATS):  # one card at a time from the dealer on
+            hands[(dealer + k) % NUM_SEATS] = deck[STOCK_SIZE + k :: NUM_SEATS]
         return cls(rules, hands, deck[:STOCK_SIZE], dealer, seed)
 
     def _check_deal(self) -> None:
-        total = [sum(h[f] for h in self.hands) for f in range(NUM_FACES)]
+        total = [sum(column) for column in zip(*self.hands, strict=True)]
         for f in self.stock:
             total[f] += 1
         sizes = [sum(h) for h in self.hands]
@@ -268,8 +293,10 @@ class GameState:
         if self.phase == "discard":
             return (self.turn,)
         if self.phase == "claim":
-            assert self.window is not None
-            return tuple(s for s in sorted(self.window.options) if s not in self.window.responses)
+            w = self.window
+            assert w is not None
+            options, responses = w.options, w.responses
+            return tuple(s for s in (0, 1, 2) if s in options and s not in responses)
         return ()
 
     def current_player(self) -> int:
@@ -279,16 +306,17 @@ class GameState:
         dealer before the first discard), then his 下家, then his 上家. The window is resolved by
         priority once every seat has answered, so the order of answers never changes the outcome.
         """
-        seats = self.to_act()
-        if not seats:
-            return -1
-        if self.phase == "claim":
-            assert self.window is not None
-            first = self.window.from_seat
-            for seat in (first, xiajia(first), shangjia(first)):
-                if seat in seats:
+        phase = self.phase
+        if phase == "discard":
+            return self.turn
+        if phase == "claim":
+            w = self.window
+            assert w is not None
+            options, responses = w.options, w.responses
+            for seat in ASK_ORDER[w.from_seat]:
+                if seat in options and seat not in responses:
                     return seat
-        return seats[0]
+        return -1
 
     def hand_faces(self, seat: int) -> list[int]:
         """A seat's concealed cards, sorted."""
@@ -299,14 +327,16 @@ class GameState:
         if seat not in self.to_act():
             return []
         if self.phase == "discard":
-            return [Action.discard(f) for f in self._discardable(seat)]
+            return [DISCARDS[f] for f in self._discardable(seat)]
         assert self.window is not None
         return list(self.window.options[seat])
 
     def _discardable(self, seat: int) -> list[int]:
         """Faces ``seat`` may 出: those held for which ``_discard_reason`` finds nothing."""
         hand = self.hands[seat]
-        return [f for f in range(NUM_FACES) if hand[f] and self._discard_reason(seat, f) is None]
+        banned = self.no_discard[seat]
+        # the fast form of ``_discard_reason(seat, f) is None``: held, not a 砍, not claimed
+        return [f for f, n in enumerate(hand) if n and n != 3 and f not in banned]
 
     def bans(self, seat: int) -> tuple[list[int], list[int], list[int]]:
         """Faces ``seat`` may not 出, 吃 or 碰 now, sorted (RULES §4.6, §5.2, §5.3).
@@ -380,15 +410,30 @@ class GameState:
         return None
 
     def _chi_options(self, seat: int, card: int) -> list[Action]:
-        return [
-            Action.chi(s)
-            for s in RUN_STARTS
-            if s <= card <= s + 2 and self._chi_reason(seat, card, s) is None
-        ]
+        """The 吃 ``seat`` may make with ``card``: ``_chi_reason`` is None, checked fast."""
+        hand = self.hands[seat]
+        if (
+            card in self.thrown[seat]
+            or card in self.thrown[(seat - 1) % NUM_SEATS]
+            or (self.rules.holder_may_not_chi and hand[card] >= 2)
+        ):
+            return []
+        return [CHIS[s] for s, a, b in CHI_NEEDS[card] if hand[a] and hand[b]]
 
     def _win(self, seat: int, card: int, source: Source, last: bool) -> Breakdown | None:
         """The breakdown if ``seat`` wins on ``card`` now, else None (RULES §4.7)."""
         if self.dead[seat]:
+            return None
+        hand = self.hands[seat]
+        # the quick split check of ``win_check`` (the hand with the card, or less the 偎'd
+        # pair), before the melds are gathered; the hand is changed and restored in place
+        held = hand[card]
+        if held == 0 and not any(hand[x] and hand[y] for _, x, y in CHI_NEEDS[card]):
+            return None  # with no copy held the card can only sit in a run: none can form
+        hand[card] = held - 2 if source == "self" and held >= 2 else held + 1
+        key = tuple(hand)
+        hand[card] = held
+        if not splits(key):
             return None
         return win_check(
             [m.meld() for m in self.melds[seat]],
@@ -494,22 +539,30 @@ class GameState:
         the hand before the 偎).
         """
         window = Window(card, origin, from_seat, last, {})
-        seats = (from_seat, xiajia(from_seat), shangjia(from_seat))
-        for other in seats:
+        draw = origin == "draw"
+        claimable = draw or origin == "discard"
+        chi_seat = from_seat if draw else (from_seat + 1) % NUM_SEATS
+        hands, peng_guo = self.hands, self.peng_guo
+        for other in ASK_ORDER[from_seat]:
             opts: list[Action] = []
-            if origin == "draw":
+            if draw:
                 win = self._win(other, card, "self" if other == from_seat else "other", last)
                 if win is not None:
                     opts.append(HU)
                     window.wins[other] = win
-            claimable = origin in ("draw", "discard") and other != from_seat
-            if claimable and self._peng_reason(other, card) is None:
+            # the fast form of ``_peng_reason(other, card) is None``
+            if (
+                claimable
+                and other != from_seat
+                and hands[other][card] >= 2
+                and card not in peng_guo[other]
+            ):
                 opts.append(PENG)
-            chi_seat = from_seat if origin == "draw" else xiajia(from_seat)
             if other == chi_seat:
                 opts.extend(self._chi_options(other, card))
             if opts:
-                window.options[other] = [*opts, PASS]
+                opts.append(PASS)
+                window.options[other] = opts
         return window
 
     def _open(self, window: Window) -> None:
@@ -551,22 +604,24 @@ class GameState:
         w = self.window
         assert w is not None
         chosen = w.responses
-        kinds = {s: a.kind for s, a in chosen.items()}
-        order = [w.from_seat, xiajia(w.from_seat), shangjia(w.from_seat)]
-        winner = next((s for s in order if kinds.get(s) == "hu"), None)
-        if winner is not None:
-            self._hu(winner, w)
-            return
-        if w.origin != "deal":
-            for s in w.wins:
-                if kinds.get(s) != "hu":
-                    self.declined[s] = True
-                    self.events.append(DeclinedHu(s, w.card))
-        for s, opts in w.options.items():
-            if kinds.get(s) != "peng" and any(a.kind == "peng" for a in opts):
-                self.peng_guo[s].add(w.card)  # 碰-过张 (RULES §5.3)
-        penger = next((s for s in order if kinds.get(s) == "peng"), None)
-        chier = next((s for s in order if kinds.get(s) == "chi"), None)
+        penger = chier = None
+        if chosen:
+            kinds = {s: a.kind for s, a in chosen.items()}
+            order = ASK_ORDER[w.from_seat]
+            winner = next((s for s in order if kinds.get(s) == "hu"), None)
+            if winner is not None:
+                self._hu(winner, w)
+                return
+            if w.origin != "deal":
+                for s in w.wins:
+                    if kinds.get(s) != "hu":
+                        self.declined[s] = True
+                        self.events.append(DeclinedHu(s, w.card))
+            for s, opts in w.options.items():
+                if kinds.get(s) != "peng" and PENG in opts:
+                    self.peng_guo[s].add(w.card)  # 碰-过张 (RULES §5.3)
+            penger = next((s for s in order if kinds.get(s) == "peng"), None)
+            chier = next((s for s in order if kinds.get(s) == "chi"), None)
         self.window = None
         if w.origin in ("discard", "release"):
             self.thrown[w.from_seat].add(w.card)
@@ -662,13 +717,13 @@ class GameState:
                 found.append(("tianhu", b))
         pairs = sum(c // 2 for c in hand)
         paired = [f for f in range(NUM_FACES) if hand[f] >= 2]
-        # 无对胡: no pair dealt, or only one black pair (seed 004 item 28).
+        # 无对胡: no pair dealt, or only one black pair; a 砍 rules it out (RULES §7.2).
         no_pair = not paired or (
             len(paired) == 1 and hand[paired[0]] == 2 and paired[0] not in RED_FACES
         )
         for key, ok in (("jiuxiaodui", pairs >= 9), ("wudui_deal", no_pair)):
             if key in active and ok:
-                # [D] 九小对 and 无对胡 hands hold no groups: the pattern's value is the total.
+                # 九小对 and 无对胡 hold no groups: the value is the whole total (RULES §7.2).
                 value = self.rules.patterns[key]
                 points = (
                     value.alt if key == "jiuxiaodui" and pairs >= 10 and value.alt else value.value

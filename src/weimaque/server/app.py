@@ -26,9 +26,11 @@ from weimaque.bots.review import review
 from weimaque.rules.config import OPTION_NAMES, PATTERN_NAMES, RuleConfig
 from weimaque.rules.registry import DEFAULT_PRESET, list_rules
 from weimaque.server.manager import RoomManager
-from weimaque.server.options import ROOM_OPTIONS, RoomError, RoomOptions
+from weimaque.server.options import DEFAULT_TURN_SECONDS, ROOM_OPTIONS, RoomError, RoomOptions
 from weimaque.server.protocol import PROTOCOL_VERSION, ProtocolError, error_message, parse_client
+from weimaque.server.remote import RemoteBots
 from weimaque.server.rooms import Room
+from weimaque.server.scoreapi import ScoreError, score_request
 from weimaque.server.store import Store
 from weimaque.server.views import replay_steps
 
@@ -103,6 +105,7 @@ def create_app(db: str | Path | None = None, store: Store | None = None) -> Star
     """The app over a SQLite store (``db`` path; default ``$WMQ_DB`` or ``./weimaque.db``)."""
     store = store if store is not None else Store(db)
     manager = RoomManager(store)
+    remote = RemoteBots(manager)
     web = web_dir()
 
     def index_response() -> Response:
@@ -122,9 +125,26 @@ def create_app(db: str | Path | None = None, store: Store | None = None) -> Star
         return index_response()
 
     async def share(request: Request) -> Response:
+        response = index_response()
         if manager.get(str(request.path_params["room_id"])) is None:
-            return HTMLResponse("<h1>404</h1><p>No such room.</p>", status_code=404)
+            # The page itself draws the styled "no such room" screen, with a way back.
+            response.status_code = 404
+        return response
+
+    async def score_page(request: Request) -> Response:
         return index_response()
+
+    async def score_api(request: Request) -> Response:
+        body = await request.body()
+        try:
+            raw = json.loads(body) if body.strip() else {}
+        except ValueError as exc:
+            return _error(400, "bad_json", f"not JSON: {exc}")
+        try:
+            result = score_request(raw)
+        except ScoreError as exc:
+            return _error(400, exc.code, str(exc))
+        return JSONResponse({"v": PROTOCOL_VERSION, **result})
 
     async def health(request: Request) -> Response:
         return JSONResponse({"ok": True, "v": PROTOCOL_VERSION})
@@ -139,6 +159,7 @@ def create_app(db: str | Path | None = None, store: Store | None = None) -> Star
                 # The UI labels 名堂 checkboxes and a room's enabled/disabled 名堂 with these.
                 "pattern_names": dict(PATTERN_NAMES),
                 "bots": sorted(REGISTRY),
+                "turn_seconds": DEFAULT_TURN_SECONDS,
             }
         )
 
@@ -159,12 +180,21 @@ def create_app(db: str | Path | None = None, store: Store | None = None) -> Star
                 "url": f"/r/{room.id}",
                 "ws": f"/ws/{room.id}",
                 "room": room.info(),
+                # secret: lets the creator issue bot tokens (docs/bot-protocol.md)
+                "creator_token": remote.creator_token(room),
             },
             status_code=201,
         )
 
     async def list_rooms(request: Request) -> Response:
-        rooms = [r for r in manager.rooms.values() if r.status != "over"]
+        # Public rooms, and the rooms whose ids the asker names (its own, from its browser).
+        asked = {i for i in request.query_params.get("ids", "").split(",")[:50] if i}
+        rooms = [
+            r
+            for r in manager.rooms.values()
+            if r.status != "over" and (r.opts.public or r.id in asked)
+        ]
+
         rooms.sort(key=lambda r: -r.created)
         return JSONResponse({"v": PROTOCOL_VERSION, "rooms": [r.info() for r in rooms[:50]]})
 
@@ -260,7 +290,9 @@ def create_app(db: str | Path | None = None, store: Store | None = None) -> Star
 
         async def writer() -> None:
             while (message := await client.queue.get()) is not None:
-                await websocket.send_text(json.dumps(message, ensure_ascii=False))
+                await websocket.send_text(
+                    json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+                )
 
         write_task = asyncio.create_task(writer())
         try:
@@ -305,6 +337,8 @@ def create_app(db: str | Path | None = None, store: Store | None = None) -> Star
     routes: list[Route | WebSocketRoute | Mount] = [
         Route("/", index),
         Route("/r/{room_id}", share),
+        Route("/score", score_page),
+        Route("/api/score", score_api, methods=["POST"]),
         Route("/api/health", health),
         Route("/api/presets", presets),
         Route("/api/rooms", create_room, methods=["POST"]),
@@ -315,6 +349,7 @@ def create_app(db: str | Path | None = None, store: Store | None = None) -> Star
         Route("/api/rooms/{room_id}/hands/{number}/replay", hand_replay),
         Route("/api/rooms/{room_id}/hands/{number}/review", hand_review),
         WebSocketRoute("/ws/{room_id}", ws_endpoint),
+        *remote.routes(),
     ]
     if web.is_dir():
         routes.append(Mount("/static", StaticFiles(directory=web), name="static"))

@@ -10,13 +10,16 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from collections.abc import Callable
 from typing import Any, Literal
 
 from weimaque.bots import Bot, get_bot
+from weimaque.game.events import Viewer
 from weimaque.game.state import NUM_SEATS, GameState
 from weimaque.match import Match
 from weimaque.rules.config import RuleConfig
 from weimaque.rules.registry import overrides_of
+from weimaque.server.numbers import HintCache
 from weimaque.server.options import RoomOptions
 from weimaque.server.persist import Recorder
 from weimaque.server.seats import Conn, Seat, SeatId
@@ -76,6 +79,12 @@ class RoomBase:
         self.last_hand: dict[str, Any] | None = None
         self._last_state: GameState | None = None
         self._since: dict[int, float] = {}
+        self.hint_cache = HintCache()
+        #: Events of the hand in progress each viewer was shown (see ``RoomViews.send_events``).
+        self._seen: dict[Viewer, int] = {}
+        #: News built on the next turn of the loop (``RoomViews.send_events``).
+        self._pending: list[Callable[[], None]] = []
+        self._flush_scheduled = False
         self._between_since = time.monotonic()
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -120,6 +129,7 @@ class RoomBase:
                     "name": seat.name,
                     "connected": seat.kind == "bot" or self.connected(s),
                     "autoplay": seat.autoplay,
+                    "away": seat.away,
                     "ready": seat.kind == "bot" or seat.ready,
                 }
             )
@@ -137,6 +147,7 @@ class RoomBase:
             if sx is None
             else {"taken": sx.taken, "name": sx.name, "connected": self.connected("shouxing")},
             "spectators": sum(1 for c in self.conns if c.seat is None),
+            "public": self.opts.public,
             "turn_seconds": self.opts.turn_seconds,
             "autoplay_absent": self.opts.autoplay_absent,
             "bot_delay_ms": self.opts.bot_delay_ms,

@@ -10,7 +10,15 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    ValidationError,
+)
 
 PROTOCOL_VERSION: Final = 1
 MAX_MESSAGE: Final = 64 * 1024
@@ -57,6 +65,8 @@ class Join(ClientMessage):
     type: Literal["join"]
     token: Annotated[StrictStr, Field(max_length=200)] | None = None
     name: Name | None = None
+    #: With a token: keep the seat but watch (旁观) instead of playing it.
+    watch: StrictBool = False
 
 
 class Sit(ClientMessage):
@@ -87,6 +97,26 @@ class Spectate(ClientMessage):
     type: Literal["spectate"]
 
 
+class Leave(ClientMessage):
+    """Give up one's seat for good (离座); only between hands."""
+
+    type: Literal["leave"]
+
+
+class Autoplay(ClientMessage):
+    """Turn 托管 on or off for one's seat."""
+
+    type: Literal["autoplay"]
+    on: StrictBool
+
+
+class Hints(ClientMessage):
+    """Ask for 听 hints (or stop them) on this connection."""
+
+    type: Literal["hints"]
+    on: StrictBool
+
+
 class Ping(ClientMessage):
     """Keep-alive; answered by ``pong``."""
 
@@ -94,13 +124,16 @@ class Ping(ClientMessage):
     t: Any = None
 
 
-AnyClientMessage = Join | Sit | Act | Next | Spectate | Ping
+AnyClientMessage = Join | Sit | Act | Next | Spectate | Leave | Autoplay | Hints | Ping
 MESSAGE_TYPES: Final[dict[str, type[ClientMessage]]] = {
     "join": Join,
     "sit": Sit,
     "act": Act,
     "next": Next,
     "spectate": Spectate,
+    "leave": Leave,
+    "autoplay": Autoplay,
+    "hints": Hints,
     "ping": Ping,
 }
 
@@ -181,7 +214,7 @@ def parse_client(text: str | bytes) -> AnyClientMessage:
         raise ProtocolError(
             "bad_message", f"bad {kind} message: {_describe(exc)}", data, re
         ) from exc
-    assert isinstance(message, Join | Sit | Act | Next | Spectate | Ping)
+    assert isinstance(message, Join | Sit | Act | Next | Spectate | Leave | Autoplay | Hints | Ping)
     return message
 
 

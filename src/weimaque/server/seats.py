@@ -29,7 +29,10 @@ class Seat:
     token: str | None = None
     name: str | None = None
     ready: bool = False
+    #: 托管: the server's bot plays this seat (after a timeout, or on the player's request).
     autoplay: bool = False
+    #: The seat's player chose to watch (旁观) and keeps the token; 托管 plays meanwhile.
+    away: bool = False
 
     @property
     def taken(self) -> bool:
@@ -47,6 +50,10 @@ class Conn:
 
     client: Client
     seat: SeatId | None = None
+    #: The seat whose token this connection holds while it watches (旁观), to sit back.
+    held: SeatId | None = None
+    #: Whether this connection asked for 听 hints.
+    hints: bool = False
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue a message; a broken client never breaks the room."""
