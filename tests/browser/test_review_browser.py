@@ -5,24 +5,22 @@ from __future__ import annotations
 import json
 import urllib.request
 
-from tests.browser.test_browser import (  # noqa: F401  (fixtures are used by name)
+from tests.browser.test_browser import (
     DESKTOP,
     WINNING_SEED,
     Browser,
-    browser,
     create_room,
     new_page,
-    page_errors,
     play_until_end,
-    server,
+    pytestmark,
     shot,
 )
 
+__all__ = ["pytestmark"]  # skipped, as the other browser tests, without Chromium
+
 
 def test_review_on_the_replay_timeline(
-    server: str,  # noqa: F811
-    browser: Browser,  # noqa: F811
-    page_errors: list[str],  # noqa: F811
+    server: str, browser: Browser, page_errors: list[str]
 ) -> None:
     page = new_page(browser, page_errors, DESKTOP)
     room = create_room(page, server, seed=WINNING_SEED)
