@@ -262,7 +262,9 @@ def create_app(db: str | Path | None = None, store: Store | None = None) -> Star
 
         async def writer() -> None:
             while (message := await client.queue.get()) is not None:
-                await websocket.send_text(json.dumps(message, ensure_ascii=False))
+                await websocket.send_text(
+                    json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+                )
 
         write_task = asyncio.create_task(writer())
         try:

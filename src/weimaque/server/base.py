@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from collections.abc import Callable
 from typing import Any, Literal
 
 from weimaque.bots import Bot, get_bot
@@ -81,6 +82,9 @@ class RoomBase:
         self.hint_cache = HintCache()
         #: Events of the hand in progress each viewer was shown (see ``RoomViews.send_events``).
         self._seen: dict[Viewer, int] = {}
+        #: News built on the next turn of the loop (``RoomViews.send_events``).
+        self._pending: list[Callable[[], None]] = []
+        self._flush_scheduled = False
         self._between_since = time.monotonic()
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None

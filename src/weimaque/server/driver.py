@@ -55,6 +55,7 @@ class HandDriver(RoomViews):
 
     def _maybe_deal(self, origin: Conn | None = None, re: Any = None) -> bool:
         """Deal the next hand if the room is ready; send everyone a snapshot."""
+        self.flush_pending()
         if not self._ready_to_deal():
             return False
         state = self.match.start_hand()
@@ -92,6 +93,7 @@ class HandDriver(RoomViews):
         re: Any = None,
     ) -> None:
         """Apply a verified action and send each connection what it may see of it."""
+        self.flush_pending()
         state = self.state
         assert state is not None
         first = len(state.events)
@@ -106,6 +108,7 @@ class HandDriver(RoomViews):
         self._wake.set()
 
     def _end_hand(self) -> None:
+        self.flush_pending()  # the last action's news goes out with the hand still in place
         state = self.state
         assert state is not None and state.result is not None
         number = self.hand_number
@@ -181,6 +184,7 @@ class HandDriver(RoomViews):
 
     async def _step(self) -> bool:
         """Make the automatic decision that is due, if any; whether something happened."""
+        self.flush_pending()
         wait, seat = self._due()
         if wait > 0:
             return False

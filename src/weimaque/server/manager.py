@@ -15,6 +15,7 @@ from weimaque.game.state import GameState
 from weimaque.match import Settlement
 from weimaque.rules.registry import rules_with
 from weimaque.server.options import RoomError, RoomOptions
+from weimaque.server.persist import flush_actions
 from weimaque.server.rooms import Room
 from weimaque.server.seats import Seat
 from weimaque.server.store import Store
@@ -124,9 +125,10 @@ class RoomManager:
             room._maybe_deal()
 
     async def close(self) -> None:
-        """Stop every room's task."""
+        """Stop every room's task and write what is still pending."""
         for room in list(self.rooms.values()):
             await room.close()
+        flush_actions()
 
     def hand_record(self, room_id: str, number: int) -> dict[str, Any] | None:
         """A finished hand's record (never the hand in progress)."""

@@ -63,6 +63,7 @@ class Room(HandDriver):
 
     def disconnect(self, conn: Conn) -> None:
         """A connection closed."""
+        self.flush_pending()
         self.conns.discard(conn)
         if conn.seat is not None:
             self.broadcast_room()
@@ -70,6 +71,7 @@ class Room(HandDriver):
 
     def handle(self, conn: Conn, msg: AnyClientMessage) -> None:
         """Handle one parsed client message; raise ``ProtocolError`` for a refused one."""
+        self.flush_pending()
         self.ensure_driver()
         if isinstance(msg, Ping):
             conn.send(server_message("pong", msg.id, t=msg.t, server_ms=int(time.time() * 1000)))

@@ -7,7 +7,9 @@ Every message about the hand is built from ``observation(state, viewer)`` and
 
 from __future__ import annotations
 
+import asyncio
 import time
+from collections.abc import Callable
 from typing import Any, Final
 
 from weimaque.game.actions import Action
@@ -172,6 +174,7 @@ class RoomViews(RoomBase):
 
     def broadcast(self, message: dict[str, Any]) -> None:
         """Send the same (public) message to every connection."""
+        self.flush_pending()
         for conn in list(self.conns):
             conn.send(message)
 
@@ -181,6 +184,7 @@ class RoomViews(RoomBase):
 
     def send_snapshots(self) -> None:
         """A fresh snapshot to every connection (a new hand)."""
+        self.flush_pending()
         for conn in list(self.conns):
             conn.send(self.snapshot(conn))
 
@@ -194,14 +198,19 @@ class RoomViews(RoomBase):
         origin: Conn | None,
         re: Any,
     ) -> None:
-        """Send each connection what it may see of the events ``new`` of one action."""
+        """Send each connection what it may see of the events ``new`` of one action.
+
+        The acting connection is answered at once; the others' news is built and queued on the
+        next turn of the event loop (``flush_pending``), so that under load every player's own
+        move is confirmed before the table's news of other tables' moves is built. Anything that
+        changes the room or sends to it flushes first, so the order of messages never changes.
+        """
         state = self.state
         assert state is not None
         views: dict[Viewer, list[dict[str, Any]]] = {}
         cache: ViewCache = {}
-        # The acting connection first: its answer is queued before the others' news.
-        conns = sorted(self.conns, key=lambda c: c is not origin)
-        for conn in conns:
+        plan: list[tuple[Conn, list[dict[str, Any]], int, dict[str, Any] | None]] = []
+        for conn in list(self.conns):
             viewer = self.viewer_of(conn)
             if viewer not in views:
                 views[viewer] = [v for e in new if (v := e.view(viewer)) is not None]
@@ -215,18 +224,59 @@ class RoomViews(RoomBase):
             actor = None
             if own or action.kind == "discard":
                 actor = {"seat": seat, "action": str(action), "auto": auto}
-            conn.send(
-                server_message(
-                    "events",
-                    re if conn is origin else None,
-                    hand_number=self.hand_number,
-                    **{"from": seen},
-                    events=mine,
-                    actor=actor,
-                    **self._view_fields(conn, cache=cache),
-                )
-            )
+            plan.append((conn, mine, seen, actor))
         self._count_seen(new)
+        hand = self.hand_number
+
+        def message(
+            conn: Conn, mine: list[dict[str, Any]], seen: int, actor: dict[str, Any] | None
+        ) -> dict[str, Any]:
+            return server_message(
+                "events",
+                re if conn is origin else None,
+                hand_number=hand,
+                **{"from": seen},
+                events=mine,
+                actor=actor,
+                **self._view_fields(conn, cache=cache),
+            )
+
+        later = []
+        for conn, mine, seen, actor in plan:
+            if conn is origin:
+                conn.send(message(conn, mine, seen, actor))
+            else:
+                later.append((conn, mine, seen, actor))
+        if later:
+
+            def deliver() -> None:
+                for conn, mine, seen, actor in later:
+                    conn.send(message(conn, mine, seen, actor))
+
+            self._defer(deliver)
+
+    def _defer(self, job: Callable[[], None]) -> None:
+        """Run ``job`` on the next turn of the event loop (at once without a running loop)."""
+        self._pending.append(job)
+        if self._flush_scheduled:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self.flush_pending()
+            return
+        self._flush_scheduled = True
+        # Two hops: the writers woken by this turn's answers run first (FIFO in both asyncio
+        # and uvloop), then the news is built.
+        loop.call_soon(loop.call_soon, self.flush_pending)
+
+    def flush_pending(self) -> None:
+        """Send the news still waiting (see ``send_events``), in order."""
+        self._flush_scheduled = False
+        while self._pending:
+            jobs, self._pending = self._pending, []
+            for job in jobs:
+                job()
 
     def _seen_before(self, viewer: Viewer, first: int) -> int:
         """How many of the hand's first ``first`` events the viewer was shown (counted once)."""
