@@ -128,6 +128,8 @@ export const STRINGS = {
     hidden: "暗牌",
     reason: "原因",
     // table: seats, 旁观, 离座, 托管
+    ban_chi: "不能吃",
+    ban_peng: "不能碰",
     shangjia: "上家",
     xiajia: "下家",
     watch: "旁观",
@@ -376,6 +378,8 @@ export const STRINGS = {
     offline: "offline",
     hidden: "a hidden card",
     reason: "Reason",
+    ban_chi: "no 吃 on",
+    ban_peng: "no 碰 on",
     shangjia: "上家 left",
     xiajia: "下家 right",
     watch: "Watch",
