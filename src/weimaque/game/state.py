@@ -318,13 +318,24 @@ class GameState:
                     return seat
         return -1
 
+    def _must_act(self, seat: int) -> bool:
+        """``seat in self.to_act()``, without building the tuple."""
+        phase = self.phase
+        if phase == "discard":
+            return seat == self.turn
+        if phase == "claim":
+            w = self.window
+            assert w is not None
+            return seat in w.options and seat not in w.responses
+        return False
+
     def hand_faces(self, seat: int) -> list[int]:
         """A seat's concealed cards, sorted."""
         return [f for f in range(NUM_FACES) for _ in range(self.hands[seat][f])]
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Every action ``seat`` may take now (empty when it need not decide)."""
-        if seat not in self.to_act():
+        if not self._must_act(seat):
             return []
         if self.phase == "discard":
             return [DISCARDS[f] for f in self._discardable(seat)]
@@ -451,7 +462,7 @@ class GameState:
             raise IllegalAction(f"cannot {action}: the hand is over")
         if not 0 <= seat < NUM_SEATS:
             raise IllegalAction(f"no seat {seat!r}")
-        if seat not in self.to_act():
+        if not self._must_act(seat):
             raise IllegalAction(f"cannot {action}: seat {seat} is not to act now")
         if action.kind in ("discard", "chi") and (
             action.face is None or not 0 <= action.face < NUM_FACES
@@ -605,23 +616,34 @@ class GameState:
         assert w is not None
         chosen = w.responses
         penger = chier = None
-        if chosen:
-            kinds = {s: a.kind for s, a in chosen.items()}
-            order = ASK_ORDER[w.from_seat]
-            winner = next((s for s in order if kinds.get(s) == "hu"), None)
+        if chosen or w.options or w.wins:  # else nobody could claim: straight on
+            # the first seat in asking order (RULES §3) to answer each kind
+            winner = None
+            for s in ASK_ORDER[w.from_seat]:
+                a = chosen.get(s)
+                if a is None:
+                    continue
+                kind = a.kind
+                if kind == "hu":
+                    winner = s
+                    break
+                if kind == "peng":
+                    if penger is None:
+                        penger = s
+                elif kind == "chi" and chier is None:
+                    chier = s
             if winner is not None:
                 self._hu(winner, w)
                 return
             if w.origin != "deal":
                 for s in w.wins:
-                    if kinds.get(s) != "hu":
+                    if (a := chosen.get(s)) is None or a.kind != "hu":
                         self.declined[s] = True
                         self.events.append(DeclinedHu(s, w.card))
             for s, opts in w.options.items():
-                if kinds.get(s) != "peng" and PENG in opts:
+                a = chosen.get(s)
+                if (a is None or a.kind != "peng") and any(o.kind == "peng" for o in opts):
                     self.peng_guo[s].add(w.card)  # 碰-过张 (RULES §5.3)
-            penger = next((s for s in order if kinds.get(s) == "peng"), None)
-            chier = next((s for s in order if kinds.get(s) == "chi"), None)
         self.window = None
         if w.origin in ("discard", "release"):
             self.thrown[w.from_seat].add(w.card)
@@ -657,7 +679,8 @@ class GameState:
             self._enter_discard(w.from_seat)
 
     def _enter_discard(self, seat: int) -> None:
-        if self._discardable(seat):
+        hand, banned = self.hands[seat], self.no_discard[seat]
+        if any(n and n != 3 and f not in banned for f, n in enumerate(hand)):
             self.phase = "discard"
             self.turn = seat
             return
