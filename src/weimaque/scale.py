@@ -38,15 +38,19 @@ def ray_deals(config: ArenaConfig) -> Iterator[DealResult]:
     ray = _ray()
     started = False
     if not ray.is_initialized():
-        if config.address:
-            ray.init(address=config.address, log_to_driver=False)
-        else:
-            ray.init(
-                num_cpus=config.workers,
-                include_dashboard=False,
-                log_to_driver=False,
-                object_store_memory=LOCAL_OBJECT_STORE,
-            )
+        try:
+            if config.address:
+                ray.init(address=config.address, log_to_driver=False)
+            else:
+                ray.init(
+                    num_cpus=config.workers,
+                    include_dashboard=False,
+                    log_to_driver=False,
+                    object_store_memory=LOCAL_OBJECT_STORE,
+                )
+        except (ConnectionError, RuntimeError, ValueError) as exc:
+            where = config.address or "a local Ray"
+            raise WeimaqueError(f"cannot start or reach {where!r}: {exc}") from exc
         started = True
     try:
         task = ray.remote(num_cpus=1, max_retries=0)(play_deal)

@@ -60,10 +60,14 @@ export function startRoom(app, roomId) {
   function label(seat) {
     const info = s.room?.seats?.[seat];
     // Bots are named after their kind by the server; number them so two bots differ.
+    // The server names an unnamed player 玩家N: show that in the chosen language.
+    const unnamed = !info?.name || info.name === `玩家${seat + 1}`;
     const name =
       info?.kind === "bot"
         ? t("bot_name", { n: seat + 1 })
-        : info?.name || t("seat_n", { n: seat + 1 });
+        : unnamed
+          ? t("player_n", { n: seat + 1 })
+          : info.name;
     return seat === mySeat() ? `${name}（${t("you")}）` : name;
   }
 
