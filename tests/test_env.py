@@ -207,6 +207,10 @@ def test_ismcts_plays_in_the_arena() -> None:
         state.apply(s, rng.choice(state.legal_actions(s)))
     action = bot.act(BotView.of(state, 0), rng)
     assert isinstance(action, Action) and action in state.legal_actions(0)
+    policy = get_bot("ismcts:sims=6,rollout=policy")
+    assert policy.act(BotView.of(state, 0), rng) in state.legal_actions(0)
+    with pytest.raises(WeimaqueError, match="rollout must be"):
+        get_bot("ismcts:rollout=greedy")
     result = run_arena(ArenaConfig(("ismcts:sims=4", "random", "random"), 1, seed=2, rotations=3))
     assert result.bots[0].hands == 3 and result.bots[0].decisions > 0
     with pytest.raises(WeimaqueError, match="unknown ismcts"):
