@@ -35,7 +35,10 @@ def _quiet(fn: object, *args: object, **kwargs: object) -> None:
         fn(*args, **kwargs)  # type: ignore[operator]
 
 
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be")
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")
 def test_pettingzoo_api_test_passes() -> None:
+    """The dict observation (array + mask) is PettingZoo's own convention for masked actions."""
     _quiet(api_test, weimaque.env.env(render_mode="ansi"), num_cycles=400)
     _quiet(api_test, weimaque.env.raw_env(rules="xiaozhuo", dealer=2), num_cycles=400)
 
