@@ -545,3 +545,27 @@ def test_disconnected_buttons_are_disabled_and_the_seat_comes_back(
         proc.terminate()
         proc.wait(10)
     assert page_errors == []
+
+
+def test_no_timer_needs_every_player(server: str, browser: Browser, page_errors: list[str]) -> None:
+    host = new_page(browser, page_errors, DESKTOP)
+    host.goto(server + "/")
+    host.get_by_test_id("create-form").wait_for()
+    host.get_by_test_id("seat-kind-1").select_option("")  # a friend's seat
+    host.get_by_test_id("seat-kind-2").select_option("random")
+    host.locator("[data-testid=field-timer] input").fill("0")
+    host.get_by_test_id("create-room").click()
+    host.wait_for_url("**/r/*")
+    # The creator agreed by choosing it; the friend has not yet: the default timer holds.
+    host.get_by_test_id("no-timer").wait_for()
+    assert "已同意" in host.get_by_test_id("no-timer").inner_text()
+    friend = new_page(browser, page_errors, PHONE)
+    friend.goto(host.url)
+    friend.get_by_test_id("sit-1").click()
+    friend.get_by_test_id("no-timer").wait_for()
+    assert "20" in friend.get_by_test_id("room-timer").inner_text()
+    friend.get_by_test_id("no-timer").click()
+    friend.wait_for_function(
+        "document.querySelector('[data-testid=room-timer]').textContent.includes('不限时')"
+    )
+    assert page_errors == []

@@ -117,6 +117,13 @@ class Hints(ClientMessage):
     on: StrictBool
 
 
+class NoTimer(ClientMessage):
+    """In a room created without a timer: agree (or not) to play without one."""
+
+    type: Literal["no_timer"]
+    agree: StrictBool
+
+
 class Ping(ClientMessage):
     """Keep-alive; answered by ``pong``."""
 
@@ -124,7 +131,7 @@ class Ping(ClientMessage):
     t: Any = None
 
 
-AnyClientMessage = Join | Sit | Act | Next | Spectate | Leave | Autoplay | Hints | Ping
+AnyClientMessage = Join | Sit | Act | Next | Spectate | Leave | Autoplay | Hints | NoTimer | Ping
 MESSAGE_TYPES: Final[dict[str, type[ClientMessage]]] = {
     "join": Join,
     "sit": Sit,
@@ -134,6 +141,7 @@ MESSAGE_TYPES: Final[dict[str, type[ClientMessage]]] = {
     "leave": Leave,
     "autoplay": Autoplay,
     "hints": Hints,
+    "no_timer": NoTimer,
     "ping": Ping,
 }
 
@@ -214,7 +222,9 @@ def parse_client(text: str | bytes) -> AnyClientMessage:
         raise ProtocolError(
             "bad_message", f"bad {kind} message: {_describe(exc)}", data, re
         ) from exc
-    assert isinstance(message, Join | Sit | Act | Next | Spectate | Leave | Autoplay | Hints | Ping)
+    assert isinstance(
+        message, Join | Sit | Act | Next | Spectate | Leave | Autoplay | Hints | NoTimer | Ping
+    )
     return message
 
 

@@ -14,6 +14,8 @@ import { confirmBox, header, notFoundPage } from "./page.js";
 
 const NAME_KEY = "wmq.name";
 export const autositKey = (roomId) => `wmq.autosit.${roomId}`;
+// The creator of a room without a timer agrees to it when seated.
+export const noTimerKey = (roomId) => `wmq.notimer.${roomId}`;
 
 export function startRoom(app, roomId) {
   const s = emptyRoomState(roomId);
@@ -42,6 +44,10 @@ export function startRoom(app, roomId) {
     if (msg.type === "welcome") {
       if (msg.seat === null && msg.held === null) maybeAutosit();
       if (typeof msg.seat === "number" && hintsWanted()) socket.hints(true);
+      if (typeof msg.seat === "number" && sessionStorage.getItem(noTimerKey(roomId))) {
+        sessionStorage.removeItem(noTimerKey(roomId));
+        socket.noTimer(true);
+      }
     }
     if (msg.type === "hand_end" && ui.history) loadHistory();
     draw();
@@ -150,6 +156,7 @@ export function startRoom(app, roomId) {
       rulesSummary(s.room.rules),
       " · ",
       h("span", { "data-testid": "room-timer" }, turn ? t("timer_room", { s: turn }) : t("no_timer")),
+      s.room.no_timer_asked && turn ? h("span", { class: "muted" }, ` (${t("no_timer_pending")})`) : null,
     );
   }
 
@@ -189,6 +196,15 @@ export function startRoom(app, roomId) {
     if (held !== null && held !== undefined) {
       out.push(h("span", { class: "watching", "data-testid": "watching" }, t("watching_seat")));
       out.push(button("sit-back", () => socket.sitBack(), t("sit_back"), { class: "small primary", disabled: !online() }));
+    }
+    if (me !== null && s.room?.no_timer_asked) {
+      const agreed = s.room.seats[me]?.no_timer;
+      out.push(
+        button("no-timer", () => socket.noTimer(!agreed), agreed ? t("no_timer_agreed") : t("no_timer_agree"), {
+          "aria-pressed": agreed ? "true" : "false",
+          disabled: !online(),
+        }),
+      );
     }
     if (me !== null || (held !== null && held !== undefined)) {
       out.push(
