@@ -22,6 +22,7 @@ from weimaque.server.app import create_app
 from weimaque.server.rooms import Room
 
 Msg = dict[str, Any]
+JSON = {"content-type": "application/json"}
 
 
 class Client:
@@ -358,7 +359,8 @@ def test_http_api(client: TestClient) -> None:
     assert bad.status_code == 400
     bad = client.post("/api/rooms", json={"bots": {"1": "nobody"}})
     assert bad.status_code == 400 and bad.json()["error"]["code"] == "bad_bots"
-    assert client.post("/api/rooms", content=b"{x").status_code == 400
+    assert client.post("/api/rooms", content=b"{x", headers=JSON).status_code == 400
+    assert client.post("/api/rooms", content=b"{}").status_code == 415
     res = client.post("/api/rooms", json={"preset": "anxiang", "options": {"min_xi": 15}})
     assert res.status_code == 201
     body = res.json()

@@ -168,10 +168,12 @@ def simulate_cmd(
 from weimaque.cli.arena import register as _register_arena  # noqa: E402
 from weimaque.cli.play import register as _register_play  # noqa: E402
 from weimaque.cli.serve import register as _register_serve  # noqa: E402
+from weimaque.cli.verify import register as _register_verify  # noqa: E402
 
 _register_play(app)
 _register_arena(app)
 _register_serve(app)
+_register_verify(app)
 
 
 def main() -> None:
