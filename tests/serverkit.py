@@ -106,15 +106,14 @@ class Server:
         return dict(data)
 
     def ws(self, room_id: str, **kw: Any) -> Client:
-        return Client(
-            connect(
-                f"ws://127.0.0.1:{self.port}/ws/{room_id}",
-                open_timeout=10,
-                close_timeout=2,
-                max_size=2**22,
-                **kw,
-            )
+        ws = connect(
+            f"ws://127.0.0.1:{self.port}/ws/{room_id}",
+            open_timeout=10,
+            close_timeout=2,
+            max_size=2**22,
+            **kw,
         )
+        return Client(ws.__enter__())
 
 
 class Client:

@@ -50,8 +50,8 @@ class Limits:
     conns_per_room: int = 64
     conns_per_address: int = 64
     #: rooms one address may create: a burst, then one per ``room_interval`` seconds
-    room_burst: int = 20
-    room_interval: float = 6.0
+    room_burst: int = 60
+    room_interval: float = 2.0
     #: HTTP API requests of one address: a burst, then ``http_rate`` per second
     http_burst: int = 200
     http_rate: float = 50.0
