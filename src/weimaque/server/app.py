@@ -296,6 +296,18 @@ def create_app(
             }
         )
 
+    async def match_record(request: Request) -> Response:
+        room = room_or_404(request)
+        if isinstance(room, JSONResponse):
+            return room
+        # The finished hands only (each with its revealed commitment): what ``wmq verify`` reads.
+        # A live room's match seed is never shown; each hand's own seed is, once it is over.
+        record = room.match.record()
+        record.pop("seed", None)
+        record["room_id"] = room.id
+        record["hands"] = list(room.match.hands)
+        return JSONResponse(record)
+
     def finished(request: Request) -> tuple[Room, int, dict[str, Any]] | JSONResponse:
         room = room_or_404(request)
         if isinstance(room, JSONResponse):
@@ -445,6 +457,7 @@ def create_app(
         Route("/api/rooms", list_rooms, methods=["GET"]),
         Route("/api/rooms/{room_id}", room_info),
         Route("/api/rooms/{room_id}/hands", hands),
+        Route("/api/rooms/{room_id}/record", match_record),
         Route("/api/rooms/{room_id}/hands/{number}", hand),
         Route("/api/rooms/{room_id}/hands/{number}/replay", hand_replay),
         WebSocketRoute("/ws/{room_id}", ws_endpoint),
