@@ -37,16 +37,12 @@ from weimaque.server.limits import (
     origin_allowed,
     read_json,
 )
+from weimaque.server.manager import RoomManager
+from weimaque.server.options import ROOM_OPTIONS, RoomError, RoomOptions
 from weimaque.server.protocol import PROTOCOL_VERSION, ProtocolError, error_message, parse_client
-from weimaque.server.rooms import (
-    ROOM_OPTIONS,
-    Room,
-    RoomError,
-    RoomManager,
-    RoomOptions,
-    replay_steps,
-)
+from weimaque.server.rooms import Room
 from weimaque.server.store import Store
+from weimaque.server.views import replay_steps
 
 log = logging.getLogger("weimaque.server")
 

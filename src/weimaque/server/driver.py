@@ -1,0 +1,243 @@
+"""The hand driver: dealing, applying actions, ending hands, and the automatic play.
+
+Bots, the turn timer and 托管 (a seat played by the server's bot when its player runs out of
+time or is away) all run in one asyncio task per room, ``_drive``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import time
+from typing import Any
+
+from weimaque.bots import Bot, BotView, get_bot
+from weimaque.game.actions import Action
+from weimaque.game.events import Event
+from weimaque.game.state import NUM_SEATS
+from weimaque.server.options import autoplay_bot_name
+from weimaque.server.protocol import server_message
+from weimaque.server.seats import Conn
+from weimaque.server.views import RoomViews
+
+log = logging.getLogger("weimaque.server")
+
+
+class HandDriver(RoomViews):
+    """Deals, applies and ends hands; plays bots, timers and 托管."""
+
+    # ----------------------------------------------------------------- the hand
+
+    def _all_taken(self) -> bool:
+        return all(s.taken for s in self.seats)
+
+    def _ready_to_deal(self) -> bool:
+        if self.state is not None or self.match.is_over() or not self._all_taken():
+            return False
+        if not self.match.hands:
+            return True
+        humans = [s for s, seat in enumerate(self.seats) if seat.kind == "human"]
+        connected = [s for s in humans if self.connected(s)]
+        if all(self.seats[s].ready for s in connected) and (
+            not humans or any(self.seats[s].ready for s in connected)
+        ):
+            return True
+        turn = self.opts.turn_seconds
+        return turn is not None and time.monotonic() - self._between_since >= turn
+
+    def _maybe_deal(self, origin: Conn | None = None, re: Any = None) -> bool:
+        """Deal the next hand if the room is ready; send everyone a snapshot."""
+        if not self._ready_to_deal():
+            return False
+        state = self.match.start_hand()
+        for seat in self.seats:
+            seat.ready = False
+        self.last_hand = None
+        self._last_state = None
+        self.recorder.hand_started(self.hand_number, self.rules, state)
+        self._track()
+        for conn in list(self.conns):
+            conn.send(self.snapshot(conn, re if conn is origin else None))
+        if state.is_terminal():  # a deal win is decided by actions, but be safe
+            self._end_hand()
+        self._wake.set()
+        return True
+
+    def _track(self) -> None:
+        """Start the decision clock of each seat that must decide now."""
+        state = self.state
+        now = time.monotonic()
+        todo = set() if state is None else set(state.to_act())
+        for seat in list(self._since):
+            if seat not in todo:
+                del self._since[seat]
+        for seat in todo:
+            self._since.setdefault(seat, now)
+
+    def apply(
+        self,
+        seat: int,
+        action: Action,
+        auto: bool,
+        origin: Conn | None = None,
+        re: Any = None,
+    ) -> None:
+        """Apply a verified action and send each connection what it may see of it."""
+        state = self.state
+        assert state is not None
+        first = len(state.events)
+        state.apply(seat, action)
+        new: list[Event] = state.events[first:]
+        self.recorder.actions(state)
+        self._since.pop(seat, None)
+        self._track()
+        self.send_events(new, first, seat, action, auto, origin, re)
+        if state.is_terminal():
+            self._end_hand()
+        self._wake.set()
+
+    def _end_hand(self) -> None:
+        state = self.state
+        assert state is not None and state.result is not None
+        number = self.hand_number
+        settlement = self.match.finish_hand()
+        record = self.match.hands[-1]
+        self._last_state = state
+        self.last_hand = self._hand_end(number, state, settlement)
+        self._between_since = time.monotonic()
+        for seat in self.seats:
+            seat.ready = False
+            seat.autoplay = False
+        self._since.clear()
+        self.recorder.hand_finished(number, record, self.match.ledger(), self.match.is_over())
+        self.broadcast(server_message("hand_end", **self.last_hand))
+        if self.match.is_over():
+            ranking = sorted(range(NUM_SEATS), key=lambda s: (-self.match.scores[s], s))
+            self.broadcast(
+                server_message(
+                    "match_end",
+                    hands_played=len(self.match.hands),
+                    ledger=self.match.ledger(),
+                    scores=list(self.match.scores),
+                    final_pool_share=None
+                    if self.match.final_share is None
+                    else list(self.match.final_share),
+                    ranking=ranking,
+                    hands=self.summaries(),
+                )
+            )
+        self.broadcast_room()
+
+    # ----------------------------------------------------------------- bots, timer, 托管
+
+    def _auto_bot(self) -> Bot:
+        if self._auto is None:
+            self._auto = get_bot(autoplay_bot_name())
+        return self._auto
+
+    def _due(self) -> tuple[float, int | None]:
+        """(seconds until the next automatic decision, its seat or None)."""
+        state = self.state
+        if state is None:
+            turn = self.opts.turn_seconds
+            if turn is not None and self.match.hands and not self.match.is_over():
+                return max(0.0, self._between_since + turn - time.monotonic()), None
+            return 3600.0, None
+        now = time.monotonic()
+        best: tuple[float, int | None] = (3600.0, None)
+        delay = self.opts.bot_delay_ms / 1000
+        for seat in state.to_act():
+            since = self._since.get(seat, now)
+            s = self.seats[seat]
+            if (
+                s.kind == "bot"
+                or s.autoplay
+                or (self.opts.autoplay_absent and not self.connected(seat))
+            ):
+                due = since + delay
+            elif self.opts.turn_seconds is not None:
+                due = since + self.opts.turn_seconds
+            else:
+                continue
+            wait = max(0.0, due - now)
+            if wait < best[0]:
+                best = (wait, seat)
+        return best
+
+    async def _step(self) -> bool:
+        """Make the automatic decision that is due, if any; whether something happened."""
+        wait, seat = self._due()
+        if wait > 0:
+            return False
+        state = self.state
+        if state is None:
+            return self._maybe_deal()
+        if seat is None:
+            return False
+        s = self.seats[seat]
+        bot = self.bots.get(seat) if s.kind == "bot" else self._auto_bot()
+        assert bot is not None
+        view = BotView.of(state, seat)
+        before = len(state.actions)
+        rng = random.Random(self.rng.getrandbits(64))
+        try:
+            if bot.name == "random":
+                action = bot.act(view, rng)
+            else:
+                action = await asyncio.to_thread(bot.act, view, rng)
+        except Exception:
+            log.exception("bot %s failed; playing a random legal action", bot.name)
+            action = rng.choice(view.legal)
+        if self.state is not state or len(state.actions) != before or seat not in state.to_act():
+            return True  # someone acted meanwhile; look again
+        if not state.can(seat, action):
+            log.error("bot %s chose illegal %s; playing the first legal action", bot.name, action)
+            action = state.legal_actions(seat)[0]
+        if s.kind == "human" and not s.autoplay:
+            s.autoplay = True
+            self.broadcast_room()
+        self.apply(seat, action, auto=True)
+        return True
+
+    async def _drive(self) -> None:
+        """Bots, timers and 托管, forever."""
+        while not self.closed:
+            try:
+                if await self._step():
+                    await asyncio.sleep(0)
+                    continue
+            except Exception:
+                log.exception("room %s: automatic play failed", self.id)
+                await asyncio.sleep(1)
+            wait, _ = self._due()
+            if wait <= 0:  # nothing could be done now: do not spin
+                wait = 0.05
+            self._wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout=max(wait, 0.001))
+
+    def ensure_driver(self) -> None:
+        """Start the automatic-play task on the running loop, once."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        if self._task is not None and self._loop is loop and not self._task.done():
+            return
+        self._loop = loop
+        self._wake = asyncio.Event()
+        self._task = loop.create_task(self._drive(), name=f"room-{self.id}")
+
+    async def close(self) -> None:
+        """Stop the automatic-play task."""
+        self.closed = True
+        task = self._task
+        if task is not None and not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+
+__all__ = ["HandDriver"]

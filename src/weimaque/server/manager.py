@@ -1,0 +1,139 @@
+"""All the rooms of a server: created, looked up, and restored from the store after a restart."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from weimaque.bots import get_bot
+from weimaque.errors import WeimaqueError
+from weimaque.game.actions import Action
+from weimaque.game.record import replay
+from weimaque.game.state import GameState
+from weimaque.match import Settlement
+from weimaque.rules.registry import rules_with
+from weimaque.server.options import RoomError, RoomOptions
+from weimaque.server.rooms import Room
+from weimaque.server.seats import Seat
+from weimaque.server.store import Store
+
+log = logging.getLogger("weimaque.server")
+
+
+class RoomManager:
+    """All rooms of a server, created, looked up and restored from the store."""
+
+    def __init__(self, store: Store | None = None, new_id: Callable[[], str] | None = None) -> None:
+        """A manager over an optional store."""
+        self.store = store
+        self.rooms: dict[str, Room] = {}
+        self._new_id = new_id or (lambda: secrets.token_urlsafe(6))
+
+    def create(self, opts: RoomOptions) -> Room:
+        """Create a room from checked options; raise ``RoomError`` for bad rules or bots."""
+        try:
+            rules = rules_with(opts.preset, dict(opts.options))
+        except WeimaqueError as exc:
+            raise RoomError("bad_options", str(exc)) from exc
+        for seat, spec in opts.bots.items():
+            try:
+                get_bot(spec)
+            except WeimaqueError as exc:
+                raise RoomError("bad_bots", f"seat {seat}: {exc}") from exc
+        seed = opts.seed if opts.seed is not None else secrets.randbits(63)
+        room_id = self._new_id()
+        while room_id in self.rooms:
+            room_id = self._new_id()
+        room = Room(room_id, opts, rules, seed, self.store)
+        room.recorder.created(opts.to_json(), room.seats_json(), rules, seed)
+        self.rooms[room_id] = room
+        room.ensure_driver()
+        room._maybe_deal()  # three bots: play at once
+        return room
+
+    def get(self, room_id: str) -> Room | None:
+        """A room by id (restored from the store on first use)."""
+        room = self.rooms.get(room_id)
+        if room is None and self.store is not None:
+            room = self.restore(room_id)
+        return room
+
+    def restore(self, room_id: str) -> Room | None:
+        """Rebuild a room from the store by replaying its finished hands and its current one."""
+        assert self.store is not None
+        data = self.store.load(room_id)
+        if data is None:
+            return None
+        opts = RoomOptions.from_json(data.config)
+        rules = rules_with(opts.preset, dict(opts.options))
+        seats = [
+            Seat(s["kind"], s.get("bot"), s.get("token"), s.get("name"))
+            for s in data.seats["seats"]
+        ]
+        sx_raw = data.seats.get("shouxing")
+        shouxing = (
+            None if sx_raw is None else Seat("human", None, sx_raw.get("token"), sx_raw.get("name"))
+        )
+        room = Room(room_id, opts, rules, data.seed, self.store, seats, shouxing, data.created)
+        match = room.match
+        last: GameState | None = None
+        settlement: Settlement | None = None
+        for record in data.hands:
+            match.current = replay(record)
+            last = match.current
+            settlement = match.finish_hand()
+        if last is not None and settlement is not None:
+            room._last_state = last
+            room.last_hand = room._hand_end(len(match.hands), last, settlement)
+        cur = data.current
+        if cur is not None and not match.is_over():
+            state = match.start_hand()
+            if state.seed != cur["seed"] or state.dealer != cur["dealer"]:
+                raise WeimaqueError(f"room {room_id}: stored hand does not follow the match")
+            for seat, text in cur["actions"]:
+                state.apply(int(seat), Action.parse(text))
+            room.last_hand = None
+            room._last_state = None
+            room._track()
+            if state.is_terminal():
+                room._end_hand()
+        self.rooms[room_id] = room
+        return room
+
+    def restore_all(self) -> int:
+        """Restore every stored room that is not over; how many."""
+        if self.store is None:
+            return 0
+        count = 0
+        for room_id in self.store.room_ids():
+            if room_id in self.rooms:
+                continue
+            try:
+                if self.restore(room_id) is not None:
+                    count += 1
+            except Exception:
+                log.exception("could not restore room %s", room_id)
+        return count
+
+    def start(self) -> None:
+        """Start the automatic play of every room (inside the running loop)."""
+        for room in self.rooms.values():
+            room.ensure_driver()
+            room._maybe_deal()
+
+    async def close(self) -> None:
+        """Stop every room's task."""
+        for room in list(self.rooms.values()):
+            await room.close()
+
+    def hand_record(self, room_id: str, number: int) -> dict[str, Any] | None:
+        """A finished hand's record (never the hand in progress)."""
+        room = self.get(room_id)
+        if room is None or not 1 <= number <= len(room.match.hands):
+            return None
+        return room.match.hands[number - 1]
+
+
+__all__ = ["RoomManager"]

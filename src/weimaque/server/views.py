@@ -1,0 +1,221 @@
+"""What each connection is sent: snapshots, event batches, welcomes and room broadcasts.
+
+Every message about the hand is built from ``observation(state, viewer)`` and
+``event.view(viewer)`` only (RULES §2.1, §4.3), with viewer = the seat, ``"shouxing"`` or
+``"public"``.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from weimaque.game.actions import Action
+from weimaque.game.events import Event, Viewer, Won
+from weimaque.game.observation import observation
+from weimaque.game.record import start_from_record
+from weimaque.game.state import GameState
+from weimaque.match import Settlement
+from weimaque.server.base import RoomBase
+from weimaque.server.protocol import server_message
+from weimaque.server.seats import Conn, SeatId
+
+
+def replay_steps(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """A finished hand as steps: each action with its events and the full view after it."""
+    state = start_from_record(record)
+    steps: list[dict[str, Any]] = [
+        {
+            "action": None,
+            "seat": None,
+            "events": [v for e in state.events if (v := e.view("all")) is not None],
+            "observation": observation(state, "all"),
+        }
+    ]
+    for seat, text in record["actions"]:
+        events = state.apply(int(seat), Action.parse(text))
+        steps.append(
+            {
+                "action": text,
+                "seat": int(seat),
+                "events": [v for e in events if (v := e.view("all")) is not None],
+                "observation": observation(state, "all"),
+            }
+        )
+    return steps
+
+
+class RoomViews(RoomBase):
+    """The messages a room sends, per connection."""
+
+    @staticmethod
+    def viewer_of(conn: Conn) -> Viewer:
+        """The engine viewer of a connection: its seat, the 守醒, or the public."""
+        if conn.seat is None:
+            return "public"
+        return conn.seat
+
+    def _timer(self, seat: SeatId | None) -> dict[str, Any] | None:
+        turn = self.opts.turn_seconds
+        if turn is None or not isinstance(seat, int) or seat not in self._since:
+            return None
+        if self.seats[seat].kind == "bot":
+            return None
+        left = self._since[seat] + turn - time.monotonic()
+        return {
+            "deadline_ms": int((time.time() + left) * 1000),
+            "left_ms": max(0, int(left * 1000)),
+            "seconds": turn,
+        }
+
+    def _legal(self, seat: SeatId | None) -> list[dict[str, Any]]:
+        state = self.state
+        if state is None or not isinstance(seat, int):
+            return []
+        return [{"text": str(a), "id": a.id} for a in state.legal_actions(seat)]
+
+    def _view_fields(self, conn: Conn) -> dict[str, Any]:
+        state = self.state
+        seat = conn.seat
+        legal = self._legal(seat)
+        return {
+            "observation": None if state is None else observation(state, self.viewer_of(conn)),
+            "legal_actions": legal,
+            "to_act": bool(legal),
+            "timer": self._timer(seat) if legal else None,
+        }
+
+    def _displayed(self) -> GameState | None:
+        """The hand shown in a snapshot: the one in progress, or the last one finished."""
+        if self.state is not None:
+            return self.state
+        return self._last_state
+
+    def snapshot(self, conn: Conn, re: Any = None) -> dict[str, Any]:
+        """The full view of one connection."""
+        viewer = self.viewer_of(conn)
+        shown = self._displayed()
+        fields = self._view_fields(conn)
+        if self.state is None and shown is not None:
+            fields["observation"] = observation(shown, viewer)
+        history = (
+            [] if shown is None else [v for e in shown.events if (v := e.view(viewer)) is not None]
+        )
+        return server_message(
+            "snapshot",
+            re,
+            room=self.info(),
+            you=self._you(conn),
+            hand_number=self.hand_number,
+            **fields,
+            history=history,
+            event_count=len(history),
+            match=self.match_info(),
+            last_hand=self.last_hand if self.state is None else None,
+        )
+
+    def _you(self, conn: Conn) -> dict[str, Any]:
+        seat = conn.seat
+        if seat is None:
+            return {"seat": None, "role": "spectator", "name": None}
+        s = self._seat(seat)
+        return {
+            "seat": seat,
+            "role": "shouxing" if seat == "shouxing" else "player",
+            "name": s.name,
+        }
+
+    def _welcome(self, conn: Conn, re: Any) -> dict[str, Any]:
+        seat = conn.seat
+        s = None if seat is None else self._seat(seat)
+        you = self._you(conn)
+        return server_message(
+            "welcome",
+            re,
+            room_id=self.id,
+            seat=seat,
+            role=you["role"],
+            token=None if s is None else s.token,
+            name=you["name"],
+            protocol=1,
+        )
+
+    def broadcast(self, message: dict[str, Any]) -> None:
+        """Send the same (public) message to every connection."""
+        for conn in list(self.conns):
+            conn.send(message)
+
+    def broadcast_room(self) -> None:
+        """Tell everyone the room changed."""
+        self.broadcast(server_message("room", room=self.info()))
+
+    def send_snapshots(self) -> None:
+        """A fresh snapshot to every connection (a new hand)."""
+        for conn in list(self.conns):
+            conn.send(self.snapshot(conn))
+
+    def send_events(
+        self,
+        new: list[Event],
+        first: int,
+        seat: int,
+        action: Action,
+        auto: bool,
+        origin: Conn | None,
+        re: Any,
+    ) -> None:
+        """Send each connection what it may see of the events ``new`` of one action."""
+        state = self.state
+        assert state is not None
+        for conn in list(self.conns):
+            viewer = self.viewer_of(conn)
+            views = [v for e in new if (v := e.view(viewer)) is not None]
+            # Count only what this viewer saw: a gap would betray a hidden event, such as
+            # another seat's declined 胡 (RULES §3.1.5).
+            seen = sum(1 for e in state.events[:first] if e.view(viewer) is not None)
+            own = conn.seat == seat
+            if not views and not own:
+                continue
+            actor = None
+            if own or action.kind == "discard":
+                actor = {"seat": seat, "action": str(action), "auto": auto}
+            conn.send(
+                server_message(
+                    "events",
+                    re if conn is origin else None,
+                    hand_number=self.hand_number,
+                    **{"from": seen},
+                    events=views,
+                    actor=actor,
+                    **self._view_fields(conn),
+                )
+            )
+
+    def _hand_end(self, number: int, state: GameState, settlement: Settlement) -> dict[str, Any]:
+        r = state.result
+        assert r is not None
+        won = next((e for e in reversed(state.events) if isinstance(e, Won)), None)
+        return {
+            "hand_number": number,
+            "result": {
+                "winner": r.winner,
+                "chou": r.chou,
+                "card": None if won is None else won.view("public")["card"],
+                "source": r.source,
+                "deal_pattern": r.deal_pattern,
+                "total": 0 if r.breakdown is None else r.breakdown.total,
+                "hand": None if won is None else won.view("public")["hand"],
+            },
+            "breakdown": None if r.breakdown is None else r.breakdown.to_dict(),
+            "settlement": settlement.to_dict(),
+            "ledger": self.match.ledger(),
+            "scores": list(self.match.scores),
+            "final_pool_share": None
+            if self.match.final_share is None
+            else list(self.match.final_share),
+            "match_over": self.match.is_over(),
+            "record_url": f"/api/rooms/{self.id}/hands/{number}",
+        }
+
+
+__all__ = ["RoomViews", "replay_steps"]
