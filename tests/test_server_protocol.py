@@ -445,14 +445,14 @@ def test_turn_timer_plays_for_a_slow_seat(client: TestClient) -> None:
 
 
 def test_bots_and_the_shouxing(client: TestClient) -> None:
-    room_id = make_room(
-        client, seed=4, options={"shouxing": True}, bots={"0": "greedy", "1": "greedy"}
-    )
+    body = {"seed": 4, "options": {"shouxing": True}, "bots": {"0": "greedy", "1": "greedy"}}
+    created = client.post("/api/rooms", json={**body, "bot_delay_ms": 0}).json()
+    room_id, invite = created["room_id"], created["shouxing_invite"]
     with contextlib.ExitStack() as stack:
         clients, _ = seat_all(client, room_id, stack, seats=(2,))
         room = room_of(client, room_id)
         sx = Client(stack.enter_context(client.websocket_connect(f"/ws/{room_id}")))
-        i = sx.send(type="sit", seat="shouxing", name="守")
+        i = sx.send(type="sit", seat="shouxing", name="守", invite=invite)
         assert sx.reply(i, "welcome")["role"] == "shouxing"
         snap = sx.reply(i, "snapshot")
         state = room.state

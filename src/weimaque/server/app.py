@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import secrets
 from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
@@ -27,6 +28,7 @@ from weimaque.bots import REGISTRY, check_spec
 from weimaque.errors import WeimaqueError
 from weimaque.rules.config import OPTION_NAMES, PATTERN_NAMES, RuleConfig
 from weimaque.rules.registry import DEFAULT_PRESET, list_rules
+from weimaque.server import botpool
 from weimaque.server.limits import (
     BodyError,
     Counter,
@@ -39,8 +41,15 @@ from weimaque.server.limits import (
 )
 from weimaque.server.manager import RoomManager
 from weimaque.server.options import ROOM_OPTIONS, RoomError, RoomOptions
-from weimaque.server.protocol import PROTOCOL_VERSION, ProtocolError, error_message, parse_client
+from weimaque.server.protocol import (
+    PROTOCOL_VERSION,
+    ProtocolError,
+    error_message,
+    is_token,
+    parse_client,
+)
 from weimaque.server.rooms import Room
+from weimaque.server.seats import SeatId, hash_token
 from weimaque.server.store import Store
 from weimaque.server.views import replay_steps
 
@@ -199,8 +208,9 @@ def create_app(
     """The app over a SQLite store (``db`` path; default ``$WMQ_DB`` or ``./weimaque.db``)."""
     store = store if store is not None else Store(db)
     limits = limits or Limits()
-    manager = RoomManager(store)
+    manager = RoomManager(store, limits=limits)
     web = web_dir()
+    pool = botpool.configure(limits.bot_workers)
     room_limiter = RateLimiter(limits.room_burst, limits.room_interval)
     ws_per_address = Counter()
 
@@ -257,6 +267,7 @@ def create_app(
             room = manager.create(RoomOptions.from_json(raw))
         except RoomError as exc:
             return _error(400, exc.code, str(exc))
+        keys = manager.issue_keys(room)
         return JSONResponse(
             {
                 "v": PROTOCOL_VERSION,
@@ -264,9 +275,40 @@ def create_app(
                 "url": f"/r/{room.id}",
                 "ws": f"/ws/{room.id}",
                 "room": room.info(),
+                # Shown once: the creator frees seats with it, and invites the 守醒 with the other.
+                **keys,
             },
             status_code=201,
         )
+
+    async def free_seat(request: Request) -> Response:
+        room = room_or_404(request)
+        if isinstance(room, JSONResponse):
+            return room
+        try:
+            raw = await read_json(request.stream(), request.headers, limits.max_body)
+        except BodyError as exc:
+            return _error(exc.status, exc.code, exc.message)
+        token = raw.get("creator_token") if isinstance(raw, dict) else None
+        if (
+            room.creator is None
+            or not is_token(token)
+            or not secrets.compare_digest(hash_token(str(token)), room.creator)
+        ):
+            return _error(403, "forbidden", "only the room's creator (creator_token) frees seats")
+        text = str(request.path_params["seat"])
+        seat: SeatId | None = "shouxing" if text == "shouxing" else None
+        if text in ("0", "1", "2"):
+            seat = int(text)
+        if seat is None:
+            return _error(404, "bad_seat", "seats are 0, 1, 2 and shouxing")
+        if room.state is not None and room.connected(seat):
+            return _error(
+                409, "hand_in_progress", "a player at the table is freed only between hands"
+            )
+        if not room.free_seat(seat):
+            return _error(409, "bad_seat", f"seat {seat} is not held by a person")
+        return JSONResponse({"v": PROTOCOL_VERSION, "room": room.info()})
 
     async def list_rooms(request: Request) -> Response:
         rooms = [r for r in manager.rooms.values() if r.status != "over"]
@@ -442,6 +484,7 @@ def create_app(
             yield
         finally:
             await manager.close()
+            pool.close()
             store.close()
 
     routes: list[Route | WebSocketRoute | Mount] = [
@@ -454,6 +497,7 @@ def create_app(
         Route("/api/rooms/{room_id}", room_info),
         Route("/api/rooms/{room_id}/hands", hands),
         Route("/api/rooms/{room_id}/record", match_record),
+        Route("/api/rooms/{room_id}/seats/{seat}/free", free_seat, methods=["POST"]),
         Route("/api/rooms/{room_id}/hands/{number}", hand),
         Route("/api/rooms/{room_id}/hands/{number}/replay", hand_replay),
         WebSocketRoute("/ws/{room_id}", ws_endpoint),

@@ -137,6 +137,9 @@ class RoomBase:
             if sx is None
             else {"taken": sx.taken, "name": sx.name, "connected": self.connected("shouxing")},
             "spectators": sum(1 for c in self.conns if c.seat is None),
+            # A chosen seed makes a practice room: everyone sees it before sitting down.
+            "practice": self.opts.seed is not None,
+            **({} if self.opts.seed is None else {"practice_seed": self.opts.seed}),
             "turn_seconds": self.opts.turn_seconds,
             "autoplay_absent": self.opts.autoplay_absent,
             "bot_delay_ms": self.opts.bot_delay_ms,

@@ -202,15 +202,7 @@ class Ping(ClientMessage):
     ) = None
 
 
-class FreeSeat(ClientMessage):
-    """The room's creator frees a seat held by a person (or the 守醒's)."""
-
-    type: Literal["free_seat"]
-    seat: StrictInt | Literal["shouxing"]
-    creator: Token
-
-
-AnyClientMessage = Join | Sit | Act | Next | Spectate | Ping | FreeSeat
+AnyClientMessage = Join | Sit | Act | Next | Spectate | Ping
 MESSAGE_TYPES: Final[dict[str, type[ClientMessage]]] = {
     "join": Join,
     "sit": Sit,
@@ -218,7 +210,6 @@ MESSAGE_TYPES: Final[dict[str, type[ClientMessage]]] = {
     "next": Next,
     "spectate": Spectate,
     "ping": Ping,
-    "free_seat": FreeSeat,
 }
 
 
@@ -320,7 +311,7 @@ def parse_client(text: str | bytes) -> AnyClientMessage:
         raise ProtocolError(
             "bad_message", f"bad {kind} message: {_describe(exc)}", data, re
         ) from exc
-    assert isinstance(message, Join | Sit | Act | Next | Spectate | Ping | FreeSeat)
+    assert isinstance(message, Join | Sit | Act | Next | Spectate | Ping)
     if isinstance(message, Join) and message.token is not None and not is_token(message.token):
         # Checked before any comparison: compare_digest refuses non-ASCII text.
         raise ProtocolError("bad_token", "this room holds no seat with that token", data, re)

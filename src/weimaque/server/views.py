@@ -48,6 +48,9 @@ def replay_steps(record: dict[str, Any]) -> list[dict[str, Any]]:
 class RoomViews(RoomBase):
     """The messages a room sends, per connection."""
 
+    #: The published commitment to the hand in progress (docs/fairness.md).
+    deal_commitment: str | None = None
+
     @staticmethod
     def viewer_of(conn: Conn) -> Viewer:
         """The engine viewer of a connection: its seat, the 守醒, or the public."""
@@ -112,6 +115,7 @@ class RoomViews(RoomBase):
             event_count=len(history),
             match=self.match_info(),
             last_hand=self.last_hand if self.state is None else None,
+            commitment=self.deal_commitment if self.state is not None else None,
         )
 
     def _you(self, conn: Conn) -> dict[str, Any]:
@@ -135,7 +139,7 @@ class RoomViews(RoomBase):
             room_id=self.id,
             seat=seat,
             role=you["role"],
-            token=None if s is None else s.token,
+            token=None if s is None else conn.token,
             name=you["name"],
             protocol=1,
         )
