@@ -113,9 +113,14 @@ def act_first(room: Room, clients: dict[int, Client]) -> tuple[int, str, Msg]:
     seat = state.to_act()[0]
     action = str(state.legal_actions(seat)[0])
     c = clients[seat]
-    ack = c.reply(c.send(type="act", action=action), "events")
+    ack = acked(c, c.send(type="act", action=action))
     assert ack["actor"] == {"seat": seat, "action": action, "auto": False}
     return seat, action, ack
+
+
+def acked(c: Client, msg_id: int) -> Msg:
+    """The immediate ``ack`` of an accepted action (its events may wait for a claim window)."""
+    return c.until(lambda m: m["type"] == "ack" and m["ack"] == msg_id)
 
 
 def truth_by_count(record: dict[str, Any]) -> dict[tuple[int, int], list[Msg]]:
@@ -338,7 +343,7 @@ def test_bad_messages_get_errors_and_the_connection_survives(client: TestClient)
         pong = c.reply(c.send(type="ping", t="x"), "pong")
         assert pong["t"] == "x"
         _, _, ack = act_first(room, clients)
-        assert ack["type"] == "events"
+        assert ack["type"] == "ack"
 
 
 def test_unknown_room_is_refused(client: TestClient) -> None:
@@ -403,7 +408,7 @@ def test_spectator_sees_the_public_view(client: TestClient) -> None:
             state = room.state
             if 0 in state.to_act():
                 c = clients[0]
-                c.reply(c.send(type="act", action=str(state.legal_actions(0)[0])), "events")
+                acked(c, c.send(type="act", action=str(state.legal_actions(0)[0])))
                 n += 1
             else:
                 time.sleep(0.005)
@@ -472,7 +477,7 @@ def test_bots_and_the_shouxing(client: TestClient) -> None:
             state = room.state
             if 2 in state.to_act():
                 c = clients[2]
-                c.reply(c.send(type="act", action=str(state.legal_actions(2)[0])), "events")
+                acked(c, c.send(type="act", action=str(state.legal_actions(2)[0])))
                 n += 1
             else:
                 time.sleep(0.005)
@@ -501,7 +506,7 @@ def test_a_declined_hu_leaves_no_gap_for_the_others(client: TestClient) -> None:
             legal = state.legal_actions(seat)
             action = legal[-1] if legal[0].kind == "hu" and seat != 0 else legal[0]
             c = clients[seat]
-            c.reply(c.send(type="act", action=str(action)), "events")
+            acked(c, c.send(type="act", action=str(action)))
         record = room.match.hands[0]
         replayed = start_from_record(record)
         for s, text in record["actions"]:

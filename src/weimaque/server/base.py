@@ -13,10 +13,12 @@ import time
 from typing import Any, Literal
 
 from weimaque.bots import Bot, get_bot
+from weimaque.game.events import Viewer
 from weimaque.game.state import NUM_SEATS, GameState
 from weimaque.match import Match
 from weimaque.rules.config import RuleConfig
 from weimaque.rules.registry import overrides_of
+from weimaque.server.gate import Gate
 from weimaque.server.options import RoomOptions
 from weimaque.server.persist import Recorder
 from weimaque.server.seats import Conn, Seat, SeatId
@@ -76,6 +78,10 @@ class RoomBase:
         self.last_hand: dict[str, Any] | None = None
         self._last_state: GameState | None = None
         self._since: dict[int, float] = {}
+        #: Viewers waiting for a claim window to close (issue 13 §2; :mod:`.gate`).
+        self.gate = Gate()
+        #: Per viewer: (events counted, how many of them it sees), for the ``from`` field.
+        self._counted: dict[Viewer, tuple[int, int]] = {}
         self._between_since = time.monotonic()
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None

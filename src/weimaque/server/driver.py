@@ -63,8 +63,7 @@ class HandDriver(RoomViews):
         self._commit(state.seed)
         self.recorder.hand_started(self.hand_number, self.rules, state)
         self._track()
-        for conn in list(self.conns):
-            conn.send(self.snapshot(conn, re if conn is origin else None))
+        self.send_deal(origin, re)
         if state.is_terminal():  # a deal win is decided by actions, but be safe
             self._end_hand()
         self._wake.set()
@@ -108,12 +107,13 @@ class HandDriver(RoomViews):
         state = self.state
         assert state is not None
         first = len(state.events)
+        before = state.copy()
         state.apply(seat, action)
         new: list[Event] = state.events[first:]
         self.recorder.actions(state)
         self._since.pop(seat, None)
         self._track()
-        self.send_events(new, first, seat, action, auto, origin, re)
+        self.send_events(new, first, seat, action, auto, origin, re, before)
         if state.is_terminal():
             self._end_hand()
         self._wake.set()

@@ -119,8 +119,10 @@ class RoomManager:
             state = match.start_hand()
             if state.seed != cur["seed"] or state.dealer != cur["dealer"]:
                 raise WeimaqueError(f"room {room_id}: stored hand does not follow the match")
+            sx = room.shouxing is not None
+            room.gate.dealt(state, sx)
             for seat, text in cur["actions"]:
-                state.apply(int(seat), Action.parse(text))
+                room.gate.replay(state, int(seat), Action.parse(text), sx)
             room.last_hand = None
             room._last_state = None
             found = self.store.deal(room_id, len(match.hands) + 1)
@@ -201,9 +203,7 @@ class RoomManager:
         for seat_id in seats:
             key = (room.id, seat_id)
             seat = room._seat(seat_id)
-            held = any(
-                c.seat == seat_id or getattr(c, "held", None) == seat_id for c in room.conns
-            )
+            held = any(c.seat == seat_id or getattr(c, "held", None) == seat_id for c in room.conns)
             if seat.token is None or held or room.state is not None:
                 self._absent.pop(key, None)
                 continue

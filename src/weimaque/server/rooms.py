@@ -41,6 +41,7 @@ from weimaque.server.protocol import (
     ProtocolError,
     Sit,
     Spectate,
+    safe_id,
     server_message,
 )
 from weimaque.server.seats import (
@@ -215,6 +216,10 @@ class Room(HandDriver):
         except IllegalAction as exc:
             raise self._fail("illegal_action", str(exc), msg) from exc
         self._seat(seat).autoplay = False
+        # Accepted: said at once, the same whether or not a claim window will hold the events
+        # (their ``events`` message, with ``re``, comes when this seat is settled; see .gate).
+        actor = {"seat": seat, "action": str(action), "auto": False}
+        conn.send(server_message("ack", None, ack=safe_id(msg.id), actor=actor))
         self.apply(seat, action, auto=False, origin=conn, re=msg.id)
 
     def _next(self, conn: Conn, msg: Next) -> None:

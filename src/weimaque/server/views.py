@@ -14,9 +14,10 @@ from weimaque.game.actions import Action
 from weimaque.game.events import Event, Viewer, Won
 from weimaque.game.observation import observation
 from weimaque.game.record import start_from_record
-from weimaque.game.state import GameState
+from weimaque.game.state import NUM_SEATS, GameState
 from weimaque.match import Settlement
 from weimaque.server.base import RoomBase
+from weimaque.server.gate import settled, viewers
 from weimaque.server.protocol import server_message
 from weimaque.server.seats import Conn, SeatId
 
@@ -101,9 +102,19 @@ class RoomViews(RoomBase):
         fields = self._view_fields(conn)
         if self.state is None and shown is not None:
             fields["observation"] = observation(shown, viewer)
-        history = (
-            [] if shown is None else [v for e in shown.events if (v := e.view(viewer)) is not None]
-        )
+        events = [] if shown is None else shown.events
+        held = None if self.state is None else self.gate.waiting(viewer)
+        if held is not None:
+            # Waiting for a window to close: the position of its last delivery (see .gate).
+            events = events[: NUM_SEATS if held.upto is None else held.upto]
+            legal = [] if held.obs is None else held.obs.get("legal_actions", [])
+            fields.update(
+                observation=held.obs,
+                legal_actions=[{"text": t, "id": Action.parse(t).id} for t in legal],
+                to_act=bool(legal),
+                timer=None,
+            )
+        history = [v for e in events if (v := e.view(viewer)) is not None]
         return server_message(
             "snapshot",
             re,
@@ -158,6 +169,20 @@ class RoomViews(RoomBase):
         for conn in list(self.conns):
             conn.send(self.snapshot(conn))
 
+    def send_deal(self, origin: Conn | None, re: Any) -> None:
+        """A new hand: a snapshot to each connection, except those a deal window holds."""
+        state = self.state
+        assert state is not None
+        held = self.gate.dealt(state, self.shouxing is not None)
+        self._counted.clear()
+        for conn in list(self.conns):
+            reply = re if conn is origin else None
+            if self.viewer_of(conn) in held:
+                if reply is not None:
+                    self.gate.replies[conn] = reply
+                continue
+            conn.send(self.snapshot(conn, reply))
+
     def send_events(
         self,
         new: list[Event],
@@ -167,33 +192,78 @@ class RoomViews(RoomBase):
         auto: bool,
         origin: Conn | None,
         re: Any,
+        before: GameState | None = None,
     ) -> None:
-        """Send each connection what it may see of the events ``new`` of one action."""
+        """Send each connection what it may see of the events ``new`` of one action.
+
+        A viewer waiting for a claim window to close gets nothing now, and everything since its
+        last delivery once it is settled (:mod:`.gate`).
+        """
         state = self.state
         assert state is not None
+        gate = self.gate
+        act = (seat, action, auto)
+        if before is not None:
+            gate.after_action(before, state, first, act, self.shouxing is not None)
+        groups: dict[Viewer, list[Conn]] = {}
         for conn in list(self.conns):
-            viewer = self.viewer_of(conn)
-            views = [v for e in new if (v := e.view(viewer)) is not None]
+            groups.setdefault(self.viewer_of(conn), []).append(conn)
+        if origin is not None and re is not None and not settled(state, self.viewer_of(origin)):
+            gate.replies[origin] = re
+        for viewer in viewers(state, self.shouxing is not None):
+            if not settled(state, viewer):
+                continue
+            held = gate.release(viewer)
+            conns = groups.get(viewer, [])
+            if held is not None and held.upto is None:
+                # Held since the deal: the hand's first snapshot.
+                for conn in conns:
+                    conn.send(self.snapshot(conn, gate.replies.pop(conn, None)))
+                continue
+            start, actors = (first, [act]) if held is None else (held.upto or 0, held.actors)
+            if not conns:
+                continue
+            views = [v for e in state.events[start:] if (v := e.view(viewer)) is not None]
             # Count only what this viewer saw: a gap would betray a hidden event, such as
             # another seat's declined 胡 (RULES §3.1.5).
-            seen = sum(1 for e in state.events[:first] if e.view(viewer) is not None)
-            own = conn.seat == seat
-            if not views and not own:
-                continue
-            actor = None
-            if own or action.kind == "discard":
-                actor = {"seat": seat, "action": str(action), "auto": auto}
-            conn.send(
-                server_message(
-                    "events",
-                    re if conn is origin else None,
-                    hand_number=self.hand_number,
-                    **{"from": seen},
-                    events=views,
-                    actor=actor,
-                    **self._view_fields(conn),
+            seen = self._count_seen(viewer, start)
+            for conn in conns:
+                own = any(s == conn.seat for s, _, _ in actors)
+                if not views and not own:
+                    continue
+                actor = next(
+                    (
+                        {"seat": s, "action": str(a), "auto": au}
+                        for s, a, au in actors
+                        if s == conn.seat or a.kind == "discard"
+                    ),
+                    None,
                 )
-            )
+                reply = gate.replies.pop(conn, None)
+                if reply is None and conn is origin:
+                    reply = re
+                conn.send(
+                    server_message(
+                        "events",
+                        reply,
+                        hand_number=self.hand_number,
+                        **{"from": seen},
+                        events=views,
+                        actor=actor,
+                        **self._view_fields(conn),
+                    )
+                )
+
+    def _count_seen(self, viewer: Viewer, upto: int) -> int:
+        """How many of the hand's first ``upto`` events ``viewer`` sees (counted incrementally)."""
+        state = self.state
+        assert state is not None
+        done, count = self._counted.get(viewer, (0, 0))
+        if done > upto:
+            done, count = 0, 0
+        count += sum(1 for e in state.events[done:upto] if e.view(viewer) is not None)
+        self._counted[viewer] = (upto, count)
+        return count
 
     def _hand_end(self, number: int, state: GameState, settlement: Settlement) -> dict[str, Any]:
         r = state.result
