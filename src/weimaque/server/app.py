@@ -236,7 +236,9 @@ def create_app(
         return index_response()
 
     async def health(request: Request) -> Response:
-        return JSONResponse({"ok": True, "v": PROTOCOL_VERSION})
+        return JSONResponse(
+            {"ok": True, "v": PROTOCOL_VERSION, "rooms_in_memory": len(manager.rooms)}
+        )
 
     async def presets(request: Request) -> Response:
         return JSONResponse(

@@ -7,8 +7,9 @@ Every message about the hand is built from ``observation(state, viewer)`` and
 
 from __future__ import annotations
 
+import asyncio
 import time
-from typing import Any
+from typing import Any, Final
 
 from weimaque.game.actions import Action
 from weimaque.game.events import Event, Viewer, Won
@@ -46,11 +47,17 @@ def replay_steps(record: dict[str, Any]) -> list[dict[str, Any]]:
     return steps
 
 
+#: Room broadcasts within this many seconds are sent as one.
+ROOM_COALESCE_S: Final = 0.05
+
+
 class RoomViews(RoomBase):
     """The messages a room sends, per connection."""
 
     #: The published commitment to the hand in progress (docs/fairness.md).
     deal_commitment: str | None = None
+    #: A ``room`` broadcast is scheduled.
+    _room_due: bool = False
 
     @staticmethod
     def viewer_of(conn: Conn) -> Viewer:
@@ -161,7 +168,22 @@ class RoomViews(RoomBase):
             conn.send(message)
 
     def broadcast_room(self) -> None:
-        """Tell everyone the room changed."""
+        """Tell everyone the room changed: one message for all changes of the next 50 ms.
+
+        Coalesced, so a burst of joins costs one broadcast, not one per join per connection.
+        """
+        if self._room_due:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self._flush_room()
+            return
+        self._room_due = True
+        loop.call_later(ROOM_COALESCE_S, self._flush_room)
+
+    def _flush_room(self) -> None:
+        self._room_due = False
         self.broadcast(server_message("room", room=self.info()))
 
     def send_snapshots(self) -> None:
@@ -227,6 +249,7 @@ class RoomViews(RoomBase):
             # Count only what this viewer saw: a gap would betray a hidden event, such as
             # another seat's declined 胡 (RULES §3.1.5).
             seen = self._count_seen(viewer, start)
+            shared: dict[Any, dict[str, Any]] = {}
             for conn in conns:
                 own = any(s == conn.seat for s, _, _ in actors)
                 if not views and not own:
@@ -242,8 +265,11 @@ class RoomViews(RoomBase):
                 reply = gate.replies.pop(conn, None)
                 if reply is None and conn is origin:
                     reply = re
-                conn.send(
-                    server_message(
+                # Spectators (and several tabs of one seat) share one message, encoded once.
+                key = (conn.seat, None if actor is None else actor["seat"])
+                message = None if reply is not None else shared.get(key)
+                if message is None:
+                    message = server_message(
                         "events",
                         reply,
                         hand_number=self.hand_number,
@@ -252,7 +278,9 @@ class RoomViews(RoomBase):
                         actor=actor,
                         **self._view_fields(conn),
                     )
-                )
+                    if reply is None:
+                        shared[key] = message
+                conn.send(message)
 
     def _count_seen(self, viewer: Viewer, upto: int) -> int:
         """How many of the hand's first ``upto`` events ``viewer`` sees (counted incrementally)."""
