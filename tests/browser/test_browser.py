@@ -335,7 +335,9 @@ def test_shouxing_sees_the_three_hands(
     host.get_by_test_id("seat-kind-2").select_option("random")
     host.get_by_test_id("create-room").click()
     host.get_by_test_id("hand").wait_for()
-    link = host.get_by_test_id("share-link").input_value()
+    # The 守醒 sits only by the creator's invitation link (issue 13 §2).
+    link = host.get_by_test_id("shouxing-link").input_value()
+    assert "#invite=" in link
 
     # RULES §2.1: the 守醒 plays no cards but sees the three hands (never the stock).
     watcher = new_page(browser, page_errors, PHONE)

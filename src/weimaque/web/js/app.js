@@ -14,6 +14,7 @@ const app = document.getElementById("app");
 const roomMatch = location.pathname.match(/^\/r\/([^/]+)/);
 const NAME_KEY = "wmq.name";
 const autositKey = (roomId) => `wmq.autosit.${roomId}`;
+const inviteKey = (roomId) => `wmq.invite.${roomId}`;
 
 function header(extra) {
   return h(
@@ -35,6 +36,8 @@ function startLobby() {
       // The creator sits at the first seat left for a person (none: watches the bots).
       const human = [0, 1, 2].find((s) => !(String(s) in req.bots));
       if (human !== undefined) sessionStorage.setItem(autositKey(res.room_id), String(human));
+      // Shown once by the server: the 守醒 invitation stays with the creator's browser.
+      if (res.shouxing_invite) localStorage.setItem(inviteKey(res.room_id), res.shouxing_invite);
       location.assign(res.url);
     });
   };
@@ -116,7 +119,12 @@ function startRoom(roomId) {
     const input = document.querySelector("[data-testid=name-input]");
     const name = input?.value.trim();
     if (name) localStorage.setItem(NAME_KEY, name);
-    socket.sit(seat, name || undefined);
+    const invite =
+      seat === "shouxing"
+        ? new URLSearchParams(location.hash.slice(1)).get("invite") ||
+          localStorage.getItem(inviteKey(roomId))
+        : null;
+    socket.sit(seat, name || undefined, invite || undefined);
   }
 
   async function loadHistory() {
@@ -151,6 +159,23 @@ function startRoom(roomId) {
       { class: "rules-line", "data-testid": "room-rules" },
       h("span", { class: "label" }, t("room_rules")),
       rulesSummary(s.room.rules),
+    );
+  }
+
+  function inviteBar() {
+    // The 守醒 sees all three hands: only someone the creator sends this link may sit there.
+    const invite = localStorage.getItem(inviteKey(roomId));
+    if (!invite || !s.room?.shouxing || s.room.shouxing.taken) return null;
+    return h(
+      "div",
+      { class: "share" },
+      h("span", {}, `${t("share")} · 守醒`),
+      h("input", {
+        readonly: true,
+        value: `${location.origin}/r/${roomId}#invite=${invite}`,
+        "data-testid": "shouxing-link",
+        onfocus: (e) => e.target.select(),
+      }),
     );
   }
 
@@ -344,7 +369,7 @@ function startRoom(roomId) {
     mount(
       app,
       header(h("span", { class: "room-id" }, `${t("room")} ${roomId}`, conn)),
-      h("div", { class: "room-bar" }, rulesLine(), shareBar(), seatList()),
+      h("div", { class: "room-bar" }, rulesLine(), shareBar(), inviteBar(), seatList()),
       err,
       h("main", { class: "room" }, ui.replay || main()),
     );

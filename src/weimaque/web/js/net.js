@@ -90,8 +90,11 @@ export class RoomSocket {
     return this.send("join", fields);
   }
 
-  sit(seat, name) {
-    return this.send("sit", name ? { seat, name } : { seat });
+  sit(seat, name, invite) {
+    const fields = { seat };
+    if (name) fields.name = name;
+    if (invite) fields.invite = invite;
+    return this.send("sit", fields);
   }
 
   act(action, hand) {
