@@ -3,11 +3,15 @@ headers, strict parsing, bot budgets. Each probe is bounded in count and time.""
 
 from __future__ import annotations
 
+import asyncio
+import importlib.util
 import json
 import math
 import socket
+import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -393,3 +397,31 @@ def test_security_headers_and_the_origin_check(server: Server) -> None:
     with connect(url, origin=origin, open_timeout=5) as same:  # type: ignore[arg-type]
         same.send(json.dumps({"v": 1, "type": "ping", "id": 1}))
         assert json.loads(same.recv(timeout=10))["type"] == "pong"
+
+
+# ------------------------------------------------------------------ fuzz (the long run: bench)
+
+
+def test_a_short_fuzz_run_ends_clean(tmp_path: Path) -> None:
+    """bench/fuzz_server.py with 600 messages: no internal error, no lost connection, no
+    traceback, every reply standard JSON, the records consistent (10,000 in bench/)."""
+    spec = importlib.util.spec_from_file_location(
+        "fuzz_server", Path(__file__).parent.parent / "bench" / "fuzz_server.py"
+    )
+    assert spec is not None and spec.loader is not None
+    fuzz = importlib.util.module_from_spec(spec)
+    sys.modules["fuzz_server"] = fuzz  # dataclasses look their module up
+    spec.loader.exec_module(fuzz)
+    db, log, port = tmp_path / "fuzz.db", tmp_path / "server.log", fuzz.free_port()
+    proc = fuzz.start_server(db, port, log)
+    try:
+        report = asyncio.run(fuzz.run(port, db, 600, seed=3))
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    assert report.sent >= 590
+    assert report.internal == 0 and report.lost == 0 and report.bad_replies == 0, report
+    assert report.closed_as_required == 5, report
+    assert report.problems == [], report.problems
+    assert sum(report.codes.values()) > 100  # the hostile messages were answered
+    assert "Traceback" not in log.read_text("utf-8", "replace")
