@@ -3,8 +3,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+ENV_STAMP := $(VENV)/.installed-env
 
-.PHONY: setup browser run test lint typecheck unit bench clean
+.PHONY: setup env browser node run test lint typecheck unit bench clean
 
 # Browser tests drive Debian's Chromium (never a downloaded browser build).
 CHROMIUM := /usr/bin/chromium
@@ -18,11 +19,28 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
+# The optional extra `env` (PettingZoo, Gymnasium, OpenSpiel, Ray: docs/env.md, docs/scale.md);
+# the type checks and the tests cover it.
+$(ENV_STAMP): $(STAMP)
+	$(BIN)/pip install --quiet -e '.[dev,env]'
+	touch $(ENV_STAMP)
+
+env: $(ENV_STAMP)
+
 $(CHROMIUM):
 	$(SUDO) apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium fonts-noto-cjk
+	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends chromium fonts-noto-cjk
 
 browser: $(CHROMIUM)
+
+# The example JavaScript bot (examples/bots/simple_bot.js) is played by the tests under node.
+NODE := /usr/bin/node
+
+$(NODE):
+	$(SUDO) apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq nodejs
+
+node: $(NODE)
 
 # The main job: the browser game on http://127.0.0.1:8000/ with an SQLite file (./weimaque.db).
 run: setup
@@ -32,13 +50,13 @@ lint: setup
 	$(BIN)/ruff check src tests bench
 	$(BIN)/ruff format --check src tests bench
 
-typecheck: setup
+typecheck: env
 	$(BIN)/mypy --strict src
 
-unit: setup
+unit: env
 	$(BIN)/python -m pytest
 
-test: lint typecheck browser unit
+test: lint typecheck browser node unit
 
 bench: setup
 	$(BIN)/python bench/score.py

@@ -2,8 +2,14 @@
 
 Run: ``.venv/bin/python bench/server.py [--tables 50] [--hands 1] [--max-seconds 120]``.
 The server runs in a subprocess on 127.0.0.1 with a temporary database; every seat is a client
-that answers with a random legal action over its WebSocket. Reported: actions per second and the
-p50/p99 latency from sending ``act`` to receiving its ``events`` answer.
+that answers with a random legal action over its WebSocket. Reported: actions per second, the
+p50/p99 latency from sending ``act`` to receiving its ``events`` answer, and the server's CPU time
+per action (start-up excluded).
+
+The peer, measured in the same run: an echo server (``websockets``, one Python process, no game)
+answering the same number of clients with messages of the same size, in the same lock-step
+rounds. Its p99 is the floor this machine (and its current load) puts under any one-process
+Python server; the ratio says how far above that floor the game server is.
 """
 
 from __future__ import annotations
@@ -128,6 +134,66 @@ async def seat_client(
             stats.tables_done += 1
 
 
+ECHO_SERVER = """
+import asyncio, sys
+from websockets.asyncio.server import serve
+
+PAD = "x" * int(sys.argv[2])
+
+async def answer(ws):
+    async for raw in ws:
+        await ws.send(PAD)
+
+async def main():
+    async with serve(answer, "127.0.0.1", int(sys.argv[1]), compression=None, max_queue=None):
+        await asyncio.Future()
+
+asyncio.run(main())
+"""
+
+
+async def echo_client(port: int, rounds: int, latencies: list[float]) -> None:
+    """One client of the peer: ``rounds`` requests, each sent as soon as the last is answered."""
+    uri = f"ws://127.0.0.1:{port}/"
+    async with connect(uri, max_queue=None, compression=None) as ws:
+        for _ in range(rounds):
+            sent = time.perf_counter()
+            await ws.send('{"v":1,"type":"act","action":"过"}')
+            await ws.recv()
+            latencies.append(time.perf_counter() - sent)
+
+
+def peer_p99(clients: int, rounds: int, size: int) -> float | None:
+    """p99 latency (ms) of the echo peer for ``clients`` concurrent clients."""
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-c", ECHO_SERVER, str(port), str(size)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    latencies: list[float] = []
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    return None
+                time.sleep(0.05)
+
+        async def all_clients() -> None:
+            await asyncio.gather(*(echo_client(port, rounds, latencies) for _ in range(clients)))
+
+        asyncio.run(all_clients())
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    lat = sorted(latencies)
+    return 1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))] if lat else None
+
+
 async def run(port: int, tables: int, hands: int, max_seconds: float, seed: int) -> Stats:
     """Create the rooms, then play them all at once."""
     rooms = [create_room(port, seed + t, hands) for t in range(tables)]
@@ -153,11 +219,13 @@ def main() -> None:
     parser.add_argument("--max-seconds", type=float, default=120.0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--no-peer", action="store_true", help="skip the echo-server peer")
     args = parser.parse_args()
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
         proc = start_server(Path(tmp) / "bench.db", port)
         try:
+            cpu_start = process_cpu(proc.pid)
             start = time.perf_counter()
             stats = asyncio.run(run(port, args.tables, args.hands, args.max_seconds, args.seed))
             elapsed = time.perf_counter() - start
@@ -167,6 +235,15 @@ def main() -> None:
             proc.wait(10)
     own = resource.getrusage(resource.RUSAGE_SELF)
     lat = sorted(stats.latencies) or [0.0]
+    per_action = None
+    if server_cpu is not None and cpu_start is not None and stats.actions:
+        per_action = round(1000 * (server_cpu - cpu_start) / stats.actions, 3)
+    # The peer: as many clients as seats, each making its seat's share of the requests.
+    peer = None
+    if not args.no_peer:
+        rounds = max(1, stats.actions // max(1, 3 * args.tables))
+        peer = peer_p99(3 * args.tables, rounds, 1500)
+    p99 = 1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))]
     report = {
         "tables": args.tables,
         "tables_done": stats.tables_done,
@@ -176,10 +253,14 @@ def main() -> None:
         "seconds": round(elapsed, 2),
         "actions_per_s": round(stats.actions / elapsed, 1),
         "latency_p50_ms": round(1000 * statistics.median(lat), 2),
-        "latency_p99_ms": round(1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))], 2),
+        "latency_p99_ms": round(p99, 2),
+        "peer_echo_p99_ms": None if peer is None else round(peer, 2),
+        "ratio_p99_to_peer": None if not peer else round(p99 / peer, 2),
+        "server_cpu_ms_per_action": per_action,
         "server_cpu_s": None if server_cpu is None else round(server_cpu, 2),
         "clients_cpu_s": round(own.ru_utime + own.ru_stime, 2),
         "cpus": os.cpu_count(),
+        "load_average_1min": round(os.getloadavg()[0], 2),
     }
     if args.json:
         print(json.dumps(report))

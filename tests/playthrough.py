@@ -12,8 +12,8 @@ from pathlib import Path
 from weimaque.game.observation import observation
 from weimaque.game.state import GameState
 
-GOLDEN = Path(__file__).parent / "golden" / "playthrough_anxiang_seed7.jsonl"
-SEED = 7
+GOLDEN = Path(__file__).parent / "golden" / "playthrough_anxiang_seed27.jsonl"
+SEED = 27
 
 
 def policy_play(state: GameState, rng: random.Random) -> None:

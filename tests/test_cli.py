@@ -178,7 +178,7 @@ def test_rules_list() -> None:
     for rules in weimaque.list_rules():
         assert rules.id in out
         assert rules.source in out
-    for source in ("seed 000 first list", "seed 004 大卓版", "seed 002 ㈤ 超級大作"):
+    for source in ("安乡 tables today", "phone-app scoring, 大卓 table", "players' tier 超级大作"):
         assert source in out
     code, out, _ = run("rules", "list", "--json")
     assert code == 0
@@ -196,7 +196,7 @@ def test_rules_list() -> None:
         "jiaqiang",
         "chaoji",
     ]
-    assert {r["id"]: r["source"] for r in rows}["laomingtang"] == "seed 004 老名堂版"
+    assert {r["id"]: r["source"] for r in rows}["laomingtang"] == "phone-app scoring, 老名堂 table"
     assert {r["id"]: r["aliases"] for r in rows}["anxiang"] == ["default"]
 
 
@@ -261,3 +261,77 @@ def test_console_script() -> None:
     )
     assert proc.returncode == 2
     assert "'Q'" in proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "total", "keys"),
+    [
+        pytest.param(
+            [
+                "--rules",
+                "anxiang",
+                "偎:三三三 偎:九九九 吃:壹贰叁 吃:柒捌玖 手:四五六六六陆陆 胡:六",
+            ],
+            32,
+            {"beikaobei"},
+            id="anxiang-self",
+        ),
+        pytest.param(
+            [
+                "--rules",
+                "anxiang",
+                "--from",
+                "other",
+                "偎:三三三 偎:九九九 吃:壹贰叁 吃:柒捌玖 手:四五六六六陆陆 胡:六",
+            ],
+            31,
+            {"beikaobei"},
+            id="anxiang-other",
+        ),
+        pytest.param(
+            [
+                "--rules",
+                "xiaozhuo",
+                "--from",
+                "other",
+                "吃:贰叁肆 偎:贰贰贰 吃:一二三 手:三四四四五八八八肆肆 胡:四",
+            ],
+            78,
+            {"yin", "zhuo", "beikaobei"},
+            id="xiaozhuo-other",
+        ),
+        pytest.param(
+            ["--rules", "dazhuo", "吃:一二三 吃:柒捌玖 吃:八九十 手:四五六六六七七七陆陆 胡:六"],
+            110,
+            {"beikaobei", "kawei"},
+            id="dazhuo-self",
+        ),
+        pytest.param(
+            ["--rules", "chaoji", "--last", "偎:三三三 手:一一一二二二三四四四五六七十十十 胡:一"],
+            372,
+            {"xiaozi", "zhuo", "haidi", "shouqianshou"},
+            id="chaoji-self-last",
+        ),
+        pytest.param(
+            ["--rules", "xiaozhuo", "--tianhu", "一一一三三三四四四五五五六六六八八八九九"],
+            344,
+            {"wudui", "xiaozi", "tianhu"},
+            id="xiaozhuo-tianhu",
+        ),
+    ],
+)
+def test_three_held_and_tianhu_examples(args: list[str], total: int, keys: set[str]) -> None:
+    # RULES §7.2 (2026-11-30): 对倒/卡偎 with three of the winning face held; 天胡 on dealt cards.
+    code, d = run_json(*args)
+    assert code == 0
+    assert d["total"] == total
+    assert {p["key"] for p in d["patterns"]} == keys  # type: ignore[union-attr]
+
+
+def test_tianhu_bad_input_exit_2() -> None:
+    code, _, err = run(
+        "score", "--tianhu", "--rules", "anxiang", "一一一三三三四四四五五五六六六八八八九九"
+    )
+    assert code == 2 and "天胡" in err
+    code, _, err = run("score", "--tianhu", "--rules", "xiaozhuo", "一一一三三三")
+    assert code == 2 and "'一一一三三三'" in err

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from tests.playthrough import policy_play
+from tests.playthrough import SEED, policy_play
 from weimaque.game.invariants import check_end, check_step
 from weimaque.game.record import hand_record, replay
 from weimaque.game.state import GameState
@@ -73,8 +73,8 @@ def test_replay_refuses_a_tampered_result() -> None:
 
 
 def test_returns_are_zero_sum() -> None:
-    rng = random.Random(7)  # the golden hand: seat 1 wins
-    state = GameState.new("anxiang", 7)
+    rng = random.Random(SEED)  # the golden hand: it ends in a win
+    state = GameState.new("anxiang", SEED)
     while not state.is_terminal():
         policy_play(state, rng)
     assert sum(state.returns()) == 0

@@ -668,6 +668,21 @@ def test_s7_2_deal_pattern_declared_before_first_discard(
     assert {p.key: p.points for p in r.breakdown.patterns}[pattern] == points
 
 
+def test_s7_2_tianhu_scores_the_dealt_cards_with_no_winning_card() -> None:
+    # RULES §7.2: every triple dealt is a 砍 (3 black): 硬息 18, 乌对 ×8, 小字胡 100, 天胡 100.
+    # Reading one dealt card as "won" would add a 手牵手 (五五五 + 四四, or 六六 …) nobody won.
+    state = deal(["一一一三三三四四四五五五六六六八八八九九"], rules="xiaozhuo")
+    assert options(state)[0] == ["胡", "过"]
+    for seat in options(state):
+        act(state, seat, "胡" if seat == 0 else "过")
+    r = state.result
+    assert r is not None and r.breakdown is not None and r.deal_pattern == "tianhu"
+    assert r.breakdown.total == 344 and r.breakdown.hard_xi == 18
+    assert set(pattern_keys(state)) == {"wudui", "xiaozi", "tianhu"}
+    assert not any(g.win for g in r.breakdown.groups)
+    assert {g.kind for g in r.breakdown.groups} == {"kan", "maque"}
+
+
 def test_s7_2_jiuxiaodui_after_earlier_seats_pass() -> None:
     state = deal(["", "", "一一二二三三四四五五六六七七八八九九十"], rules="xiaozhuo")
     assert options(state) == {0: ["胡", "过"], 1: ["胡", "过"], 2: ["胡", "过"]}

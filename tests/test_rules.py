@@ -205,11 +205,17 @@ EXPECTED["chaoji"] = _tier(
 )
 
 EXPECTED_SOURCES = {
-    "anxiang-old": "seed 000 first list",
-    "anxiang": "seeds 000-new/001/002/003 (21 items)",
-    "laomingtang": "seed 004 老名堂版",
-    "xiaozhuo": "seed 004 小卓版",
-    "dazhuo": "seed 004 大卓版",
+    "anxiang": "安乡 tables today: the common list of 21 名堂",
+    "anxiang-old": "安乡, the older short list (乌胡 and 点胡 add points)",
+    "laomingtang": "phone-app scoring, 老名堂 table",
+    "xiaozhuo": "phone-app scoring, 小卓 table",
+    "dazhuo": "phone-app scoring, 大卓 table",
+    "pinghu": "players' tier 平胡: 息 only, no 名堂",
+    "xiaomingtang": "players' tier 小名堂: red, black and 点 hands",
+    "xiaozuo": "players' tier 普通小作",
+    "dazuo": "players' tier 普通大作",
+    "jiaqiang": "players' tier 加强大作",
+    "chaoji": "players' tier 超级大作",
 }
 
 

@@ -193,6 +193,12 @@ KAWEI = "碰:九九九 偎:四四四 手:五五六七八伍陆柒壹贰叁拾拾
 # red 十3 七 柒 贰 拾2 = 8.
 FORCED11 = "碰:十十十 偎:四四四 手:五五六七八伍陆柒壹贰叁拾拾 胡:五"
 
+# 对倒 with three of the winning face held (RULES §7.2): the winning card meets three held.
+THREE_HELD_ANXIANG = "偎:三三三 偎:九九九 吃:壹贰叁 吃:柒捌玖 手:四五六六六陆陆 胡:六"
+THREE_HELD_XIAOZHUO = "吃:贰叁肆 偎:贰贰贰 吃:一二三 手:三四四四五八八八肆肆 胡:四"
+THREE_HELD_DAZHUO = "吃:一二三 吃:柒捌玖 吃:八九十 手:四五六六六七七七陆陆 胡:六"
+THREE_HELD_CHAOJI = "偎:三三三 手:一一一二二二三四四四五六七十十十 胡:一"
+
 # §6.2 choice: 一一一二二二三三三 split as three runs (each with red 二) or three triples.
 # Runs:     碰七 3, 偎十 4, 柒捌玖 0, 一二三 x3 0, 麻雀 柒柒 (柒 3 times: 转弯 red 3) = 10,
 #           every group holds red -> 满园花;
@@ -1085,6 +1091,68 @@ WINNING = [
         False,
         Win(22, 4, 138, 14, {"duizi": 66, "hong": 50}),
         id="choice-duizi-over-manyuan-laomingtang",
+    ),
+    # RULES §7.2 (2026-11-30): 对倒 and 卡偎 when the winner held three of the winning face. One
+    # copy sits in a run, the other two are the pair the winning card completes (§4.4, §6.2).
+    # 偎三 3, 偎九 3, 壹贰叁 0, 柒捌玖 0, 四五六 0, 六六六 + the 4th 六 in 四五六:
+    # forced 偎 暗团圆 6 (self) / completed by another's draw 明团圆 5 (other), 麻雀 陆陆 0:
+    # 硬息 12 / 11. red 贰 柒 = 2.
+    # 麻雀 陆 + triple 六: 背靠背 20.
+    case(
+        THREE_HELD_ANXIANG,
+        "anxiang",
+        "self",
+        False,
+        Win(12, 1, 32, 2, {"beikaobei": 20}, xi=(3, 3, 0, 0, 0, 6, 0)),
+        id="beikaobei-three-held-self",
+    ),
+    case(
+        THREE_HELD_ANXIANG,
+        "anxiang",
+        "other",
+        False,
+        Win(11, 1, 31, 2, {"beikaobei": 20}, xi=(3, 3, 0, 0, 0, 5, 0)),
+        id="beikaobei-three-held-other",
+    ),
+    # 贰叁肆 0, 偎贰 + the 4th 贰 in 贰叁肆: 暗团圆 red 8, 一二三 0, 三四五 0,
+    # 四四 + another's 四 with the 4th 四 in 三四五: 明团圆 5, 八八八 3,
+    # 麻雀 肆肆 (肆 3 times: 转弯) 2: 硬息 18.
+    # red 贰4 二1 = 5. 1 口 印 20, 卓胡 (贰, 四) 20, 背靠背 (四, 肆) 20: 78.
+    case(
+        THREE_HELD_XIAOZHUO,
+        "xiaozhuo",
+        "other",
+        False,
+        Win(18, 1, 78, 5, {"yin": 20, "zhuo": 20, "beikaobei": 20}, xi=(0, 8, 0, 0, 5, 3, 2)),
+        id="beikaobei-three-held-xiaozhuo",
+    ),
+    # 一二三 柒捌玖 八九十 四五六 0, forced 偎六 + the 4th 六 in 四五六: 暗团圆 6, 七七七 red 4,
+    # 麻雀 陆陆 0: 硬息 10 = min_xi -> 卡偎 50; 背靠背 (六, 陆) 50. red 二 柒 十 七3 = 6.
+    case(
+        THREE_HELD_DAZHUO,
+        "dazhuo",
+        "self",
+        False,
+        Win(10, 1, 110, 6, {"beikaobei": 50, "kawei": 50}, xi=(0, 0, 0, 0, 6, 4, 0)),
+        id="beikaobei-kawei-three-held-dazhuo",
+    ),
+    # 偎三 + the 4th 三 in 一二三: 暗团圆 6; forced 偎一 + the 4th 一 in 一二三: 暗团圆 6; 五六七 0;
+    # 四四四 3; 十十十 red 4; 麻雀 二二 (二 3 times: 转弯 red) 3: 硬息 22. red 二3 七1 十3 = 7.
+    # 小字胡 200, 卓胡 (一, 三) 50, 海底 50, 手牵手 (一, 二) 50: 372.
+    case(
+        THREE_HELD_CHAOJI,
+        "chaoji",
+        "self",
+        True,
+        Win(
+            22,
+            1,
+            372,
+            7,
+            {"xiaozi": 200, "zhuo": 50, "haidi": 50, "shouqianshou": 50},
+            xi=(6, 6, 0, 0, 3, 4, 3),
+        ),
+        id="shouqianshou-three-held-chaoji-last",
     ),
 ]
 

@@ -74,7 +74,6 @@ def best_by_hand(
             all_small=small == 20,
             source=source,
             last=last,
-            hand_win_count=hand[win],
         )
         multiplier, pats = patterns_of(ctx)
         total = arr.hard_xi * multiplier + sum(p.points for p in pats if p.mode == "add")

@@ -376,7 +376,12 @@ def test_http_api(client: TestClient) -> None:
     assert page.status_code == 200 and "html" in page.text.lower()
     assert client.get("/").status_code == 200
     assert client.get(f"/api/rooms/{body['room_id']}/hands/1").status_code == 404
-    assert any(r["room_id"] == body["room_id"] for r in client.get("/api/rooms").json()["rooms"])
+    # The lobby lists public rooms and the rooms the asker names (its own), not every room.
+    listed = lambda q: [r["room_id"] for r in client.get(f"/api/rooms{q}").json()["rooms"]]  # noqa: E731
+    assert body["room_id"] not in listed("")
+    assert body["room_id"] in listed(f"?ids=nope,{body['room_id']}")
+    public = client.post("/api/rooms", json={"public": True}).json()["room_id"]
+    assert public in listed("") and body["room_id"] not in listed("")
 
 
 def test_presets_name_every_pattern(client: TestClient) -> None:

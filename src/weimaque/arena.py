@@ -140,6 +140,8 @@ class DealResult:
     totals: tuple[int, ...]  # the winner's total per seating (0 on 臭)
     seats: tuple[tuple[int, int, int], ...]  # seating per hand
     times_ms: tuple[tuple[float, ...], ...]  # [bot] decision times
+    #: decisions an external bot did not make itself (crash, timeout, garbage, illegal): (bot, what)
+    faults: tuple[tuple[int, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +154,10 @@ class ArenaConfig:
     seed: int = 0
     rotations: int = 6
     workers: int = 1
+    #: "local" (a process pool of ``workers``) or "ray" (Ray tasks; see weimaque.scale)
+    backend: str = "local"
+    #: the Ray cluster to join (``ray.init(address=...)``); None starts a local Ray
+    address: str | None = None
 
 
 def play_deal(config: ArenaConfig, deal: int) -> DealResult:
@@ -163,22 +169,26 @@ def play_deal(config: ArenaConfig, deal: int) -> DealResult:
     winners: list[int | None] = []
     totals: list[int] = []
     plays = seatings(config.rotations)
+    faults: list[tuple[int, str]] = []
     for rotation, seating in enumerate(plays):
         bots = [get_bot(config.bots[seating[s]]) for s in range(NUM_SEATS)]
         rngs = [bot_rng(config.seed, deal, rotation, s) for s in range(NUM_SEATS)]
         state = GameState.new(rules, hand_seed, dealer=0)
-        while not state.is_terminal():
-            seat = state.current_player()
-            view = BotView.of(state, seat)
-            start = time.perf_counter()
-            action = bots[seat].act(view, rngs[seat])
-            times[seating[seat]].append((time.perf_counter() - start) * 1000)
-            if action not in view.legal:
-                raise WeimaqueError(
-                    f"bot {config.bots[seating[seat]]!r} chose illegal {action} "
-                    f"(deal {deal}, seed {hand_seed}, seat {seat})"
-                )
-            state.apply(seat, action)
+        try:
+            while not state.is_terminal():
+                seat = state.current_player()
+                view = BotView.of(state, seat)
+                start = time.perf_counter()
+                action = bots[seat].act(view, rngs[seat])
+                times[seating[seat]].append((time.perf_counter() - start) * 1000)
+                if action not in view.legal:
+                    raise WeimaqueError(
+                        f"bot {config.bots[seating[seat]]!r} chose illegal {action} "
+                        f"(deal {deal}, seed {hand_seed}, seat {seat})"
+                    )
+                state.apply(seat, action)
+        finally:
+            finish_hand(bots, state, seating, faults, f"deal {deal} seating {rotation}")
         returns = state.returns()
         for s in range(NUM_SEATS):
             points[seating[s]].append(returns[s])
@@ -194,7 +204,25 @@ def play_deal(config: ArenaConfig, deal: int) -> DealResult:
         tuple(totals),
         plays,
         tuple(tuple(t) for t in times),
+        tuple(faults),
     )
+
+
+def finish_hand(
+    bots: Sequence[Any],
+    state: GameState,
+    seating: Sequence[int],
+    faults: list[tuple[int, str]],
+    where: str,
+) -> None:
+    """Close bots that hold a resource (``close(view)``, e.g. an external program) and collect
+    the decisions they did not make themselves (``faults``)."""
+    for seat, bot in enumerate(bots):
+        close = getattr(bot, "close", None)
+        if close is not None:
+            close(BotView.of(state, seat))
+        for fault in getattr(bot, "faults", ()):
+            faults.append((seating[seat], f"{where}, seat {seat}: {fault}"))
 
 
 def _play_deal_job(job: tuple[ArenaConfig, int]) -> DealResult:
@@ -203,6 +231,11 @@ def _play_deal_job(job: tuple[ArenaConfig, int]) -> DealResult:
 
 def iter_deals(config: ArenaConfig) -> Iterator[DealResult]:
     """Play every deal, in deal order, on ``config.workers`` processes (spawned)."""
+    if config.backend == "ray":
+        from weimaque.scale import ray_deals
+
+        yield from ray_deals(config)
+        return
     jobs = [(config, d) for d in range(config.deals)]
     if config.workers <= 1 or config.deals <= 1:
         yield from (play_deal(c, d) for c, d in jobs)
@@ -227,6 +260,7 @@ class BotStats:
     median_decision_ms: float
     decisions: int
     seats: tuple[int, int, int]
+    faults: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form (one entry of ``"bots"``)."""
@@ -242,6 +276,7 @@ class BotStats:
             "median_decision_ms": round(self.median_decision_ms, 4),
             "decisions": self.decisions,
             "seats": list(self.seats),
+            "faults": self.faults,
         }
 
 
@@ -252,6 +287,8 @@ class ArenaResult:
     config: ArenaConfig
     bots: tuple[BotStats, ...]
     seconds: float
+    #: every decision an external bot did not make itself, "bot: deal …, seat …: kind: why"
+    faults: tuple[str, ...] = ()
 
     @property
     def hands(self) -> int:
@@ -268,8 +305,10 @@ class ArenaResult:
             "rotations": c.rotations,
             "hands": self.hands,
             "workers": c.workers,
+            "backend": c.backend,
             "seconds": round(self.seconds, 3),
             "bots": [b.to_dict() for b in self.bots],
+            "faults": list(self.faults),
         }
 
 
@@ -285,7 +324,13 @@ def bot_names(specs: Sequence[str]) -> list[str]:
 def summarize(config: ArenaConfig, deals: Sequence[DealResult], seconds: float) -> ArenaResult:
     """Merge deal results (in deal order) into per-bot statistics."""
     tallies = [BotTally() for _ in range(NUM_SEATS)]
+    names = bot_names(config.bots)
+    fault_counts = [0] * NUM_SEATS
+    faults: list[str] = []
     for d in sorted(deals, key=lambda r: r.deal):
+        for b, what in d.faults:
+            fault_counts[b] += 1
+            faults.append(f"{names[b]}: {what}")
         for b, tally in enumerate(tallies):
             pts = d.points[b]
             tally.points += sum(pts)
@@ -302,7 +347,7 @@ def summarize(config: ArenaConfig, deals: Sequence[DealResult], seconds: float) 
                 tallies[winner].wins += 1
                 tallies[winner].win_totals += total
     stats = []
-    for name, spec, t in zip(bot_names(config.bots), config.bots, tallies, strict=True):
+    for b, (name, spec, t) in enumerate(zip(names, config.bots, tallies, strict=True)):
         _, lo, hi = mean_ci95(t.deal_means)
         stats.append(
             BotStats(
@@ -317,9 +362,10 @@ def summarize(config: ArenaConfig, deals: Sequence[DealResult], seconds: float) 
                 median_decision_ms=statistics.median(t.times_ms) if t.times_ms else 0.0,
                 decisions=len(t.times_ms),
                 seats=(t.seats[0], t.seats[1], t.seats[2]),
+                faults=fault_counts[b],
             )
         )
-    return ArenaResult(config, tuple(stats), seconds)
+    return ArenaResult(config, tuple(stats), seconds, tuple(faults))
 
 
 def run_arena(
@@ -329,6 +375,8 @@ def run_arena(
     for spec in config.bots:
         get_bot(spec)  # unknown names fail before any worker starts
     seatings(config.rotations)
+    if config.backend not in ("local", "ray"):
+        raise WeimaqueError(f"backend must be 'local' or 'ray', not {config.backend!r}")
     if config.deals < 1:
         raise WeimaqueError("the arena needs at least one deal")
     start = time.perf_counter()

@@ -61,7 +61,8 @@ class Arrangement:
     hard_xi: int
     tuanyuan: tuple[int, ...]
     pair: int
-    win_group: Group
+    #: the group holding the winning card; None for dealt cards that win as dealt (天胡)
+    win_group: Group | None
     forced_wei: bool
     has_run: bool
 
@@ -123,22 +124,29 @@ def arrangements(
     out: list[Arrangement] = []
     for split in splits(tuple(concealed)):
         if forced:
-            out.append(_build(fixed, split, None, win, source, total_t, rules, forced))
+            out.append(_build(fixed, split, None, source, total_t, rules, forced))
             continue
         seen: set[tuple[int, int]] = set()
         for kind, face in split:
             holds = face == win if kind != RUN else face <= win <= face + 2
             if holds and (kind, face) not in seen:
                 seen.add((kind, face))
-                out.append(_build(fixed, split, (kind, face), win, source, total_t, rules, forced))
+                out.append(_build(fixed, split, (kind, face), source, total_t, rules, forced))
     return out
+
+
+def dealt_arrangements(hand: Counts, rules: RuleConfig) -> list[Arrangement]:
+    """Every arrangement of a dealer's 20 dealt cards as they lie, with no card won (RULES §7.2).
+
+    Used for 天胡: every triple held is a 砍 (RULES §2.3, §6.4) and no group holds a winning card.
+    """
+    return [_build([], split, None, "self", hand, rules, False) for split in splits(hand)]
 
 
 def _build(
     fixed: list[Group],
     split: tuple[tuple[int, int], ...],
     win_at: tuple[int, int] | None,
-    win: int,
     source: Source,
     total: Counts,
     rules: RuleConfig,
@@ -181,7 +189,7 @@ def _build(
             if rules.tuanyuan_any_grouping:
                 groups.append(Group("tuanyuan", (f, f, f, f), tuanyuan_bonus(f), "an"))
                 tuanyuan.append(f)
-    win_group = next(g for g in groups if g.win)
+    win_group = next((g for g in groups if g.win), None)
     return Arrangement(
         groups=tuple(groups),
         hard_xi=sum(g.xi for g in groups),

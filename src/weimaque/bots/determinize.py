@@ -277,8 +277,14 @@ class Knowledge:
         st.rows = [list(r) for r in self.rows]
         st.thrown = [set(t) for t in self.thrown]
         st.no_discard = [set(n) for n in self.no_discard]
-        # 碰-过张 (RULES §5.3): a 碰 window on X went by while the seat held two or more X.
-        st.peng_guo = [{f for f in self.peng_seen[s] if hands[s][f] >= 2} for s in range(NUM_SEATS)]
+        # 碰-过张 (RULES §5.3): the seat's own comes with its view; for the others, a 碰 window on
+        # X went by while the seat held two or more X.
+        st.peng_guo = [
+            set(_faces(view.obs["bans"][s]["peng"]))
+            if s == self.seat
+            else {f for f in self.peng_seen[s] if hands[s][f] >= 2}
+            for s in range(NUM_SEATS)
+        ]
         st.dead = list(self.dead)
         st.skipped = list(self.skipped)
         st.declined = [s == self.seat and self.declined for s in range(NUM_SEATS)]

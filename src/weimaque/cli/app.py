@@ -14,15 +14,21 @@ from weimaque.cli.render import breakdown_renderable, rules_table
 from weimaque.errors import WeimaqueError
 from weimaque.rules.config import OPTION_NAMES
 from weimaque.rules.registry import get_rules, list_rules
-from weimaque.scoring.scorer import score
+from weimaque.scoring.scorer import score, score_tianhu
 
 app = typer.Typer(
-    help="安乡偎麻雀 (Anxiang Wei Maque): calculator, rules and game.",
+    help=(
+        "安乡偎麻雀 (Anxiang Wei Maque): calculator, rules and game. "
+        "The rules are in docs/rules.md."
+    ),
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-rules_app = typer.Typer(help="The rule presets.", no_args_is_help=True)
+rules_app = typer.Typer(
+    help="The rule presets (each 名堂 and option is explained in docs/rules.md).",
+    no_args_is_help=True,
+)
 app.add_typer(rules_app, name="rules")
 
 out = Console()
@@ -54,10 +60,20 @@ def score_cmd(
     ] = FromOption.self_,
     last: Annotated[bool, typer.Option("--last", help="Won on the last stock card.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    tianhu: Annotated[
+        bool,
+        typer.Option("--tianhu", help="Score the dealer's 20 dealt cards (no 胡:) as 天胡."),
+    ] = False,
 ) -> None:
-    """Score a winning hand: every group's 息, every 名堂, the total (exit 0 win, 1 no win)."""
+    """Score a winning hand: every group's 息, every 名堂, the total (exit 0 win, 1 no win).
+
+    The rules are in docs/rules.md; `wmq rules show PRESET` lists a preset's 名堂.
+    """
     try:
-        breakdown = score(" ".join(hand), rules=rules, source=source.value, last=last)
+        if tianhu:
+            breakdown = score_tianhu(" ".join(hand), rules=rules)
+        else:
+            breakdown = score(" ".join(hand), rules=rules, source=source.value, last=last)
     except WeimaqueError as exc:
         raise _fail(str(exc)) from exc
     if as_json:

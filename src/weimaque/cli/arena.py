@@ -47,6 +47,24 @@ def results_table(result: ArenaResult) -> Table:
     return table
 
 
+#: Faults listed one by one; beyond that only counted.
+SHOWN_FAULTS = 10
+
+
+def print_faults(out: Console, result: ArenaResult) -> None:
+    """List the decisions external bots did not make themselves (docs/bot-protocol.md)."""
+    if not result.faults:
+        return
+    out.print(
+        f"{len(result.faults)} decisions went to the fallback (crash, timeout, garbage, illegal):",
+        highlight=False,
+    )
+    for line in result.faults[:SHOWN_FAULTS]:
+        out.print(f"  {line}", highlight=False, markup=False)
+    if len(result.faults) > SHOWN_FAULTS:
+        out.print(f"  … and {len(result.faults) - SHOWN_FAULTS} more (--json lists all)")
+
+
 def arena_cmd(
     bots: Annotated[
         str,
@@ -78,6 +96,18 @@ def arena_cmd(
         ),
     ] = 6,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    backend: Annotated[
+        str,
+        typer.Option(
+            "--backend",
+            help="'local' (a process pool of --workers) or 'ray' (deals as Ray tasks; a local Ray "
+            "with --workers CPUs unless --address is given). See docs/scale.md.",
+        ),
+    ] = "local",
+    address: Annotated[
+        str | None,
+        typer.Option("--address", help="The Ray cluster to join with --backend ray."),
+    ] = None,
 ) -> None:
     """Pit three bots against each other on duplicate deals; points per hand with a 95% CI."""
     out = Console()
@@ -93,7 +123,11 @@ def arena_cmd(
             seed=seed,
             rotations=rotations,
             workers=workers,
+            backend=backend,
+            address=address,
         )
+        if address and backend != "ray":
+            raise WeimaqueError(f"--address {address!r} needs --backend ray")
         with Progress(
             TextColumn("arena"),
             BarColumn(),
@@ -117,6 +151,7 @@ def arena_cmd(
         sys.stdout.write(json.dumps(result.to_dict(), ensure_ascii=False) + "\n")
     else:
         out.print(results_table(result))
+        print_faults(out, result)
 
 
 def register(app: typer.Typer) -> None:

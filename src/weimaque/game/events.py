@@ -162,6 +162,8 @@ class Won(Event):
     breakdown: Breakdown
     hand: tuple[int, ...]
     pattern: str | None = None
+    #: won on the last stock card (海底, RULES §3.1.7), whether or not the preset scores it
+    haidi: bool = False
 
     def view(self, viewer: Viewer) -> dict[str, Any]:
         return {
@@ -171,6 +173,7 @@ class Won(Event):
             "source": self.source,
             "hand": faces_str(self.hand),
             "deal_pattern": self.pattern,
+            "haidi": self.haidi,
             "breakdown": self.breakdown.to_dict(),
         }
 

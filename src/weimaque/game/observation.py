@@ -1,8 +1,12 @@
 """Per-seat views of a hand: the only place hidden information is filtered (RULES §2.1, §4.3).
 
-A seat sees its own hand, every meld (others' 偎 face down unless 明偎), the discard rows, the stock
-count, the dealer, the open claim (card, origin), whether it must decide and its own legal actions.
-The 守醒 view adds the three hands; ``scores`` are the match points before this hand.
+A seat sees its own hand, every meld (others' 偎 face down unless 明偎; a 吃 with the card it
+``claimed``), the discard rows, the stock count, the dealer, the open claim (card, origin), whether
+it must decide and its own legal actions, and ``bans``: per seat the faces it may not 出, 吃 or 碰
+(RULES §5.2, §5.3), complete for itself and, for the others, only what follows from what everyone
+saw (a 碰'd or 吃-claimed face, a face the seat or its 上家 discarded or released; their 碰 bans are
+None). The 守醒 view adds the three hands and every seat's complete bans; ``scores`` are the match
+points before this hand.
 No view contains the stock order, and no seat's view contains
 another seat's hand or face-down 偎.
 
@@ -25,7 +29,12 @@ claim_origin          5      one-hot: deal, discard, draw, wei, release
 claim_from            3      one-hot relative seat that discarded or drew it
 to_act                1      1 when the viewer must decide now
 legal                 39     legal-action mask by action id (:mod:`weimaque.game.actions`)
+ban_discard × 3       60     1 per face that seat may not 出 (others: the public bans only)
+ban_chi × 3           60     1 per face that seat may not 吃 (others: the public bans only)
+ban_peng              20     1 per face the viewer may not 碰 (its 碰-过张)
 ====================  =====  ==============================================================
+
+``OBS_SIZE`` is 361.
 """
 
 from __future__ import annotations
@@ -56,6 +65,9 @@ OBS_SIZE: Final = (
     + 3
     + 1
     + NUM_ACTIONS
+    + 3 * NUM_FACES
+    + 3 * NUM_FACES
+    + NUM_FACES
 )
 
 
@@ -67,7 +79,19 @@ def meld_visible(meld: TableMeld, owner: int, viewer: Viewer) -> bool:
 def _meld_dict(meld: TableMeld, owner: int, viewer: Viewer) -> dict[str, Any]:
     if not meld_visible(meld, owner, viewer):
         return {"kind": "wei", "cards": None, "face_down": True}
-    return {"kind": meld.kind, "cards": faces_str(meld.faces), "face_down": meld.face_down}
+    out = {"kind": meld.kind, "cards": faces_str(meld.faces), "face_down": meld.face_down}
+    if meld.kind == "chi":
+        out["claimed"] = faces_str((meld.card,))  # public: it decides others' bans (§5.2, §5.3)
+    return out
+
+
+def bans_view(state: GameState, seat: int, viewer: Viewer) -> dict[str, Any]:
+    """A seat's 出 / 吃 / 碰 bans as a viewer may know them (RULES §5.2, §5.3)."""
+    if sees_hand(viewer, seat):
+        discard, chi, peng = state.bans(seat)
+        return {"discard": faces_str(discard), "chi": faces_str(chi), "peng": faces_str(peng)}
+    discard, chi = state.public_bans(seat)
+    return {"discard": faces_str(discard), "chi": faces_str(chi), "peng": None}
 
 
 def _claim_visible(state: GameState, viewer: Viewer) -> bool:
@@ -99,6 +123,7 @@ def observation(state: GameState, viewer: Viewer) -> dict[str, Any]:
         "melds": [[_meld_dict(m, s, viewer) for m in state.melds[s]] for s in seats],
         "rows": [faces_str(state.rows[s]) for s in seats],
         "dead": list(state.dead),
+        "bans": [bans_view(state, s, viewer) for s in seats],
         "scores": list(state.scores),
     }
     if isinstance(viewer, int):
@@ -115,6 +140,7 @@ def observation(state: GameState, viewer: Viewer) -> dict[str, Any]:
             "card": None if r.card is None else faces_str((r.card,)),
             "source": r.source,
             "deal_pattern": r.deal_pattern,
+            "haidi": r.haidi,
             "breakdown": None if r.breakdown is None else r.breakdown.to_dict(),
         }
     return out
@@ -151,22 +177,27 @@ def observation_text(state: GameState, viewer: Viewer) -> str:
 
 
 def observation_array(state: GameState, seat: int) -> npt.NDArray[np.float32]:
-    """The seat's view as one flat float32 array (layout in this module's docstring)."""
-    out = np.zeros(OBS_SIZE, dtype=np.float32)
+    """The seat's view as one flat float32 array (layout in this module's docstring).
+
+    Filled as a Python list and converted once (writing numpy elements one by one is slow).
+    """
+    out = [0.0] * OBS_SIZE
     rel = [(seat + k) % NUM_SEATS for k in range(NUM_SEATS)]
     out[:NUM_FACES] = state.hands[seat]
     i = NUM_FACES
     for k, s in enumerate(rel):
+        base = i + k * NUM_FACES
         for m in state.melds[s]:
             if meld_visible(m, s, seat):
                 for f in m.faces:
-                    out[i + k * NUM_FACES + f] += 1
+                    out[base + f] += 1
             else:
                 out[i + 3 * NUM_FACES + k] += 1
     i += 3 * NUM_FACES + 3
     for k, s in enumerate(rel):
+        base = i + k * NUM_FACES
         for f in state.rows[s]:
-            out[i + k * NUM_FACES + f] += 1
+            out[base + f] += 1
     i += 3 * NUM_FACES
     for k, s in enumerate(rel):
         out[i + k] = float(state.dead[s])
@@ -189,4 +220,18 @@ def observation_array(state: GameState, seat: int) -> npt.NDArray[np.float32]:
     i += 1
     for a in state.legal_actions(seat):
         out[i + a.id] = 1
-    return out
+    i += NUM_ACTIONS
+    own_discard, own_chi, own_peng = state.bans(seat)
+    for k, s in enumerate(rel):
+        if s == seat:
+            discard, chi = own_discard, own_chi
+        else:
+            discard, chi = state.public_bans(s)
+        for f in discard:
+            out[i + k * NUM_FACES + f] = 1
+        for f in chi:
+            out[i + 3 * NUM_FACES + k * NUM_FACES + f] = 1
+    i += 6 * NUM_FACES
+    for f in own_peng:
+        out[i + f] = 1
+    return np.array(out, dtype=np.float32)

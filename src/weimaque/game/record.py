@@ -7,6 +7,7 @@ from typing import Any, Final
 from weimaque.cards import faces_str
 from weimaque.errors import WeimaqueError
 from weimaque.game.actions import Action
+from weimaque.game.observation import observation
 from weimaque.game.state import GameState
 from weimaque.notation import parse_cards
 from weimaque.rules.registry import overrides_of, rules_with
@@ -37,8 +38,11 @@ def hand_record(state: GameState) -> dict[str, Any]:
             "card": None if r.card is None else faces_str((r.card,)),
             "source": r.source,
             "deal_pattern": r.deal_pattern,
+            "haidi": r.haidi,
             "total": 0 if r.breakdown is None else r.breakdown.total,
             "breakdown": None if r.breakdown is None else r.breakdown.to_dict(),
+            # every seat's melds as they lay at the end, each 吃 with the card it claimed
+            "melds": observation(state, "all")["melds"],
         }
     return record
 
@@ -63,6 +67,9 @@ def replay(record: dict[str, Any]) -> GameState:
     for seat, text in record["actions"]:
         state.apply(int(seat), Action.parse(text))
     recorded = record.get("result")
-    if recorded is not None and hand_record(state)["result"] != recorded:
-        raise WeimaqueError("replay does not reproduce the recorded result")
+    if recorded is not None:
+        result = hand_record(state)["result"]
+        # Records written before a field existed (e.g. "haidi", "melds") lack it: compare the rest.
+        if result is None or any(result.get(k) != v for k, v in recorded.items()):
+            raise WeimaqueError("replay does not reproduce the recorded result")
     return state

@@ -37,7 +37,7 @@ from weimaque.notation import Meld, MeldKind, Source
 from weimaque.rules.config import PATTERN_NAMES, RuleConfig
 from weimaque.rules.registry import get_rules
 from weimaque.scoring.breakdown import Breakdown, PatternScore
-from weimaque.scoring.scorer import score_position
+from weimaque.scoring.scorer import score_dealt, score_position
 
 NUM_SEATS: Final = 3
 STOCK_SIZE: Final = 22
@@ -49,6 +49,16 @@ PASS: Final = Action("pass")
 HU: Final = Action("hu")
 PENG: Final = Action("peng")
 DEAL_PATTERNS: Final = ("tianhu", "jiuxiaodui", "wudui_deal")
+#: One shared (immutable) action per discard face and per run start, for the hot paths.
+DISCARDS: Final = tuple(Action.discard(f) for f in range(NUM_FACES))
+CHIS: Final = {s: Action.chi(s) for s in RUN_STARTS}
+#: Per face: each run holding it (RULES §4.6, within one size) as (start, the two other faces).
+CHI_NEEDS: Final = tuple(
+    tuple((s, *(g for g in (s, s + 1, s + 2) if g != f)) for s in RUN_STARTS if s <= f <= s + 2)
+    for f in range(NUM_FACES)
+)
+#: The three seats in the order a window on a card from seat ``s`` asks them (RULES §3).
+ASK_ORDER: Final = tuple((s, (s + 1) % 3, (s - 1) % 3) for s in range(3))
 
 
 def xiajia(seat: int) -> int:
@@ -61,10 +71,25 @@ def shangjia(seat: int) -> int:
     return (seat - 1) % NUM_SEATS
 
 
+_DECK: Final = tuple(sorted_deck())
+
+
 def deal_order(seed: int) -> list[int]:
-    """The shuffled deck of a seed: ``random.Random(seed).shuffle`` of the sorted deck (§2.2)."""
-    deck = sorted_deck()
-    random.Random(seed).shuffle(deck)
+    """The shuffled deck of a seed: ``random.Random(seed).shuffle`` of the sorted deck (§2.2).
+
+    The shuffle is written out (Fisher-Yates drawing each index as ``Random._randbelow`` does,
+    from ``getrandbits``), which makes the very same draws in fewer calls; a test holds it equal
+    to ``random.Random(seed).shuffle``.
+    """
+    deck = list(_DECK)
+    getrandbits = random.Random(seed).getrandbits
+    for i in range(len(deck) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        deck[i], deck[j] = deck[j], deck[i]
     return deck
 
 
@@ -140,6 +165,9 @@ class HandResult:
     source: Source | None = None
     deal_pattern: str | None = None
     origin: Origin | None = None
+    #: won on the card whose draw emptied the stock (海底, RULES §3.1.7), whether or not the
+    #: preset scores 海底胡
+    haidi: bool = False
 
     @property
     def chou(self) -> bool:
@@ -166,9 +194,9 @@ class GameState:
         self.stock = list(stock)
         self.pos = 0
         self.hands: list[list[int]] = [[0] * NUM_FACES for _ in range(NUM_SEATS)]
-        for seat, cards in enumerate(hands):
+        for counts, cards in zip(self.hands, hands, strict=False):
             for f in cards:
-                self.hands[seat][f] += 1
+                counts[f] += 1
         self._check_deal()
         self.melds: list[list[TableMeld]] = [[] for _ in range(NUM_SEATS)]
         self.rows: list[list[int]] = [[] for _ in range(NUM_SEATS)]
@@ -196,12 +224,12 @@ class GameState:
         """Deal a hand from a seed (RULES §2.2 [D]): 22 stock cards, then the deal."""
         deck = deal_order(seed)
         hands: list[list[int]] = [[] for _ in range(NUM_SEATS)]
-        for k, card in enumerate(deck[STOCK_SIZE:]):
-            hands[(dealer + k) % NUM_SEATS].append(card)
+        for k in range(NUM_SEATS):  # one card at a time from the dealer on
+            hands[(dealer + k) % NUM_SEATS] = deck[STOCK_SIZE + k :: NUM_SEATS]
         return cls(rules, hands, deck[:STOCK_SIZE], dealer, seed)
 
     def _check_deal(self) -> None:
-        total = [sum(h[f] for h in self.hands) for f in range(NUM_FACES)]
+        total = [sum(column) for column in zip(*self.hands, strict=True)]
         for f in self.stock:
             total[f] += 1
         sizes = [sum(h) for h in self.hands]
@@ -265,14 +293,41 @@ class GameState:
         if self.phase == "discard":
             return (self.turn,)
         if self.phase == "claim":
-            assert self.window is not None
-            return tuple(s for s in sorted(self.window.options) if s not in self.window.responses)
+            w = self.window
+            assert w is not None
+            options, responses = w.options, w.responses
+            return tuple(s for s in (0, 1, 2) if s in options and s not in responses)
         return ()
 
     def current_player(self) -> int:
-        """The first seat that must decide, or -1 when the hand is over."""
-        seats = self.to_act()
-        return seats[0] if seats else -1
+        """The seat RULES §3 asks first among those still to decide, or -1 when the hand is over.
+
+        In a claim window that is the order of 胡 (RULES §4.7): the drawer (or discarder, or the
+        dealer before the first discard), then his 下家, then his 上家. The window is resolved by
+        priority once every seat has answered, so the order of answers never changes the outcome.
+        """
+        phase = self.phase
+        if phase == "discard":
+            return self.turn
+        if phase == "claim":
+            w = self.window
+            assert w is not None
+            options, responses = w.options, w.responses
+            for seat in ASK_ORDER[w.from_seat]:
+                if seat in options and seat not in responses:
+                    return seat
+        return -1
+
+    def _must_act(self, seat: int) -> bool:
+        """``seat in self.to_act()``, without building the tuple."""
+        phase = self.phase
+        if phase == "discard":
+            return seat == self.turn
+        if phase == "claim":
+            w = self.window
+            assert w is not None
+            return seat in w.options and seat not in w.responses
+        return False
 
     def hand_faces(self, seat: int) -> list[int]:
         """A seat's concealed cards, sorted."""
@@ -280,17 +335,43 @@ class GameState:
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Every action ``seat`` may take now (empty when it need not decide)."""
-        if seat not in self.to_act():
+        if not self._must_act(seat):
             return []
         if self.phase == "discard":
-            return [Action.discard(f) for f in self._discardable(seat)]
+            return [DISCARDS[f] for f in self._discardable(seat)]
         assert self.window is not None
         return list(self.window.options[seat])
 
     def _discardable(self, seat: int) -> list[int]:
         """Faces ``seat`` may 出: those held for which ``_discard_reason`` finds nothing."""
         hand = self.hands[seat]
-        return [f for f in range(NUM_FACES) if hand[f] and self._discard_reason(seat, f) is None]
+        banned = self.no_discard[seat]
+        # the fast form of ``_discard_reason(seat, f) is None``: held, not a 砍, not claimed
+        return [f for f, n in enumerate(hand) if n and n != 3 and f not in banned]
+
+    def bans(self, seat: int) -> tuple[list[int], list[int], list[int]]:
+        """Faces ``seat`` may not 出, 吃 or 碰 now, sorted (RULES §4.6, §5.2, §5.3).
+
+        出: the 碰'd and 吃-claimed faces plus the 砍 held. 吃: the faces the seat or its 上家
+        discarded or released, plus (``holder_may_not_chi``) faces held twice or more.
+        碰: the faces the seat declined to 碰 (碰-过张).
+        """
+        hand = self.hands[seat]
+        discard = self.no_discard[seat] | {f for f in range(NUM_FACES) if hand[f] == 3}
+        chi = self.thrown[seat] | self.thrown[shangjia(seat)]
+        if self.rules.holder_may_not_chi:
+            chi = chi | {f for f in range(NUM_FACES) if hand[f] >= 2}
+        return sorted(discard), sorted(chi), sorted(self.peng_guo[seat])
+
+    def public_bans(self, seat: int) -> tuple[list[int], list[int]]:
+        """The 出 and 吃 bans of ``seat`` that follow from what every seat saw (RULES §5.2, §5.3).
+
+        碰'd and 吃-claimed faces, and faces the seat or its 上家 discarded or released; bans that
+        follow from a hand (a 砍, faces held twice) or from a declined 碰 are left out.
+        """
+        return sorted(self.no_discard[seat]), sorted(
+            self.thrown[seat] | self.thrown[shangjia(seat)]
+        )
 
     def returns(self) -> list[int]:
         """Points of this hand per seat: each loser pays the winner his total (RULES §8.3)."""
@@ -340,15 +421,30 @@ class GameState:
         return None
 
     def _chi_options(self, seat: int, card: int) -> list[Action]:
-        return [
-            Action.chi(s)
-            for s in RUN_STARTS
-            if s <= card <= s + 2 and self._chi_reason(seat, card, s) is None
-        ]
+        """The 吃 ``seat`` may make with ``card``: ``_chi_reason`` is None, checked fast."""
+        hand = self.hands[seat]
+        if (
+            card in self.thrown[seat]
+            or card in self.thrown[(seat - 1) % NUM_SEATS]
+            or (self.rules.holder_may_not_chi and hand[card] >= 2)
+        ):
+            return []
+        return [CHIS[s] for s, a, b in CHI_NEEDS[card] if hand[a] and hand[b]]
 
     def _win(self, seat: int, card: int, source: Source, last: bool) -> Breakdown | None:
         """The breakdown if ``seat`` wins on ``card`` now, else None (RULES §4.7)."""
         if self.dead[seat]:
+            return None
+        hand = self.hands[seat]
+        # the quick split check of ``win_check`` (the hand with the card, or less the 偎'd
+        # pair), before the melds are gathered; the hand is changed and restored in place
+        held = hand[card]
+        if held == 0 and not any(hand[x] and hand[y] for _, x, y in CHI_NEEDS[card]):
+            return None  # with no copy held the card can only sit in a run: none can form
+        hand[card] = held - 2 if source == "self" and held >= 2 else held + 1
+        key = tuple(hand)
+        hand[card] = held
+        if not splits(key):
             return None
         return win_check(
             [m.meld() for m in self.melds[seat]],
@@ -366,7 +462,7 @@ class GameState:
             raise IllegalAction(f"cannot {action}: the hand is over")
         if not 0 <= seat < NUM_SEATS:
             raise IllegalAction(f"no seat {seat!r}")
-        if seat not in self.to_act():
+        if not self._must_act(seat):
             raise IllegalAction(f"cannot {action}: seat {seat} is not to act now")
         if action.kind in ("discard", "chi") and (
             action.face is None or not 0 <= action.face < NUM_FACES
@@ -454,22 +550,30 @@ class GameState:
         the hand before the 偎).
         """
         window = Window(card, origin, from_seat, last, {})
-        seats = (from_seat, xiajia(from_seat), shangjia(from_seat))
-        for other in seats:
+        draw = origin == "draw"
+        claimable = draw or origin == "discard"
+        chi_seat = from_seat if draw else (from_seat + 1) % NUM_SEATS
+        hands, peng_guo = self.hands, self.peng_guo
+        for other in ASK_ORDER[from_seat]:
             opts: list[Action] = []
-            if origin == "draw":
+            if draw:
                 win = self._win(other, card, "self" if other == from_seat else "other", last)
                 if win is not None:
                     opts.append(HU)
                     window.wins[other] = win
-            claimable = origin in ("draw", "discard") and other != from_seat
-            if claimable and self._peng_reason(other, card) is None:
+            # the fast form of ``_peng_reason(other, card) is None``
+            if (
+                claimable
+                and other != from_seat
+                and hands[other][card] >= 2
+                and card not in peng_guo[other]
+            ):
                 opts.append(PENG)
-            chi_seat = from_seat if origin == "draw" else xiajia(from_seat)
             if other == chi_seat:
                 opts.extend(self._chi_options(other, card))
             if opts:
-                window.options[other] = [*opts, PASS]
+                opts.append(PASS)
+                window.options[other] = opts
         return window
 
     def _open(self, window: Window) -> None:
@@ -511,22 +615,35 @@ class GameState:
         w = self.window
         assert w is not None
         chosen = w.responses
-        kinds = {s: a.kind for s, a in chosen.items()}
-        order = [w.from_seat, xiajia(w.from_seat), shangjia(w.from_seat)]
-        winner = next((s for s in order if kinds.get(s) == "hu"), None)
-        if winner is not None:
-            self._hu(winner, w)
-            return
-        if w.origin != "deal":
-            for s in w.wins:
-                if kinds.get(s) != "hu":
-                    self.declined[s] = True
-                    self.events.append(DeclinedHu(s, w.card))
-        for s, opts in w.options.items():
-            if kinds.get(s) != "peng" and any(a.kind == "peng" for a in opts):
-                self.peng_guo[s].add(w.card)  # 碰-过张 (RULES §5.3)
-        penger = next((s for s in order if kinds.get(s) == "peng"), None)
-        chier = next((s for s in order if kinds.get(s) == "chi"), None)
+        penger = chier = None
+        if chosen or w.options or w.wins:  # else nobody could claim: straight on
+            # the first seat in asking order (RULES §3) to answer each kind
+            winner = None
+            for s in ASK_ORDER[w.from_seat]:
+                a = chosen.get(s)
+                if a is None:
+                    continue
+                kind = a.kind
+                if kind == "hu":
+                    winner = s
+                    break
+                if kind == "peng":
+                    if penger is None:
+                        penger = s
+                elif kind == "chi" and chier is None:
+                    chier = s
+            if winner is not None:
+                self._hu(winner, w)
+                return
+            if w.origin != "deal":
+                for s in w.wins:
+                    if (a := chosen.get(s)) is None or a.kind != "hu":
+                        self.declined[s] = True
+                        self.events.append(DeclinedHu(s, w.card))
+            for s, opts in w.options.items():
+                a = chosen.get(s)
+                if (a is None or a.kind != "peng") and any(o.kind == "peng" for o in opts):
+                    self.peng_guo[s].add(w.card)  # 碰-过张 (RULES §5.3)
         self.window = None
         if w.origin in ("discard", "release"):
             self.thrown[w.from_seat].add(w.card)
@@ -562,7 +679,8 @@ class GameState:
             self._enter_discard(w.from_seat)
 
     def _enter_discard(self, seat: int) -> None:
-        if self._discardable(seat):
+        hand, banned = self.hands[seat], self.no_discard[seat]
+        if any(n and n != 3 and f not in banned for f, n in enumerate(hand)):
             self.phase = "discard"
             self.turn = seat
             return
@@ -580,8 +698,9 @@ class GameState:
             self.events.append(Won(seat, None, "deal", b, tuple(self.hand_faces(seat)), pattern))
             self._end(HandResult(seat, b, None, "self", pattern, "deal"))
             return
-        self.events.append(Won(seat, w.card, source, b, tuple(self.hand_faces(seat))))
-        self._end(HandResult(seat, b, w.card, source, None, w.origin))
+        hand = tuple(self.hand_faces(seat))
+        self.events.append(Won(seat, w.card, source, b, hand, haidi=w.last))
+        self._end(HandResult(seat, b, w.card, source, None, w.origin, w.last))
 
     def _end(self, result: HandResult) -> None:
         self.result = result
@@ -615,33 +734,19 @@ class GameState:
         hand = self.hands[seat]
         found: list[tuple[str, Breakdown]] = []
         if "tianhu" in active and seat == self.dealer:
-            # [D] 天胡 scores as a self-drawn win on whichever dealt card gives the best total.
-            best: Breakdown | None = None
-            for f in range(NUM_FACES):
-                if hand[f]:
-                    rest = list(hand)
-                    rest[f] -= 1
-                    b = score_position(
-                        [],
-                        tuple(rest),
-                        f,
-                        source="self",
-                        rules=self.rules,
-                        declared=(("tianhu", 1),),
-                    )
-                    if b.winning and (best is None or b.total > best.total):
-                        best = b
-            if best is not None:
-                found.append(("tianhu", best))
+            # 天胡: the 20 dealt cards as they lie, no card won (RULES §7.2).
+            b = score_dealt(tuple(hand), rules=self.rules)
+            if b.winning:
+                found.append(("tianhu", b))
         pairs = sum(c // 2 for c in hand)
         paired = [f for f in range(NUM_FACES) if hand[f] >= 2]
-        # 无对胡: no pair dealt, or only one black pair (seed 004 item 28).
+        # 无对胡: no pair dealt, or only one black pair; a 砍 rules it out (RULES §7.2).
         no_pair = not paired or (
             len(paired) == 1 and hand[paired[0]] == 2 and paired[0] not in RED_FACES
         )
         for key, ok in (("jiuxiaodui", pairs >= 9), ("wudui_deal", no_pair)):
             if key in active and ok:
-                # [D] 九小对 and 无对胡 hands hold no groups: the pattern's value is the total.
+                # 九小对 and 无对胡 hold no groups: the value is the whole total (RULES §7.2).
                 value = self.rules.patterns[key]
                 points = (
                     value.alt if key == "jiuxiaodui" and pairs >= 10 and value.alt else value.value

@@ -1,4 +1,4 @@
-"""``RuleConfig``: every option of RULES.md as one frozen, validated value (RULES §7.3)."""
+"""``RuleConfig``: every option of the rules as one frozen, validated value (RULES §7.3)."""
 
 from __future__ import annotations
 
@@ -109,7 +109,7 @@ def _patterns(raw: Mapping[str, PatternValue] | None = None) -> Mapping[str, Pat
 class RuleConfig:
     """A complete, validated rule set: a preset plus any room overrides.
 
-    Every option RULES.md names is a field here. Presets are data (``presets/*.toml``).
+    Every option docs/rules.md names is a field here. Presets are data (``presets/*.toml``).
     """
 
     id: str = "anxiang"

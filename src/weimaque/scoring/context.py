@@ -24,10 +24,9 @@ class Context:
     red: int
     all_big: bool
     all_small: bool
-    source: Source
+    #: who drew the winning card; None when no card was won (天胡 on the dealt cards)
+    source: Source | None
     last: bool
-    #: how many of the winning face the hand held before the win
-    hand_win_count: int
     #: engine-level 名堂 declared for this win (天胡, 九小对, 蛰一蛰 …), with their units
     declared: tuple[tuple[str, int], ...] = ()
 

@@ -5,16 +5,26 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 
-from weimaque.analysis.arrange import Arrangement, arrangements
+from weimaque.analysis.arrange import Arrangement, arrangements, dealt_arrangements
 from weimaque.cards import Counts, counts_of, red_count
-from weimaque.errors import InvalidNotation
-from weimaque.notation import HandDescription, Meld, Source, parse_hand
+from weimaque.errors import InvalidNotation, WrongCardCount
+from weimaque.notation import (
+    HandDescription,
+    Meld,
+    Source,
+    check_copies,
+    parse_cards,
+    parse_hand,
+)
 from weimaque.rules.config import PatternValue, RuleConfig
 from weimaque.rules.registry import get_rules
 from weimaque.scoring.breakdown import Breakdown, PatternScore
 from weimaque.scoring.context import Context
 from weimaque.scoring.pattern import Pattern
 from weimaque.scoring.patterns import PATTERNS
+
+#: cards the dealer is dealt (RULES §2.2)
+DEALER_HAND = 20
 
 
 @functools.lru_cache(maxsize=256)
@@ -85,29 +95,60 @@ def score_position(
     for m in melds:
         for f in m.faces:
             total_counts[f] += 1
-    red = red_count(tuple(total_counts))
     arrs = arrangements(melds, hand, win, source, config)
     if not arrs:
         reason = "the 20 cards do not form 6 groups + 麻雀"
         if source == "self" and hand[win] >= 2:
             reason += " with the forced 偎 of the drawn card (RULES §6.1)"
+        red = red_count(tuple(total_counts))
         return Breakdown(False, config.id, 0, 1, 0, red, (), (), reason)
+    return _choose(arrs, tuple(total_counts), config, source, last, declared)
+
+
+def score_dealt(
+    hand: Counts,
+    *,
+    rules: RuleConfig | str = "anxiang",
+    declared: tuple[tuple[str, int], ...] = (("tianhu", 1),),
+) -> Breakdown:
+    """Score a dealer's 20 dealt cards as they lie: 天胡 (RULES §7.2).
+
+    Every triple held is a 砍; no card was won, so no 名堂 that needs a winning card scores
+    (单吊, 背靠背, 手牵手, 卡偎, 海底, 自摸).
+    """
+    config = get_rules(rules)
+    arrs = dealt_arrangements(hand, config)
+    if not arrs:
+        reason = "the 20 dealt cards do not form 6 groups + 麻雀"
+        return Breakdown(False, config.id, 0, 1, 0, red_count(hand), (), (), reason)
+    return _choose(arrs, hand, config, None, False, declared)
+
+
+def _choose(
+    arrs: list[Arrangement],
+    total_counts: Counts,
+    config: RuleConfig,
+    source: Source | None,
+    last: bool,
+    declared: tuple[tuple[str, int], ...],
+) -> Breakdown:
+    """The best arrangement with 硬息 >= ``min_xi`` and its breakdown (RULES §6.2)."""
+    red = red_count(total_counts)
     small = sum(total_counts[:10])
-    base = {
-        "rules": config,
-        "red": red,
-        "all_big": small == 0,
-        "all_small": small == sum(total_counts),
-        "source": source,
-        "last": last,
-        "hand_win_count": hand[win],
-        "declared": declared,
-    }
     best: tuple[tuple[int, int], Arrangement, int, list[PatternScore]] | None = None
     for arr in arrs:
         if arr.hard_xi < config.min_xi:
             continue
-        ctx = Context(arrangement=arr, **base)  # type: ignore[arg-type]
+        ctx = Context(
+            arrangement=arr,
+            rules=config,
+            red=red,
+            all_big=small == 0,
+            all_small=small == sum(total_counts),
+            source=source,
+            last=last,
+            declared=declared,
+        )
         multiplier, pats = patterns_of(ctx)
         total = arr.hard_xi * multiplier + sum(p.points for p in pats if p.mode == "add")
         rank = (total, arr.hard_xi)
@@ -155,3 +196,23 @@ def score(
     return score_description(
         parse_hand(hand), source="self" if source == "self" else "other", last=last, rules=rules
     )
+
+
+def score_tianhu(cards: str, rules: RuleConfig | str = "anxiang") -> Breakdown:
+    """Score 20 dealt cards such as ``"一一一三三三…"`` (or ``"手:…"``) as 天胡 (RULES §7.2).
+
+    Raises an :class:`~weimaque.errors.InvalidNotation` for bad input, or when the preset does
+    not score 天胡.
+    """
+    config = get_rules(rules)
+    if "tianhu" not in config.patterns:
+        raise InvalidNotation(f"preset {config.id!r} does not score 天胡 (RULES §7.3)")
+    text = cards.strip()
+    body = text.removeprefix("手:").removeprefix("手：").removeprefix("hand:")
+    faces = parse_cards(body)
+    check_copies(faces, text)
+    if len(faces) != DEALER_HAND:
+        raise WrongCardCount(
+            f"天胡 takes the dealer's {DEALER_HAND} cards, got {len(faces)} in {text!r}"
+        )
+    return score_dealt(counts_of(faces), rules=config)

@@ -40,7 +40,7 @@ from weimaque.server.limits import (
     read_json,
 )
 from weimaque.server.manager import RoomManager
-from weimaque.server.options import ROOM_OPTIONS, RoomError, RoomOptions
+from weimaque.server.options import DEFAULT_TURN_SECONDS, ROOM_OPTIONS, RoomError, RoomOptions
 from weimaque.server.protocol import (
     PROTOCOL_VERSION,
     ProtocolError,
@@ -48,7 +48,9 @@ from weimaque.server.protocol import (
     is_token,
     parse_client,
 )
+from weimaque.server.remote import RemoteBots
 from weimaque.server.rooms import Room
+from weimaque.server.scoreapi import ScoreError, score_request
 from weimaque.server.seats import SeatId, hash_token
 from weimaque.server.store import Store
 from weimaque.server.views import replay_steps
@@ -209,6 +211,7 @@ def create_app(
     store = store if store is not None else Store(db)
     limits = limits or Limits()
     manager = RoomManager(store, limits=limits)
+    remote = RemoteBots(manager)
     web = web_dir()
     pool = botpool.configure(limits.bot_workers)
     room_limiter = RateLimiter(limits.room_burst, limits.room_interval)
@@ -231,9 +234,25 @@ def create_app(
         return index_response()
 
     async def share(request: Request) -> Response:
+        response = index_response()
         if manager.get(str(request.path_params["room_id"])) is None:
-            return HTMLResponse("<h1>404</h1><p>No such room.</p>", status_code=404)
+            # The page itself draws the styled "no such room" screen, with a way back.
+            response.status_code = 404
+        return response
+
+    async def score_page(request: Request) -> Response:
         return index_response()
+
+    async def score_api(request: Request) -> Response:
+        try:
+            raw = await read_json(request.stream(), request.headers, limits.max_body) or {}
+        except BodyError as exc:
+            return _error(exc.status, exc.code, exc.message)
+        try:
+            result = score_request(raw)
+        except ScoreError as exc:
+            return _error(400, exc.code, str(exc))
+        return JSONResponse({"v": PROTOCOL_VERSION, **result})
 
     async def health(request: Request) -> Response:
         return JSONResponse(
@@ -250,6 +269,7 @@ def create_app(
                 # The UI labels 名堂 checkboxes and a room's enabled/disabled 名堂 with these.
                 "pattern_names": dict(PATTERN_NAMES),
                 "bots": sorted(REGISTRY),
+                "turn_seconds": DEFAULT_TURN_SECONDS,
             }
         )
 
@@ -277,7 +297,8 @@ def create_app(
                 "url": f"/r/{room.id}",
                 "ws": f"/ws/{room.id}",
                 "room": room.info(),
-                # Shown once: the creator frees seats with it, and invites the 守醒 with the other.
+                # Shown once: the creator frees seats and issues bot tokens (docs/bot-protocol.md)
+                # with the first, and invites the 守醒 with the other.
                 **keys,
             },
             status_code=201,
@@ -313,7 +334,14 @@ def create_app(
         return JSONResponse({"v": PROTOCOL_VERSION, "room": room.info()})
 
     async def list_rooms(request: Request) -> Response:
-        rooms = [r for r in manager.rooms.values() if r.status != "over"]
+        # Public rooms, and the rooms whose ids the asker names (its own, from its browser).
+        asked = {i for i in request.query_params.get("ids", "").split(",")[:50] if i}
+        rooms = [
+            r
+            for r in manager.rooms.values()
+            if r.status != "over" and (r.opts.public or r.id in asked)
+        ]
+
         rooms.sort(key=lambda r: -r.created)
         return JSONResponse({"v": PROTOCOL_VERSION, "rooms": [r.info() for r in rooms[:50]]})
 
@@ -492,6 +520,8 @@ def create_app(
     routes: list[Route | WebSocketRoute | Mount] = [
         Route("/", index),
         Route("/r/{room_id}", share),
+        Route("/score", score_page),
+        Route("/api/score", score_api, methods=["POST"]),
         Route("/api/health", health),
         Route("/api/presets", presets),
         Route("/api/rooms", create_room, methods=["POST"]),
@@ -503,6 +533,7 @@ def create_app(
         Route("/api/rooms/{room_id}/hands/{number}", hand),
         Route("/api/rooms/{room_id}/hands/{number}/replay", hand_replay),
         WebSocketRoute("/ws/{room_id}", ws_endpoint),
+        *remote.routes(),
     ]
     if web.is_dir():
         routes.append(Mount("/static", StaticFiles(directory=web), name="static"))

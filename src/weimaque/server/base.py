@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from collections.abc import Callable
 from typing import Any, Literal
 
 from weimaque.bots import Bot, get_bot
@@ -19,6 +20,7 @@ from weimaque.match import Match
 from weimaque.rules.config import RuleConfig
 from weimaque.rules.registry import overrides_of
 from weimaque.server.gate import Gate
+from weimaque.server.numbers import HintCache
 from weimaque.server.options import RoomOptions
 from weimaque.server.persist import Recorder
 from weimaque.server.seats import Conn, Seat, SeatId
@@ -82,6 +84,12 @@ class RoomBase:
         self.gate = Gate()
         #: Per viewer: (events counted, how many of them it sees), for the ``from`` field.
         self._counted: dict[Viewer, tuple[int, int]] = {}
+        self.hint_cache = HintCache()
+        #: Events of the hand in progress each viewer was shown (see ``RoomViews.send_events``).
+        self._seen: dict[Viewer, int] = {}
+        #: News built on the next turn of the loop (``RoomViews.send_events``).
+        self._pending: list[Callable[[], None]] = []
+        self._flush_scheduled = False
         self._between_since = time.monotonic()
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -126,6 +134,7 @@ class RoomBase:
                     "name": seat.name,
                     "connected": seat.kind == "bot" or self.connected(s),
                     "autoplay": seat.autoplay,
+                    "away": seat.away,
                     "ready": seat.kind == "bot" or seat.ready,
                 }
             )
@@ -143,6 +152,7 @@ class RoomBase:
             if sx is None
             else {"taken": sx.taken, "name": sx.name, "connected": self.connected("shouxing")},
             "spectators": sum(1 for c in self.conns if c.seat is None),
+            "public": self.opts.public,
             # A chosen seed makes a practice room: everyone sees it before sitting down.
             "practice": self.opts.seed is not None,
             **({} if self.opts.seed is None else {"practice_seed": self.opts.seed}),

@@ -19,7 +19,7 @@ from weimaque.game.events import Event
 from weimaque.game.state import NUM_SEATS
 from weimaque.server import botpool
 from weimaque.server.fairness import commitment, deal_json, new_secret, reveal
-from weimaque.server.options import autoplay_bot_name
+from weimaque.server.options import ABSENT_SECONDS, autoplay_bot_name
 from weimaque.server.protocol import server_message
 from weimaque.server.seats import Conn
 from weimaque.server.views import RoomViews
@@ -43,16 +43,23 @@ class HandDriver(RoomViews):
         if not self.match.hands:
             return True
         humans = [s for s, seat in enumerate(self.seats) if seat.kind == "human"]
-        connected = [s for s in humans if self.connected(s)]
-        if all(self.seats[s].ready for s in connected) and (
-            not humans or any(self.seats[s].ready for s in connected)
-        ):
+        if not humans:
+            return True
+        # Seats under 托管 (or watched by their player) are ready; the players at the table
+        # deal the next hand when all of them are.
+        present = [
+            s
+            for s in humans
+            if self.connected(s) and not (self.seats[s].autoplay or self.seats[s].away)
+        ]
+        if present and all(self.seats[s].ready for s in present):
             return True
         turn = self.opts.turn_seconds
         return turn is not None and time.monotonic() - self._between_since >= turn
 
     def _maybe_deal(self, origin: Conn | None = None, re: Any = None) -> bool:
         """Deal the next hand if the room is ready; send everyone a snapshot."""
+        self.flush_pending()
         if not self._ready_to_deal():
             return False
         state = self.match.start_hand()
@@ -61,6 +68,7 @@ class HandDriver(RoomViews):
         self.last_hand = None
         self._last_state = None
         self._commit(state.seed)
+        self._seen.clear()
         self.recorder.hand_started(self.hand_number, self.rules, state)
         self._track()
         self.send_deal(origin, re)
@@ -106,6 +114,7 @@ class HandDriver(RoomViews):
         re: Any = None,
     ) -> None:
         """Apply a verified action and send each connection what it may see of it."""
+        self.flush_pending()
         state = self.state
         assert state is not None
         first = len(state.events)
@@ -121,6 +130,7 @@ class HandDriver(RoomViews):
         self._wake.set()
 
     def _end_hand(self) -> None:
+        self.flush_pending()  # the last action's news goes out with the hand still in place
         state = self.state
         assert state is not None and state.result is not None
         number = self.hand_number
@@ -132,8 +142,7 @@ class HandDriver(RoomViews):
         self.last_hand["fairness"] = record.get("fairness")
         self._between_since = time.monotonic()
         for seat in self.seats:
-            seat.ready = False
-            seat.autoplay = False
+            seat.ready = False  # 托管 stays on until its player cancels it
         self._since.clear()
         self.recorder.hand_finished(number, record, self.match.ledger(), self.match.is_over())
         self.broadcast(server_message("hand_end", **self.last_hand))
@@ -175,19 +184,9 @@ class HandDriver(RoomViews):
             return 3600.0, None
         now = time.monotonic()
         best: tuple[float, int | None] = (3600.0, None)
-        delay = self.opts.bot_delay_ms / 1000
         for seat in state.to_act():
-            since = self._since.get(seat, now)
-            s = self.seats[seat]
-            if (
-                s.kind == "bot"
-                or s.autoplay
-                or (self.opts.autoplay_absent and not self.connected(seat))
-            ):
-                due = since + delay
-            elif self.opts.turn_seconds is not None:
-                due = since + self.opts.turn_seconds
-            else:
+            due = self._seat_due(seat, now)
+            if due is None:
                 continue
             wait = max(0.0, due - now)
             if wait < best[0]:
@@ -197,8 +196,26 @@ class HandDriver(RoomViews):
     def _all_bots(self) -> bool:
         return all(seat.kind == "bot" for seat in self.seats)
 
+    def _seat_due(self, seat: int, now: float) -> float | None:
+        """When the server decides for a seat that must decide (None: it waits for its player)."""
+        since = self._since.get(seat, now)
+        s = self.seats[seat]
+        if (
+            s.kind == "bot"
+            or s.autoplay
+            or s.away
+            or (self.opts.autoplay_absent and not self.connected(seat))
+        ):
+            return since + self.opts.bot_delay_ms / 1000
+        if self.opts.turn_seconds is not None:
+            return since + self.opts.turn_seconds
+        if not self.connected(seat):
+            return since + ABSENT_SECONDS  # no timer: still, a vanished player never blocks
+        return None
+
     async def _step(self) -> bool:
         """Make the automatic decision that is due, if any; whether something happened."""
+        self.flush_pending()
         wait, seat = self._due()
         if wait > 0:
             return False
@@ -222,6 +239,9 @@ class HandDriver(RoomViews):
             action = rng.choice(view.legal)
         if self.state is not state or len(state.actions) != before or seat not in state.to_act():
             return True  # someone acted meanwhile; look again
+        due = self._seat_due(seat, time.monotonic())
+        if due is None or due > time.monotonic():
+            return True  # the player took the seat back meanwhile (取消托管)
         if not state.can(seat, action):
             log.error("bot %s chose illegal %s; playing the first legal action", bot.name, action)
             action = state.legal_actions(seat)[0]

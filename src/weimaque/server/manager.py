@@ -19,6 +19,7 @@ from weimaque.match import Settlement
 from weimaque.rules.registry import rules_with
 from weimaque.server.limits import Limits
 from weimaque.server.options import RoomError, RoomOptions
+from weimaque.server.persist import flush_actions
 from weimaque.server.rooms import Room
 from weimaque.server.seats import Seat, SeatId, hash_token, new_token, stored_hash
 from weimaque.server.store import Store
@@ -159,7 +160,7 @@ class RoomManager:
             self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
 
     async def close(self) -> None:
-        """Stop every room's task."""
+        """Stop every room's task and write what is still pending."""
         if self._sweeper is not None:
             self._sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -167,6 +168,7 @@ class RoomManager:
             self._sweeper = None
         for room in list(self.rooms.values()):
             await room.close()
+        flush_actions()
 
     async def _sweep_forever(self) -> None:
         period = max(0.2, min(5.0, self.limits.seat_grace / 4, self.limits.idle_evict / 4))
@@ -190,6 +192,7 @@ class RoomManager:
             if room.status == "over":
                 limit = min(limit, 30.0)
             if self.store is not None and now - since >= limit:
+                flush_actions()  # everything it did is in the store before it leaves memory
                 del self.rooms[room_id]
                 self._idle.pop(room_id, None)
                 await room.close()
@@ -203,7 +206,7 @@ class RoomManager:
         for seat_id in seats:
             key = (room.id, seat_id)
             seat = room._seat(seat_id)
-            held = any(c.seat == seat_id or getattr(c, "held", None) == seat_id for c in room.conns)
+            held = any(c.seat == seat_id or c.held == seat_id for c in room.conns)
             if seat.token is None or held or room.state is not None:
                 self._absent.pop(key, None)
                 continue

@@ -10,6 +10,10 @@ from weimaque.errors import WeimaqueError
 
 MAX_BOT_DELAY_MS: Final = 10_000
 MAX_TURN_SECONDS: Final = 3600
+#: The turn timer of a room that does not choose one: 托管 plays for a seat silent this long.
+DEFAULT_TURN_SECONDS: Final = 20
+#: In a room without a timer, a seat with no open connection is played by 托管 after this long.
+ABSENT_SECONDS: Final = 30
 
 #: The rule options a room may choose (docs/protocol.md §1), besides the 名堂 switches.
 ROOM_OPTIONS: Final = (
@@ -49,10 +53,11 @@ class RoomOptions:
     preset: str = "anxiang"
     options: dict[str, Any] = field(default_factory=dict)
     bots: dict[int, str] = field(default_factory=dict)
-    turn_seconds: int | None = None
+    turn_seconds: int | None = DEFAULT_TURN_SECONDS
     autoplay_absent: bool = False
     bot_delay_ms: int = 400
     seed: int | None = None
+    public: bool = False
 
     @staticmethod
     def from_json(raw: Any) -> RoomOptions:
@@ -69,6 +74,7 @@ class RoomOptions:
             "autoplay_absent",
             "bot_delay_ms",
             "seed",
+            "public",
         }
         unknown = sorted(set(raw) - known)
         if unknown:
@@ -94,7 +100,7 @@ class RoomOptions:
             if str(key) not in ("0", "1", "2") or not isinstance(kind, str):
                 raise RoomError("bad_bots", f"bad bot seat {key!r}: {kind!r}")
             bots[int(key)] = kind
-        turn = raw.get("turn_seconds")
+        turn = raw.get("turn_seconds", DEFAULT_TURN_SECONDS)
         if turn is not None and (
             not isinstance(turn, int) or isinstance(turn, bool) or not 1 <= turn <= MAX_TURN_SECONDS
         ):
@@ -112,7 +118,10 @@ class RoomOptions:
         seed = raw.get("seed")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             raise RoomError("bad_request", f"seed must be an integer or null, not {seed!r}")
-        return RoomOptions(preset, dict(options), bots, turn, absent, delay, seed)
+        public = raw.get("public", False)
+        if not isinstance(public, bool):
+            raise RoomError("bad_request", f"public must be a boolean, not {public!r}")
+        return RoomOptions(preset, dict(options), bots, turn, absent, delay, seed, public)
 
     def to_json(self) -> dict[str, Any]:
         """Stored form."""
@@ -124,6 +133,7 @@ class RoomOptions:
             "autoplay_absent": self.autoplay_absent,
             "bot_delay_ms": self.bot_delay_ms,
             "seed": self.seed,
+            "public": self.public,
         }
 
 
@@ -133,6 +143,8 @@ def autoplay_bot_name() -> str:
 
 
 __all__ = [
+    "ABSENT_SECONDS",
+    "DEFAULT_TURN_SECONDS",
     "MAX_BOT_DELAY_MS",
     "MAX_TURN_SECONDS",
     "PATTERN_SWITCHES",

@@ -20,6 +20,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    StrictBool,
     StrictFloat,
     StrictInt,
     StrictStr,
@@ -159,6 +160,8 @@ class Join(ClientMessage):
     type: Literal["join"]
     token: Annotated[StrictStr, Field(max_length=200)] | None = None
     name: Name | None = None
+    #: With a token: keep the seat but watch (旁观) instead of playing it.
+    watch: StrictBool = False
 
 
 class Sit(ClientMessage):
@@ -190,6 +193,26 @@ class Spectate(ClientMessage):
     type: Literal["spectate"]
 
 
+class Leave(ClientMessage):
+    """Give up one's seat for good (离座); only between hands."""
+
+    type: Literal["leave"]
+
+
+class Autoplay(ClientMessage):
+    """Turn 托管 on or off for one's seat."""
+
+    type: Literal["autoplay"]
+    on: StrictBool
+
+
+class Hints(ClientMessage):
+    """Ask for 听 hints (or stop them) on this connection."""
+
+    type: Literal["hints"]
+    on: StrictBool
+
+
 class Ping(ClientMessage):
     """Keep-alive; answered by ``pong``."""
 
@@ -202,13 +225,16 @@ class Ping(ClientMessage):
     ) = None
 
 
-AnyClientMessage = Join | Sit | Act | Next | Spectate | Ping
+AnyClientMessage = Join | Sit | Act | Next | Spectate | Leave | Autoplay | Hints | Ping
 MESSAGE_TYPES: Final[dict[str, type[ClientMessage]]] = {
     "join": Join,
     "sit": Sit,
     "act": Act,
     "next": Next,
     "spectate": Spectate,
+    "leave": Leave,
+    "autoplay": Autoplay,
+    "hints": Hints,
     "ping": Ping,
 }
 
@@ -311,7 +337,7 @@ def parse_client(text: str | bytes) -> AnyClientMessage:
         raise ProtocolError(
             "bad_message", f"bad {kind} message: {_describe(exc)}", data, re
         ) from exc
-    assert isinstance(message, Join | Sit | Act | Next | Spectate | Ping)
+    assert isinstance(message, Join | Sit | Act | Next | Spectate | Leave | Autoplay | Hints | Ping)
     if isinstance(message, Join) and message.token is not None and not is_token(message.token):
         # Checked before any comparison: compare_digest refuses non-ASCII text.
         raise ProtocolError("bad_token", "this room holds no seat with that token", data, re)

@@ -34,8 +34,11 @@ from weimaque.server.options import (
 from weimaque.server.protocol import (
     Act,
     AnyClientMessage,
+    Autoplay,
     ErrorCode,
+    Hints,
     Join,
+    Leave,
     Next,
     Ping,
     ProtocolError,
@@ -74,6 +77,7 @@ class Room(HandDriver):
 
     def disconnect(self, conn: Conn) -> None:
         """A connection closed."""
+        self.flush_pending()
         self.conns.discard(conn)
         if conn.seat is not None:
             self.broadcast_room()
@@ -81,6 +85,7 @@ class Room(HandDriver):
 
     def handle(self, conn: Conn, msg: AnyClientMessage) -> None:
         """Handle one parsed client message; raise ``ProtocolError`` for a refused one."""
+        self.flush_pending()
         self.ensure_driver()
         if isinstance(msg, Ping):
             conn.send(server_message("pong", msg.id, t=msg.t, server_ms=int(time.time() * 1000)))
@@ -89,14 +94,18 @@ class Room(HandDriver):
         elif isinstance(msg, Sit):
             self._sit(conn, msg)
         elif isinstance(msg, Spectate):
-            conn.seat = None
-            conn.send(self._welcome(conn, msg.id))
-            conn.send(self.snapshot(conn, msg.id))
-            self.broadcast_room()
+            self._spectate(conn, msg)
         elif isinstance(msg, Act):
             self._act(conn, msg)
         elif isinstance(msg, Next):
             self._next(conn, msg)
+        elif isinstance(msg, Leave):
+            self._leave(conn, msg)
+        elif isinstance(msg, Autoplay):
+            self._autoplay(conn, msg)
+        elif isinstance(msg, Hints):
+            conn.hints = msg.on
+            conn.send(self.snapshot(conn, msg.id))
 
     def _fail(self, code: ErrorCode, message: str, msg: AnyClientMessage) -> ProtocolError:
         return ProtocolError(code, message, msg.model_dump(exclude_none=True), msg.id)
@@ -109,7 +118,20 @@ class Room(HandDriver):
                 conn.send(self._welcome(conn, msg.id))
                 conn.send(self.snapshot(conn, msg.id))
                 raise self._fail("bad_token", "this room holds no seat with that token", msg)
-            conn.seat, conn.token = seat, msg.token
+            conn.token = msg.token
+            if msg.watch:
+                self._watch(conn, seat)
+            else:
+                back = conn.held == seat
+                conn.seat, conn.held = seat, None
+                if isinstance(seat, int):
+                    s = self.seats[seat]
+                    s.away = False
+                    if back:
+                        # Sitting back after watching: the player plays again, on a fresh clock.
+                        s.autoplay = False
+                        self._since.pop(seat, None)
+                        self._track()
             if msg.name is not None:
                 self._seat(seat).name = msg.name
                 self._save_seats()
@@ -122,11 +144,61 @@ class Room(HandDriver):
         """The seat a token holds, compared in constant time."""
         return find_token(self.seats, self.shouxing, token)
 
+    def _watch(self, conn: Conn, seat: SeatId) -> None:
+        """The connection keeps the seat's token but watches; 托管 plays the seat meanwhile."""
+        conn.seat, conn.held = None, seat
+        if isinstance(seat, int) and not self.connected(seat):
+            self.seats[seat].away = True
+            self._wake.set()
+
+    def _spectate(self, conn: Conn, msg: Spectate) -> None:
+        seat = conn.seat
+        if seat is not None:
+            self._watch(conn, seat)
+        conn.send(self._welcome(conn, msg.id))
+        conn.send(self.snapshot(conn, msg.id))
+        self.broadcast_room()
+
+    def _leave(self, conn: Conn, msg: Leave) -> None:
+        seat_id = conn.seat if conn.seat is not None else conn.held
+        if seat_id is None:
+            raise self._fail("not_seated", "this connection holds no seat to leave", msg)
+        if self.state is not None:
+            raise self._fail("hand_in_progress", "a seat may be left only between hands", msg)
+        seat = self._seat(seat_id)
+        seat.token = seat.name = None
+        seat.ready = seat.autoplay = seat.away = False
+        self._save_seats()
+        for other in list(self.conns):
+            if other.seat == seat_id or other.held == seat_id:
+                # Leaving revokes the token: no connection keeps it.
+                other.seat = other.held = other.token = None
+                other.send(self._welcome(other, msg.id if other is conn else None))
+                other.send(self.snapshot(other, msg.id if other is conn else None))
+        self.broadcast_room()
+        self._wake.set()
+
+    def _autoplay(self, conn: Conn, msg: Autoplay) -> None:
+        seat = conn.seat
+        if not isinstance(seat, int):
+            raise self._fail("not_seated", "only a seated player has 托管", msg)
+        s = self.seats[seat]
+        s.autoplay = msg.on
+        s.away = False
+        if msg.on:
+            s.ready = True
+        else:
+            # 取消托管 restarts the decision clock: the player gets a whole turn back.
+            self._since.pop(seat, None)
+            self._track()
+        conn.send(self.snapshot(conn, msg.id))
+        self.broadcast_room()
+        self._wake.set()
+
     def _sit(self, conn: Conn, msg: Sit) -> None:
-        if conn.seat is not None:
-            raise self._fail(
-                "already_seated", f"this connection already holds seat {conn.seat}", msg
-            )
+        if conn.seat is not None or conn.held is not None:
+            held = conn.seat if conn.seat is not None else conn.held
+            raise self._fail("already_seated", f"this connection already holds seat {held}", msg)
         seat_id = msg.seat
         if seat_id == "shouxing":
             if self.shouxing is None:
@@ -163,7 +235,7 @@ class Room(HandDriver):
             raise self._fail(
                 "bad_token", "the 守醒 seat is taken only with the creator's invitation", msg
             )
-        if conn.token is not None or getattr(conn, "held", None) is not None:
+        if conn.token is not None or conn.held is not None:
             raise self._fail("forbidden", "a player who holds a seat may not sit as 守醒", msg)
 
     def free_seat(self, seat_id: SeatId) -> bool:
@@ -177,13 +249,11 @@ class Room(HandDriver):
         if seat is None or seat.kind != "human" or seat.token is None:
             return False
         seat.token = seat.name = None
-        seat.ready = seat.autoplay = False
+        seat.ready = seat.autoplay = seat.away = False
         self._save_seats()
         for conn in list(self.conns):
-            if conn.seat == seat_id or getattr(conn, "held", None) == seat_id:
-                conn.seat, conn.token = None, None
-                if hasattr(conn, "held"):
-                    conn.held = None
+            if conn.seat == seat_id or conn.held == seat_id:
+                conn.seat = conn.held = conn.token = None
                 conn.send(self._welcome(conn, None))
                 conn.send(self.snapshot(conn))
         self.broadcast_room()
@@ -219,6 +289,7 @@ class Room(HandDriver):
         # Accepted: said at once, the same whether or not a claim window will hold the events
         # (their ``events`` message, with ``re``, comes when this seat is settled; see .gate).
         actor = {"seat": seat, "action": str(action), "auto": False}
+        self.flush_pending()  # older news first: the order of messages never changes
         conn.send(server_message("ack", None, ack=safe_id(msg.id), actor=actor))
         self.apply(seat, action, auto=False, origin=conn, re=msg.id)
 

@@ -32,7 +32,10 @@ class Seat:
     token: str | None = None
     name: str | None = None
     ready: bool = False
+    #: 托管: the server's bot plays this seat (after a timeout, or on the player's request).
     autoplay: bool = False
+    #: The seat's player chose to watch (旁观) and keeps the token; 托管 plays meanwhile.
+    away: bool = False
 
     @property
     def taken(self) -> bool:
@@ -52,6 +55,10 @@ class Conn:
     seat: SeatId | None = None
     #: The token this connection sat or joined with (sent back in ``welcome``), if any.
     token: str | None = None
+    #: The seat whose token this connection holds while it watches (旁观), to sit back.
+    held: SeatId | None = None
+    #: Whether this connection asked for 听 hints.
+    hints: bool = False
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue a message; a broken client never breaks the room."""
@@ -67,6 +74,7 @@ def new_token() -> str:
 
 
 _HASHED = re.compile(r"^[0-9a-f]{64}$")
+_TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 
 
 def hash_token(token: str) -> str:
@@ -83,6 +91,8 @@ def stored_hash(value: str | None) -> str | None:
 
 def find_token(seats: list[Seat], shouxing: Seat | None, token: str) -> SeatId | None:
     """The seat a token holds, its hash compared in constant time."""
+    if not isinstance(token, str) or _TOKEN.fullmatch(token) is None:
+        return None  # not a token at all (and never hashed: it may not even be valid text)
     digest = hash_token(token)
     found: SeatId | None = None
     for s, seat in enumerate(seats):

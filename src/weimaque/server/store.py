@@ -161,6 +161,15 @@ class Store:
             "UPDATE current SET actions = ? WHERE room_id = ?", (_dump(actions), room_id)
         )
 
+    def save_actions_many(self, items: list[tuple[str, list[list[Any]]]]) -> None:
+        """Store the action lists of several rooms' hands in progress, in one transaction."""
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.executemany(
+                "UPDATE current SET actions = ? WHERE room_id = ?",
+                [(_dump(actions), room_id) for room_id, actions in items],
+            )
+
     def finish_hand(
         self,
         room_id: str,

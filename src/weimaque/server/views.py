@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from typing import Any, Final
 
 from weimaque.game.actions import Action
@@ -19,36 +20,43 @@ from weimaque.game.state import NUM_SEATS, GameState
 from weimaque.match import Settlement
 from weimaque.server.base import RoomBase
 from weimaque.server.gate import settled, viewers
+from weimaque.server.numbers import breakdown_json, hints, table_xi
 from weimaque.server.protocol import server_message
 from weimaque.server.seats import Conn, SeatId
 
 
 def replay_steps(record: dict[str, Any]) -> list[dict[str, Any]]:
-    """A finished hand as steps: each action with its events and the full view after it."""
+    """A finished hand as steps: each action with its events, the full view after it and the
+    numbers as they stood then (明息 of each seat; ``observation.scores`` holds the match scores
+    before the hand, the last step adds what the hand paid)."""
     state = start_from_record(record)
-    steps: list[dict[str, Any]] = [
-        {
-            "action": None,
-            "seat": None,
-            "events": [v for e in state.events if (v := e.view("all")) is not None],
-            "observation": observation(state, "all"),
+
+    def step(action: str | None, seat: int | None, events: list[Event]) -> dict[str, Any]:
+        obs = observation(state, "all")
+        return {
+            "action": action,
+            "seat": seat,
+            "events": [v for e in events if (v := e.view("all")) is not None],
+            "observation": obs,
+            "numbers": table_xi(obs, state.rules),
         }
-    ]
+
+    steps = [step(None, None, list(state.events))]
     for seat, text in record["actions"]:
         events = state.apply(int(seat), Action.parse(text))
-        steps.append(
-            {
-                "action": text,
-                "seat": int(seat),
-                "events": [v for e in events if (v := e.view("all")) is not None],
-                "observation": observation(state, "all"),
-            }
-        )
+        steps.append(step(text, int(seat), events))
+    if state.result is not None and state.result.breakdown is not None:
+        steps[-1]["breakdown"] = breakdown_json(state.result.breakdown)
+    steps[-1]["settlement"] = record.get("settlement")
     return steps
 
 
 #: Room broadcasts within this many seconds are sent as one.
 ROOM_COALESCE_S: Final = 0.05
+
+#: Events that turn up or put down a card another seat may win on.
+CARD_EVENTS: Final = frozenset({"drew", "discard", "release", "wei"})
+ViewCache = dict[Viewer, tuple[dict[str, Any] | None, dict[str, Any] | None]]
 
 
 class RoomViews(RoomBase):
@@ -70,7 +78,8 @@ class RoomViews(RoomBase):
         turn = self.opts.turn_seconds
         if turn is None or not isinstance(seat, int) or seat not in self._since:
             return None
-        if self.seats[seat].kind == "bot":
+        s = self.seats[seat]
+        if s.kind == "bot" or s.autoplay or s.away:
             return None
         left = self._since[seat] + turn - time.monotonic()
         return {
@@ -85,16 +94,35 @@ class RoomViews(RoomBase):
             return []
         return [{"text": str(a), "id": a.id} for a in state.legal_actions(seat)]
 
-    def _view_fields(self, conn: Conn) -> dict[str, Any]:
+    def _view_fields(
+        self, conn: Conn, shown: GameState | None = None, cache: ViewCache | None = None
+    ) -> dict[str, Any]:
+        """Observation, legal actions, timer, 息 numbers and (when asked for) 听 hints.
+
+        ``shown`` is the hand to show (default: the one in progress); ``cache`` shares the
+        per-viewer parts between the connections of one broadcast.
+        """
         state = self.state
+        shown = state if shown is None else shown
         seat = conn.seat
-        legal = self._legal(seat)
-        return {
-            "observation": None if state is None else observation(state, self.viewer_of(conn)),
+        viewer = self.viewer_of(conn)
+        if cache is None:
+            cache = {}
+        if viewer not in cache:
+            obs = None if shown is None else observation(shown, viewer)
+            cache[viewer] = (obs, None if obs is None else table_xi(obs, self.rules))
+        obs, numbers = cache[viewer]
+        legal = self._legal(seat) if state is not None else []
+        fields: dict[str, Any] = {
+            "observation": obs,
             "legal_actions": legal,
             "to_act": bool(legal),
             "timer": self._timer(seat) if legal else None,
+            "numbers": numbers,
         }
+        if conn.hints and obs is not None and shown is state:
+            fields["hints"] = hints(obs, self.rules, self.hint_cache)
+        return fields
 
     def _displayed(self) -> GameState | None:
         """The hand shown in a snapshot: the one in progress, or the last one finished."""
@@ -106,9 +134,7 @@ class RoomViews(RoomBase):
         """The full view of one connection."""
         viewer = self.viewer_of(conn)
         shown = self._displayed()
-        fields = self._view_fields(conn)
-        if self.state is None and shown is not None:
-            fields["observation"] = observation(shown, viewer)
+        fields = self._view_fields(conn, shown)
         events = [] if shown is None else shown.events
         held = None if self.state is None else self.gate.waiting(viewer)
         if held is not None:
@@ -120,7 +146,9 @@ class RoomViews(RoomBase):
                 legal_actions=[{"text": t, "id": Action.parse(t).id} for t in legal],
                 to_act=bool(legal),
                 timer=None,
+                numbers=None if held.obs is None else table_xi(held.obs, self.rules),
             )
+            fields.pop("hints", None)
         history = [v for e in events if (v := e.view(viewer)) is not None]
         return server_message(
             "snapshot",
@@ -139,31 +167,36 @@ class RoomViews(RoomBase):
     def _you(self, conn: Conn) -> dict[str, Any]:
         seat = conn.seat
         if seat is None:
-            return {"seat": None, "role": "spectator", "name": None}
+            held = conn.held
+            name = None if held is None else self._seat(held).name
+            return {"seat": None, "role": "spectator", "name": name, "held": held}
         s = self._seat(seat)
         return {
             "seat": seat,
             "role": "shouxing" if seat == "shouxing" else "player",
             "name": s.name,
+            "held": None,
         }
 
     def _welcome(self, conn: Conn, re: Any) -> dict[str, Any]:
-        seat = conn.seat
+        seat = conn.seat if conn.seat is not None else conn.held
         s = None if seat is None else self._seat(seat)
         you = self._you(conn)
         return server_message(
             "welcome",
             re,
             room_id=self.id,
-            seat=seat,
+            seat=conn.seat,
             role=you["role"],
             token=None if s is None else conn.token,
             name=you["name"],
+            held=conn.held,
             protocol=1,
         )
 
     def broadcast(self, message: dict[str, Any]) -> None:
         """Send the same (public) message to every connection."""
+        self.flush_pending()
         for conn in list(self.conns):
             conn.send(message)
 
@@ -188,6 +221,7 @@ class RoomViews(RoomBase):
 
     def send_snapshots(self) -> None:
         """A fresh snapshot to every connection (a new hand)."""
+        self.flush_pending()
         for conn in list(self.conns):
             conn.send(self.snapshot(conn))
 
@@ -219,7 +253,11 @@ class RoomViews(RoomBase):
         """Send each connection what it may see of the events ``new`` of one action.
 
         A viewer waiting for a claim window to close gets nothing now, and everything since its
-        last delivery once it is settled (:mod:`.gate`).
+        last delivery once it is settled (:mod:`.gate`). The acting connection is answered at
+        once; the others' news is built and queued on the next turn of the event loop
+        (``flush_pending``), so that under load every player's own move is confirmed before the
+        table's news is built. Anything that changes the room or sends to it flushes first, so
+        the order of messages never changes.
         """
         state = self.state
         assert state is not None
@@ -232,6 +270,7 @@ class RoomViews(RoomBase):
             groups.setdefault(self.viewer_of(conn), []).append(conn)
         if origin is not None and re is not None and not settled(state, self.viewer_of(origin)):
             gate.replies[origin] = re
+        plan: list[tuple[Conn, Any, list[dict[str, Any]], int, dict[str, Any] | None]] = []
         for viewer in viewers(state, self.shouxing is not None):
             if not settled(state, viewer):
                 continue
@@ -248,8 +287,7 @@ class RoomViews(RoomBase):
             views = [v for e in state.events[start:] if (v := e.view(viewer)) is not None]
             # Count only what this viewer saw: a gap would betray a hidden event, such as
             # another seat's declined 胡 (RULES §3.1.5).
-            seen = self._count_seen(viewer, start)
-            shared: dict[Any, dict[str, Any]] = {}
+            seen = self._visible_before(viewer, start)
             for conn in conns:
                 own = any(s == conn.seat for s, _, _ in actors)
                 if not views and not own:
@@ -265,24 +303,73 @@ class RoomViews(RoomBase):
                 reply = gate.replies.pop(conn, None)
                 if reply is None and conn is origin:
                     reply = re
-                # Spectators (and several tabs of one seat) share one message, encoded once.
-                key = (conn.seat, None if actor is None else actor["seat"])
-                message = None if reply is not None else shared.get(key)
-                if message is None:
-                    message = server_message(
-                        "events",
-                        reply,
-                        hand_number=self.hand_number,
-                        **{"from": seen},
-                        events=views,
-                        actor=actor,
-                        **self._view_fields(conn),
-                    )
-                    if reply is None:
-                        shared[key] = message
-                conn.send(message)
+                plan.append((conn, reply, views, seen, actor))
+        hand = self.hand_number
+        cache: ViewCache = {}
+        shared: dict[Any, dict[str, Any]] = {}
 
-    def _count_seen(self, viewer: Viewer, upto: int) -> int:
+        def message(
+            conn: Conn,
+            reply: Any,
+            views: list[dict[str, Any]],
+            seen: int,
+            actor: dict[str, Any] | None,
+        ) -> dict[str, Any]:
+            # Spectators (and several tabs of one seat) share one message, encoded once.
+            key = (conn.seat, conn.hints, None if actor is None else actor["seat"], seen)
+            found = None if reply is not None else shared.get(key)
+            if found is None:
+                found = server_message(
+                    "events",
+                    reply,
+                    hand_number=hand,
+                    **{"from": seen},
+                    events=views,
+                    actor=actor,
+                    **self._view_fields(conn, cache=cache),
+                )
+                if reply is None:
+                    shared[key] = found
+            return found
+
+        later = []
+        for item in plan:
+            if item[0] is origin:
+                item[0].send(message(*item))
+            else:
+                later.append(item)
+        if later:
+
+            def deliver() -> None:
+                for item in later:
+                    item[0].send(message(*item))
+
+            self._defer(deliver)
+
+    def _defer(self, job: Callable[[], None]) -> None:
+        """Run ``job`` on the next turn of the event loop (at once without a running loop)."""
+        self._pending.append(job)
+        if self._flush_scheduled:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self.flush_pending()
+            return
+        self._flush_scheduled = True
+        # Two hops: the writers woken by this turn's answers run first (FIFO in both asyncio
+        # and uvloop), then the news is built.
+        loop.call_soon(loop.call_soon, self.flush_pending)
+
+    def flush_pending(self) -> None:
+        """Send the news still waiting (see ``send_events``), in order."""
+        self._flush_scheduled = False
+        while self._pending:
+            jobs, self._pending = self._pending, []
+            for job in jobs:
+                job()
+
+    def _visible_before(self, viewer: Viewer, upto: int) -> int:
         """How many of the hand's first ``upto`` events ``viewer`` sees (counted incrementally)."""
         state = self.state
         assert state is not None
@@ -297,6 +384,7 @@ class RoomViews(RoomBase):
         r = state.result
         assert r is not None
         won = next((e for e in reversed(state.events) if isinstance(e, Won)), None)
+        shown = observation(state, "all")
         return {
             "hand_number": number,
             "result": {
@@ -304,11 +392,19 @@ class RoomViews(RoomBase):
                 "chou": r.chou,
                 "card": None if won is None else won.view("public")["card"],
                 "source": r.source,
+                "origin": r.origin,
+                "from": self._card_from(state) if won is not None else None,
                 "deal_pattern": r.deal_pattern,
                 "total": 0 if r.breakdown is None else r.breakdown.total,
                 "hand": None if won is None else won.view("public")["hand"],
+                # RULES §8.1: a hand ends 臭 when a draw is needed and the stock is empty.
+                "chou_reason": "stock_empty" if r.chou else None,
             },
-            "breakdown": None if r.breakdown is None else r.breakdown.to_dict(),
+            # Every seat's cards face up, as the table turns them over at the end.
+            "hands": shown["hands"],
+            "melds": shown["melds"],
+            "dead": shown["dead"],
+            "breakdown": None if r.breakdown is None else breakdown_json(r.breakdown),
             "settlement": settlement.to_dict(),
             "ledger": self.match.ledger(),
             "scores": list(self.match.scores),
@@ -318,6 +414,21 @@ class RoomViews(RoomBase):
             "match_over": self.match.is_over(),
             "record_url": f"/api/rooms/{self.id}/hands/{number}",
         }
+
+    @staticmethod
+    def _card_from(state: GameState) -> int | None:
+        """The seat that turned up or discarded the winning card (the winner on a 自摸)."""
+        for e in reversed(state.events):
+            if isinstance(e, Won):
+                continue
+            if getattr(e, "card", None) is not None and e.kind in (
+                "drew",
+                "discard",
+                "release",
+                "wei",
+            ):
+                return e.seat
+        return None
 
 
 __all__ = ["RoomViews", "replay_steps"]

@@ -11,29 +11,34 @@ from weimaque.scoring.context import Context
 from weimaque.scoring.pattern import Pattern, flag
 
 
-def _duidao(ctx: Context) -> int | None:
-    """For a 对倒 win, the 麻雀's face; else None.
+def _duidao(ctx: Context) -> tuple[int, int] | None:
+    """For a 对倒 win, the faces of the 麻雀 and of the completed triple; else None.
 
     The hand held two pairs; the winning card made one a triple (a forced 偎 or a triple completed
-    by another's draw), the other is the 麻雀.
+    by another's draw), the other is the 麻雀. How many of the winning face were held does not
+    matter: with three, the arrangement puts one in a run and the other two are the pair the
+    winning card completes (RULES §7.2, §4.4).
     """
     arr = ctx.arrangement
     g = arr.win_group
-    if g.meld or g.kind not in ("wei", "peng") or ctx.hand_win_count != 2:
+    if g is None or g.meld or g.kind not in ("wei", "peng"):
         return None
-    return arr.pair
+    return arr.pair, g.faces[0]
 
 
 def _beikaobei(ctx: Context) -> bool:
-    pair = _duidao(ctx)
-    win = ctx.arrangement.win_group.faces[0]
-    return pair is not None and pair != win and pair % 10 == win % 10
+    faces = _duidao(ctx)
+    return faces is not None and faces[0] != faces[1] and faces[0] % 10 == faces[1] % 10
 
 
 def _shouqianshou(ctx: Context) -> bool:
-    pair = _duidao(ctx)
-    win = ctx.arrangement.win_group.faces[0]
-    return pair is not None and pair // 10 == win // 10 and abs(pair - win) == 1
+    faces = _duidao(ctx)
+    return faces is not None and faces[0] // 10 == faces[1] // 10 and abs(faces[0] - faces[1]) == 1
+
+
+def _dandiao(ctx: Context) -> bool:
+    g = ctx.arrangement.win_group
+    return g is not None and g.kind == "maque"
 
 
 def _declared(key: str) -> Callable[[Context], int]:
@@ -51,7 +56,7 @@ ZIMO = Pattern("zimo", flag(lambda ctx: ctx.source == "self"))
 
 DANDIAO = Pattern(
     "dandiao",
-    flag(lambda ctx: ctx.arrangement.win_group.kind == "maque"),
+    flag(_dandiao),
     alt=lambda ctx: not ctx.arrangement.has_run,
 )
 """单吊: the winning card forms the 麻雀 (the preset's second value when 对子胡)."""
@@ -69,7 +74,7 @@ KAWEI = Pattern(
 """卡偎: won by the forced 偎 with 硬息 exactly at the minimum."""
 
 TIANHU = Pattern("tianhu", _declared("tianhu"))
-"""天胡: the dealer's 20 dealt cards win (declared by the engine)."""
+"""天胡: the dealer's 20 dealt cards win; no card was won (declared by the engine, RULES §7.2)."""
 
 JIUXIAODUI = Pattern(
     "jiuxiaodui", _declared("jiuxiaodui"), alt=lambda ctx: ("jiuxiaodui_10", 1) in ctx.declared

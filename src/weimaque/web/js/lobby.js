@@ -1,8 +1,8 @@
 // The lobby: create a room (preset, length, 留子, 守醒, bots, timer, rule options) and list
 // open rooms.
 import { h, mount } from "./dom.js";
-import { api } from "./net.js";
-import { t, currentLang } from "./i18n.js";
+import { api, myRoomIds } from "./net.js";
+import { presetDesc, presetName, t } from "./i18n.js";
 import {
   applyPreset,
   loadPresets,
@@ -36,9 +36,6 @@ function seatSelect(seat, bots, initial) {
   );
 }
 
-function presetLabel(p) {
-  return currentLang() === "en" ? p.name_en : p.name;
-}
 
 /** Read the form into the POST /api/rooms body. */
 function roomRequest(form, preset) {
@@ -55,6 +52,7 @@ function roomRequest(form, preset) {
     bots,
     turn_seconds: seconds > 0 ? seconds : null,
     bot_delay_ms: num("bot_delay_ms"),
+    public: form.elements.public.checked,
   };
   // A seed makes the deals reproducible (to replay a match with friends, or in tests).
   if (v("seed").trim() !== "") body.seed = num("seed");
@@ -68,7 +66,7 @@ function createForm(data, onCreated) {
   const byId = (id) => presets.find((p) => p.id === id) || presets[0];
   const first = byId(data.default);
   const error = h("p", { class: "error", "data-testid": "create-error" });
-  const desc = h("p", { class: "preset-desc" }, first.description);
+  const desc = h("p", { class: "preset-desc", "data-testid": "preset-desc" }, presetDesc(first));
 
   const opts = first.options;
   const seatField = (s) =>
@@ -93,7 +91,7 @@ function createForm(data, onCreated) {
         "select",
         { name: "preset", "data-testid": "preset" },
         presets.map((p) =>
-          h("option", { value: p.id, selected: p.id === first.id }, presetLabel(p)),
+          h("option", { value: p.id, selected: p.id === first.id }, presetName(p)),
         ),
       ),
       "field-preset",
@@ -118,7 +116,9 @@ function createForm(data, onCreated) {
       optionFields(data, first, ["deng_value", "liuzi_min_xi"]),
     ),
     ruleSection(data, first),
-    field(t("turn_timer"), numberInput("turn_seconds", 0, 0, 600), "field-timer"),
+    field(t("turn_timer"), numberInput("turn_seconds", data.turn_seconds ?? 20, 0, 600), "field-timer"),
+    h("p", { class: "help" }, t("turn_timer_help")),
+    field(t("public_room"), checkbox("public", false), "field-public"),
     h(
       "details",
       { class: "more" },
@@ -148,7 +148,7 @@ function createForm(data, onCreated) {
   // A new preset brings its own defaults for every option and its own 名堂.
   form.elements.preset.addEventListener("change", () => {
     const p = byId(form.elements.preset.value);
-    desc.textContent = p.description;
+    desc.textContent = presetDesc(p);
     applyPreset(form, data, p);
   });
   syncDependents(form);
@@ -166,21 +166,25 @@ function createForm(data, onCreated) {
   return form;
 }
 
-function openRooms(rooms) {
+function roomList(title, testid, rooms, presets) {
   if (!rooms.length) return null;
+  const name = (r) => {
+    const p = presets.find((x) => x.id === r.rules.id);
+    return p ? presetName(p) : r.rules.name;
+  };
   return h(
     "section",
-    { class: "panel rooms", "data-testid": "open-rooms" },
-    h("h2", {}, t("room")),
+    { class: "panel rooms", "data-testid": testid },
+    h("h2", {}, title),
     h(
       "ul",
       {},
       rooms.map((r) =>
         h(
           "li",
-          {},
+          { "data-testid": "room-entry", "data-room": r.room_id },
           h("a", { href: `/r/${r.room_id}` }, r.room_id),
-          ` · ${r.rules.name} · ${r.seats.filter((s) => s.taken).length}/3`,
+          ` · ${name(r)} · ${t("players_n", { n: r.seats.filter((s) => s.taken).length })}`,
         ),
       ),
     ),
@@ -191,9 +195,20 @@ function openRooms(rooms) {
 export async function renderLobby(root, onCreated) {
   mount(root, h("p", { class: "loading" }, t("connecting")));
   try {
-    const rooms = api("/api/rooms").catch(() => ({ rooms: [] })); // the list is optional
+    // Our own rooms (this browser holds a seat in them) and the rooms opened as public.
+    const mine = myRoomIds();
+    const query = mine.length ? `?ids=${mine.map(encodeURIComponent).join(",")}` : "";
+    const rooms = api(`/api/rooms${query}`).catch(() => ({ rooms: [] })); // the list is optional
     const [data, open] = await Promise.all([loadPresets(), rooms]);
-    mount(root, createForm(data, onCreated), openRooms(open.rooms || []));
+    const list = open.rooms || [];
+    const own = list.filter((r) => mine.includes(r.room_id));
+    const others = list.filter((r) => !mine.includes(r.room_id));
+    mount(
+      root,
+      createForm(data, onCreated),
+      roomList(t("my_rooms"), "my-rooms", own, data.presets),
+      roomList(t("public_rooms"), "open-rooms", others, data.presets),
+    );
   } catch (err) {
     mount(root, h("p", { class: "error" }, t("error", { msg: err.message })));
   }

@@ -25,6 +25,24 @@ export function saveToken(roomId, token) {
   else localStorage.removeItem(tokenKey(roomId));
 }
 
+// Whether we hold our seat but chose to watch (旁观): a reload keeps watching.
+const watchKey = (roomId) => `wmq.watch.${roomId}`;
+const isWatching = (roomId) => localStorage.getItem(watchKey(roomId)) === "1";
+function saveWatching(roomId, on) {
+  if (on) localStorage.setItem(watchKey(roomId), "1");
+  else localStorage.removeItem(watchKey(roomId));
+}
+
+/** Ids of the rooms this browser holds a seat in (for the lobby's "my rooms"). */
+export function myRoomIds() {
+  const ids = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const key = localStorage.key(i);
+    if (key?.startsWith("wmq.token.")) ids.push(key.slice("wmq.token.".length));
+  }
+  return ids;
+}
+
 /**
  * One WebSocket to /ws/{roomId} that rejoins with the stored token after every (re)connect.
  * onMessage(msg) gets every server message; onState("connecting" | "open" | "closed").
@@ -62,7 +80,11 @@ export class RoomSocket {
     } catch {
       return; // the server only sends JSON; ignore anything else rather than crash the page
     }
-    if (msg.type === "welcome") saveToken(this.roomId, msg.token);
+    if (msg.type === "welcome") {
+      // A welcome carries the token of the seat we play or watch from; none: we hold no seat.
+      saveToken(this.roomId, msg.token);
+      saveWatching(this.roomId, msg.held !== null && msg.held !== undefined);
+    }
     this.onMessage(msg);
   }
 
@@ -83,11 +105,33 @@ export class RoomSocket {
     return id;
   }
 
-  /** (Re)join: with the stored token we get our seat and a full snapshot back. */
-  join() {
+  get open() {
+    return Boolean(this.ws) && this.ws.readyState === WebSocket.OPEN;
+  }
+
+  /** (Re)join: with the stored token we get our seat (or our watching place) back. */
+  join(watch) {
     const token = loadToken(this.roomId);
     const fields = token ? { token } : {};
+    if (token && (watch ?? isWatching(this.roomId))) fields.watch = true;
     return this.send("join", fields);
+  }
+
+  /** Back from watching to playing our seat. */
+  sitBack() {
+    return this.join(false);
+  }
+
+  leave() {
+    return this.send("leave");
+  }
+
+  autoplay(on) {
+    return this.send("autoplay", { on });
+  }
+
+  hints(on) {
+    return this.send("hints", { on });
   }
 
   sit(seat, name, invite) {

@@ -1,5 +1,6 @@
-// Hand history and the replay viewer: step through a finished hand, one action at a time,
-// from GET /api/rooms/{id}/hands/{n}/replay (each step holds the full "all" view).
+// Hand history and the replay viewer: step through a finished hand, one action at a time, or
+// let it play at a chosen speed; from above (every hand face up) or from any seat. Each step
+// shows the scores as they stood then (GET /api/rooms/{id}/hands/{n}/replay).
 import { button, h, mount } from "./dom.js";
 import { api } from "./net.js";
 import { t } from "./i18n.js";
@@ -36,23 +37,97 @@ function nav(testid, onclick, disabled, label) {
   return h("button", { "data-testid": testid, onclick, disabled }, label);
 }
 
+const SPEEDS = [
+  ["2000", "0.5×"],
+  ["1000", "1×"],
+  ["500", "2×"],
+  ["200", "5×"],
+];
+
+/** Scores of each seat at this step: before the hand, and what it paid at the last step. */
+function scoreStrip(step, last, label) {
+  const obs = step.observation;
+  const paid = last ? step.settlement?.seats : null;
+  return h(
+    "div",
+    { class: "replay-scores", "data-testid": "replay-scores" },
+    h("span", { class: "label" }, t("scores_at")),
+    [0, 1, 2].map((s) =>
+      h(
+        "span",
+        { class: "replay-score", "data-testid": `replay-score-${s}`, "data-score": obs.scores[s], "data-xi": step.numbers?.melds[s] ?? "" },
+        `${label(s)} ${signed(obs.scores[s]) || 0}`,
+        paid ? ` → ${signed(obs.scores[s] + paid[s]) || 0}` : "",
+        step.numbers ? ` · ${t("ming_xi", { n: step.numbers.melds[s] })}` : "",
+      ),
+    ),
+  );
+}
+
 /** Open the replay viewer for hand `number` in `root`; onClose() closes it. */
-export async function openReplay(root, roomId, number, { label, bottom, score, onClose }) {
+export async function openReplay(root, roomId, number, { label, bottom, onClose }) {
   const data = await api(`/api/rooms/${encodeURIComponent(roomId)}/hands/${number}/replay`);
   const steps = data.steps;
   let i = 0;
+  let view = "all"; // "all" (from above) or a seat number
+  let speed = "1000";
+  let timer = null;
+
+  const stop = () => {
+    if (timer) clearInterval(timer);
+    timer = null;
+  };
+  const play = () => {
+    stop();
+    timer = setInterval(() => {
+      if (!root.isConnected || i >= steps.length - 1) {
+        stop();
+        if (root.isConnected) draw();
+        return;
+      }
+      i += 1;
+      draw();
+    }, Number(speed));
+  };
 
   const draw = () => {
     const step = steps[i];
     const obs = step.observation;
-    // Read-only: no seat of ours, so no legal actions and no clickable cards.
-    const ctx = { bottom, label, score, hands: obs.hands, mySeat: null, legal: [] };
+    const seat = view === "all" ? bottom : view;
+    // From a seat: only that seat's hand shows; from above: all three.
+    const hands = view === "all" ? obs.hands : obs.hands.map((hand, s) => (s === view ? hand : undefined));
+    const scoreAt = (s) => obs.scores[s];
+    const ctx = { bottom: seat, label, score: scoreAt, hands, numbers: step.numbers, mySeat: null, legal: [] };
     const atStart = i === 0;
     const atEnd = i === steps.length - 1;
     const go = (k) => () => {
+      stop();
       i = Math.max(0, Math.min(steps.length - 1, k));
       draw();
     };
+    const viewSelect = h(
+      "select",
+      {
+        "data-testid": "replay-view",
+        onchange: (e) => {
+          view = e.target.value === "all" ? "all" : Number(e.target.value);
+          draw();
+        },
+      },
+      h("option", { value: "all", selected: view === "all" }, t("view_all")),
+      [0, 1, 2].map((s) => h("option", { value: String(s), selected: view === s }, t("view_seat", { who: label(s) }))),
+    );
+    const speedSelect = h(
+      "select",
+      {
+        "data-testid": "replay-speed",
+        onchange: (e) => {
+          speed = e.target.value;
+          if (timer) play();
+        },
+      },
+      SPEEDS.map(([ms, text]) => h("option", { value: ms, selected: ms === speed }, text)),
+    );
     mount(
       root,
       h(
@@ -63,26 +138,33 @@ export async function openReplay(root, roomId, number, { label, bottom, score, o
           { class: "replay-bar" },
           h("strong", {}, t("replay"), " · ", t("hand_n", { n: number })),
           h("span", { "data-testid": "replay-step" }, t("step", { i, n: steps.length - 1 })),
-          button("replay-close", onClose, t("close")),
+          button("replay-close", () => {
+            stop();
+            onClose();
+          }, t("close")),
         ),
         h(
           "div",
           { class: "replay-nav" },
           nav("replay-first", go(0), atStart, `|◀ ${t("first")}`),
           nav("replay-prev", go(i - 1), atStart, `◀ ${t("prev")}`),
+          timer
+            ? nav("replay-pause", () => { stop(); draw(); }, false, `❚❚ ${t("pause")}`)
+            : nav("replay-play", () => { play(); draw(); }, atEnd, `▶ ${t("autoplay_replay")}`),
           nav("replay-next", go(i + 1), atEnd, `${t("next")} ▶`),
           nav("replay-last", go(steps.length - 1), atEnd, `${t("last")} ▶|`),
+          h("label", {}, t("speed"), " ", speedSelect),
+          h("label", {}, t("view_from"), " ", viewSelect),
         ),
+        scoreStrip(step, atEnd, label),
         h(
           "ul",
           { class: "replay-events", "data-testid": "replay-events" },
           step.action ? h("li", { class: "actor" }, `${label(step.seat)}: ${step.action}`) : null,
-          step.events
-            .filter((e) => e.type !== "dealt")
-            .map((e) => h("li", {}, eventText(e, label))),
+          step.events.filter((e) => e.type !== "dealt").map((e) => h("li", {}, eventText(e, label))),
         ),
         renderBoard(obs, ctx),
-        obs.result?.breakdown ? breakdownView(obs.result.breakdown) : null,
+        step.breakdown ? breakdownView(step.breakdown) : obs.result?.breakdown ? breakdownView(obs.result.breakdown) : null,
       ),
     );
   };

@@ -1,12 +1,25 @@
-// End-of-hand panel (breakdown, payments, ledger), the match-end panel and event lines.
+// End-of-hand panel (the whole sum, payments, every hand face up), the breakdown shared with
+// the 算息 page and the replay, and event lines for the log.
 import { h } from "./dom.js";
 import { cardRow } from "./cards.js";
 import { t } from "./i18n.js";
-import { signed } from "./table.js";
+import { melds, signed } from "./table.js";
 
-/** The breakdown of a win (scoring/breakdown.py to_dict): groups with 息, 名堂, total. */
+/** A 名堂's effect as players write it: ×N for a multiplier, +N (× units) for an addition. */
+export function effectText(p) {
+  if (p.mode === "mul") return `×${p.value}`;
+  if (p.mode === "add") return p.units > 1 ? `+${p.value} × ${p.units}` : `+${p.points}`;
+  return signed(p.points); // an older server without modes
+}
+
+/**
+ * The breakdown of a win (server/numbers.py breakdown_json): every group with its 息 and tags,
+ * every 名堂 with its effect, and the formula 硬息 × M + additions = total.
+ */
 export function breakdownView(b) {
   if (!b) return null;
+  const additions = b.additions ?? b.patterns.filter((p) => p.mode !== "mul").reduce((a, p) => a + p.points, 0);
+  const formula = `${b.hard_xi} × ${b.multiplier} + ${additions} = ${b.total}`;
   return h(
     "div",
     { class: "breakdown", "data-testid": "breakdown" },
@@ -17,21 +30,19 @@ export function breakdownView(b) {
       b.groups.map((g) =>
         h(
           "tr",
-          { "data-testid": "group" },
+          { "data-testid": "group", "data-kind": g.kind },
           h("td", { class: "gkind" }, t(`kind_${g.kind}`)),
           h("td", { class: "gcards" }, cardRow(g.cards, { size: "xs" })),
           h("td", { class: "num" }, `${g.xi} ${t("xi")}`),
+          h(
+            "td",
+            { class: "tags" },
+            (g.tags || []).map((tag) =>
+              h("span", { class: `tag ${tag}`, "data-testid": "group-tag", "data-tag": tag }, t(`tag_${tag}`)),
+            ),
+          ),
         ),
       ),
-    ),
-    h(
-      "dl",
-      { class: "sums" },
-      h("dt", {}, t("hard_xi")),
-      h("dd", { "data-testid": "hard-xi" }, b.hard_xi),
-      b.multiplier > 1 ? [h("dt", {}, t("multiplier")), h("dd", {}, `×${b.multiplier}`)] : null,
-      h("dt", {}, t("red")),
-      h("dd", {}, b.red),
     ),
     b.patterns.length
       ? h(
@@ -39,40 +50,66 @@ export function breakdownView(b) {
           { class: "patterns", "data-testid": "patterns" },
           h("caption", {}, t("patterns")),
           b.patterns.map((p) =>
-            h("tr", {}, h("td", {}, p.name), h("td", { class: "num" }, signed(p.points))),
+            h(
+              "tr",
+              { "data-testid": "pattern", "data-key": p.key },
+              h("td", {}, p.name),
+              h("td", { class: "num", "data-testid": "pattern-effect" }, effectText(p)),
+            ),
           ),
         )
       : null,
+    h(
+      "dl",
+      { class: "sums" },
+      h("dt", {}, t("hard_xi")),
+      h("dd", { "data-testid": "hard-xi" }, b.hard_xi),
+      h("dt", {}, t("multiplier")),
+      h("dd", { "data-testid": "multiplier" }, `×${b.multiplier}`),
+      h("dt", {}, t("additions")),
+      h("dd", {}, additions),
+      h("dt", {}, t("red")),
+      h("dd", {}, b.red),
+    ),
     b.reason ? h("p", { class: "reason" }, `${t("reason")}: ${b.reason}`) : null,
+    b.winning === false
+      ? null
+      : h(
+          "p",
+          { class: "formula", "data-testid": "formula", title: t("formula") },
+          h("small", {}, t("formula")),
+          h("br"),
+          formula,
+        ),
     h("p", { class: "total", "data-testid": "total" }, `${t("total")} ${b.total}`),
   );
 }
 
-/** Per-seat money of one hand and the match totals after it. */
+/** Per-seat money of one hand and the match totals after it; 守醒 and 留子 lines where used. */
 function ledgerTable(settlement, ledger, label) {
   const rows = [0, 1, 2].map((s) =>
     h(
       "tr",
       {},
       h("td", {}, label(s)),
-      h("td", { class: "num" }, settlement ? signed(settlement.seats[s]) : ""),
+      h("td", { class: "num", "data-testid": `pay-${s}` }, settlement ? signed(settlement.seats[s]) : ""),
       h("td", { class: "num", "data-testid": `ledger-${s}` }, signed(ledger.seats[s])),
     ),
   );
   const extra = [];
   if (ledger.shouxing || settlement?.shouxing) {
-    extra.push(["守醒", settlement?.shouxing, ledger.shouxing]);
+    extra.push([t("shouxing_gets"), settlement?.shouxing, ledger.shouxing, "shouxing"]);
   }
-  if (ledger.pool || settlement?.pool) extra.push([t("pool"), settlement?.pool, ledger.pool]);
+  if (ledger.pool || settlement?.pool) extra.push([t("pool"), settlement?.pool, ledger.pool, "pool"]);
   return h(
     "table",
     { class: "ledger", "data-testid": "ledger" },
     h("tr", {}, h("th", {}), h("th", {}, t("payments")), h("th", {}, t("ledger"))),
     rows,
-    extra.map(([name, moved, total]) =>
+    extra.map(([name, moved, total, id]) =>
       h(
         "tr",
-        {},
+        { "data-testid": `ledger-${id}` },
         h("td", {}, name),
         h("td", { class: "num" }, signed(moved ?? 0)),
         h("td", { class: "num" }, signed(total)),
@@ -81,27 +118,64 @@ function ledgerTable(settlement, ledger, label) {
   );
 }
 
+/** Where the winning card came from: 自摸, or who turned it up / discarded it. */
+function sourceText(r, label) {
+  if (r.origin === "deal") return t("how_deal");
+  if (r.source === "self") return t("src_self");
+  const how = t(`how_${r.origin}`) || "";
+  return r.from === null || r.from === undefined ? how : t("src_from", { who: label(r.from), how });
+}
+
+/** Every seat's cards face up at the end of the hand. */
+function allHands(end, label) {
+  if (!end.hands) return null;
+  return h(
+    "div",
+    { class: "all-hands", "data-testid": "all-hands" },
+    h("h3", {}, t("all_hands")),
+    [0, 1, 2].map((s) =>
+      h(
+        "div",
+        { class: "end-seat", "data-testid": `end-hand-${s}` },
+        h("span", { class: "who" }, label(s), end.dead?.[s] ? ` · ${t("dead")}` : ""),
+        end.melds ? melds(end.melds[s], "xs") : null,
+        h("span", { class: "end-cards", "data-cards": end.hands[s] }, cardRow(end.hands[s], { size: "xs" })),
+      ),
+    ),
+  );
+}
+
 /** The panel shown when a hand ends (protocol hand_end). */
-export function handEndView(end, { label, onNext, canNext }) {
+export function handEndView(end, { label, onNext, canNext, extra }) {
   const r = end.result;
-  const nextLabel = t("next_hand");
-  const headline = r.chou
-    ? t("chou")
-    : `${t("winner", { who: label(r.winner) })} ${r.card ?? ""}`;
+  const headline = r.chou ? t("chou") : t("winner", { who: label(r.winner) });
   return h(
     "section",
     { class: "panel hand-end", "data-testid": "hand-end" },
     h("h2", {}, t("hand_n", { n: end.hand_number }), " · ", headline),
+    r.chou
+      ? h("p", { class: "chou-reason", "data-testid": "chou-reason" }, t(`chou_${r.chou_reason || "stock_empty"}`))
+      : h(
+          "p",
+          { class: "win-card", "data-testid": "win-source" },
+          r.card ? [t("win_card", { card: "" }), cardRow(r.card, { size: "s" }), " · "] : null,
+          sourceText(r, label),
+        ),
     r.hand
       ? h("div", { class: "win-hand", "data-testid": "win-hand" }, cardRow(r.hand, { size: "s" }))
       : null,
     breakdownView(end.breakdown),
     ledgerTable(end.settlement, end.ledger, label),
+    end.settlement && end.settlement.next_dealer !== undefined && !end.match_over
+      ? h("p", { class: "next-dealer" }, t("next_dealer", { who: label(end.settlement.next_dealer) }))
+      : null,
+    allHands(end, label),
     end.match_over
       ? h("p", { class: "match-over", "data-testid": "match-over" }, t("match_over"))
       : canNext
-        ? h("button", { class: "primary", "data-testid": "next-hand", onclick: onNext }, nextLabel)
+        ? h("button", { class: "primary", "data-testid": "next-hand", onclick: onNext }, t("next_hand"))
         : null,
+    extra || null,
   );
 }
 

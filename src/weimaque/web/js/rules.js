@@ -2,7 +2,7 @@
 // preset that becomes POST /api/rooms `options`, and the one-line summary of a room's rules.
 import { h } from "./dom.js";
 import { api } from "./net.js";
-import { t } from "./i18n.js";
+import { presetName, t } from "./i18n.js";
 
 let presetsCache = null;
 
@@ -174,5 +174,6 @@ function overrideText(name, value) {
 /** One line for the room header: the preset and each change a room made (rules.overrides). */
 export function rulesSummary(rules) {
   const changes = Object.entries(rules.overrides || {}).map(([k, v]) => overrideText(k, v));
-  return [rules.name, ...changes].join(" · ");
+  const preset = presetsCache?.presets?.find((p) => p.id === rules.id);
+  return [preset ? presetName(preset) : rules.name, ...changes].join(" · ");
 }

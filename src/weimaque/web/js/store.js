@@ -6,11 +6,13 @@ export function emptyRoomState(roomId) {
     roomId,
     conn: "connecting",
     room: null, // RoomInfo
-    you: { seat: null, role: "spectator", name: null },
+    you: { seat: null, role: "spectator", name: null, held: null },
     handNumber: 0,
     obs: null, // observation of this connection's viewer
     history: [], // event views of the current hand
     legal: [], // [{text, id}]
+    numbers: null, // 明息 of every seat, our own 息 (server/numbers.py table_xi)
+    hints: null, // 听 hints, when asked for
     toAct: false,
     deadline: null, // local Date.now()-based deadline of our decision
     match: null,
@@ -31,6 +33,8 @@ export function applyMessage(s, msg) {
 }
 
 function setDecision(s, msg) {
+  s.numbers = msg.numbers || null;
+  s.hints = msg.hints || null;
   s.legal = msg.legal_actions || [];
   s.toAct = Boolean(msg.to_act);
   s.deadline = msg.timer ? Date.now() + msg.timer.left_ms : null;
@@ -39,12 +43,12 @@ function setDecision(s, msg) {
 
 const HANDLERS = {
   welcome(s, msg) {
-    s.you = { seat: msg.seat, role: msg.role, name: msg.name };
+    s.you = { seat: msg.seat, role: msg.role, name: msg.name, held: msg.held ?? null };
   },
 
   snapshot(s, msg) {
     s.room = msg.room;
-    s.you = msg.you || s.you;
+    s.you = { held: null, ...(msg.you || s.you) };
     s.handNumber = msg.hand_number;
     s.obs = msg.observation;
     s.history = msg.history || [];

@@ -11,21 +11,19 @@ export function seatsAround(bottom) {
 
 /**
  * Draw a board from an observation.
- * ctx: {bottom, label(seat) → string, badges(seat) → [nodes], hands (per seat, when visible),
- *       legal: [action text], onDiscard(face) | null, controls: node | null}
+ * ctx: {bottom, mySeat, label(seat), badges(seat) → [nodes], score(seat), hands (per seat,
+ *       when visible), numbers (明息, own 息), legal: [action text], onDiscard(face) | null,
+ *       hintFaces: Set of faces whose 出 leaves us 听, controls, side, banner, below: nodes
+ *       | null, timer}
  */
 export function renderBoard(obs, ctx) {
   const pos = seatsAround(ctx.bottom);
   return h(
     "div",
     { class: "board", "data-testid": "board" },
-    h(
-      "div",
-      { class: "opponents" },
-      seatPanel(obs, pos.left, "left", ctx),
-      seatPanel(obs, pos.right, "right", ctx),
-    ),
+    seatPanel(obs, pos.left, "left", ctx),
     centre(obs, ctx),
+    seatPanel(obs, pos.right, "right", ctx),
     ownArea(obs, pos.bottom, ctx),
   );
 }
@@ -34,14 +32,26 @@ function isActive(obs, seat) {
   return obs.phase === "discard" && obs.turn === seat;
 }
 
-function seatHeader(obs, seat, ctx) {
+/** 明息 of a seat's open melds (a face-down 偎 we may not see is counted apart). */
+function mingXi(seat, ctx) {
+  const n = ctx.numbers;
+  if (!n) return null;
+  const k = n.hidden[seat];
+  const text = k ? t("ming_xi_hidden", { n: n.melds[seat], k }) : t("ming_xi", { n: n.melds[seat] });
+  return h("span", { class: "xi", "data-testid": "ming-xi", "data-xi": n.melds[seat] }, text);
+}
+
+function seatHeader(obs, seat, rel, ctx) {
+  const where = rel === "left" ? t("shangjia") : rel === "right" ? t("xiajia") : null;
   return h(
     "div",
     { class: "seat-head" },
+    where ? h("span", { class: "where" }, where) : null,
     h("span", { class: "seat-name", "data-testid": "seat-name" }, ctx.label(seat)),
     obs.dealer === seat ? h("span", { class: "badge dealer" }, t("dealer")) : null,
     obs.dead[seat] ? h("span", { class: "badge dead", "data-testid": "dead" }, t("dead")) : null,
     ...(ctx.badges ? ctx.badges(seat) : []),
+    mingXi(seat, ctx),
     h("span", { class: "seat-score", "data-testid": "seat-score" }, signed(ctx.score(seat))),
   );
 }
@@ -55,7 +65,7 @@ function seatPanel(obs, seat, rel, ctx) {
       "data-testid": `seat-${seat}`,
       "data-rel": rel,
     },
-    seatHeader(obs, seat, ctx),
+    seatHeader(obs, seat, rel, ctx),
     hand !== undefined
       ? h("div", { class: "open-hand" }, cardRow(hand, { size: "s" }))
       : h(
@@ -69,14 +79,18 @@ function seatPanel(obs, seat, rel, ctx) {
 }
 
 /** Melds as little columns of three; a face-down 偎 of another seat shows three backs. */
-function melds(list, size) {
+export function melds(list, size) {
   return h(
     "div",
     { class: "melds", "data-testid": "melds" },
     list.map((m) =>
       h(
         "div",
-        { class: `meld ${m.kind}${m.face_down ? " face-down" : ""}`, "data-kind": m.kind },
+        {
+          class: `meld ${m.kind}${m.face_down ? " face-down" : ""}`,
+          "data-kind": m.kind,
+          "data-cards": m.cards || "",
+        },
         m.cards
           ? cardRow(m.cards, { size })
           : [0, 1, 2].map(() => card(null, { size, down: true })),
@@ -123,7 +137,26 @@ function statusText(obs, ctx) {
   return `${text} · ${ctx.toAct ? t("decide") : t("waiting_others")}`;
 }
 
-/** The bottom seat: its melds and row, and (for a player) the hand and the controls. */
+/** Our own 息 (melds + 砍 in hand) and how far from 起胡. */
+function ownNumbers(ctx) {
+  const own = ctx.numbers?.own;
+  if (!own) return null;
+  return h(
+    "div",
+    { class: "own-xi", "data-testid": "own-xi", "data-total": own.total, "data-to-min": own.to_min },
+    h("span", {}, t("own_xi", { hand: own.hand, total: own.total })),
+    h(
+      "span",
+      { class: own.to_min ? "to-min" : "to-min ok" },
+      own.to_min ? t("to_min", { n: own.to_min }) : t("min_ok", { n: ctx.numbers.min_xi }),
+    ),
+  );
+}
+
+/**
+ * The bottom seat: its header with our 息, a 托管 banner, melds and row, then the hand with the
+ * controls beside it (below it on a narrow screen), then the 听 hints.
+ */
 function ownArea(obs, seat, ctx) {
   const hand = seat === ctx.mySeat ? obs.hand : ctx.hands?.[seat];
   return h(
@@ -133,27 +166,35 @@ function ownArea(obs, seat, ctx) {
       "data-testid": `seat-${seat}`,
       "data-rel": "bottom",
     },
-    seatHeader(obs, seat, ctx),
+    h("div", { class: "own-head" }, seatHeader(obs, seat, "bottom", ctx), ownNumbers(ctx)),
+    ctx.banner || null,
     h("div", { class: "own-table" }, melds(obs.melds[seat], "m"), discardRow(obs.rows[seat])),
-    hand !== undefined
-      ? handView(hand, ctx)
-      : h(
-          "div",
-          { class: "hand-count", "data-testid": "hand-count" },
-          t("hand_size", { n: obs.hand_sizes[seat] }),
-        ),
-    ctx.controls || null,
+    h(
+      "div",
+      { class: "own-body" },
+      hand !== undefined
+        ? handView(hand, ctx)
+        : h(
+            "div",
+            { class: "hand-count", "data-testid": "hand-count" },
+            t("hand_size", { n: obs.hand_sizes[seat] }),
+          ),
+      ctx.controls || ctx.side ? h("div", { class: "side" }, ctx.controls || null, ctx.side || null) : null,
+    ),
+    ctx.below || null,
   );
 }
 
 /**
  * The hand: small and big apart, identical faces stacked in one column.
- * A column is clickable when 出 of its face is legal now.
+ * A column is clickable when 出 of its face is legal now; a 听 tag marks the discards that
+ * leave the hand waiting (from the hints).
  */
 function handView(hand, ctx) {
   const legal = new Set(
     (ctx.legal || []).map(parseAction).filter((a) => a.kind === "discard").map((a) => a.face),
   );
+  const hinted = ctx.hintFaces || new Set();
   const groups = groupHand(hand);
   const cols = groups.small.length + groups.big.length;
   const column = ([face, n]) => {
@@ -169,6 +210,7 @@ function handView(hand, ctx) {
         "aria-label": `${t("discard_hint")}: ${face}`,
         onclick: ok ? () => ctx.onDiscard(face) : null,
       },
+      hinted.has(face) ? h("span", { class: "ting", "data-testid": "ting-tag" }, t("hint_tag")) : null,
       Array.from({ length: n }, () => card(face, { size: "l" })),
     );
   };
@@ -188,20 +230,22 @@ function handView(hand, ctx) {
 /**
  * Claim buttons, built only from the legal actions the server sent: 胡, 碰, 吃 (one button per
  * run; with several runs the 吃 button opens the choice), 过. 出 is done by clicking a card.
+ * With `offline` the buttons show but are disabled: nothing is sent while disconnected.
  */
-export function actionBar(legalTexts, { act, chiOpen, toggleChi }) {
+export function actionBar(legalTexts, { act, chiOpen, toggleChi, offline, extra }) {
   const acts = legalTexts.map(parseAction);
   const has = (kind) => acts.some((a) => a.kind === kind);
   const chis = acts.filter((a) => a.kind === "chi");
-  const button = (kind, label, text, extra = {}) =>
+  const button = (kind, label, text, more = {}) =>
     h(
       "button",
       {
         class: `act ${kind}`,
         "data-testid": `action-${kind}`,
         "data-action": text,
+        disabled: offline,
         onclick: () => act(text),
-        ...extra,
+        ...more,
       },
       label,
     );
@@ -209,7 +253,7 @@ export function actionBar(legalTexts, { act, chiOpen, toggleChi }) {
   if (has("hu")) buttons.push(button("hu", t("hu"), "胡"));
   if (has("peng")) buttons.push(button("peng", t("peng"), "碰"));
   if (chis.length === 1) {
-    buttons.push(button("chi", [t("chi"), " ", runCards(chis[0].run)], chis[0].text));
+    buttons.push(button("chi", [t("chi"), " ", runCards(chis[0].run, "xs")], chis[0].text));
   } else if (chis.length > 1) {
     buttons.push(
       h(
@@ -218,6 +262,7 @@ export function actionBar(legalTexts, { act, chiOpen, toggleChi }) {
           class: "act chi",
           "data-testid": "action-chi",
           "data-action": "choose",
+          disabled: offline,
           onclick: toggleChi,
         },
         t("chi"),
@@ -244,18 +289,20 @@ export function actionBar(legalTexts, { act, chiOpen, toggleChi }) {
                 class: "act chi-run",
                 "data-testid": "chi-option",
                 "data-action": c.text,
+                disabled: offline,
                 onclick: () => act(c.text),
               },
-              runCards(c.run),
+              runCards(c.run, "m"),
             ),
           ),
         )
       : null,
+    extra || null,
   );
 }
 
-function runCards(run) {
-  return h("span", { class: "run" }, faces(run).map((f) => card(f, { size: "xs" })));
+function runCards(run, size) {
+  return h("span", { class: "run" }, faces(run).map((f) => card(f, { size })));
 }
 
 export function signed(n) {

@@ -1,0 +1,196 @@
+"""The numbers a table shows: 明息 of every seat, one's own 息 and 听 hints (RULES §6.4, §7).
+
+Everything here is computed from one viewer's ``observation`` dict only, never from the game
+state, so a number or a hint cannot carry information the viewer may not see (RULES §2.1, §4.3).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Any, Final
+
+from weimaque.analysis.arrange import Group, triple_xi
+from weimaque.cards import COPIES, FACE_CHARS, NUM_FACES, counts_of
+from weimaque.game.state import NUM_SEATS
+from weimaque.notation import Meld
+from weimaque.rules.config import RuleConfig
+from weimaque.scoring.breakdown import Breakdown
+from weimaque.scoring.waits import Wait, waits
+
+_CACHE_SIZE: Final = 512
+_FACE_INDEX: Final = {c: i for i, c in enumerate(FACE_CHARS)}
+
+
+def _faces(text: str | None) -> list[int]:
+    return [] if not text else [_FACE_INDEX[c] for c in text]
+
+
+def meld_xi(kind: str, cards: str) -> int:
+    """息 of one meld on the table: 碰 2/3, 偎 3/4, 吃 0 (RULES §6.4)."""
+    if kind == "chi":
+        return 0
+    return triple_xi(kind, _faces(cards)[0])
+
+
+def table_xi(obs: dict[str, Any], rules: RuleConfig) -> dict[str, Any]:
+    """明息 of every seat's visible melds, and for a seated viewer its own 息 and distance to 起胡.
+
+    A face-down 偎 the viewer may not see is counted in ``hidden`` (3 or 4 息 each, unknown).
+    """
+    shown = [0] * NUM_SEATS
+    hidden = [0] * NUM_SEATS
+    for s in range(NUM_SEATS):
+        for m in obs["melds"][s]:
+            if m["cards"] is None:
+                hidden[s] += 1
+            else:
+                shown[s] += meld_xi(m["kind"], m["cards"])
+    out: dict[str, Any] = {"melds": shown, "hidden": hidden, "min_xi": rules.min_xi}
+    viewer = obs.get("viewer")
+    if isinstance(viewer, int) and "hand" in obs:
+        counts = counts_of(_faces(obs["hand"]))
+        kan = sum(triple_xi("kan", f) for f in range(NUM_FACES) if counts[f] >= 3)
+        own = shown[viewer] + kan
+        out["own"] = {
+            "melds": shown[viewer],
+            "hand": kan,
+            "total": own,
+            "to_min": max(0, rules.min_xi - own),
+        }
+    return out
+
+
+def seen_counts(obs: dict[str, Any]) -> list[int]:
+    """How many copies of each face the viewer can see: own hand, open melds, rows, the claim."""
+    seen = [0] * NUM_FACES
+    for f in _faces(obs.get("hand")):
+        seen[f] += 1
+    for s in range(NUM_SEATS):
+        for m in obs["melds"][s]:
+            for f in _faces(m["cards"]):
+                seen[f] += 1
+        for f in _faces(obs["rows"][s]):
+            seen[f] += 1
+    claim = obs.get("claim")
+    if claim and claim.get("card"):
+        seen[_FACE_INDEX[claim["card"]]] += 1
+    return seen
+
+
+class HintCache:
+    """Waits by (melds, hand), bounded: the same position is often asked many times."""
+
+    def __init__(self) -> None:
+        """An empty cache."""
+        self._data: OrderedDict[tuple[Any, ...], list[Wait]] = OrderedDict()
+
+    def waits(
+        self, melds: tuple[Meld, ...], hand: tuple[int, ...], rules: RuleConfig
+    ) -> list[Wait]:
+        """``scoring.waits`` of a 19-card position, remembered."""
+        key = (rules.id, id(rules), melds, hand)
+        found = self._data.get(key)
+        if found is None:
+            found = waits(melds, hand, rules)
+            self._data[key] = found
+            if len(self._data) > _CACHE_SIZE:
+                self._data.popitem(last=False)
+        else:
+            self._data.move_to_end(key)
+        return found
+
+
+def _wait_json(w: Wait, seen: list[int]) -> dict[str, Any]:
+    return {
+        "face": FACE_CHARS[w.face],
+        "self": w.self_total,
+        "other": w.other_total,
+        "left": max(0, COPIES - seen[w.face]),
+    }
+
+
+def hints(obs: dict[str, Any], rules: RuleConfig, cache: HintCache) -> dict[str, Any] | None:
+    """听 hints of a seated viewer (RULES §6, §7): the waits after each legal 出, or now.
+
+    ``discards`` maps each legal discard to the faces that would then win (with the totals by
+    自摸 / by another's card and the unseen copies left); ``waits`` lists the faces that win now
+    when the viewer holds 19 cards. None for a viewer without a hand.
+    """
+    viewer = obs.get("viewer")
+    if not isinstance(viewer, int) or "hand" not in obs or obs["phase"] == "over":
+        return None
+    own = tuple(
+        Meld(m["kind"], tuple(sorted(_faces(m["cards"]))))  # type: ignore[arg-type]
+        for m in obs["melds"][viewer]
+        if m["cards"] is not None
+    )
+    hand = list(counts_of(_faces(obs["hand"])))
+    seen = seen_counts(obs)
+    size = sum(hand) + 3 * len(own)
+    out: dict[str, Any] = {"discards": [], "waits": []}
+    if size == 20:
+        legal = [a[1:] for a in obs.get("legal_actions", []) if a.startswith("出")]
+        for face_char in legal:
+            f = _FACE_INDEX[face_char]
+            after = list(hand)
+            after[f] -= 1
+            found = cache.waits(own, tuple(after), rules)
+            if found:
+                out["discards"].append(
+                    {"discard": face_char, "waits": [_wait_json(w, seen) for w in found]}
+                )
+    elif size == 19:
+        out["waits"] = [_wait_json(w, seen) for w in cache.waits(own, tuple(hand), rules)]
+    return out
+
+
+def group_tags(g: Group, total: list[int], forced: bool) -> list[str]:
+    """The tags a result shows beside a group: 明团圆 / 暗团圆, 转弯, 胡张, forced 偎."""
+    tags: list[str] = []
+    if g.tuanyuan is not None:
+        tags.append(f"tuanyuan_{g.tuanyuan}")
+    if g.kind == "maque" and total[g.faces[0]] >= 3:
+        tags.append("zhuanwan")
+    if g.win:
+        tags.append("win")
+        if forced:
+            tags.append("forced_wei")
+    return tags
+
+
+def breakdown_json(b: Breakdown) -> dict[str, Any]:
+    """A breakdown for the result panel: ``to_dict`` plus group tags, 名堂 effects and the sum."""
+    out = b.to_dict()
+    # The winner's 20 cards are the groups' (a 团圆 bonus line repeats cards: leave it out).
+    total = list(counts_of(f for g in b.groups if g.kind != "tuanyuan" for f in g.faces))
+    forced = any(g.win and g.kind == "wei" and not g.meld for g in b.groups)
+    for row, g in zip(out["groups"], b.groups, strict=True):
+        row["tags"] = group_tags(g, total, forced)
+        row["meld"] = g.meld
+    out["patterns"] = [
+        {
+            "key": p.key,
+            "name": p.name,
+            "mode": p.mode,
+            "value": p.value,
+            "units": p.units,
+            "points": p.points,
+            "effect": p.effect(),
+        }
+        for p in b.patterns
+    ]
+    additions = sum(p.points for p in b.patterns if p.mode == "add")
+    out["additions"] = additions
+    out["formula"] = f"{b.hard_xi} × {b.multiplier} + {additions} = {b.total}"
+    return out
+
+
+__all__ = [
+    "HintCache",
+    "breakdown_json",
+    "group_tags",
+    "hints",
+    "meld_xi",
+    "seen_counts",
+    "table_xi",
+]

@@ -1,0 +1,294 @@
+"""Remote bots: the JSON-lines bot protocol (docs/bot-protocol.md) over a WebSocket, in a room.
+
+The room's creator gets a ``creator_token`` when the room is created. With it,
+``POST /api/rooms/{room_id}/bot-token`` ``{"creator_token": …, "seat": 2, "name": "my bot"}``
+reserves a free seat for a bot and returns its ``bot_token`` (a seat token: keep it secret). The
+bot then opens ``/ws/{room_id}/bot``, sends ``{"type": "join", "protocol": "weimaque-bot/1",
+"token": …}`` and from then on speaks exactly the stdio protocol: it receives ``hello``, ``event``,
+``request``, ``end`` and ``new_hand`` lines (as text frames) and answers each request with
+``{"id": …, "action": …}``.
+
+Underneath, the bot is an ordinary connection of the room holding the seat's token (:class:`Link`
+translates the room's messages, which are built from the seat's own views only, into the bot
+protocol). The room's rules for a seat apply: its turn timer and 托管 decide for a bot that does
+not answer in time; an answer the room refuses comes back as ``{"type": "error", …}`` followed by
+a fresh request. After each hand the bot is counted ready for the next one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from weimaque.bots.external import PROTOCOL
+from weimaque.server.manager import RoomManager
+from weimaque.server.protocol import (
+    PROTOCOL_VERSION,
+    ProtocolError,
+    clean_name,
+    is_token,
+    parse_client,
+)
+from weimaque.server.rooms import Room
+from weimaque.server.seats import Conn, hash_token, new_token
+
+log = logging.getLogger("weimaque.server")
+
+#: Close codes of the bot socket: unknown room, refused join.
+CLOSE_NO_ROOM = 4404
+CLOSE_REFUSED = 4401
+MAX_NAME = 24
+
+
+class RemoteBots:
+    """Creator tokens of the rooms of one server, the bot-token endpoint and the bot socket."""
+
+    def __init__(self, manager: RoomManager) -> None:
+        self.manager = manager
+        self.creators: dict[str, str] = {}
+
+    def creator_token(self, room: Room) -> str:
+        """Issue the creator token of a new room (kept in memory: a restart forgets it)."""
+        token = secrets.token_urlsafe(18)
+        self.creators[room.id] = token
+        return token
+
+    def routes(self) -> list[Route | WebSocketRoute]:
+        """The HTTP endpoint and the WebSocket of remote bots."""
+        return [
+            Route("/api/rooms/{room_id}/bot-token", self.issue, methods=["POST"]),
+            WebSocketRoute("/ws/{room_id}/bot", self.socket),
+        ]
+
+    async def issue(self, request: Request) -> Response:
+        """Reserve a free seat for a bot; answer its bot token."""
+        room_id = str(request.path_params["room_id"])
+        room = self.manager.get(room_id)
+        if room is None:
+            return _error(404, "room_not_found", f"no room {room_id!r}")
+        try:
+            raw = json.loads(await request.body() or b"{}")
+        except ValueError as exc:
+            return _error(400, "bad_json", f"not JSON: {exc}")
+        if not isinstance(raw, dict) or set(raw) - {"creator_token", "seat", "name"}:
+            return _error(400, "bad_request", f"expected creator_token, seat, name: {raw!r}")
+        creator = raw.get("creator_token")
+        # The creator token is kept hashed with the room (it survives a restart).
+        known = room.creator
+        if not is_token(creator) or known is None:
+            return _error(403, "bad_token", "only the room's creator may issue a bot token")
+        if not secrets.compare_digest(hash_token(str(creator)), known):
+            return _error(403, "bad_token", "only the room's creator may issue a bot token")
+        seat_id = raw.get("seat")
+        if not isinstance(seat_id, int) or isinstance(seat_id, bool) or seat_id not in range(3):
+            return _error(400, "bad_seat", f"seat must be 0, 1 or 2, not {seat_id!r}")
+        name = raw.get("name", f"bot{seat_id + 1}")
+        if not isinstance(name, str) or not 1 <= len(name) <= MAX_NAME:
+            return _error(400, "bad_request", f"name must be 1..{MAX_NAME} characters: {name!r}")
+        seat = room.seats[seat_id]
+        if seat.kind == "bot" or seat.taken:
+            return _error(400, "seat_taken", f"seat {seat_id} is not free")
+        bot_token = new_token()
+        seat.token = hash_token(bot_token)  # kept hashed, like every seat token
+        seat.name = clean_name(name) or f"bot{seat_id + 1}"
+        room._save_seats()
+        if not room._maybe_deal():
+            room.broadcast_room()
+        body = {"v": PROTOCOL_VERSION, "seat": seat_id, "bot_token": bot_token}
+        body["ws"] = f"/ws/{room_id}/bot"
+        return JSONResponse(body, status_code=201)
+
+    async def socket(self, websocket: WebSocket) -> None:
+        """One remote bot: a join with its token, then the bot protocol both ways."""
+        await websocket.accept()
+        room = self.manager.get(str(websocket.path_params["room_id"]))
+        if room is None:
+            await _refuse(websocket, "room_not_found", "no such room", CLOSE_NO_ROOM)
+            return
+        try:
+            first = json.loads(await websocket.receive_text())
+        except (ValueError, KeyError, WebSocketDisconnect):
+            await _refuse(websocket, "bad_join", "the first line must be a JSON join")
+            return
+        token = first.get("token") if isinstance(first, dict) else None
+        if not isinstance(first, dict) or first.get("type") != "join" or not isinstance(token, str):
+            await _refuse(websocket, "bad_join", 'expected {"type": "join", "token": …}')
+            return
+        if first.get("protocol", PROTOCOL) != PROTOCOL:
+            await _refuse(websocket, "bad_protocol", f"this server speaks {PROTOCOL}")
+            return
+        seat = room.seat_of_token(token)
+        if not isinstance(seat, int):
+            await _refuse(websocket, "bad_token", "this room holds no seat with that token")
+            return
+        link = Link(room)
+        link.conn = room.connect(link)
+        writer = asyncio.create_task(link.pump(websocket))
+        try:
+            link.room_message({"type": "join", "token": token})
+            while True:
+                text = await websocket.receive_text()
+                link.answer(text)
+                if writer.done():
+                    break
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            room.disconnect(link.conn)
+            link.out.put_nowait(None)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer, timeout=1)
+            if not writer.done():
+                writer.cancel()
+
+
+class Link:
+    """One remote bot's connection: room messages in, bot-protocol lines out, answers back."""
+
+    def __init__(self, room: Room) -> None:
+        self.room = room
+        self.conn: Conn | None = None
+        self.out: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.hand = 0
+        self.sent = 0
+        self.next_id = 0
+        self.pending: int | None = None
+        self.seat: int | None = None
+        self.observation: dict[str, Any] | None = None
+        self.last: dict[str, Any] | None = None
+
+    # ------------------------------------------------------------------ room → bot
+
+    def send(self, message: dict[str, Any]) -> None:
+        """A room message for this connection (never blocks): translated for the bot."""
+        kind = message.get("type")
+        if kind == "welcome" and self.seat is None and isinstance(message.get("seat"), int):
+            self.seat = message["seat"]
+            rules = self.room.rules
+            self._out(
+                {
+                    "type": "hello",
+                    "protocol": PROTOCOL,
+                    "seat": self.seat,
+                    "rules": rules.id,
+                    "options": rules.options(),
+                    "time_limit_ms": None,
+                }
+            )
+        elif kind in ("snapshot", "events"):
+            self._view(message)
+        elif kind == "hand_end":
+            self._end(message)
+        elif kind == "error" and message.get("code") != "hand_in_progress":
+            error = message.get("error") or message
+            self._out({"type": "error", "code": error.get("code"), "message": error.get("message")})
+            if self.last is not None:
+                self._request(self.last)
+
+    def _view(self, message: dict[str, Any]) -> None:
+        observation = message.get("observation")
+        number = message.get("hand_number", 0)
+        if observation is None or not number:
+            return
+        if number != self.hand:
+            if self.hand:
+                self._out({"type": "new_hand"})
+            self.hand, self.sent = number, 0
+        events = message["history"] if message["type"] == "snapshot" else message["events"]
+        first = 0 if message["type"] == "snapshot" else int(message.get("from", 0))
+        for k, event in enumerate(events):
+            if first + k >= self.sent:
+                self._out({"type": "event", "event": event})
+                self.sent = first + k + 1
+        self.observation = observation
+        if message.get("to_act"):
+            self._request(message)
+        else:
+            self.pending, self.last = None, None
+
+    def _request(self, message: dict[str, Any]) -> None:
+        self.next_id += 1
+        self.pending, self.last = self.next_id, message
+        timer = message.get("timer")
+        legal = message.get("legal_actions") or []
+        self._out(
+            {
+                "type": "request",
+                "id": self.next_id,
+                "seat": self.seat,
+                "time_limit_ms": None if not timer else timer.get("left_ms"),
+                "observation": message["observation"],
+                "legal": [a["text"] for a in legal],
+                "legal_ids": [a["id"] for a in legal],
+            }
+        )
+
+    def _end(self, message: dict[str, Any]) -> None:
+        self.pending, self.last = None, None
+        payload = {k: v for k, v in message.items() if k not in ("v", "type", "re")}
+        self._out({"type": "end", "observation": self.observation, "hand_end": payload})
+        if not payload.get("match_over"):
+            self.out.put_nowait({"type": "_next"})  # ready for the next hand
+
+    def _out(self, line: dict[str, Any]) -> None:
+        self.out.put_nowait(line)
+
+    async def pump(self, websocket: WebSocket) -> None:
+        """Write the bot's lines; a ``_next`` marker tells the room this seat is ready."""
+        while (line := await self.out.get()) is not None:
+            if line.get("type") == "_next":
+                self.room_message({"type": "next"})
+                continue
+            await websocket.send_text(json.dumps(line, ensure_ascii=False))
+
+    # ------------------------------------------------------------------ bot → room
+
+    def room_message(self, fields: dict[str, Any]) -> None:
+        """Hand a message to the room as this connection; a refusal goes back to the bot."""
+        assert self.conn is not None
+        try:
+            self.room.handle(self.conn, parse_client(json.dumps({"v": PROTOCOL_VERSION, **fields})))
+        except ProtocolError as exc:
+            self.send(exc.to_message())
+
+    def answer(self, text: str) -> None:
+        """One line from the bot: the answer to the pending request."""
+        try:
+            data = json.loads(text)
+        except ValueError:
+            data = None
+        action = data.get("action", data.get("action_id")) if isinstance(data, dict) else None
+        if not isinstance(data, dict) or not isinstance(action, (str, int)):
+            message = f"not an answer: {text[:200]!r}"
+            self._out({"type": "error", "code": "garbage", "message": message})
+            if self.last is not None:
+                self._request(self.last)
+            return
+        if data.get("id") != self.pending:
+            return  # a late answer to an earlier request
+        self.pending = None
+        self.room_message({"type": "act", "action": action, "hand": self.hand})
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+async def _refuse(
+    websocket: WebSocket, code: str, message: str, close: int = CLOSE_REFUSED
+) -> None:
+    with contextlib.suppress(Exception):
+        await websocket.send_text(json.dumps({"type": "error", "code": code, "message": message}))
+        await websocket.close(code=close)
+
+
+__all__ = ["Link", "RemoteBots"]

@@ -1,0 +1,214 @@
+"""The PettingZoo, Gymnasium and OpenSpiel environments (optional extra ``env``)."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import random
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo", reason="the env extra is not installed: make test installs it")
+pytest.importorskip("pyspiel", reason="the env extra is not installed: make test installs it")
+
+import pyspiel
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test
+
+import weimaque.env
+import weimaque.env.openspiel as wos
+from weimaque.arena import ArenaConfig, run_arena
+from weimaque.bots import BotView, get_bot
+from weimaque.errors import IllegalAction, WeimaqueError
+from weimaque.game.actions import NUM_ACTIONS, Action
+from weimaque.game.observation import OBS_SIZE, observation_array
+from weimaque.game.state import GameState
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "env.md"
+
+
+def _quiet(fn: object, *args: object, **kwargs: object) -> None:
+    with contextlib.redirect_stdout(io.StringIO()):
+        fn(*args, **kwargs)  # type: ignore[operator]
+
+
+def test_pettingzoo_api_test_passes() -> None:
+    _quiet(api_test, weimaque.env.env(render_mode="ansi"), num_cycles=400)
+    _quiet(api_test, weimaque.env.raw_env(rules="xiaozhuo", dealer=2), num_cycles=400)
+
+
+def test_seeded_reset_deals_the_seeded_hand() -> None:
+    env = weimaque.env.raw_env(rules="dazhuo", dealer=1)
+    for seed in (0, 7, 123456):
+        env.reset(seed=seed)
+        expected = GameState.new("dazhuo", seed, dealer=1)
+        assert env.state_.hands == expected.hands
+        assert env.state_.stock == expected.stock
+        for s in range(3):
+            obs = env.observe(f"seat_{s}")
+            assert obs["observation"].shape == (OBS_SIZE,)
+            assert np.array_equal(obs["observation"], observation_array(expected, s))
+            legal = {a.id for a in expected.legal_actions(s)}
+            assert set(np.flatnonzero(obs["action_mask"])) == legal
+    # unseeded resets after a seeded one repeat
+    env.reset(seed=5)
+    env.reset()
+    first = [list(h) for h in env.state_.hands]
+    env.reset(seed=5)
+    env.reset()
+    assert env.state_.hands == first
+
+
+def _play_aec(env: object, seed: int) -> dict[str, float]:
+    rng = np.random.default_rng(seed)
+    totals = {a: 0.0 for a in env.possible_agents}  # type: ignore[attr-defined]
+    env.reset(seed=seed)  # type: ignore[attr-defined]
+    for agent in env.agent_iter():  # type: ignore[attr-defined]
+        obs, reward, term, trunc, _ = env.last()  # type: ignore[attr-defined]
+        totals[agent] += reward
+        action = None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        env.step(action)  # type: ignore[attr-defined]
+    return totals
+
+
+def test_aec_rewards_are_the_hand_points() -> None:
+    for seed in range(12):
+        env = weimaque.env.raw_env()
+        totals = _play_aec(env, seed)
+        returns = env.state_.returns()
+        assert [totals[f"seat_{s}"] for s in range(3)] == [float(r) for r in returns]
+        assert sum(totals.values()) == 0
+
+
+def test_raw_env_refuses_an_illegal_action_unchanged() -> None:
+    env = weimaque.env.raw_env()
+    env.reset(seed=3)
+    seat = int(env.agent_selection[-1])
+    mask = env.observe(env.agent_selection)["action_mask"]
+    bad = int(np.flatnonzero(mask == 0)[0])
+    before = observation_array(env.state_, seat)
+    with pytest.raises(IllegalAction):
+        env.step(bad)
+    assert np.array_equal(observation_array(env.state_, seat), before)
+
+
+def test_render_shows_no_hidden_hand() -> None:
+    env = weimaque.env.raw_env(render_mode="ansi")
+    env.reset(seed=9)
+    text = env.render()
+    assert text is not None and "seat 0" in text
+    assert "your hand" not in text and "hand 0:" not in text
+
+
+def test_gymnasium_check_env_passes() -> None:
+    check_env(weimaque.env.gym_env(opponents=("random", "greedy")), skip_render_check=True)
+    check_env(weimaque.env.gym_env(seat=2, rules="xiaozhuo"), skip_render_check=True)
+
+
+def test_gym_episode_is_reproducible_and_refuses_illegal_actions() -> None:
+    def run(seed: int) -> tuple[list[int], float]:
+        env = weimaque.env.gym_env(seat=1, opponents=("greedy", "random"))
+        obs, info = env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        taken, done, reward = [], False, 0.0
+        refused = 0
+        while not done:
+            bad = np.flatnonzero(obs["action_mask"] == 0)
+            if len(bad) and refused < 2:  # an illegal action changes nothing
+                again, r, done, _, info = env.step(int(bad[0]))
+                assert "illegal" in info and r == -1.0 and not done
+                assert np.array_equal(again["observation"], obs["observation"])
+                refused += 1
+            action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            taken.append(action)
+            obs, reward, done, _, info = env.step(action)
+        return taken, reward
+
+    assert run(11) == run(11)
+    strict = weimaque.env.gym_env(illegal="raise")
+    obs, _ = strict.reset(seed=4)
+    with pytest.raises(IllegalAction):
+        strict.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
+    with pytest.raises(WeimaqueError, match="two opponent bots"):
+        weimaque.env.gym_env(opponents=("greedy",))
+
+
+def test_docs_training_loop_runs() -> None:
+    blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
+    loop = next(b for b in blocks if "REINFORCE" in b or "weights +=" in b)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(loop, str(DOC), "exec"), {})
+    assert re.search(r"mean points per hand over 24 hands: [+-]\d", out.getvalue())
+    aec = next(b for b in blocks if "agent_iter" in b)
+    with contextlib.redirect_stdout(io.StringIO()):
+        exec(compile(aec, str(DOC), "exec"), {})
+
+
+def test_openspiel_random_simulations_pass() -> None:
+    for params in ({}, {"rules": "xiaozhuo", "dealer": 2}):
+        game = pyspiel.load_game("python_weimaque", params)
+        pyspiel.random_sim_test(game, num_sims=4, serialize=False, verbose=False)
+
+
+def test_openspiel_chance_deal_and_views() -> None:
+    game = pyspiel.load_game("python_weimaque")
+    state = game.new_initial_state()
+    rng = np.random.default_rng(1)
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        assert abs(sum(p for _, p in outcomes) - 1.0) < 1e-9
+        faces, probs = zip(*outcomes, strict=True)
+        state.apply_action(int(rng.choice(faces, p=probs)))
+    hand = state.hand
+    assert hand is not None and sum(map(sum, hand.hands)) + len(hand.stock) == 80
+    seat = state.current_player()
+    assert len(state.observation_tensor(seat)) == OBS_SIZE
+    assert len(state.information_state_tensor(seat)) == OBS_SIZE + NUM_ACTIONS
+    while not state.is_terminal():
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    assert sum(state.returns()) == 0
+
+
+def test_openspiel_information_state_hides_other_cards() -> None:
+    """Two deals that differ only in cards seat 0 cannot see give seat 0 the same strings."""
+    game = pyspiel.load_game("python_weimaque")
+    base = GameState.new("anxiang", 17)
+    hands = [base.hand_faces(s) for s in range(3)]
+    stock = list(base.stock)
+    a = next(f for f in hands[1] if f not in hands[2])
+    b = next(f for f in stock if f not in hands[1])
+    swapped = [list(hands[0]), list(hands[1]), list(hands[2])]
+    swapped[1].remove(a)
+    swapped[1].append(b)
+    stock2 = list(stock)
+    stock2[stock2.index(b)] = a
+    states = [
+        wos.WeimaqueState.from_hand(game, GameState("anxiang", h, st), [[], [], []])
+        for h, st in ((hands, stock), (swapped, stock2))
+    ]
+    for state in states:
+        assert state.current_player() == 0
+    assert states[0].information_state_string(0) == states[1].information_state_string(0)
+    assert states[0].observation_string(0) == states[1].observation_string(0)
+    assert states[0].observation_tensor(0) == states[1].observation_tensor(0)
+    assert states[0].information_state_string(1) != states[1].information_state_string(1)
+
+
+def test_ismcts_plays_in_the_arena() -> None:
+    bot = get_bot("ismcts:sims=8")
+    state = GameState.new("anxiang", 21)
+    rng = random.Random(0)
+    while state.current_player() != 0 or len(state.legal_actions(0)) < 2:
+        s = state.current_player()
+        state.apply(s, rng.choice(state.legal_actions(s)))
+    action = bot.act(BotView.of(state, 0), rng)
+    assert isinstance(action, Action) and action in state.legal_actions(0)
+    result = run_arena(ArenaConfig(("ismcts:sims=4", "random", "random"), 1, seed=2, rotations=3))
+    assert result.bots[0].hands == 3 and result.bots[0].decisions > 0
+    with pytest.raises(WeimaqueError, match="unknown ismcts"):
+        get_bot("ismcts:depth=3")
+    assert wos.MAX_DECISIONS > 0
