@@ -193,7 +193,7 @@ def test_play_a_hand_to_the_breakdown(
 
     # The next hand is dealt when we are ready (the bots always are).
     page.get_by_test_id("next-hand").click()
-    page.wait_for_function("!document.querySelector('[data-testid=hand-end]')")
+    page.wait_for_function("() => !document.querySelector('[data-testid=hand-end]')")
     assert page.get_by_test_id("hand").count() == 1
     assert page_errors == []
 

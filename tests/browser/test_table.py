@@ -81,7 +81,10 @@ class Seat:
         self.ws.send(json.dumps({"v": 1, "id": self.n, **fields}, ensure_ascii=False))
         while True:
             msg = json.loads(self.ws.recv(timeout=10))
-            if msg.get("re") == self.n and msg["type"] in ("events", "welcome", "error"):
+            # An accepted action is acked at once; its events may wait for a claim window.
+            if msg.get("ack") == self.n or (
+                msg.get("re") == self.n and msg["type"] in ("events", "welcome", "error")
+            ):
                 assert msg["type"] != "error", msg
                 return dict(msg)
 
@@ -100,7 +103,7 @@ def in_view(page: Page, selector: str, viewport: dict[str, int]) -> dict[str, fl
 
 def page_act(page: Page, text: str) -> None:
     """Play ``text`` by the page's own controls, and wait for the server's answer."""
-    page.wait_for_function("document.body.dataset.busy !== 'true'")
+    page.wait_for_function("() => document.body.dataset.busy !== 'true'")
     if text.startswith("出"):
         loc = page.locator(f"[data-testid=hand-face][data-face='{text[1:]}'][data-legal=true]")
     elif text.startswith("吃"):
@@ -113,7 +116,7 @@ def page_act(page: Page, text: str) -> None:
     else:
         loc = page.locator(f"[data-testid=actions] button[data-action='{text}']")
     loc.click()
-    page.wait_for_function("document.body.dataset.busy !== 'true'")
+    page.wait_for_function("() => document.body.dataset.busy !== 'true'")
 
 
 def dom_hints(page: Page) -> list[tuple[str, list[tuple[str, int]]]]:
@@ -165,7 +168,9 @@ def test_scripted_hand_on_a_phone_held_sideways(
                         doc_shot(page, "table-phone-landscape-hints")
                         # Hints off: gone; on again: back.
                         page.get_by_test_id("hints-toggle").click()
-                        page.wait_for_function("!document.querySelector('[data-testid=hints]')")
+                        page.wait_for_function(
+                            "() => !document.querySelector('[data-testid=hints]')"
+                        )
                         assert page.get_by_test_id("ting-tag").count() == 0
                         page.get_by_test_id("hints-toggle").click()
                         page.get_by_test_id("hints").wait_for()
@@ -197,7 +202,7 @@ def test_scripted_hand_on_a_phone_held_sideways(
                 assert faces == 3
                 numbers = table_xi(observation(state, 0), state.rules)
                 page.wait_for_function(
-                    f"document.querySelector('[data-testid=own-xi]')?.dataset.total"
+                    f"() => document.querySelector('[data-testid=own-xi]')?.dataset.total"
                     f" === '{numbers['own']['total']}'"
                 )
             if seat == 0:
@@ -249,7 +254,7 @@ def test_scripted_hand_on_a_phone_held_sideways(
         page.get_by_test_id("replay-speed").select_option("200")
         page.get_by_test_id("replay-play").click()
         page.wait_for_function(
-            "document.querySelector('[data-testid=replay-step]').textContent.includes"
+            "() => document.querySelector('[data-testid=replay-step]').textContent.includes"
             f"('{len(SCRIPTED)} /')",
             timeout=30_000,
         )
@@ -314,7 +319,7 @@ def test_cancel_autoplay_with_one_tap(
     doc_shot(page, "autoplay-phone-landscape")
     assert get(server, f"/api/rooms/{room}")["room"]["seats"][0]["autoplay"]
     page.get_by_test_id("autoplay-off").click()
-    page.wait_for_function("!document.querySelector('[data-testid=autoplay-banner]')")
+    page.wait_for_function("() => !document.querySelector('[data-testid=autoplay-banner]')")
     assert not get(server, f"/api/rooms/{room}")["room"]["seats"][0]["autoplay"]
     assert page_errors == []
 
@@ -384,7 +389,7 @@ def test_friends_play_a_hand_leave_come_back_and_reload(
     b.get_by_test_id("sit-1").wait_for()
     assert b.evaluate(f"localStorage.getItem('wmq.token.{rid}')") is None
     a.wait_for_function(
-        "document.querySelector('[data-testid=seat-chip-1]')?.textContent.includes('空位')"
+        "() => document.querySelector('[data-testid=seat-chip-1]')?.textContent.includes('空位')"
     )
     # ...and comes back to it.
     b.get_by_test_id("sit-1").click()

@@ -84,6 +84,10 @@ class RoomManager:
         room = self.rooms.get(room_id)
         if room is None and self.store is not None:
             room = self.restore(room_id)
+            if room is not None and self._sweeper is not None:
+                # Back from the store while the server runs (it had left memory): play on.
+                room.ensure_driver()
+                room._maybe_deal()
         return room
 
     def restore(self, room_id: str) -> Room | None:

@@ -30,7 +30,8 @@ export function startRoom(app, roomId) {
 
   function receive(msg) {
     applyMessage(s, msg);
-    if (["events", "snapshot", "error", "hand_end"].includes(msg.type)) ui.busy = false;
+    // "ack": the server took the action; its events may wait for a claim window to close.
+    if (["ack", "events", "snapshot", "error", "hand_end"].includes(msg.type)) ui.busy = false;
     if (msg.type === "error" && msg.code === "bad_token") saveToken(roomId, null);
     // A stale or refused action, or a gap in the events: ask for a fresh snapshot.
     if (msg.type === "error" && ["stale", "not_your_turn", "illegal_action"].includes(msg.code)) {
