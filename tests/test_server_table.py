@@ -47,9 +47,9 @@ def test_rooms_get_a_turn_timer_by_default(client: TestClient) -> None:
     res = client.post("/api/rooms", json={}).json()
     assert res["room"]["turn_seconds"] == DEFAULT_TURN_SECONDS
     assert client.get("/api/presets").json()["turn_seconds"] == DEFAULT_TURN_SECONDS
-    # No timer only when asked for explicitly.
+    # No timer only when asked for explicitly, and then only once every player agrees.
     res = client.post("/api/rooms", json={"turn_seconds": None}).json()
-    assert res["room"]["turn_seconds"] is None
+    assert res["room"]["no_timer_asked"] and res["room"]["turn_seconds"] == DEFAULT_TURN_SECONDS
 
 
 def test_watching_keeps_the_seat_and_sitting_back_returns_it(client: TestClient) -> None:
@@ -261,3 +261,24 @@ def test_unknown_room_page_is_the_styled_app_with_404(client: TestClient) -> Non
     res = client.get("/r/no-such-room")
     assert res.status_code == 404 and "<script" in res.text
     assert client.get("/score").status_code == 200
+
+
+def test_no_timer_only_when_every_player_agrees(client: TestClient) -> None:
+    room_id = make_room(client, seed=6, turn_seconds=None, bots={"2": "random"})
+    with contextlib.ExitStack() as stack:
+        clients, _ = seat_all(client, room_id, stack, seats=(0, 1))
+        room = room_of(client, room_id)
+        # Asked for no timer, but not yet agreed by both players: the default timer runs.
+        assert room.turn_seconds == DEFAULT_TURN_SECONDS
+        snap = clients[0].reply(clients[0].send(type="no_timer", agree=True), "snapshot")
+        assert snap["room"]["no_timer_asked"] and snap["room"]["turn_seconds"] == 20
+        snap = clients[1].reply(clients[1].send(type="no_timer", agree=True), "snapshot")
+        assert snap["room"]["turn_seconds"] is None and room.turn_seconds is None
+        # One player changes their mind: the timer is back.
+        clients[1].reply(clients[1].send(type="no_timer", agree=False), "snapshot")
+        assert room.turn_seconds == DEFAULT_TURN_SECONDS
+    timed = make_room(client, turn_seconds=30)
+    with contextlib.ExitStack() as stack:
+        clients, _ = seat_all(client, timed, stack, seats=(0,))
+        err = clients[0].reply(clients[0].send(type="no_timer", agree=True), "error")
+        assert err["code"] == "bad_message"

@@ -10,8 +10,12 @@ from __future__ import annotations
 
 import json
 import os
+import socket
+import subprocess
+import sys
 import time
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 from websockets.sync.client import ClientConnection, connect
@@ -484,4 +488,89 @@ def test_desktop_table_screenshot(server: str, browser: Browser, page_errors: li
         "[data-testid=hand-face][data-legal=true], [data-testid=hand-end]"
     ).first.wait_for()
     doc_shot(page, "table-desktop")
+    assert page_errors == []
+
+
+def _serve(port: int, db: Path) -> subprocess.Popen[bytes]:
+    wmq = Path(sys.executable).parent / "wmq"
+    proc = subprocess.Popen(
+        [str(wmq), "serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(db)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=1):
+                return proc
+        except OSError:
+            assert proc.poll() is None and time.monotonic() < deadline, "server did not start"
+            time.sleep(0.05)
+
+
+def test_disconnected_buttons_are_disabled_and_the_seat_comes_back(
+    browser: Browser, page_errors: list[str], tmp_path: Path
+) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    db = tmp_path / "restart.db"
+    base = f"http://127.0.0.1:{port}"
+    proc = _serve(port, db)
+    try:
+        room = post(
+            base,
+            "/api/rooms",
+            {
+                "bots": {"1": "random", "2": "random"},
+                "bot_delay_ms": 0,
+                "seed": 3,
+                "turn_seconds": None,
+            },
+        )["room_id"]
+        page = new_page(browser, page_errors, LANDSCAPE)
+        page.goto(f"{base}/r/{room}")
+        page.get_by_test_id("sit-0").click()
+        page.locator("[data-testid=hand-face][data-legal=true]").first.wait_for()
+        before = page.get_by_test_id("hand").get_attribute("data-cards")
+        proc.terminate()
+        proc.wait(10)
+        # The server is gone: a banner says so and nothing can be tapped.
+        page.get_by_test_id("offline").wait_for()
+        assert page.locator("[data-testid=hand-face][data-legal=true]").count() == 0
+        assert page.get_by_test_id("autoplay-on").is_disabled()
+        shot(page, "offline-phone-landscape")
+        proc = _serve(port, db)
+        # Back by itself, with the same seat and the same hand, ready to play.
+        page.wait_for_function("!document.querySelector('[data-testid=offline]')", timeout=20_000)
+        page.locator("[data-testid=hand-face][data-legal=true]").first.wait_for()
+        assert page.get_by_test_id("hand").get_attribute("data-cards") == before
+        assert page.locator("[data-testid=seat-chip-0].me").count() == 1
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    assert page_errors == []
+
+
+def test_no_timer_needs_every_player(server: str, browser: Browser, page_errors: list[str]) -> None:
+    host = new_page(browser, page_errors, DESKTOP)
+    host.goto(server + "/")
+    host.get_by_test_id("create-form").wait_for()
+    host.get_by_test_id("seat-kind-1").select_option("")  # a friend's seat
+    host.get_by_test_id("seat-kind-2").select_option("random")
+    host.locator("[data-testid=field-timer] input").fill("0")
+    host.get_by_test_id("create-room").click()
+    host.wait_for_url("**/r/*")
+    # The creator agreed by choosing it; the friend has not yet: the default timer holds.
+    host.get_by_test_id("no-timer").wait_for()
+    assert "已同意" in host.get_by_test_id("no-timer").inner_text()
+    friend = new_page(browser, page_errors, PHONE)
+    friend.goto(host.url)
+    friend.get_by_test_id("sit-1").click()
+    friend.get_by_test_id("no-timer").wait_for()
+    assert "20" in friend.get_by_test_id("room-timer").inner_text()
+    friend.get_by_test_id("no-timer").click()
+    friend.wait_for_function(
+        "document.querySelector('[data-testid=room-timer]').textContent.includes('不限时')"
+    )
     assert page_errors == []

@@ -539,7 +539,7 @@ class GameState:
     def _discard(self, seat: int, face: int) -> None:
         self.hands[seat][face] -= 1
         self.events.append(Discarded(seat, face))
-        self._open(self.claim_window(face, "discard", seat, False))
+        self._offer(face, "discard", seat, False)
 
     def claim_window(self, card: int, origin: Origin, from_seat: int, last: bool) -> Window:
         """The window the rules open on a discarded, drawn or released card (RULES §3, §5.1).
@@ -549,7 +549,15 @@ class GameState:
         on a discard or release. A 偎 window is opened by the draw itself (its 胡 is judged on
         the hand before the 偎).
         """
-        window = Window(card, origin, from_seat, last, {})
+        options, wins = self._claim_options(card, origin, from_seat, last)
+        return Window(card, origin, from_seat, last, options, {}, wins)
+
+    def _claim_options(
+        self, card: int, origin: Origin, from_seat: int, last: bool
+    ) -> tuple[dict[int, list[Action]], dict[int, Breakdown]]:
+        """Each seat's options and scored wins on a card (see ``claim_window``)."""
+        options: dict[int, list[Action]] = {}
+        wins: dict[int, Breakdown] = {}
         draw = origin == "draw"
         claimable = draw or origin == "discard"
         chi_seat = from_seat if draw else (from_seat + 1) % NUM_SEATS
@@ -560,7 +568,7 @@ class GameState:
                 win = self._win(other, card, "self" if other == from_seat else "other", last)
                 if win is not None:
                     opts.append(HU)
-                    window.wins[other] = win
+                    wins[other] = win
             # the fast form of ``_peng_reason(other, card) is None``
             if (
                 claimable
@@ -573,8 +581,20 @@ class GameState:
                 opts.extend(self._chi_options(other, card))
             if opts:
                 opts.append(PASS)
-                window.options[other] = opts
-        return window
+                options[other] = opts
+        return options, wins
+
+    def _offer(self, card: int, origin: Origin, from_seat: int, last: bool) -> None:
+        """``_open(claim_window(...))``, building no window when nobody may claim."""
+        options, wins = self._claim_options(card, origin, from_seat, last)
+        if options:
+            self.phase = "claim"
+            self.window = Window(card, origin, from_seat, last, options, {}, wins)
+            return
+        self.window = None
+        if origin in ("discard", "release"):
+            self.thrown[from_seat].add(card)
+        self._pass_on(card, origin, from_seat, last)
 
     def _open(self, window: Window) -> None:
         if window.options:
@@ -608,7 +628,7 @@ class GameState:
             self._open(window)
             return
         self.events.append(Drew(seat, card, False, self.stock_left))
-        self._open(self.claim_window(card, "draw", seat, last))
+        self._offer(card, "draw", seat, last)
 
     def _resolve(self) -> None:
         """Close the window: 胡 > 碰 > 吃 by priority (RULES §5.1), else play goes on."""
@@ -665,18 +685,23 @@ class GameState:
             self.no_discard[chier].add(w.card)
             self.events.append(Chied(chier, w.card, start, w.from_seat))
             self._enter_discard(chier)
-        elif w.origin == "discard":
-            self.rows[w.from_seat].append(w.card)
-            self._draw(xiajia(w.from_seat))
-        elif w.origin == "draw":
+        else:
+            self._pass_on(w.card, w.origin, w.from_seat, w.last)
+
+    def _pass_on(self, card: int, origin: Origin, from_seat: int, last: bool) -> None:
+        """Nobody claimed the card: play goes on (the window is closed, ``thrown`` updated)."""
+        if origin == "discard":
+            self.rows[from_seat].append(card)
+            self._draw(xiajia(from_seat))
+        elif origin == "draw":
             # Released: it counts as the drawer's discard; only his 下家 may 吃 it (RULES §3.1.3).
-            self.events.append(Released(w.from_seat, w.card))
-            self._open(self.claim_window(w.card, "release", w.from_seat, w.last))
-        elif w.origin == "release":
-            self.rows[w.from_seat].append(w.card)
-            self._draw(xiajia(w.from_seat))
+            self.events.append(Released(from_seat, card))
+            self._offer(card, "release", from_seat, last)
+        elif origin == "release":
+            self.rows[from_seat].append(card)
+            self._draw(xiajia(from_seat))
         else:  # after a 偎 not won on, or the deal: the seat must 出
-            self._enter_discard(w.from_seat)
+            self._enter_discard(from_seat)
 
     def _enter_discard(self, seat: int) -> None:
         hand, banned = self.hands[seat], self.no_discard[seat]

@@ -21,7 +21,7 @@ from weimaque.rules.config import RuleConfig
 from weimaque.rules.registry import overrides_of
 from weimaque.server.gate import Gate
 from weimaque.server.numbers import HintCache
-from weimaque.server.options import RoomOptions
+from weimaque.server.options import DEFAULT_TURN_SECONDS, RoomOptions
 from weimaque.server.persist import Recorder
 from weimaque.server.seats import Conn, Seat, SeatId
 from weimaque.server.store import Store
@@ -117,6 +117,20 @@ class RoomBase:
             return "over"
         return "between_hands" if self.match.hands else "waiting"
 
+    @property
+    def turn_seconds(self) -> int | None:
+        """The turn timer in force: the room's, or none only while every player agrees.
+
+        A room created without a timer (``turn_seconds`` null) plays without one only when every
+        person at the table has agreed (``no_timer``); until then the default timer runs.
+        """
+        if self.opts.turn_seconds is not None:
+            return self.opts.turn_seconds
+        players = [s for s in self.seats if s.kind == "human"]
+        if all(s.taken and s.no_timer for s in players):
+            return None
+        return DEFAULT_TURN_SECONDS
+
     def connected(self, seat: SeatId) -> bool:
         """Whether a connection is open for the seat."""
         return any(c.seat == seat for c in self.conns)
@@ -135,6 +149,7 @@ class RoomBase:
                     "connected": seat.kind == "bot" or self.connected(s),
                     "autoplay": seat.autoplay,
                     "away": seat.away,
+                    "no_timer": seat.no_timer,
                     "ready": seat.kind == "bot" or seat.ready,
                 }
             )
@@ -156,7 +171,8 @@ class RoomBase:
             # A chosen seed makes a practice room: everyone sees it before sitting down.
             "practice": self.opts.seed is not None,
             **({} if self.opts.seed is None else {"practice_seed": self.opts.seed}),
-            "turn_seconds": self.opts.turn_seconds,
+            "turn_seconds": self.turn_seconds,
+            "no_timer_asked": self.opts.turn_seconds is None,
             "autoplay_absent": self.opts.autoplay_absent,
             "bot_delay_ms": self.opts.bot_delay_ms,
             "hand_number": self.hand_number,

@@ -54,7 +54,7 @@ class HandDriver(RoomViews):
         ]
         if present and all(self.seats[s].ready for s in present):
             return True
-        turn = self.opts.turn_seconds
+        turn = self.turn_seconds
         return turn is not None and time.monotonic() - self._between_since >= turn
 
     def _maybe_deal(self, origin: Conn | None = None, re: Any = None) -> bool:
@@ -174,7 +174,7 @@ class HandDriver(RoomViews):
         """(seconds until the next automatic decision, its seat or None)."""
         state = self.state
         if state is None:
-            turn = self.opts.turn_seconds
+            turn = self.turn_seconds
             if self.match.hands and not self.match.is_over() and self._all_bots():
                 # A table of bots deals its next hand without waiting for anyone.
                 delay = self.opts.bot_delay_ms / 1000
@@ -207,8 +207,9 @@ class HandDriver(RoomViews):
             or (self.opts.autoplay_absent and not self.connected(seat))
         ):
             return since + self.opts.bot_delay_ms / 1000
-        if self.opts.turn_seconds is not None:
-            return since + self.opts.turn_seconds
+        turn = self.turn_seconds
+        if turn is not None:
+            return since + turn
         if not self.connected(seat):
             return since + ABSENT_SECONDS  # no timer: still, a vanished player never blocks
         return None

@@ -99,7 +99,13 @@ class RoomManager:
         opts = RoomOptions.from_json(data.config)
         rules = rules_with(opts.preset, dict(opts.options))
         seats = [
-            Seat(s["kind"], s.get("bot"), stored_hash(s.get("token")), s.get("name"))
+            Seat(
+                s["kind"],
+                s.get("bot"),
+                stored_hash(s.get("token")),
+                s.get("name"),
+                no_timer=s.get("no_timer", False),
+            )
             for s in data.seats["seats"]
         ]
         sx_raw = data.seats.get("shouxing")

@@ -213,6 +213,13 @@ class Hints(ClientMessage):
     on: StrictBool
 
 
+class NoTimer(ClientMessage):
+    """In a room created without a timer: agree (or not) to play without one."""
+
+    type: Literal["no_timer"]
+    agree: StrictBool
+
+
 class Ping(ClientMessage):
     """Keep-alive; answered by ``pong``."""
 
@@ -225,7 +232,7 @@ class Ping(ClientMessage):
     ) = None
 
 
-AnyClientMessage = Join | Sit | Act | Next | Spectate | Leave | Autoplay | Hints | Ping
+AnyClientMessage = Join | Sit | Act | Next | Spectate | Leave | Autoplay | Hints | NoTimer | Ping
 MESSAGE_TYPES: Final[dict[str, type[ClientMessage]]] = {
     "join": Join,
     "sit": Sit,
@@ -235,6 +242,7 @@ MESSAGE_TYPES: Final[dict[str, type[ClientMessage]]] = {
     "leave": Leave,
     "autoplay": Autoplay,
     "hints": Hints,
+    "no_timer": NoTimer,
     "ping": Ping,
 }
 
@@ -337,7 +345,9 @@ def parse_client(text: str | bytes) -> AnyClientMessage:
         raise ProtocolError(
             "bad_message", f"bad {kind} message: {_describe(exc)}", data, re
         ) from exc
-    assert isinstance(message, Join | Sit | Act | Next | Spectate | Leave | Autoplay | Hints | Ping)
+    assert isinstance(
+        message, Join | Sit | Act | Next | Spectate | Leave | Autoplay | Hints | NoTimer | Ping
+    )
     if isinstance(message, Join) and message.token is not None and not is_token(message.token):
         # Checked before any comparison: compare_digest refuses non-ASCII text.
         raise ProtocolError("bad_token", "this room holds no seat with that token", data, re)

@@ -40,6 +40,7 @@ from weimaque.server.protocol import (
     Join,
     Leave,
     Next,
+    NoTimer,
     Ping,
     ProtocolError,
     Sit,
@@ -103,6 +104,8 @@ class Room(HandDriver):
             self._leave(conn, msg)
         elif isinstance(msg, Autoplay):
             self._autoplay(conn, msg)
+        elif isinstance(msg, NoTimer):
+            self._no_timer(conn, msg)
         elif isinstance(msg, Hints):
             conn.hints = msg.on
             conn.send(self.snapshot(conn, msg.id))
@@ -167,7 +170,7 @@ class Room(HandDriver):
             raise self._fail("hand_in_progress", "a seat may be left only between hands", msg)
         seat = self._seat(seat_id)
         seat.token = seat.name = None
-        seat.ready = seat.autoplay = seat.away = False
+        seat.ready = seat.autoplay = seat.away = seat.no_timer = False
         self._save_seats()
         for other in list(self.conns):
             if other.seat == seat_id or other.held == seat_id:
@@ -191,6 +194,22 @@ class Room(HandDriver):
             # 取消托管 restarts the decision clock: the player gets a whole turn back.
             self._since.pop(seat, None)
             self._track()
+        conn.send(self.snapshot(conn, msg.id))
+        self.broadcast_room()
+        self._wake.set()
+
+    def _no_timer(self, conn: Conn, msg: NoTimer) -> None:
+        seat = conn.seat
+        if not isinstance(seat, int):
+            raise self._fail("not_seated", "only a seated player agrees on the timer", msg)
+        if self.opts.turn_seconds is not None:
+            raise self._fail(
+                "bad_message", f"this room has a {self.opts.turn_seconds} s timer", msg
+            )
+        self.seats[seat].no_timer = msg.agree
+        self._save_seats()
+        self._since.pop(seat, None)
+        self._track()
         conn.send(self.snapshot(conn, msg.id))
         self.broadcast_room()
         self._wake.set()

@@ -36,6 +36,8 @@ class Seat:
     autoplay: bool = False
     #: The seat's player chose to watch (旁观) and keeps the token; 托管 plays meanwhile.
     away: bool = False
+    #: In a room created without a timer: this seat's player agrees to play without one.
+    no_timer: bool = False
 
     @property
     def taken(self) -> bool:
@@ -44,7 +46,13 @@ class Seat:
 
     def to_store(self) -> dict[str, Any]:
         """Stored form (with the token's hash)."""
-        return {"kind": self.kind, "bot": self.bot, "token": self.token, "name": self.name}
+        return {
+            "kind": self.kind,
+            "bot": self.bot,
+            "token": self.token,
+            "name": self.name,
+            "no_timer": self.no_timer,
+        }
 
 
 @dataclass(eq=False, slots=True)

@@ -75,7 +75,7 @@ class RoomViews(RoomBase):
         return conn.seat
 
     def _timer(self, seat: SeatId | None) -> dict[str, Any] | None:
-        turn = self.opts.turn_seconds
+        turn = self.turn_seconds
         if turn is None or not isinstance(seat, int) or seat not in self._since:
             return None
         s = self.seats[seat]

@@ -130,6 +130,10 @@ export class RoomSocket {
     return this.send("autoplay", { on });
   }
 
+  noTimer(agree) {
+    return this.send("no_timer", { agree });
+  }
+
   hints(on) {
     return this.send("hints", { on });
   }

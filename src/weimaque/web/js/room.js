@@ -15,6 +15,8 @@ import { confirmBox, header, notFoundPage } from "./page.js";
 const NAME_KEY = "wmq.name";
 export const autositKey = (roomId) => `wmq.autosit.${roomId}`;
 export const inviteKey = (roomId) => `wmq.invite.${roomId}`;
+// The creator of a room without a timer agrees to it when seated.
+export const noTimerKey = (roomId) => `wmq.notimer.${roomId}`;
 
 export function startRoom(app, roomId) {
   const s = emptyRoomState(roomId);
@@ -44,6 +46,10 @@ export function startRoom(app, roomId) {
     if (msg.type === "welcome") {
       if (msg.seat === null && msg.held === null) maybeAutosit();
       if (typeof msg.seat === "number" && hintsWanted()) socket.hints(true);
+      if (typeof msg.seat === "number" && sessionStorage.getItem(noTimerKey(roomId))) {
+        sessionStorage.removeItem(noTimerKey(roomId));
+        socket.noTimer(true);
+      }
     }
     if (msg.type === "hand_end" && ui.history) loadHistory();
     draw();
@@ -62,10 +68,14 @@ export function startRoom(app, roomId) {
   function label(seat) {
     const info = s.room?.seats?.[seat];
     // Bots are named after their kind by the server; number them so two bots differ.
+    // The server names an unnamed player 玩家N: show that in the chosen language.
+    const unnamed = !info?.name || info.name === `玩家${seat + 1}`;
     const name =
       info?.kind === "bot"
         ? t("bot_name", { n: seat + 1 })
-        : info?.name || t("seat_n", { n: seat + 1 });
+        : unnamed
+          ? t("player_n", { n: seat + 1 })
+          : info.name;
     return seat === mySeat() ? `${name}（${t("you")}）` : name;
   }
 
@@ -153,6 +163,7 @@ export function startRoom(app, roomId) {
       rulesSummary(s.room.rules),
       " · ",
       h("span", { "data-testid": "room-timer" }, turn ? t("timer_room", { s: turn }) : t("no_timer")),
+      s.room.no_timer_asked && turn ? h("span", { class: "muted" }, ` (${t("no_timer_pending")})`) : null,
     );
   }
 
@@ -209,6 +220,15 @@ export function startRoom(app, roomId) {
     if (held !== null && held !== undefined) {
       out.push(h("span", { class: "watching", "data-testid": "watching" }, t("watching_seat")));
       out.push(button("sit-back", () => socket.sitBack(), t("sit_back"), { class: "small primary", disabled: !online() }));
+    }
+    if (me !== null && s.room?.no_timer_asked) {
+      const agreed = s.room.seats[me]?.no_timer;
+      out.push(
+        button("no-timer", () => socket.noTimer(!agreed), agreed ? t("no_timer_agreed") : t("no_timer_agree"), {
+          "aria-pressed": agreed ? "true" : "false",
+          disabled: !online(),
+        }),
+      );
     }
     if (me !== null || (held !== null && held !== undefined)) {
       out.push(

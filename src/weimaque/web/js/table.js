@@ -92,10 +92,35 @@ export function melds(list, size) {
           "data-cards": m.cards || "",
         },
         m.cards
-          ? cardRow(m.cards, { size })
+          ? claimedRow(m.cards, m.claimed, size)
           : [0, 1, 2].map(() => card(null, { size, down: true })),
       ),
     ),
+  );
+}
+
+/** A meld's cards; the card a 吃 took from the table is tinted, as the apps show it. */
+function claimedRow(cards, claimed, size) {
+  let marked = false;
+  return faces(cards).map((f) => {
+    const node = card(f, { size });
+    if (!marked && claimed === f) {
+      node.classList.add("claimed");
+      marked = true;
+    }
+    return node;
+  });
+}
+
+/** Our own bans (RULES §5.2, §5.3): faces we may not 吃 or 碰 this hand. */
+function bansLine(obs, seat) {
+  const b = obs.bans?.[seat];
+  if (!b || (!b.chi && !b.peng)) return null;
+  return h(
+    "div",
+    { class: "bans", "data-testid": "bans" },
+    b.chi ? h("span", {}, t("ban_chi"), " ", b.chi) : null,
+    b.peng ? h("span", {}, t("ban_peng"), " ", b.peng) : null,
   );
 }
 
@@ -166,7 +191,13 @@ function ownArea(obs, seat, ctx) {
       "data-testid": `seat-${seat}`,
       "data-rel": "bottom",
     },
-    h("div", { class: "own-head" }, seatHeader(obs, seat, "bottom", ctx), ownNumbers(ctx)),
+    h(
+      "div",
+      { class: "own-head" },
+      seatHeader(obs, seat, "bottom", ctx),
+      ownNumbers(ctx),
+      seat === ctx.mySeat ? bansLine(obs, seat) : null,
+    ),
     ctx.banner || null,
     h("div", { class: "own-table" }, melds(obs.melds[seat], "m"), discardRow(obs.rows[seat])),
     h(
