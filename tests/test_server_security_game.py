@@ -148,7 +148,8 @@ def normal(messages: list[Msg], room: Room) -> str:
             return {
                 k: clean(v)
                 for k, v in value.items()
-                if k not in ("commitment", "fairness", "server_ms", "token")
+                if k
+                not in ("commitment", "fairness", "server_ms", "token", "deadline_ms", "left_ms")
             }
         if isinstance(value, list):
             return [clean(v) for v in value]
