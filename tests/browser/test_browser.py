@@ -342,7 +342,7 @@ def test_rule_options_reach_the_room(server: str, browser: Browser, page_errors:
     }
     header = page.get_by_test_id("room-rules")
     page.wait_for_function(
-        "document.querySelector('[data-testid=room-rules]')?.textContent.includes('自摸')"
+        "() => document.querySelector('[data-testid=room-rules]')?.textContent.includes('自摸')"
     )
     assert "15" in header.inner_text() and "谁胡谁坐庄" in header.inner_text()
 

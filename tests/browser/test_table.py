@@ -542,7 +542,9 @@ def test_disconnected_buttons_are_disabled_and_the_seat_comes_back(
         shot(page, "offline-phone-landscape")
         proc = _serve(port, db)
         # Back by itself, with the same seat and the same hand, ready to play.
-        page.wait_for_function("!document.querySelector('[data-testid=offline]')", timeout=20_000)
+        page.wait_for_function(
+            "() => !document.querySelector('[data-testid=offline]')", timeout=20_000
+        )
         page.locator("[data-testid=hand-face][data-legal=true]").first.wait_for()
         assert page.get_by_test_id("hand").get_attribute("data-cards") == before
         assert page.locator("[data-testid=seat-chip-0].me").count() == 1
@@ -571,6 +573,6 @@ def test_no_timer_needs_every_player(server: str, browser: Browser, page_errors:
     assert "20" in friend.get_by_test_id("room-timer").inner_text()
     friend.get_by_test_id("no-timer").click()
     friend.wait_for_function(
-        "document.querySelector('[data-testid=room-timer]').textContent.includes('不限时')"
+        "() => document.querySelector('[data-testid=room-timer]').textContent.includes('不限时')"
     )
     assert page_errors == []
