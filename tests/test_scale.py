@@ -15,7 +15,7 @@ from weimaque.cli import app
 
 def _table(data: dict[str, Any]) -> list[dict[str, Any]]:
     """The per-bot figures, less decision times (which depend on the machine)."""
-    return [{k: v for k, v in b.items() if k != "median_decision_ms"} for b in data["bots"]]
+    return [{k: v for k, v in b.items() if not k.endswith("_ms")} for b in data["bots"]]
 
 
 def test_ray_backend_gives_the_local_table() -> None:
