@@ -1,8 +1,9 @@
-"""Decision time of the bots on one core: median and p90 milliseconds per non-trivial decision.
+"""Decision time of every bot on one core: median and p90 milliseconds per non-trivial decision.
 
-Run: ``.venv/bin/python bench/bots.py [--hands N] [--mcts mcts:ms=300]``. Each hand seats the
-``mcts`` bot (given spec) against two ``greedy`` bots, seats rotating; a decision counts when the
-seat had more than one legal action. Only the time inside ``act`` is measured.
+Run: ``.venv/bin/python bench/bots.py [--hands N] [--bots random,greedy,net,mcts:iters=200]``.
+Each listed bot plays ``N`` seeded hands against two ``greedy`` bots, its seat rotating; a
+decision counts when the seat had more than one legal action, and only the time inside ``act``
+is measured. The ratio column compares each bot's median with greedy's from the same run.
 """
 
 from __future__ import annotations
@@ -12,28 +13,30 @@ import random
 import statistics
 import time
 
+from weimaque.arena import split_bot_specs
 from weimaque.bots import get_bot
 from weimaque.bots.base import BotView
 from weimaque.game.state import GameState
 
+DEFAULT = "random,greedy,net,mcts:iters=200,mcts:ms=300"
 
-def decision_times(spec: str, hands: int, seed: int) -> dict[str, list[float]]:
-    """Milliseconds per non-trivial decision, per bot spec, over ``hands`` seeded hands."""
-    specs = [spec, "greedy", "greedy"]
-    bots = [get_bot(s) for s in specs]
-    times: dict[str, list[float]] = {"greedy": [], spec: []}
+
+def decision_times(spec: str, hands: int, seed: int) -> list[float]:
+    """Milliseconds per non-trivial decision of ``spec`` against two greedy bots."""
+    bots = [get_bot(spec), get_bot("greedy"), get_bot("greedy")]
+    times: list[float] = []
     for k in range(hands):
         state = GameState.new("anxiang", seed + k, dealer=k % 3)
         rng = random.Random(seed + k)
         while not state.is_terminal():
             seat = state.current_player()
-            index = (seat - k) % 3  # the mcts bot sits in seat k % 3
+            index = (seat - k) % 3  # the measured bot sits in seat k % 3
             view = BotView.of(state, seat)
             start = time.perf_counter()
             action = bots[index].act(view, rng)
             elapsed = (time.perf_counter() - start) * 1000
-            if len(view.legal) > 1:
-                times[specs[index]].append(elapsed)
+            if index == 0 and len(view.legal) > 1:
+                times.append(elapsed)
             state.apply(seat, action)
     return times
 
@@ -41,16 +44,23 @@ def decision_times(spec: str, hands: int, seed: int) -> dict[str, list[float]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--hands", type=int, default=6)
-    parser.add_argument("--mcts", default="mcts")
+    parser.add_argument("--bots", default=DEFAULT)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
-    for name, ms in decision_times(args.mcts, args.hands, args.seed).items():
+    results = {
+        spec: decision_times(spec, args.hands, args.seed) for spec in split_bot_specs(args.bots)
+    }
+    greedy = results.get("greedy") or decision_times("greedy", args.hands, args.seed)
+    g_med = statistics.median(greedy)
+    print(f"{args.hands} hands per bot against two greedy bots; ratio = median / greedy's median")
+    for name, ms in results.items():
         if not ms:
             continue
         p90 = sorted(ms)[int(0.9 * (len(ms) - 1))]
+        med = statistics.median(ms)
         print(
-            f"{name:24s} decisions {len(ms):5d}  median {statistics.median(ms):7.1f} ms"
-            f"  p90 {p90:7.1f} ms  max {max(ms):7.1f} ms"
+            f"{name:24s} decisions {len(ms):5d}  median {med:8.2f} ms  p90 {p90:8.2f} ms"
+            f"  max {max(ms):8.1f} ms  ratio {med / g_med:7.2f}"
         )
 
 

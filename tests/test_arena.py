@@ -31,7 +31,7 @@ BOTS = ("greedy", "random", "random")
 
 def _without_timings(data: dict[str, Any]) -> dict[str, Any]:
     out = {k: v for k, v in data.items() if k not in ("seconds", "workers")}
-    out["bots"] = [{k: v for k, v in b.items() if k != "median_decision_ms"} for b in data["bots"]]
+    out["bots"] = [{k: v for k, v in b.items() if not k.endswith("_ms")} for b in data["bots"]]
     return out
 
 

@@ -14,7 +14,9 @@ from weimaque.rules import PRESET_IDS, get_rules
 from weimaque.rules.registry import rules_with
 
 #: (spec, hands): ≥200 seeded hands for the fast bots, a few for search bots on a tiny budget.
-SPECS = [("random", 200), ("greedy", 200)] + ([("mcts:iters=20", 6)] if "mcts" in REGISTRY else [])
+SPECS = [("random", 200), ("greedy", 200), ("policy", 200), ("net", 40)] + (
+    [("mcts:iters=20", 6)] if "mcts" in REGISTRY else []
+)
 
 
 def _rules(k: int) -> object:

@@ -128,6 +128,7 @@ class BotTally:
     seats: list[int] = field(default_factory=lambda: [0, 0, 0])
     deal_means: list[float] = field(default_factory=list)
     times_ms: list[float] = field(default_factory=list)
+    cpu_ms: list[float] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +141,7 @@ class DealResult:
     totals: tuple[int, ...]  # the winner's total per seating (0 on 臭)
     seats: tuple[tuple[int, int, int], ...]  # seating per hand
     times_ms: tuple[tuple[float, ...], ...]  # [bot] decision times
+    cpu_ms: tuple[tuple[float, ...], ...] = ((), (), ())  # [bot] decision CPU times
     #: decisions an external bot did not make itself (crash, timeout, garbage, illegal): (bot, what)
     faults: tuple[tuple[int, str], ...] = ()
 
@@ -166,6 +168,7 @@ def play_deal(config: ArenaConfig, deal: int) -> DealResult:
     hand_seed = deal_seed(config.seed, deal)
     points: list[list[int]] = [[] for _ in range(NUM_SEATS)]
     times: list[list[float]] = [[] for _ in range(NUM_SEATS)]
+    cpu: list[list[float]] = [[] for _ in range(NUM_SEATS)]
     winners: list[int | None] = []
     totals: list[int] = []
     plays = seatings(config.rotations)
@@ -179,8 +182,10 @@ def play_deal(config: ArenaConfig, deal: int) -> DealResult:
                 seat = state.current_player()
                 view = BotView.of(state, seat)
                 start = time.perf_counter()
+                start_cpu = time.process_time()
                 action = bots[seat].act(view, rngs[seat])
                 times[seating[seat]].append((time.perf_counter() - start) * 1000)
+                cpu[seating[seat]].append((time.process_time() - start_cpu) * 1000)
                 if action not in view.legal:
                     raise WeimaqueError(
                         f"bot {config.bots[seating[seat]]!r} chose illegal {action} "
@@ -204,7 +209,8 @@ def play_deal(config: ArenaConfig, deal: int) -> DealResult:
         tuple(totals),
         plays,
         tuple(tuple(t) for t in times),
-        tuple(faults),
+        faults=tuple(faults),
+        cpu_ms=tuple(tuple(t) for t in cpu),
     )
 
 
@@ -260,6 +266,9 @@ class BotStats:
     median_decision_ms: float
     decisions: int
     seats: tuple[int, int, int]
+    p90_decision_ms: float = 0.0
+    median_decision_cpu_ms: float = 0.0
+    p90_decision_cpu_ms: float = 0.0
     faults: int = 0
 
     def to_dict(self) -> dict[str, Any]:
@@ -276,6 +285,9 @@ class BotStats:
             "median_decision_ms": round(self.median_decision_ms, 4),
             "decisions": self.decisions,
             "seats": list(self.seats),
+            "p90_decision_ms": round(self.p90_decision_ms, 4),
+            "median_decision_cpu_ms": round(self.median_decision_cpu_ms, 4),
+            "p90_decision_cpu_ms": round(self.p90_decision_cpu_ms, 4),
             "faults": self.faults,
         }
 
@@ -321,6 +333,13 @@ def bot_names(specs: Sequence[str]) -> list[str]:
     return names
 
 
+def p90(values: Sequence[float]) -> float:
+    """The 90th percentile (nearest rank below), 0 for no values."""
+    if not values:
+        return 0.0
+    return sorted(values)[int(0.9 * (len(values) - 1))]
+
+
 def summarize(config: ArenaConfig, deals: Sequence[DealResult], seconds: float) -> ArenaResult:
     """Merge deal results (in deal order) into per-bot statistics."""
     tallies = [BotTally() for _ in range(NUM_SEATS)]
@@ -337,6 +356,7 @@ def summarize(config: ArenaConfig, deals: Sequence[DealResult], seconds: float) 
             tally.hands += len(pts)
             tally.deal_means.append(sum(pts) / len(pts))
             tally.times_ms.extend(d.times_ms[b])
+            tally.cpu_ms.extend(d.cpu_ms[b])
         for winner, total, seating in zip(d.winners, d.totals, d.seats, strict=True):
             for seat, b in enumerate(seating):
                 tallies[b].seats[seat] += 1
@@ -362,6 +382,9 @@ def summarize(config: ArenaConfig, deals: Sequence[DealResult], seconds: float) 
                 median_decision_ms=statistics.median(t.times_ms) if t.times_ms else 0.0,
                 decisions=len(t.times_ms),
                 seats=(t.seats[0], t.seats[1], t.seats[2]),
+                p90_decision_ms=p90(t.times_ms),
+                median_decision_cpu_ms=statistics.median(t.cpu_ms) if t.cpu_ms else 0.0,
+                p90_decision_cpu_ms=p90(t.cpu_ms),
                 faults=fault_counts[b],
             )
         )

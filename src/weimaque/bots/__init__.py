@@ -8,7 +8,8 @@ from collections.abc import Callable
 from weimaque.bots.base import Bot, BotView, RandomBot, choose, parse_params
 from weimaque.bots.external import ExternalBot
 from weimaque.bots.greedy import GreedyBot
-from weimaque.bots.mcts import MctsBot
+from weimaque.bots.mcts import MctsBot, PolicyBot
+from weimaque.bots.net import NetBot
 from weimaque.errors import WeimaqueError
 
 
@@ -33,6 +34,8 @@ REGISTRY: dict[str, Callable[[dict[str, str]], Bot]] = {
     "random": lambda params: RandomBot(),
     "greedy": lambda params: GreedyBot(),
     "mcts": lambda params: MctsBot.from_params(params),
+    "net": lambda params: NetBot.from_params(params),
+    "policy": lambda params: PolicyBot(),
 }
 
 #: Bots for the arena and research tools that need an optional extra (not offered in rooms).

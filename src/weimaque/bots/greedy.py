@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Final
 
 from weimaque.analysis.decompose import splits
@@ -51,6 +52,20 @@ FEED_PENG: Final = 0.12
 FEED_CHI: Final = 0.08
 #: A claim that leaves no legal discard makes the seat 死手 and unable to 胡 (RULES §4.1).
 DEAD: Final = -100.0
+
+
+@dataclass(frozen=True, slots=True)
+class Parts:
+    """The terms of a position's value: structure, 硬息 estimate and its shortfall cost, 名堂
+    nudge, live waiting copies and their expected total, and the value they sum to."""
+
+    shape: float
+    xi: float
+    short: float
+    ming: float
+    live: int
+    ev: float
+    value: float
 
 
 def _xi_triple(kind: str, face: int) -> int:
@@ -222,27 +237,30 @@ class _Table:
 
     def value(self, melds: tuple[Meld, ...], hand: Counts) -> float:
         """Value of a 19-card position (melds + concealed hand), higher is better."""
+        return self.parts(melds, hand).value
+
+    def parts(self, melds: tuple[Meld, ...], hand: Counts) -> Parts:
+        """The terms of a 19-card position's value (see :class:`Parts`)."""
         self.hand_now = hand
         self.memo = {}
         small = self._half(hand[:10], 0)
         big = self._half(hand[10:], 10)
         meld_xi = sum(_xi_triple(m.kind, m.faces[0]) for m in melds if m.kind != "chi")
         xi = meld_xi + small[1] + big[1]
-        v = small[0] + big[0] + GROUP * len(melds) + XI * meld_xi
-        v -= XI_SHORT * max(0.0, self.rules.min_xi - xi)
-        v += self._mingtang(melds, hand)
+        shape = small[0] + big[0] + GROUP * len(melds) + XI * meld_xi
+        short = XI_SHORT * max(0.0, self.rules.min_xi - xi)
+        ming = self._mingtang(melds, hand)
+        live = 0
+        ev = 0.0
         if _structural_wait(hand):
-            live = 0
-            ev = 0.0
             for w in _cached_waits(melds, hand, self.rules):
                 u = self.unseen[w.face]
                 if u:
                     live += u
                     # a drawn card is ours one time in three (RULES §4.7)
                     ev += u * ((w.self_total or 0) / 3 + (w.other_total or 0) * 2 / 3)
-            if live:
-                v += TENPAI + TENPAI_EV * ev
-        return v
+        tenpai = TENPAI + TENPAI_EV * ev if live else 0.0
+        return Parts(shape, xi, short, ming, live, ev, shape - short + ming + tenpai)
 
     def _mingtang(self, melds: tuple[Meld, ...], hand: Counts) -> float:
         """A nudge towards 乌胡/点胡 or 多红 where the preset scores them (RULES §7.2)."""

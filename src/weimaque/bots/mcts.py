@@ -43,6 +43,7 @@ from dataclasses import dataclass
 
 from weimaque.bots.base import BotView
 from weimaque.bots.determinize import Knowledge
+from weimaque.bots.greedy import GreedyBot
 from weimaque.cards import NUM_FACES, RED_FACES
 from weimaque.errors import WeimaqueError
 from weimaque.game.actions import Action
@@ -161,7 +162,15 @@ def best_discard(
     hand: list[int], faces: list[int], n_melds: int, mxi: float, min_xi: int
 ) -> tuple[float, int]:
     """The discard among ``faces`` leaving the best position, with that position's value."""
-    return max(discard_values(hand, faces, n_melds, mxi, min_xi))
+    return _best_discard(tuple(hand), tuple(faces), n_melds, mxi, min_xi)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _best_discard(
+    hand: tuple[int, ...], faces: tuple[int, ...], n_melds: int, mxi: float, min_xi: int
+) -> tuple[float, int]:
+    # Rollouts of one world revisit the same positions (paired candidates share their seed).
+    return max(discard_values(list(hand), list(faces), n_melds, mxi, min_xi))
 
 
 def policy_discard(state: GameState, seat: int) -> int:
@@ -175,7 +184,7 @@ def claim_value(
     hand: list[int],
     n_melds: int,
     mxi: float,
-    banned: set[int],
+    banned: set[int] | frozenset[int],
     card: int,
     run: int | None,
     min_xi: int,
@@ -207,6 +216,23 @@ def claim_choice(
     min_xi: int,
 ) -> int | None:
     """The default policy's claim: -1 for 碰, a run start for 吃, None for 过 (胡 comes first)."""
+    return _claim_choice(
+        tuple(hand), n_melds, mxi, frozenset(banned), card, peng, tuple(runs), min_xi
+    )
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _claim_choice(
+    hand_t: tuple[int, ...],
+    n_melds: int,
+    mxi: float,
+    banned: frozenset[int],
+    card: int,
+    peng: bool,
+    runs: tuple[int, ...],
+    min_xi: int,
+) -> int | None:
+    hand = list(hand_t)
     best: int | None = None
     best_v = position_value(
         half_value(tuple(hand[:10])), half_value(tuple(hand[10:])), n_melds, mxi, min_xi
@@ -317,6 +343,13 @@ class FastSim:
         """The total if ``seat`` wins on ``card`` (RULES §4.7), else None."""
         if self.dead[seat]:
             return None
+        hand = self.hands[seat]
+        if not hand[card]:
+            # A card with no copy and no neighbour in hand would be a lone single (RULES §6.1).
+            base = card - card % 10
+            lo, hi = max(base, card - 2), min(base + 9, card + 2)
+            if not any(hand[f] for f in range(lo, hi + 1)):
+                return None
         st = self.state
         b = win_check(
             self.melds[seat], self.hands[seat], card, source, last, st.rules, st.declined[seat]
@@ -471,6 +504,38 @@ def clone(state: GameState) -> GameState:
     return state.copy()
 
 
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """One search: the choice, the baseline, and each candidate's returns world by world.
+
+    ``returns[i][w]`` is the seat's return for ``actions[i]`` in world ``w``; an arm dropped by
+    racing has a prefix of the worlds, so two arms compare on the worlds they share.
+    """
+
+    choice: Action
+    default: Action
+    actions: tuple[Action, ...]
+    returns: tuple[tuple[float, ...], ...]
+    rollouts: int
+    worlds: int
+
+    def mean(self, action: Action) -> float:
+        """The mean return of ``action`` over its worlds."""
+        r = self.returns[self.actions.index(action)]
+        return sum(r) / len(r) if r else 0.0
+
+    def gain(self, better: Action, worse: Action) -> tuple[float, float]:
+        """Mean and standard error of ``better`` minus ``worse`` on the worlds both saw."""
+        if better == worse:
+            return 0.0, 0.0
+        a = self.returns[self.actions.index(better)]
+        b = self.returns[self.actions.index(worse)]
+        k = min(len(a), len(b))
+        if k == 0:
+            return 0.0, math.inf
+        return _paired(list(a[:k]), list(b[:k]))
+
+
 @dataclass(slots=True)
 class _Arm:
     action: Action
@@ -496,6 +561,7 @@ class MctsBot:
         prune_z: float = 2.0,
         epsilon: float = 0.0,
         keep_z: float = 1.0,
+        base: str = "greedy",
     ) -> None:
         """Budget: ``ms`` wall time per decision and/or ``iters`` rollouts (first one ends it)."""
         if ms is None and iters is None:
@@ -506,12 +572,16 @@ class MctsBot:
         self.prune_z = prune_z
         self.epsilon = epsilon
         self.keep_z = keep_z
+        if base not in ("greedy", "policy"):
+            raise WeimaqueError(f"mcts base must be 'greedy' or 'policy', not {base!r}")
+        self.base = base
+        self._greedy = GreedyBot()
         self.last_rollouts = 0
 
     @classmethod
     def from_params(cls, params: dict[str, str]) -> MctsBot:
         """Build from ``mcts:ms=300,iters=200,top=6,z=2,eps=0,keep=1`` parameters."""
-        known = {"ms", "iters", "top", "z", "eps", "keep"}
+        known = {"ms", "iters", "top", "z", "eps", "keep", "base"}
         unknown = set(params) - known
         if unknown:
             raise WeimaqueError(f"unknown mcts parameter(s) {sorted(unknown)}; known: {known}")
@@ -525,6 +595,7 @@ class MctsBot:
                 prune_z=float(params.get("z", 2.0)),
                 epsilon=float(params.get("eps", 0.0)),
                 keep_z=float(params.get("keep", 1.0)),
+                base=params.get("base", "greedy"),
             )
         except ValueError as exc:
             raise WeimaqueError(f"bad mcts parameter: {exc}") from exc
@@ -550,23 +621,37 @@ class MctsBot:
         for a in legal:
             if a.kind == "hu":
                 return a  # a winning 胡 is always taken (RULES §4.7)
-        deadline = None if self.ms is None else time.perf_counter() + self.ms / 1000.0
+        result = self.search(view, rng)
+        self.last_rollouts = result.rollouts
+        return result.choice
+
+    def default_action(self, view: BotView, rng: random.Random, first: GameState) -> Action:
+        """The baseline the search must beat: greedy's choice, or the rollout policy's."""
+        if self.base == "greedy":
+            return self._greedy.act(view, rng)
+        if first.phase == "discard":
+            return _DISCARDS[policy_discard(first, view.seat)]
+        return policy_claim(first, view.seat, list(view.legal))
+
+    def search(
+        self, view: BotView, rng: random.Random, include: tuple[Action, ...] = ()
+    ) -> SearchResult:
+        """Compare the candidates (and ``include``) on paired rollouts in sampled worlds."""
         knowledge = Knowledge.of(view)
         first = knowledge.sample(rng)
-        cands = self.candidates(first, view.seat, list(legal))
-        if len(cands) == 1:
-            return cands[0]
-        if first.phase == "discard":
-            default = _DISCARDS[policy_discard(first, view.seat)]
-        else:
-            default = policy_claim(first, view.seat, list(legal))
+        cands = self.candidates(first, view.seat, list(view.legal))
+        default = self.default_action(view, rng, first)
+        for a in (default, *include):
+            if a not in cands:
+                cands.append(a)
         arms = [_Arm(a) for a in cands]
         seat = view.seat
         rollouts = 0
         worlds = 0
+        deadline = None if self.ms is None else time.perf_counter() + self.ms / 1000.0
         # Every live arm has a return in every world so far (arms are dropped, never revived).
         returns: list[list[float]] = [[] for _ in arms]
-        while True:
+        while len(arms) > 1:
             live = [i for i, arm in enumerate(arms) if arm.alive]
             if len(live) == 1:
                 break
@@ -587,14 +672,24 @@ class MctsBot:
                 rollouts += 1
             if worlds >= 4:
                 self._race(arms, returns, live)
-        self.last_rollouts = rollouts
-        lead = max((i for i, arm in enumerate(arms) if arm.alive), key=lambda i: arms[i].mean)
-        base = next((i for i, arm in enumerate(arms) if arm.action == default), None)
-        if base is None or base == lead or not arms[base].alive:
-            return arms[lead].action
-        # Keep the default policy's choice unless the search finds a clear improvement.
-        mean, se = _paired(returns[lead], returns[base])
-        return arms[lead].action if mean > self.keep_z * se else default
+        choice = default
+        if len(arms) > 1:
+            lead = max((i for i, arm in enumerate(arms) if arm.alive), key=lambda i: arms[i].mean)
+            base = cands.index(default)
+            if base == lead or not arms[base].alive:
+                choice = arms[lead].action
+            else:
+                # Keep the baseline's choice unless the search finds a clear improvement.
+                mean, se = _paired(returns[lead], returns[base])
+                choice = arms[lead].action if mean > self.keep_z * se else default
+        return SearchResult(
+            choice=choice,
+            default=default,
+            actions=tuple(cands),
+            returns=tuple(tuple(r) for r in returns),
+            rollouts=rollouts,
+            worlds=worlds,
+        )
 
     def _race(self, arms: list[_Arm], returns: list[list[float]], live: list[int]) -> None:
         """Drop arms clearly worse than the leader on the worlds they shared (paired test)."""
@@ -615,3 +710,21 @@ def _paired(a: list[float], b: list[float]) -> tuple[float, float]:
         return mean, math.inf
     var = sum((x - mean) ** 2 for x in d) / (k - 1)
     return mean, math.sqrt(var / k)
+
+
+class PolicyBot:
+    """``policy``: the rollout policy of ``mcts`` as a bot (how good the rollouts' players are)."""
+
+    name = "policy"
+
+    def act(self, view: BotView, rng: random.Random) -> Action:
+        """Take any 胡; else the default policy's discard or claim on the seat's own cards."""
+        legal = view.legal
+        if len(legal) == 1:
+            return legal[0]
+        if HU in legal:
+            return HU
+        state = Knowledge.of(view).sample(rng)  # only the seat's own cards are read
+        if state.phase == "discard":
+            return _DISCARDS[policy_discard(state, view.seat)]
+        return policy_claim(state, view.seat, list(legal))

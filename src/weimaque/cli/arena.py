@@ -31,7 +31,8 @@ def results_table(result: ArenaResult) -> Table:
         title=f"arena: {c.deals} deals × {c.rotations} seatings = {result.hands} hands, "
         f"rules {c.rules}, seed {c.seed}"
     )
-    for col in ("bot", "hands", "points/hand", "95% CI", "win rate", "total/win", "臭", "ms"):
+    cols = ("bot", "hands", "points/hand", "95% CI", "win rate", "total/win", "臭", "ms", "cpu ms")
+    for col in cols:
         table.add_column(col, justify="left" if col == "bot" else "right")
     for b in result.bots:
         table.add_row(
@@ -43,6 +44,7 @@ def results_table(result: ArenaResult) -> Table:
             f"{b.mean_total_per_win:.1f}",
             f"{b.chou_rate:.1%}",
             f"{b.median_decision_ms:.2f}",
+            f"{b.median_decision_cpu_ms:.2f}",
         )
     return table
 

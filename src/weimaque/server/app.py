@@ -22,6 +22,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from weimaque.bots import REGISTRY
+from weimaque.bots.review import review
 from weimaque.rules.config import OPTION_NAMES, PATTERN_NAMES, RuleConfig
 from weimaque.rules.registry import DEFAULT_PRESET, list_rules
 from weimaque.server.manager import RoomManager
@@ -34,6 +35,9 @@ from weimaque.server.store import Store
 from weimaque.server.views import replay_steps
 
 log = logging.getLogger("weimaque.server")
+
+#: The bot behind the 复盘 endpoint: an iteration budget, so a review is the same every time.
+REVIEW_BOT: Final = "mcts:iters=300"
 
 _PLACEHOLDER: Final = """<!doctype html>
 <html lang="zh"><head><meta charset="utf-8"><title>安乡偎麻雀</title></head>
@@ -247,6 +251,30 @@ def create_app(db: str | Path | None = None, store: Store | None = None) -> Star
             {"v": PROTOCOL_VERSION, "room_id": room.id, "number": number, "steps": steps}
         )
 
+    reviews: dict[tuple[str, int, int], dict[str, Any]] = {}
+
+    async def hand_review(request: Request) -> Response:
+        """复盘 of one seat of a finished hand (bots.review), computed once and kept."""
+        found = finished(request)
+        if isinstance(found, JSONResponse):
+            return found
+        room, number, record = found
+        try:
+            seat = int(request.query_params.get("seat", ""))
+            if not 0 <= seat <= 2:
+                raise ValueError(seat)
+        except ValueError:
+            seat_text = request.query_params.get("seat")
+            return _error(400, "bad_seat", f"seat must be 0, 1 or 2, not {seat_text!r}")
+        key = (room.id, number, seat)
+        if key not in reviews:
+            result = await asyncio.to_thread(review, record, seat, REVIEW_BOT, None)
+            reviews[key] = result.to_dict()
+        body = {"v": PROTOCOL_VERSION, "room_id": room.id, "number": number, **reviews[key]}
+        for d in body["decisions"]:
+            d["hand"] = number
+        return JSONResponse(body)
+
     async def ws_endpoint(websocket: WebSocket) -> None:
         await websocket.accept()
         room_id = str(websocket.path_params["room_id"])
@@ -319,6 +347,7 @@ def create_app(db: str | Path | None = None, store: Store | None = None) -> Star
         Route("/api/rooms/{room_id}/hands", hands),
         Route("/api/rooms/{room_id}/hands/{number}", hand),
         Route("/api/rooms/{room_id}/hands/{number}/replay", hand_replay),
+        Route("/api/rooms/{room_id}/hands/{number}/review", hand_review),
         WebSocketRoute("/ws/{room_id}", ws_endpoint),
         *remote.routes(),
     ]

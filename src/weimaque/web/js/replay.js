@@ -6,6 +6,7 @@ import { api } from "./net.js";
 import { t } from "./i18n.js";
 import { renderBoard, signed } from "./table.js";
 import { breakdownView, eventText } from "./result.js";
+import { loadReview, reviewLabel, reviewLoading, reviewNote, reviewTimeline } from "./review.js";
 
 /** The list of finished hands, each with a replay button. */
 export async function historyView(roomId, { label, onReplay }) {
@@ -69,6 +70,20 @@ export async function openReplay(root, roomId, number, { label, bottom, onClose 
   const data = await api(`/api/rooms/${encodeURIComponent(roomId)}/hands/${number}/replay`);
   const steps = data.steps;
   let i = 0;
+  let review = null; // 复盘 of our seat, loaded on demand (review.js)
+  let reviewing = false;
+  const startReview = () => {
+    reviewing = true;
+    draw();
+    loadReview(roomId, number, bottom)
+      .then((r) => {
+        review = r;
+      })
+      .catch(() => {
+        reviewing = false;
+      })
+      .then(draw);
+  };
   let view = "all"; // "all" (from above) or a seat number
   let speed = "1000";
   let timer = null;
@@ -138,11 +153,14 @@ export async function openReplay(root, roomId, number, { label, bottom, onClose 
           { class: "replay-bar" },
           h("strong", {}, t("replay"), " · ", t("hand_n", { n: number })),
           h("span", { "data-testid": "replay-step" }, t("step", { i, n: steps.length - 1 })),
+          review || reviewing ? null : button("review-button", startReview, reviewLabel()),
           button("replay-close", () => {
             stop();
             onClose();
           }, t("close")),
         ),
+        review ? reviewTimeline(review, i, (k) => go(k)()) : reviewing ? reviewLoading() : null,
+        review ? reviewNote(review, i) : null,
         h(
           "div",
           { class: "replay-nav" },

@@ -1,0 +1,248 @@
+"""复盘: replay a recorded hand from one seat's view and let a search bot grade its decisions.
+
+For every decision of the seat (a point where it had more than one legal action) the review
+rebuilds the seat's :class:`~weimaque.bots.base.BotView` (nothing else: the other hands, face-down
+偎 and the stock stay hidden, exactly as at the table), runs the search bot's paired comparison
+with the action actually taken added to the candidates, and reports:
+
+* ``best``: the action the search bot would choose;
+* ``cost``: the estimated points (the seat's hand result, RULES §8.3) lost by the action taken
+  against ``best``, as the mean paired difference over the sampled worlds, with its standard
+  error ``se``;
+* ``mistake``: the cost is at least :data:`MISTAKE_POINTS` and at least two standard errors;
+* ``reason``: what kind of mistake — a declined 胡 worth taking, a discard that fed an opponent's
+  碰 or 吃 when another discard was preferred, a 听 given up — or the plain preference.
+
+Each decision's random numbers come from its hand and step numbers alone, so the review of a seat
+depends only on what that seat saw: a different hidden deal with the same visible history gives
+the same review (a test holds this).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from weimaque.bots import get_bot
+from weimaque.bots.base import BotView
+from weimaque.bots.mcts import MctsBot, SearchResult
+from weimaque.cards import Counts
+from weimaque.errors import WeimaqueError
+from weimaque.game.actions import Action
+from weimaque.game.record import start_from_record
+from weimaque.game.state import NUM_SEATS
+from weimaque.notation import Meld, parse_cards
+from weimaque.scoring.waits import waits
+
+#: A decision is a clear mistake when it costs at least this many points and two standard errors.
+MISTAKE_POINTS: Final = 3.0
+#: The default reviewer: the search bot with an iteration budget, so a review is reproducible.
+DEFAULT_BOT: Final = "mcts:iters=600"
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One graded decision of the reviewed seat."""
+
+    hand: int
+    step: int
+    taken: str
+    best: str
+    cost: float
+    se: float
+    mistake: bool
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form (one entry of ``"decisions"``)."""
+        return {
+            "hand": self.hand,
+            "step": self.step,
+            "taken": self.taken,
+            "best": self.best,
+            "cost": round(self.cost, 2),
+            "se": round(self.se, 2),
+            "mistake": self.mistake,
+            "reason": self.reason,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    """The review of one seat over the hands of a record."""
+
+    seat: int
+    bot: str
+    decisions: tuple[Decision, ...]
+    hands: tuple[int, ...]
+
+    def summary(self) -> dict[str, Any]:
+        """Counts, agreement with the bot, the estimated points lost, the worst decisions."""
+        n = len(self.decisions)
+        mistakes = [d for d in self.decisions if d.mistake]
+        agree = sum(1 for d in self.decisions if d.taken == d.best)
+        worst = sorted(mistakes, key=lambda d: -d.cost)[:3]
+        kinds: dict[str, int] = {}
+        for d in mistakes:
+            kind = d.reason.split(":")[0]
+            kinds[kind] = kinds.get(kind, 0) + 1
+        return {
+            "hands": list(self.hands),
+            "decisions": n,
+            "agreement": round(agree / n, 3) if n else 1.0,
+            "mistakes": len(mistakes),
+            "points_lost": round(sum(d.cost for d in mistakes), 2),
+            "kinds": kinds,
+            "worst": [{"hand": d.hand, "step": d.step, "cost": round(d.cost, 2)} for d in worst],
+            "text": summary_text(n, agree, mistakes),
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object printed by ``wmq review --json``."""
+        return {
+            "seat": self.seat,
+            "bot": self.bot,
+            "decisions": [d.to_dict() for d in self.decisions],
+            "summary": self.summary(),
+        }
+
+
+def summary_text(n: int, agree: int, mistakes: Sequence[Decision]) -> str:
+    """A short closing sentence for a review."""
+    if n == 0:
+        return "No decisions to review: this seat never had a choice."
+    lost = sum(d.cost for d in mistakes)
+    head = f"{n} decisions, {agree} as the bot would play."
+    if not mistakes:
+        return head + " No clear mistakes."
+    worst = max(mistakes, key=lambda d: d.cost)
+    return (
+        f"{head} {len(mistakes)} clear mistake(s), about {lost:.1f} points lost; the worst at "
+        f"hand {worst.hand} step {worst.step}: {worst.taken} instead of {worst.best}."
+    )
+
+
+def record_hands(record: Mapping[str, Any]) -> list[tuple[int, dict[str, Any]]]:
+    """The (number, hand record) pairs of a hand record, a match record or a server response."""
+    if not isinstance(record, Mapping):
+        raise WeimaqueError("not a hand or match record: expected a JSON object")
+    if "hands" in record and isinstance(record["hands"], list):
+        return [(k + 1, dict(h)) for k, h in enumerate(record["hands"])]
+    if "record" in record and isinstance(record["record"], Mapping):
+        return [(int(record.get("number", 1)), dict(record["record"]))]
+    if "actions" in record:
+        return [(1, dict(record))]
+    raise WeimaqueError(
+        "not a hand or match record: no 'actions', 'hands' or 'record' key "
+        f"(keys: {sorted(record)[:8]})"
+    )
+
+
+def _melds(view: BotView) -> tuple[Meld, ...]:
+    return tuple(
+        Meld(m["kind"], tuple(parse_cards(m["cards"])))  # type: ignore[arg-type]
+        for m in view.obs["melds"][view.seat]
+    )
+
+
+def _waits_after(view: BotView, action: Action) -> bool:
+    """Whether discarding with ``action`` leaves the seat waiting (听牌)."""
+    if action.kind != "discard" or action.face is None:
+        return False
+    hand = list(view.hand())
+    hand[action.face] -= 1
+    counts: Counts = tuple(hand)
+    return bool(waits(_melds(view), counts, view.rules))
+
+
+def _fed(seen_after: Sequence[Mapping[str, Any]], seat: int, face: int) -> str | None:
+    """The claim ("碰" or "吃") an opponent made of the seat's discard, from the seat's view."""
+    for e in seen_after:
+        kind = e["type"]
+        if kind in ("peng", "chi") and e["seat"] != seat and parse_cards(e["card"])[0] == face:
+            return "碰" if kind == "peng" else "吃"
+        if kind in ("drew", "discard", "hu", "chou"):
+            break
+    return None
+
+
+def _reason(
+    view: BotView,
+    taken: Action,
+    best: Action,
+    result: SearchResult,
+    seen_after: Sequence[Mapping[str, Any]],
+    cost: float,
+    se: float,
+) -> str:
+    seat = view.seat
+    if taken == best:
+        return "agrees with the bot"
+    if best.kind == "hu" and taken.kind != "hu":
+        return f"declined 胡: the 胡 scored {result.mean(best):+.0f} here"
+    if taken.kind == "discard" and taken.face is not None and best.kind == "discard":
+        claim = _fed(seen_after, seat, taken.face)
+        if claim is not None:
+            return f"fed a {claim}: {taken} was claimed, {best} was the safer discard"
+        if _waits_after(view, best) and not _waits_after(view, taken):
+            return f"gave up 听: {best} kept the hand waiting, {taken} did not"
+    if cost >= 2 * se and cost > 0:
+        return f"preference: {best} is ahead by {cost:.1f} ± {se:.1f}"
+    return f"close call: {best} preferred, difference {cost:+.1f} ± {se:.1f} is within the noise"
+
+
+def review_hand(
+    record: Mapping[str, Any], seat: int, bot: MctsBot, number: int = 1
+) -> list[Decision]:
+    """Grade every decision of ``seat`` in one hand record (RULES §3-§5 replayed)."""
+    if not 0 <= seat < NUM_SEATS:
+        raise WeimaqueError(f"seat must be 0, 1 or 2, not {seat!r}")
+    state = start_from_record(dict(record))
+    actions = record["actions"]
+    out: list[Decision] = []
+    pending: list[tuple[int, BotView, Action, Action, SearchResult, int]] = []
+    for step, (who, text) in enumerate(actions):
+        who = int(who)
+        action = Action.parse(str(text))
+        if who == seat:
+            view = BotView.of(state, seat)
+            if len(view.legal) > 1:
+                rng = random.Random(f"review:{number}:{step}")
+                result = bot.search(view, rng, include=(action,))
+                best = result.choice
+                pending.append((step, view, action, best, result, len(state.events)))
+        state.apply(who, action)
+    seen_all = [e.view(seat) for e in state.events]
+    for step, view, taken, best, result, n_events in pending:
+        cost, se = result.gain(best, taken)
+        seen_after = [v for v in seen_all[n_events:] if v is not None][1:]
+        mistake = taken != best and cost >= MISTAKE_POINTS and cost >= 2 * se
+        reason = _reason(view, taken, best, result, seen_after, cost, se)
+        out.append(Decision(number, step, str(taken), str(best), cost, se, mistake, reason))
+    return out
+
+
+def review(
+    record: Mapping[str, Any], seat: int, bot_spec: str = DEFAULT_BOT, hand: int | None = None
+) -> Review:
+    """Review ``seat`` over every hand of a record (or only hand number ``hand``)."""
+    bot = get_bot(bot_spec)
+    if not isinstance(bot, MctsBot):
+        raise WeimaqueError(f"review needs a search bot such as 'mcts:iters=600', not {bot_spec!r}")
+    hands = record_hands(record)
+    if hand is not None:
+        hands = [(n, h) for n, h in hands if n == hand]
+        if not hands:
+            raise WeimaqueError(f"no hand {hand} in this record")
+    decisions: list[Decision] = []
+    for number, h in hands:
+        try:
+            decisions.extend(review_hand(h, seat, bot, number))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise WeimaqueError(f"hand {number}: not a valid hand record ({exc})") from exc
+    return Review(seat, bot_spec, tuple(decisions), tuple(n for n, _ in hands))
+
+
+__all__ = ["DEFAULT_BOT", "MISTAKE_POINTS", "Decision", "Review", "review", "review_hand"]

@@ -1,0 +1,269 @@
+"""Training the ``net`` bot in numpy: imitation of greedy, then of a search teacher.
+
+1. *Positions*: hands of greedy self-play from seeded deals; at every decision with more than one
+   non-胡 action, the candidates' features are taken from the deciding seat's view
+   (:func:`weimaque.bots.features.candidate_features`).
+2. *Labels*: greedy's choice (imitation), or — for a sampled share of the decisions — the choice
+   of a teacher bot such as ``mcts:iters=200``, which searches from the same view.
+3. *Fit*: the listwise softmax cross-entropy of the chosen candidate within each decision, by
+   full-batch Adam on the perceptron of :class:`weimaque.bots.net.NetParams`.
+
+Everything is seeded, so the same command gives the same weights (iteration budgets only; a
+teacher with a wall-clock budget depends on the machine).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from weimaque.bots import get_bot
+from weimaque.bots.base import BotView
+from weimaque.bots.features import NAMES, NUM_FEATURES, candidate_features
+from weimaque.bots.greedy import GreedyBot
+from weimaque.bots.net import Array, NetParams
+from weimaque.game.actions import Action
+from weimaque.game.state import GameState
+
+IntArray = npt.NDArray[np.int64]
+
+
+@dataclass
+class Dataset:
+    """Decisions as contiguous row blocks: ``x[starts[g]:starts[g+1]]`` and the chosen row."""
+
+    rows: list[Array]
+    labels: list[int]
+
+    def extend(self, other: Dataset) -> None:
+        """Append another dataset's decisions."""
+        self.rows.extend(other.rows)
+        self.labels.extend(other.labels)
+
+    def __len__(self) -> int:
+        return len(self.labels)
+
+
+def collect(
+    hands: int,
+    seed: int,
+    teacher: str | None = None,
+    share: float = 1.0,
+    progress: Callable[[], None] | None = None,
+) -> Dataset:
+    """Decisions from ``hands`` greedy self-play hands, labelled by greedy or by ``teacher``.
+
+    With a teacher, only a ``share`` of the decisions (chosen at random) are labelled, by the
+    teacher searching from the same view; the hand goes on with greedy's move.
+    """
+    greedy = GreedyBot()
+    coach = get_bot(teacher) if teacher else None
+    rng = random.Random(f"train:{seed}:{teacher}")
+    data = Dataset([], [])
+    for k in range(hands):
+        state = GameState.new("anxiang", rng.getrandbits(63), dealer=k % 3)
+        while not state.is_terminal():
+            seat = state.current_player()
+            view = BotView.of(state, seat)
+            action = greedy.act(view, rng)
+            legal = view.legal
+            if len(legal) > 1 and all(a.kind != "hu" for a in legal):
+                label: Action | None = action
+                if coach is not None:
+                    label = coach.act(view, rng) if rng.random() < share else None
+                if label is not None:
+                    data.rows.append(candidate_features(view, legal))
+                    data.labels.append(legal.index(label))
+            state.apply(seat, action)
+        if progress is not None:
+            progress()
+    return data
+
+
+@dataclass
+class Outcomes:
+    """After-states greedy chose in self-play (feature rows) and the chooser's hand result."""
+
+    x: list[Array]
+    y: list[float]
+
+    def extend(self, other: Outcomes) -> None:
+        """Append another set of outcomes."""
+        self.x.extend(other.x)
+        self.y.extend(other.y)
+
+    def __len__(self) -> int:
+        return len(self.y)
+
+
+#: Hand results are divided by this before the regression (a win is worth 20 to a few hundred).
+VALUE_SCALE = 20.0
+
+
+def collect_outcomes(hands: int, seed: int, progress: Callable[[], None] | None = None) -> Outcomes:
+    """Greedy self-play: each decision's chosen after-state and the deciding seat's result."""
+    greedy = GreedyBot()
+    rng = random.Random(f"outcomes:{seed}")
+    data = Outcomes([], [])
+    for k in range(hands):
+        state = GameState.new("anxiang", rng.getrandbits(63), dealer=k % 3)
+        chosen: list[tuple[int, Array]] = []
+        while not state.is_terminal():
+            seat = state.current_player()
+            view = BotView.of(state, seat)
+            action = greedy.act(view, rng)
+            legal = view.legal
+            if len(legal) > 1 and all(a.kind != "hu" for a in legal):
+                x = candidate_features(view, legal)
+                chosen.append((seat, x[legal.index(action)]))
+            state.apply(seat, action)
+        returns = state.returns()
+        for seat, row in chosen:
+            data.x.append(row)
+            data.y.append(returns[seat] / VALUE_SCALE)
+        if progress is not None:
+            progress()
+    return data
+
+
+def fit_value(
+    params: NetParams,
+    data: Outcomes,
+    steps: int,
+    lr: float = 0.01,
+    l2: float = 1e-4,
+) -> tuple[NetParams, float]:
+    """Full-batch Adam on the squared error between the score and the scaled hand result."""
+    z = (np.array(data.x) - params.mean) / params.std
+    y = np.array(data.y)
+    w = {"w0": params.w0.copy(), "w1": params.w1.copy(), "b1": params.b1.copy()}
+    w["w2"] = params.w2.copy()
+    m = {k: np.zeros_like(v) for k, v in w.items()}
+    v2 = {k: np.zeros_like(v) for k, v in w.items()}
+    loss = 0.0
+    n = len(y)
+    for t in range(1, steps + 1):
+        pre = z @ w["w1"] + w["b1"]
+        h = np.maximum(pre, 0.0)
+        err = z @ w["w0"] + h @ w["w2"] - y
+        loss = float(np.mean(err**2))
+        ds = 2 * err / n
+        dh = np.outer(ds, w["w2"]) * (pre > 0)
+        grads = {
+            "w0": z.T @ ds + l2 * w["w0"],
+            "w2": h.T @ ds + l2 * w["w2"],
+            "w1": z.T @ dh + l2 * w["w1"],
+            "b1": dh.sum(axis=0),
+        }
+        for k, g in grads.items():
+            m[k] = 0.9 * m[k] + 0.1 * g
+            v2[k] = 0.999 * v2[k] + 0.001 * g * g
+            mh = m[k] / (1 - 0.9**t)
+            vh = v2[k] / (1 - 0.999**t)
+            w[k] = w[k] - lr * mh / (np.sqrt(vh) + 1e-8)
+    return NetParams(params.mean, params.std, w["w0"], w["w1"], w["b1"], w["w2"]), loss
+
+
+def init_params(data: Dataset, hidden: int, seed: int) -> NetParams:
+    """Small random weights and the features' scaling, from the data."""
+    x = np.concatenate(data.rows)
+    mean = x.mean(axis=0)
+    std = x.std(axis=0)
+    std[std < 1e-6] = 1.0
+    mean[NAMES.index("bias")] = 0.0
+    gen = np.random.default_rng(seed)
+    return NetParams(
+        mean=mean,
+        std=std,
+        w0=gen.normal(0, 0.01, NUM_FEATURES),
+        w1=gen.normal(0, 1 / np.sqrt(NUM_FEATURES), (NUM_FEATURES, hidden)),
+        b1=np.zeros(hidden),
+        w2=gen.normal(0, 0.01, hidden),
+    )
+
+
+def loss_and_grads(
+    p: NetParams, z: Array, starts: IntArray, chosen: IntArray, l2: float
+) -> tuple[float, dict[str, Array]]:
+    """Mean listwise cross-entropy of the chosen rows, and its gradients."""
+    pre = z @ p.w1 + p.b1
+    h = np.maximum(pre, 0.0)
+    s = z @ p.w0 + h @ p.w2
+    groups = len(starts)
+    gmax = np.maximum.reduceat(s, starts)
+    sizes = np.diff(np.append(starts, len(s)))
+    e = np.exp(s - np.repeat(gmax, sizes))
+    denom = np.add.reduceat(e, starts)
+    lse = np.log(denom) + gmax
+    loss = float(np.mean(lse - s[chosen]))
+    ds = e / np.repeat(denom, sizes)
+    ds[chosen] -= 1.0
+    ds /= groups
+    dh = np.outer(ds, p.w2) * (pre > 0)
+    grads = {
+        "w0": z.T @ ds + l2 * p.w0,
+        "w2": h.T @ ds + l2 * p.w2,
+        "w1": z.T @ dh + l2 * p.w1,
+        "b1": dh.sum(axis=0),
+    }
+    return loss + 0.5 * l2 * float(np.sum(p.w1**2)), grads
+
+
+def fit(
+    params: NetParams,
+    data: Dataset,
+    steps: int,
+    lr: float = 0.01,
+    l2: float = 1e-4,
+    progress: Callable[[float], None] | None = None,
+) -> tuple[NetParams, float]:
+    """Full-batch Adam on ``data``; the new parameters and the final loss."""
+    x = np.concatenate(data.rows)
+    z = (x - params.mean) / params.std
+    sizes = np.array([len(r) for r in data.rows])
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+    chosen = starts + np.array(data.labels, dtype=np.int64)
+    w = {"w0": params.w0.copy(), "w1": params.w1.copy(), "b1": params.b1.copy()}
+    w["w2"] = params.w2.copy()
+    m = {k: np.zeros_like(v) for k, v in w.items()}
+    v2 = {k: np.zeros_like(v) for k, v in w.items()}
+    loss = 0.0
+    for t in range(1, steps + 1):
+        cur = NetParams(params.mean, params.std, w["w0"], w["w1"], w["b1"], w["w2"])
+        loss, grads = loss_and_grads(cur, z, starts, chosen, l2)
+        for k, g in grads.items():
+            m[k] = 0.9 * m[k] + 0.1 * g
+            v2[k] = 0.999 * v2[k] + 0.001 * g * g
+            mh = m[k] / (1 - 0.9**t)
+            vh = v2[k] / (1 - 0.999**t)
+            w[k] = w[k] - lr * mh / (np.sqrt(vh) + 1e-8)
+        if progress is not None:
+            progress(loss)
+    return NetParams(params.mean, params.std, w["w0"], w["w1"], w["b1"], w["w2"]), loss
+
+
+def agreement(params: NetParams, data: Dataset) -> float:
+    """Share of decisions where the net's top-scored candidate is the label."""
+    if not len(data):
+        return 0.0
+    hits = sum(
+        int(np.argmax(params.scores(x))) == y for x, y in zip(data.rows, data.labels, strict=True)
+    )
+    return hits / len(data)
+
+
+__all__ = [
+    "Dataset",
+    "Outcomes",
+    "agreement",
+    "collect",
+    "collect_outcomes",
+    "fit",
+    "fit_value",
+    "init_params",
+    "loss_and_grads",
+]

@@ -1,0 +1,76 @@
+"""``wmq review``: 复盘 of one seat's decisions in a recorded hand or match (see bots.review)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from weimaque.bots.review import DEFAULT_BOT, Review, review
+from weimaque.errors import WeimaqueError
+
+EXIT_BAD_INPUT = 2
+
+
+def review_table(result: Review) -> Table:
+    """The graded decisions as a rich table."""
+    table = Table(title=f"复盘: seat {result.seat}, bot {result.bot}")
+    for col in ("hand", "step", "taken", "best", "cost", "", "reason"):
+        table.add_column(col, justify="right" if col in ("hand", "step", "cost") else "left")
+    for d in result.decisions:
+        table.add_row(
+            str(d.hand),
+            str(d.step),
+            d.taken,
+            d.best,
+            f"{d.cost:+.1f} ± {d.se:.1f}",
+            "[bold red]✗[/]" if d.mistake else "",
+            d.reason,
+        )
+    return table
+
+
+def review_cmd(
+    record: Annotated[
+        Path,
+        typer.Argument(
+            help="A hand or match record JSON (wmq play --save, "
+            "or a finished hand from the server)."
+        ),
+    ],
+    seat: Annotated[int, typer.Option("--seat", "-s", min=0, max=2, help="The seat to review.")],
+    bot: Annotated[
+        str, typer.Option("--bot", "-b", help="The search bot grading the decisions.")
+    ] = DEFAULT_BOT,
+    hand: Annotated[
+        int | None, typer.Option("--hand", help="Only this hand of a match record (from 1).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Grade a seat's decisions from its own view: the bot's choice, the cost, the mistakes."""
+    out = Console()
+    err = Console(stderr=True)
+    try:
+        try:
+            data = json.loads(record.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise WeimaqueError(f"cannot read record {str(record)!r}: {exc}") from exc
+        result = review(data, seat, DEFAULT_BOT if bot == "mcts" else bot, hand)
+    except WeimaqueError as exc:
+        err.print(f"[bold red]error:[/] {exc}", highlight=False, markup=True)
+        raise typer.Exit(EXIT_BAD_INPUT) from exc
+    if as_json:
+        sys.stdout.write(json.dumps(result.to_dict(), ensure_ascii=False) + "\n")
+        return
+    out.print(review_table(result))
+    out.print(result.summary()["text"], highlight=False, markup=False)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``wmq review`` to the app."""
+    app.command("review")(review_cmd)

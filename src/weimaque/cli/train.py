@@ -1,0 +1,235 @@
+"""``wmq train``: train the ``net`` bot (numpy) and print its learning curve against greedy.
+
+Phases (see :mod:`weimaque.bots.train`): imitation of greedy on self-play positions, then
+decisions labelled by a search teacher. At every checkpoint the current weights play an arena
+against two greedy bots (duplicate deals, fixed seed), and the curve — points per hand with the
+95% interval — is printed, written as ``curve.json`` and, with the ``train`` extra (matplotlib),
+drawn as ``curve.png``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import numpy as np
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from weimaque.arena import ArenaConfig, deals_for_hands, run_arena
+from weimaque.bots.features import NAMES
+from weimaque.bots.net import WEIGHTS_FILE, NetParams
+from weimaque.bots.train import (
+    Dataset,
+    Outcomes,
+    agreement,
+    collect,
+    collect_outcomes,
+    fit,
+    fit_value,
+    init_params,
+)
+from weimaque.errors import WeimaqueError
+
+EXIT_BAD_INPUT = 2
+
+
+def evaluate(weights: Path, hands: int, seed: int, workers: int) -> dict[str, Any]:
+    """Arena of ``net:weights=…`` against two greedy bots; its points per hand and interval."""
+    config = ArenaConfig(
+        (f"net:weights={weights}", "greedy", "greedy"),
+        deals_for_hands(hands, 6),
+        seed=seed,
+        workers=workers,
+    )
+    net = run_arena(config).bots[0]
+    return {
+        "hands": net.hands,
+        "points_per_hand": round(net.points_per_hand, 3),
+        "ci95": [round(net.ci95[0], 3), round(net.ci95[1], 3)],
+        "win_rate": round(net.win_rate, 4),
+    }
+
+
+def draw_curve(curve: list[dict[str, Any]], path: Path) -> bool:
+    """Draw the curve as a PNG (needs matplotlib, the ``train`` extra); False without it."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    xs = list(range(len(curve)))
+    ys = [c["points_per_hand"] for c in curve]
+    lo = [c["ci95"][0] for c in curve]
+    hi = [c["ci95"][1] for c in curve]
+    fig, ax = plt.subplots(figsize=(7, 4), dpi=100)
+    ax.fill_between(xs, lo, hi, alpha=0.25, label="95% interval")
+    ax.plot(xs, ys, marker="o", label="net vs two greedy")
+    ax.axhline(0.0, color="grey", linewidth=0.8)
+    ax.set_xticks(xs, [c["label"] for c in curve], rotation=30, ha="right", fontsize=8)
+    ax.set_ylabel("points per hand")
+    ax.set_title(f"net learning curve ({curve[0]['hands']} hands per checkpoint)")
+    ax.legend(loc="lower right")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+    return True
+
+
+def train_cmd(
+    out: Annotated[Path, typer.Option("--out", "-o", help="Folder for weights and the curve.")],
+    imitate_hands: Annotated[
+        int, typer.Option(min=1, help="Greedy self-play hands whose decisions are imitated.")
+    ] = 200,
+    teacher: Annotated[
+        str, typer.Option(help="Search teacher labelling decisions after imitation.")
+    ] = "mcts:iters=200",
+    teacher_hands: Annotated[
+        int, typer.Option(min=0, help="Self-play hands for the teacher (0: imitation only).")
+    ] = 0,
+    value_hands: Annotated[
+        int,
+        typer.Option(
+            min=0, help="Greedy self-play hands whose outcomes train the value (0: none)."
+        ),
+    ] = 1200,
+    value_steps: Annotated[int, typer.Option(min=1, help="Adam steps per value checkpoint.")] = 300,
+    share: Annotated[
+        float, typer.Option(min=0.0, max=1.0, help="Share of decisions the teacher labels.")
+    ] = 0.3,
+    chunks: Annotated[int, typer.Option(min=1, help="Checkpoints in each phase.")] = 2,
+    steps: Annotated[int, typer.Option(min=1, help="Adam steps per checkpoint.")] = 150,
+    hidden: Annotated[int, typer.Option(min=1, help="Hidden units.")] = 32,
+    eval_hands: Annotated[
+        int, typer.Option(min=6, help="Arena hands per checkpoint (vs two greedy).")
+    ] = 120,
+    seed: Annotated[int, typer.Option(help="Seed of the positions, weights and arenas.")] = 0,
+    workers: Annotated[int, typer.Option(min=1, help="Arena processes.")] = 1,
+    install: Annotated[
+        bool, typer.Option(help="Also copy the final weights into the package.")
+    ] = False,
+) -> None:
+    """Train the net bot: imitate greedy, then a search teacher; print the learning curve."""
+    console = Console(stderr=True)
+    outc = Console()
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        console.print(f"[bold red]error:[/] cannot create {str(out)!r}: {exc}", highlight=False)
+        raise typer.Exit(EXIT_BAD_INPUT) from exc
+    curve: list[dict[str, Any]] = []
+    per_i = -(-imitate_hands // chunks)
+    per_t = -(-teacher_hands // chunks) if teacher_hands else 0
+    per_v = -(-value_hands // chunks) if value_hands else 0
+    phases_n = 1 + bool(per_t) + bool(per_v)
+    total = chunks * (per_i + per_t + per_v) + chunks * phases_n + 1
+    data = Dataset([], [])
+    params: NetParams | None = None
+    try:
+        with Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=console,
+        ) as bar:
+            task = bar.add_task("train", total=total)
+
+            def tick() -> None:
+                bar.advance(task)
+
+            def checkpoint(label: str, note: str = "") -> None:
+                assert params is not None
+                path = out / f"ckpt{len(curve)}.npz"
+                params.save(path)
+                bar.update(task, description=f"arena {label}")
+                point: dict[str, Any] = {"label": label, "decisions": len(data), "note": note}
+                point.update(evaluate(path, eval_hands, seed + 1, workers))
+                point["agreement"] = round(agreement(params, data), 4) if len(data) else 0.0
+                curve.append(point)
+                bar.advance(task)
+                lo, hi = point["ci95"]
+                bar.console.print(
+                    f"{label:>18s}: {point['points_per_hand']:+7.2f} per hand "
+                    f"[{lo:+.2f}, {hi:+.2f}] over {point['hands']} hands, "
+                    f"{len(data)} decisions, agreement {point['agreement']:.3f} {note}",
+                    highlight=False,
+                )
+
+            phases: list[tuple[str, str | None, int, float]] = [
+                ("imitate greedy", None, per_i, 1.0)
+            ]
+            if per_t:
+                phases.append((f"teacher {teacher}", teacher, per_t, share))
+            for phase, (name, coach, hands, sh) in enumerate(phases):
+                for c in range(chunks):
+                    bar.update(task, description=f"{name}: positions")
+                    chunk = collect(hands, seed * 1000 + phase * 100 + c, coach, sh, tick)
+                    data.extend(chunk)
+                    if params is None:
+                        params = init_params(data, hidden, seed)
+                        checkpoint("start")
+                    bar.update(task, description=f"{name}: fit")
+                    params, _ = fit(params, data, steps)
+                    checkpoint(f"{name.split(':')[0]} {c + 1}")
+            if per_v:
+                assert params is not None
+                outcomes = Outcomes([], [])
+                gen = np.random.default_rng(seed)
+                # The chosen after-states all have value_gap 0 and greedy_choice 1: the value
+                # fit cannot learn those columns, so they are scaled to nothing.
+                cut = [NAMES.index("value_gap"), NAMES.index("greedy_choice")]
+                mean = params.mean.copy()
+                std = params.std.copy()
+                mean[cut] = 0.0
+                std[cut] = 1e12
+                params = NetParams(
+                    mean,
+                    std,
+                    np.zeros_like(params.w0),
+                    params.w1,
+                    params.b1,
+                    gen.normal(0, 0.01, params.w2.shape),
+                )
+                for c in range(chunks):
+                    bar.update(task, description="self-play outcomes")
+                    outcomes.extend(collect_outcomes(per_v, seed * 1000 + 500 + c, tick))
+                    bar.update(task, description="value fit")
+                    params, mse = fit_value(params, outcomes, value_steps)
+                    checkpoint(f"value {c + 1}", f"{len(outcomes)} after-states, mse {mse:.3f}")
+    except WeimaqueError as exc:
+        console.print(f"[bold red]error:[/] {exc}", highlight=False)
+        raise typer.Exit(EXIT_BAD_INPUT) from exc
+    assert params is not None
+    final = out / WEIGHTS_FILE
+    params.save(final)
+    (out / "curve.json").write_text(json.dumps(curve, indent=1) + "\n", "utf-8")
+    drawn = draw_curve(curve, out / "curve.png")
+    table = Table(title="net learning curve: points per hand against two greedy bots")
+    for col in ("checkpoint", "decisions", "agreement", "points/hand", "95% CI", "hands"):
+        table.add_column(col, justify="left" if col == "checkpoint" else "right")
+    for p in curve:
+        table.add_row(
+            p["label"],
+            str(p["decisions"]),
+            f"{p['agreement']:.3f}",
+            f"{p['points_per_hand']:+.2f}",
+            f"[{p['ci95'][0]:+.2f}, {p['ci95'][1]:+.2f}]",
+            str(p["hands"]),
+        )
+    outc.print(table)
+    outc.print(f"weights: {final}" + (f", curve: {out / 'curve.png'}" if drawn else ""))
+    if install:
+        target = Path(__file__).resolve().parent.parent / "bots" / WEIGHTS_FILE
+        params.save(target)
+        outc.print(f"installed: {target}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``wmq train`` to the app."""
+    app.command("train")(train_cmd)

@@ -1,0 +1,52 @@
+"""Browser 复盘: after a hand, the replay offers the seat's review on its timeline."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+
+from tests.browser.test_browser import (
+    DESKTOP,
+    WINNING_SEED,
+    Browser,
+    create_room,
+    new_page,
+    play_until_end,
+    pytestmark,
+    shot,
+)
+
+__all__ = ["pytestmark"]  # skipped, as the other browser tests, without Chromium
+
+
+def test_review_on_the_replay_timeline(
+    server: str, browser: Browser, page_errors: list[str]
+) -> None:
+    page = new_page(browser, page_errors, DESKTOP)
+    room = create_room(page, server, seed=WINNING_SEED)
+    play_until_end(page)
+    page.get_by_test_id("hand-end").wait_for()
+    page.get_by_test_id("history-toggle").click()
+    page.get_by_test_id("history-hand").first.wait_for()
+    page.get_by_test_id("replay-button").first.click()
+    page.get_by_test_id("replay").wait_for()
+    page.get_by_test_id("review-button").click()
+    timeline = page.get_by_test_id("review-timeline")
+    timeline.wait_for(timeout=120_000)
+    # The page shows the same review as the API (the content of `wmq review --json`).
+    url = f"{server}/api/rooms/{room}/hands/1/review?seat=0"
+    with urllib.request.urlopen(url, timeout=60) as res:
+        data = json.load(res)
+    assert data["seat"] == 0 and data["decisions"]
+    marks = page.locator("[data-testid=review-timeline] button")
+    assert marks.count() == len(data["decisions"])
+    assert page.get_by_test_id("review-summary").inner_text() == data["summary"]["text"]
+    # Clicking a mark jumps to the step after that decision and shows its note.
+    first = data["decisions"][0]
+    marks.first.click()
+    note = page.get_by_test_id("review-note")
+    note.wait_for()
+    assert first["taken"] in note.inner_text() and first["best"] in note.inner_text()
+    assert str(first["step"] + 1) in page.get_by_test_id("replay-step").inner_text()
+    shot(page, "review-desktop")
+    assert page_errors == []
