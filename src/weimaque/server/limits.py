@@ -49,7 +49,7 @@ class Limits:
     send_timeout: float = 10.0
     #: open WebSockets in one room, and from one client address (all rooms)
     conns_per_room: int = 64
-    conns_per_address: int = 64
+    conns_per_address: int = 256
     #: rooms one address may create: a burst, then one per ``room_interval`` seconds
     room_burst: int = 60
     room_interval: float = 2.0
