@@ -59,6 +59,9 @@ class Limits:
     #: WebSocket messages of one connection: a burst, then ``ws_rate`` per second
     ws_burst: int = 200
     ws_rate: float = 50.0
+    #: WebSocket messages of all the connections of one address together
+    ws_address_burst: int = 400
+    ws_address_rate: float = 200.0
     #: seconds an absent person keeps a seat between hands (or before the first deal)
     seat_grace: float = 300.0
     #: seconds a room without connections stays in memory (it stays in SQLite for good)
