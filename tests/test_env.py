@@ -35,7 +35,10 @@ def _quiet(fn: object, *args: object, **kwargs: object) -> None:
         fn(*args, **kwargs)  # type: ignore[operator]
 
 
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be")
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")
 def test_pettingzoo_api_test_passes() -> None:
+    """The dict observation (array + mask) is PettingZoo's own convention for masked actions."""
     _quiet(api_test, weimaque.env.env(render_mode="ansi"), num_cycles=400)
     _quiet(api_test, weimaque.env.raw_env(rules="xiaozhuo", dealer=2), num_cycles=400)
 
@@ -207,6 +210,10 @@ def test_ismcts_plays_in_the_arena() -> None:
         state.apply(s, rng.choice(state.legal_actions(s)))
     action = bot.act(BotView.of(state, 0), rng)
     assert isinstance(action, Action) and action in state.legal_actions(0)
+    policy = get_bot("ismcts:sims=6,rollout=policy")
+    assert policy.act(BotView.of(state, 0), rng) in state.legal_actions(0)
+    with pytest.raises(WeimaqueError, match="rollout must be"):
+        get_bot("ismcts:rollout=greedy")
     result = run_arena(ArenaConfig(("ismcts:sims=4", "random", "random"), 1, seed=2, rotations=3))
     assert result.bots[0].hands == 3 and result.bots[0].decisions > 0
     with pytest.raises(WeimaqueError, match="unknown ismcts"):

@@ -21,6 +21,8 @@ from weimaque.game.actions import Action
 from weimaque.game.state import GameState
 
 ROOT = Path(__file__).resolve().parent.parent
+#: A generous time limit where timing is not under test (the machine running the suite may be busy).
+SLOW = "ms=20000:"
 PY_BOT = ROOT / "examples" / "bots" / "simple_bot.py"
 JS_BOT = ROOT / "examples" / "bots" / "simple_bot.js"
 
@@ -41,7 +43,7 @@ for line in sys.stdin:
 def _script(tmp_path: Path, name: str, before: str) -> str:
     path = tmp_path / f"{name}.py"
     path.write_text(TEMPLATE.format(before=textwrap.indent(before, "    ")), encoding="utf-8")
-    return f"cmd:{sys.executable} {path}"
+    return f"cmd:{SLOW}{sys.executable} {path}"
 
 
 def _arena(spec: str, **kwargs: object) -> object:
@@ -50,7 +52,7 @@ def _arena(spec: str, **kwargs: object) -> object:
 
 
 def test_python_example_bot_plays_whole_hands() -> None:
-    result = _arena(f"cmd:{sys.executable} {PY_BOT}")
+    result = _arena(f"cmd:{SLOW}{sys.executable} {PY_BOT}")
     bot = result.bots[0]  # type: ignore[attr-defined]
     assert bot.hands == 3 and bot.decisions > 10 and bot.faults == 0
     assert result.faults == ()  # type: ignore[attr-defined]
@@ -60,7 +62,7 @@ def test_python_example_bot_plays_whole_hands() -> None:
 def test_node_example_bot_plays_whole_hands() -> None:
     node = shutil.which("node")
     assert node is not None, "node is needed (make test installs it)"
-    result = _arena(f"cmd:{node} {JS_BOT}")
+    result = _arena(f"cmd:{SLOW}{node} {JS_BOT}")
     bot = result.bots[0]  # type: ignore[attr-defined]
     assert bot.hands == 3 and bot.decisions > 10 and bot.faults == 0
     assert len(JS_BOT.read_text(encoding="utf-8").splitlines()) < 100
@@ -85,7 +87,7 @@ def test_crashing_bot_is_replaced_and_restarted(tmp_path: Path) -> None:
 
 def test_hanging_bot_times_out_and_the_hand_goes_on(tmp_path: Path) -> None:
     spec = _script(tmp_path, "hang", "if n >= 2:\n    time.sleep(60)")
-    spec = spec.replace("cmd:", "cmd:ms=150:", 1)
+    spec = spec.replace(SLOW, "ms=150:", 1)
     result = _arena(spec)
     faults = result.faults  # type: ignore[attr-defined]
     assert result.bots[0].hands == 3  # type: ignore[attr-defined]

@@ -12,6 +12,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from weimaque.analysis.decompose import can_split, splits
 from weimaque.cards import NUM_FACES, sorted_deck
 from weimaque.game.actions import PASS_ID, RUN_STARTS, Action
 from weimaque.game.state import GameState, deal_order, win_check
@@ -92,3 +93,21 @@ def test_fast_win_test_equals_win_check(seed: int, steps: int, card: int) -> Non
                     melds, state.hands[seat], card, source, False, state.rules, state.declined[seat]
                 )
             assert fast == slow
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.integers(0, 4), min_size=NUM_FACES, max_size=NUM_FACES))
+def test_can_split_is_whether_splits_finds_one(counts: list[int]) -> None:
+    key = tuple(counts)
+    assert can_split(key) == bool(splits(key))
+
+
+def test_can_split_on_dealt_hands_with_one_more_card() -> None:
+    for seed in range(200):
+        state = GameState.new("anxiang", seed)
+        for seat in range(3):
+            for card in range(NUM_FACES):
+                hand = list(state.hands[seat])
+                if hand[card] < 4:
+                    hand[card] += 1
+                    assert can_split(tuple(hand)) == bool(splits(tuple(hand)))

@@ -22,6 +22,7 @@ from weimaque.server.app import create_app
 from weimaque.server.rooms import Room
 
 Msg = dict[str, Any]
+JSON = {"content-type": "application/json"}
 
 
 class Client:
@@ -112,9 +113,14 @@ def act_first(room: Room, clients: dict[int, Client]) -> tuple[int, str, Msg]:
     seat = state.to_act()[0]
     action = str(state.legal_actions(seat)[0])
     c = clients[seat]
-    ack = c.reply(c.send(type="act", action=action), "events")
+    ack = acked(c, c.send(type="act", action=action))
     assert ack["actor"] == {"seat": seat, "action": action, "auto": False}
     return seat, action, ack
+
+
+def acked(c: Client, msg_id: int) -> Msg:
+    """The immediate ``ack`` of an accepted action (its events may wait for a claim window)."""
+    return c.until(lambda m: m["type"] == "ack" and m["ack"] == msg_id)
 
 
 def truth_by_count(record: dict[str, Any]) -> dict[tuple[int, int], list[Msg]]:
@@ -337,7 +343,7 @@ def test_bad_messages_get_errors_and_the_connection_survives(client: TestClient)
         pong = c.reply(c.send(type="ping", t="x"), "pong")
         assert pong["t"] == "x"
         _, _, ack = act_first(room, clients)
-        assert ack["type"] == "events"
+        assert ack["type"] == "ack"
 
 
 def test_unknown_room_is_refused(client: TestClient) -> None:
@@ -358,7 +364,8 @@ def test_http_api(client: TestClient) -> None:
     assert bad.status_code == 400
     bad = client.post("/api/rooms", json={"bots": {"1": "nobody"}})
     assert bad.status_code == 400 and bad.json()["error"]["code"] == "bad_bots"
-    assert client.post("/api/rooms", content=b"{x").status_code == 400
+    assert client.post("/api/rooms", content=b"{x", headers=JSON).status_code == 400
+    assert client.post("/api/rooms", content=b"{}").status_code == 415
     res = client.post("/api/rooms", json={"preset": "anxiang", "options": {"min_xi": 15}})
     assert res.status_code == 201
     body = res.json()
@@ -406,7 +413,7 @@ def test_spectator_sees_the_public_view(client: TestClient) -> None:
             state = room.state
             if 0 in state.to_act():
                 c = clients[0]
-                c.reply(c.send(type="act", action=str(state.legal_actions(0)[0])), "events")
+                acked(c, c.send(type="act", action=str(state.legal_actions(0)[0])))
                 n += 1
             else:
                 time.sleep(0.005)
@@ -448,14 +455,14 @@ def test_turn_timer_plays_for_a_slow_seat(client: TestClient) -> None:
 
 
 def test_bots_and_the_shouxing(client: TestClient) -> None:
-    room_id = make_room(
-        client, seed=4, options={"shouxing": True}, bots={"0": "greedy", "1": "greedy"}
-    )
+    body = {"seed": 4, "options": {"shouxing": True}, "bots": {"0": "greedy", "1": "greedy"}}
+    created = client.post("/api/rooms", json={**body, "bot_delay_ms": 0}).json()
+    room_id, invite = created["room_id"], created["shouxing_invite"]
     with contextlib.ExitStack() as stack:
         clients, _ = seat_all(client, room_id, stack, seats=(2,))
         room = room_of(client, room_id)
         sx = Client(stack.enter_context(client.websocket_connect(f"/ws/{room_id}")))
-        i = sx.send(type="sit", seat="shouxing", name="守")
+        i = sx.send(type="sit", seat="shouxing", name="守", invite=invite)
         assert sx.reply(i, "welcome")["role"] == "shouxing"
         snap = sx.reply(i, "snapshot")
         state = room.state
@@ -475,7 +482,7 @@ def test_bots_and_the_shouxing(client: TestClient) -> None:
             state = room.state
             if 2 in state.to_act():
                 c = clients[2]
-                c.reply(c.send(type="act", action=str(state.legal_actions(2)[0])), "events")
+                acked(c, c.send(type="act", action=str(state.legal_actions(2)[0])))
                 n += 1
             else:
                 time.sleep(0.005)
@@ -504,7 +511,7 @@ def test_a_declined_hu_leaves_no_gap_for_the_others(client: TestClient) -> None:
             legal = state.legal_actions(seat)
             action = legal[-1] if legal[0].kind == "hu" and seat != 0 else legal[0]
             c = clients[seat]
-            c.reply(c.send(type="act", action=str(action)), "events")
+            acked(c, c.send(type="act", action=str(action)))
         record = room.match.hands[0]
         replayed = start_from_record(record)
         for s, text in record["actions"]:

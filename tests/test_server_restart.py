@@ -75,6 +75,8 @@ class Seat:
     def __init__(self, port: int, room_id: str) -> None:
         self.ws: ClientConnection = connect(f"ws://127.0.0.1:{port}/ws/{room_id}").__enter__()
         self.view: Msg | None = None
+        #: the last view received (``view`` is cleared once acted on)
+        self.last: Msg | None = None
         self.ended: Msg | None = None
         self.n = 0
 
@@ -89,7 +91,7 @@ class Seat:
         except TimeoutError:
             return None
         if msg["type"] in ("snapshot", "events"):
-            self.view = msg
+            self.view = self.last = msg
         elif msg["type"] == "hand_end":
             self.ended = msg
         assert msg["type"] != "error" or msg["code"] in ("not_your_turn", "stale"), msg
@@ -121,8 +123,9 @@ def step(seats: list[Seat]) -> bool:
             if s.view and s.view["legal_actions"]:
                 action = s.view["legal_actions"][0]["text"]
                 i = s.send(type="act", action=action)
-                if s.until(lambda m, i=i: m.get("re") == i)["type"] == "error":
-                    s.view = None  # a newer view is on its way
+                reply = s.until(lambda m, i=i: i in (m.get("re"), m.get("ack")))
+                s.view = None  # a newer view is on its way (after a claim window, maybe)
+                if reply["type"] == "error":
                     continue
                 return True
         if any(s.ended for s in seats):
@@ -146,7 +149,7 @@ def test_server_killed_mid_hand_restores_the_hand(tmp_path: Path) -> None:
         for _ in range(10):
             assert step(seats)
         drain(seats)
-        before = [s.view for s in seats]
+        before = [s.last for s in seats]
         proc.kill()  # SIGKILL: no shutdown handler runs
         proc.wait()
         for s in seats:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from tests.test_server_protocol import Client, make_room, room_of, seat_all
+from tests.test_server_protocol import Client, acked, make_room, room_of, seat_all
 from weimaque.cards import FACE_CHARS, counts_of
 from weimaque.errors import WeimaqueError
 from weimaque.game.actions import Action
@@ -22,6 +22,7 @@ from weimaque.scoring.waits import waits
 from weimaque.server.app import create_app
 from weimaque.server.numbers import HintCache, breakdown_json, hints, seen_counts, table_xi
 from weimaque.server.options import DEFAULT_TURN_SECONDS
+from weimaque.server.seats import hash_token
 
 # A hand scripted from the engine: seat 0 (the dealer) wins with a 明团圆 and a ×3 名堂
 # (match seed 454, anxiang). Found by a random search over seeds; replayed here move by move.
@@ -64,7 +65,7 @@ def test_watching_keeps_the_seat_and_sitting_back_returns_it(client: TestClient)
         assert welcome["token"] == tokens[0]
         snap = c.reply(i, "snapshot")
         assert snap["you"]["held"] == 0 and "hand" not in (snap["observation"] or {})
-        assert room.seats[0].away and room.seats[0].token == tokens[0]
+        assert room.seats[0].away and room.seats[0].token == hash_token(tokens[0])
         # The seat is played by 托管 meanwhile: the hand goes on without us.
         deadline = time.monotonic() + 20
         while room.state is not None and time.monotonic() < deadline:
@@ -88,7 +89,7 @@ def test_a_seat_is_left_only_between_hands(client: TestClient) -> None:
         room = room_of(client, room_id)
         assert room.state is not None
         err = c.reply(c.send(type="leave"), "error")
-        assert err["code"] == "hand_in_progress" and room.seats[0].token == tokens[0]
+        assert err["code"] == "hand_in_progress" and room.seats[0].token == hash_token(tokens[0])
         c.reply(c.send(type="autoplay", on=True), "snapshot")
         deadline = time.monotonic() + 20
         while room.state is not None and time.monotonic() < deadline:
@@ -218,7 +219,7 @@ def test_result_formula_and_tags_for_a_scripted_win(client: TestClient) -> None:
             state = room.state
             assert state is not None and seat in state.to_act(), (seat, text)
             c = clients[seat]
-            c.reply(c.send(type="act", action=text), "events")
+            acked(c, c.send(type="act", action=text))
         end = clients[0].until(lambda m: m["type"] == "hand_end")
     b = end["breakdown"]
     assert end["result"]["winner"] == 0 and b["multiplier"] > 1

@@ -193,7 +193,7 @@ def test_play_a_hand_to_the_breakdown(
 
     # The next hand is dealt when we are ready (the bots always are).
     page.get_by_test_id("next-hand").click()
-    page.wait_for_function("!document.querySelector('[data-testid=hand-end]')")
+    page.wait_for_function("() => !document.querySelector('[data-testid=hand-end]')")
     assert page.get_by_test_id("hand").count() == 1
     assert page_errors == []
 
@@ -277,7 +277,9 @@ def test_shouxing_sees_the_three_hands(
     host.get_by_test_id("seat-kind-2").select_option("random")
     host.get_by_test_id("create-room").click()
     host.get_by_test_id("hand").wait_for()
-    link = host.get_by_test_id("share-link").input_value()
+    # The 守醒 sits only by the creator's invitation link (issue 13 §2).
+    link = host.get_by_test_id("shouxing-link").input_value()
+    assert "#invite=" in link
 
     # RULES §2.1: the 守醒 plays no cards but sees the three hands (never the stock).
     watcher = new_page(browser, page_errors, PHONE)
@@ -340,7 +342,7 @@ def test_rule_options_reach_the_room(server: str, browser: Browser, page_errors:
     }
     header = page.get_by_test_id("room-rules")
     page.wait_for_function(
-        "document.querySelector('[data-testid=room-rules]')?.textContent.includes('自摸')"
+        "() => document.querySelector('[data-testid=room-rules]')?.textContent.includes('自摸')"
     )
     assert "15" in header.inner_text() and "谁胡谁坐庄" in header.inner_text()
 

@@ -85,7 +85,10 @@ class Seat:
         self.ws.send(json.dumps({"v": 1, "id": self.n, **fields}, ensure_ascii=False))
         while True:
             msg = json.loads(self.ws.recv(timeout=10))
-            if msg.get("re") == self.n and msg["type"] in ("events", "welcome", "error"):
+            # An accepted action is acked at once; its events may wait for a claim window.
+            if msg.get("ack") == self.n or (
+                msg.get("re") == self.n and msg["type"] in ("events", "welcome", "error")
+            ):
                 assert msg["type"] != "error", msg
                 return dict(msg)
 
@@ -104,7 +107,7 @@ def in_view(page: Page, selector: str, viewport: dict[str, int]) -> dict[str, fl
 
 def page_act(page: Page, text: str) -> None:
     """Play ``text`` by the page's own controls, and wait for the server's answer."""
-    page.wait_for_function("document.body.dataset.busy !== 'true'")
+    page.wait_for_function("() => document.body.dataset.busy !== 'true'")
     if text.startswith("出"):
         loc = page.locator(f"[data-testid=hand-face][data-face='{text[1:]}'][data-legal=true]")
     elif text.startswith("吃"):
@@ -117,7 +120,7 @@ def page_act(page: Page, text: str) -> None:
     else:
         loc = page.locator(f"[data-testid=actions] button[data-action='{text}']")
     loc.click()
-    page.wait_for_function("document.body.dataset.busy !== 'true'")
+    page.wait_for_function("() => document.body.dataset.busy !== 'true'")
 
 
 def dom_hints(page: Page) -> list[tuple[str, list[tuple[str, int]]]]:
@@ -169,7 +172,9 @@ def test_scripted_hand_on_a_phone_held_sideways(
                         doc_shot(page, "table-phone-landscape-hints")
                         # Hints off: gone; on again: back.
                         page.get_by_test_id("hints-toggle").click()
-                        page.wait_for_function("!document.querySelector('[data-testid=hints]')")
+                        page.wait_for_function(
+                            "() => !document.querySelector('[data-testid=hints]')"
+                        )
                         assert page.get_by_test_id("ting-tag").count() == 0
                         page.get_by_test_id("hints-toggle").click()
                         page.get_by_test_id("hints").wait_for()
@@ -201,7 +206,7 @@ def test_scripted_hand_on_a_phone_held_sideways(
                 assert faces == 3
                 numbers = table_xi(observation(state, 0), state.rules)
                 page.wait_for_function(
-                    f"document.querySelector('[data-testid=own-xi]')?.dataset.total"
+                    f"() => document.querySelector('[data-testid=own-xi]')?.dataset.total"
                     f" === '{numbers['own']['total']}'"
                 )
             if seat == 0:
@@ -253,7 +258,7 @@ def test_scripted_hand_on_a_phone_held_sideways(
         page.get_by_test_id("replay-speed").select_option("200")
         page.get_by_test_id("replay-play").click()
         page.wait_for_function(
-            "document.querySelector('[data-testid=replay-step]').textContent.includes"
+            "() => document.querySelector('[data-testid=replay-step]').textContent.includes"
             f"('{len(SCRIPTED)} /')",
             timeout=30_000,
         )
@@ -318,7 +323,7 @@ def test_cancel_autoplay_with_one_tap(
     doc_shot(page, "autoplay-phone-landscape")
     assert get(server, f"/api/rooms/{room}")["room"]["seats"][0]["autoplay"]
     page.get_by_test_id("autoplay-off").click()
-    page.wait_for_function("!document.querySelector('[data-testid=autoplay-banner]')")
+    page.wait_for_function("() => !document.querySelector('[data-testid=autoplay-banner]')")
     assert not get(server, f"/api/rooms/{room}")["room"]["seats"][0]["autoplay"]
     assert page_errors == []
 
@@ -388,7 +393,7 @@ def test_friends_play_a_hand_leave_come_back_and_reload(
     b.get_by_test_id("sit-1").wait_for()
     assert b.evaluate(f"localStorage.getItem('wmq.token.{rid}')") is None
     a.wait_for_function(
-        "document.querySelector('[data-testid=seat-chip-1]')?.textContent.includes('空位')"
+        "() => document.querySelector('[data-testid=seat-chip-1]')?.textContent.includes('空位')"
     )
     # ...and comes back to it.
     b.get_by_test_id("sit-1").click()
@@ -537,7 +542,9 @@ def test_disconnected_buttons_are_disabled_and_the_seat_comes_back(
         shot(page, "offline-phone-landscape")
         proc = _serve(port, db)
         # Back by itself, with the same seat and the same hand, ready to play.
-        page.wait_for_function("!document.querySelector('[data-testid=offline]')", timeout=20_000)
+        page.wait_for_function(
+            "() => !document.querySelector('[data-testid=offline]')", timeout=20_000
+        )
         page.locator("[data-testid=hand-face][data-legal=true]").first.wait_for()
         assert page.get_by_test_id("hand").get_attribute("data-cards") == before
         assert page.locator("[data-testid=seat-chip-0].me").count() == 1
@@ -566,6 +573,6 @@ def test_no_timer_needs_every_player(server: str, browser: Browser, page_errors:
     assert "20" in friend.get_by_test_id("room-timer").inner_text()
     friend.get_by_test_id("no-timer").click()
     friend.wait_for_function(
-        "document.querySelector('[data-testid=room-timer]').textContent.includes('不限时')"
+        "() => document.querySelector('[data-testid=room-timer]').textContent.includes('不限时')"
     )
     assert page_errors == []

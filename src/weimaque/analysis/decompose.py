@@ -78,3 +78,51 @@ def splits(counts: Counts) -> tuple[Split, ...]:
         bigs = tuple(_shift(s) for s in _with_pair(big))
         out.extend(a + b for a in _groups(small) for b in bigs)
     return tuple(out)
+
+
+@functools.lru_cache(maxsize=1 << 18)
+def _groups_exist(half: Counts) -> bool:
+    """``bool(_groups(half))``, stopping at the first way found."""
+    i = next((f for f, n in enumerate(half) if n), -1)
+    if i < 0:
+        return True
+    c = half[i]
+    for triples in (1, 0) if c >= 3 else (0,):
+        runs = c - 3 * triples
+        rest = list(half)
+        rest[i] = 0
+        if runs:
+            if i > 7 or half[i + 1] < runs or half[i + 2] < runs:
+                continue
+            rest[i + 1] -= runs
+            rest[i + 2] -= runs
+        if _groups_exist(tuple(rest)):
+            return True
+    return False
+
+
+@functools.lru_cache(maxsize=1 << 18)
+def _pair_exists(half: Counts) -> bool:
+    """``bool(_with_pair(half))``, stopping at the first way found."""
+    for p, c in enumerate(half):
+        if c >= 2:
+            rest = list(half)
+            rest[p] -= 2
+            if _groups_exist(tuple(rest)):
+                return True
+    return False
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def can_split(counts: Counts) -> bool:
+    """``bool(splits(counts))`` without listing the splits: the quick test of a win check.
+
+    Each half is tested on its own and cached (halves repeat far more often than whole hands).
+    """
+    small, big = counts[:10], counts[10:]
+    n_small, n_big = sum(small), sum(big)
+    if n_small % 3 == 2 and n_big % 3 == 0:
+        return _groups_exist(big) and _pair_exists(small)
+    if n_small % 3 == 0 and n_big % 3 == 2:
+        return _groups_exist(small) and _pair_exists(big)
+    return False

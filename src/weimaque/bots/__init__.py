@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import importlib
+import math
 from collections.abc import Callable
+from typing import Final
 
 from weimaque.bots.base import Bot, BotView, RandomBot, choose, parse_params
 from weimaque.bots.external import ExternalBot
@@ -44,6 +46,49 @@ PLUGINS: dict[str, Callable[[dict[str, str]], Bot]] = {
 }
 
 
+#: Bot name → parameter → (type, least, most): what ``check_spec`` accepts (a server's bounds).
+SPEC_BOUNDS: Final[dict[str, dict[str, tuple[type, float, float]]]] = {
+    "random": {},
+    "greedy": {},
+    "mcts": {
+        "ms": (float, 1, 3000),
+        "iters": (int, 1, 20_000),
+        "top": (int, 1, 20),
+        "z": (float, 0, 10),
+        "eps": (float, 0, 1),
+        "keep": (float, 0, 10),
+    },
+}
+SPEC_LENGTH: Final = 80
+
+
+def check_spec(spec: object) -> str:
+    """A bot spec from an untrusted source, checked: a known bot, known parameters in bounds.
+
+    Raises ``WeimaqueError`` quoting the spec (escaped, cut short) and what is wrong.
+    """
+    shown = ascii(spec)[:SPEC_LENGTH]
+    if not isinstance(spec, str) or not spec.isascii() or len(spec) > SPEC_LENGTH:
+        raise WeimaqueError(f"bad bot {shown}: a bot spec is ASCII text of at most {SPEC_LENGTH}")
+    name, params = parse_params(spec)
+    bounds = SPEC_BOUNDS.get(name)
+    if bounds is None or name not in REGISTRY:
+        known = ", ".join(sorted(k for k in REGISTRY if k in SPEC_BOUNDS))
+        raise WeimaqueError(f"unknown bot {shown}; known: {known}")
+    for key, text in params.items():
+        if key not in bounds:
+            allowed = ", ".join(bounds) or "none"
+            raise WeimaqueError(f"bot {shown}: unknown parameter {key!r}; {name} takes {allowed}")
+        kind, low, high = bounds[key]
+        try:
+            value = kind(text)
+        except ValueError:
+            raise WeimaqueError(f"bot {shown}: {key} must be a {kind.__name__}") from None
+        if not (math.isfinite(value) and low <= value <= high):
+            raise WeimaqueError(f"bot {shown}: {key} must be within {low:g}..{high:g}")
+    return spec
+
+
 def get_bot(spec: str) -> Bot:
     """A bot from its CLI name, with parameters: ``random``, ``greedy``, ``mcts:ms=300``.
 
@@ -63,10 +108,12 @@ def get_bot(spec: str) -> Bot:
 __all__ = [
     "PLUGINS",
     "REGISTRY",
+    "SPEC_BOUNDS",
     "Bot",
     "BotView",
     "ExternalBot",
     "RandomBot",
+    "check_spec",
     "choose",
     "get_bot",
     "parse_params",

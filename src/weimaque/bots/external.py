@@ -9,12 +9,13 @@ seat's observation and its legal actions) and ``end`` when the hand is over. It 
 request with one line ``{"id": ..., "action": "出三"}`` (or ``"action_id"``) on stdout. All it gets
 is built from :class:`~weimaque.bots.base.BotView`, so it never sees a hidden card.
 
-A decision goes to the fallback bot (``random`` with the seat's RNG) when the program crashed, did
-not answer within the time limit, answered something that is not a JSON object with an action, or
-named an action that is not legal now. Each such decision is recorded in :attr:`ExternalBot.faults`
-(the arena reports them) and the hand goes on. A crashed program is started again, with the hand's
-history replayed, at most ``restarts`` times; one that timed out three decisions in a row is not
-waited for again in that hand.
+The first answer after the program starts may take ``STARTUP_MS`` longer (an interpreter's
+start-up is not the bot's thinking). A decision goes to the fallback bot (``random`` with the
+seat's RNG) when the program crashed, did not answer within the time limit, answered something
+that is not a JSON object with an action, or named an action that is not legal now. Each such
+decision is recorded in :attr:`ExternalBot.faults` (the arena reports them) and the hand goes on.
+A crashed program is started again, with the hand's history replayed, at most ``restarts`` times;
+one that timed out three decisions in a row is not waited for again in that hand.
 """
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ from weimaque.game.actions import Action
 
 PROTOCOL: Final = "weimaque-bot/1"
 DEFAULT_MS: Final = 2000
+#: Extra time for the first answer after the program starts (an interpreter's start-up).
+STARTUP_MS: Final = 10_000
 #: Timeouts in a row after which the program is no longer waited for in this hand.
 MAX_TIMEOUTS: Final = 3
 #: Characters of a bad answer or of the program's stderr quoted in a fault.
@@ -117,6 +120,7 @@ class ExternalBot:
         self._next_id = 0
         self._timeouts = 0
         self._started = 0
+        self._fresh = False
 
     @classmethod
     def from_spec(cls, spec: str) -> ExternalBot:
@@ -238,13 +242,16 @@ class ExternalBot:
             if not self._start(view):
                 return self._crash()
             self._first = None
+            self._fresh = True
         if not self._sync(view):
             return self._crash()
         self._next_id += 1
         rid = self._next_id
         if not self._send(request_message(view, rid, self.ms)):
             return self._crash()
-        deadline = time.monotonic() + self.ms / 1000
+        allowance = STARTUP_MS if self._fresh else 0
+        self._fresh = False
+        deadline = time.monotonic() + (self.ms + allowance) / 1000
         while True:
             left = deadline - time.monotonic()
             try:

@@ -186,12 +186,14 @@ from weimaque.cli.play import register as _register_play  # noqa: E402
 from weimaque.cli.review import register as _register_review  # noqa: E402
 from weimaque.cli.serve import register as _register_serve  # noqa: E402
 from weimaque.cli.train import register as _register_train  # noqa: E402
+from weimaque.cli.verify import register as _register_verify  # noqa: E402
 
 _register_play(app)
 _register_arena(app)
 _register_review(app)
 _register_train(app)
 _register_serve(app)
+_register_verify(app)
 
 
 def main() -> None:

@@ -2,9 +2,35 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+import dataclasses
+from typing import Annotated, Any
 
 import typer
+
+
+def parse_limits(items: list[str]) -> Any:
+    """``Limits`` with ``name=value`` overrides (``--limit seat_grace=60``); exit 2 on a bad one."""
+    from weimaque.server.limits import Limits
+
+    fields = {f.name: f for f in dataclasses.fields(Limits)}
+    values: dict[str, Any] = {}
+    for item in items:
+        name, eq, text = item.partition("=")
+        name = name.strip()
+        if not eq or name not in fields:
+            raise typer.BadParameter(
+                f"{item!r}: expected NAME=VALUE with NAME one of {', '.join(fields)}",
+                param_hint="--limit",
+            )
+        kind = type(getattr(Limits(), name))
+        try:
+            value = kind(text)
+        except ValueError as exc:
+            raise typer.BadParameter(f"{item!r}: {exc}", param_hint="--limit") from exc
+        if not value > 0:
+            raise typer.BadParameter(f"{item!r}: must be positive", param_hint="--limit")
+        values[name] = value
+    return Limits(**values)
 
 
 def register(app: typer.Typer) -> None:
@@ -18,6 +44,17 @@ def register(app: typer.Typer) -> None:
             str | None,
             typer.Option("--db", help="SQLite file (default $WMQ_DB or ./weimaque.db)."),
         ] = None,
+        limit: Annotated[
+            list[str] | None,
+            typer.Option(
+                "--limit",
+                help="Change one bound, NAME=VALUE (repeatable): max_message, max_body, "
+                "queue_messages, send_timeout, conns_per_room, conns_per_address, room_burst, "
+                "room_interval, http_burst, http_rate, ws_burst, ws_rate, ws_address_burst, "
+                "ws_address_rate, seat_grace, "
+                "idle_evict, bot_workers (docs/protocol.md §6).",
+            ),
+        ] = None,
     ) -> None:
         """Serve the browser game: open the printed URL, create a room, share its link."""
         import uvicorn
@@ -25,15 +62,21 @@ def register(app: typer.Typer) -> None:
         from weimaque.server.app import create_app
         from weimaque.server.store import default_path
 
+        limits = parse_limits(limit or [])
         path = db or default_path()
         shown = f"[{host}]" if ":" in host else host
         typer.echo(f"wmq serve: http://{shown}:{port}/  (database {path})", err=False)
-        # Messages are small JSON: per-message compression costs the server more CPU than the
-        # bytes it saves on a LAN, and it is the largest share of a move's cost under load.
         uvicorn.run(
-            create_app(path),
+            create_app(path, limits=limits),
             host=host,
             port=port,
             log_level="warning",
+            # Frames are refused above the size limit before they are read in full, and no
+            # frame is ever inflated: a small compressed frame cannot cost a large one's CPU.
+            ws="websockets-sansio",
+            ws_max_size=limits.max_message,
             ws_per_message_deflate=False,
+            ws_max_queue=16,
+            h11_max_incomplete_event_size=16 * 1024,
+            timeout_keep_alive=5,
         )

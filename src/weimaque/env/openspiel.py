@@ -12,9 +12,11 @@ followed by the count of each action id the player has taken this hand. Strings:
 text, and for the information state the player's own rendering of every event, its own actions and
 its current view, as JSON.
 
-``IsmctsBot`` (arena spec ``ismcts``, parameters ``sims`` and ``uct``) runs OpenSpiel's own
-information-set MCTS from a seat's view: each simulation starts from a world dealt by
-:func:`weimaque.bots.determinize.determinize`, so the search never sees hidden cards.
+``IsmctsBot`` (arena spec ``ismcts``, parameters ``sims``, ``uct`` and ``rollout``) runs
+OpenSpiel's own information-set MCTS from a seat's view: each simulation starts from a world dealt
+by :func:`weimaque.bots.determinize.determinize`, so the search never sees hidden cards. Leaves are
+evaluated by OpenSpiel's random rollouts (``rollout=random``, the default) or by the ``mcts`` bot's
+playing policy (``rollout=policy``).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 from weimaque.bots.base import BotView
 from weimaque.bots.determinize import determinize
+from weimaque.bots.mcts import rollout
 from weimaque.cards import COPIES, NUM_FACES, faces_str
 from weimaque.errors import WeimaqueError
 from weimaque.game.actions import NUM_ACTIONS, Action
@@ -286,6 +289,26 @@ class WeimaqueObserver:
 pyspiel.register_game(_GAME_TYPE, WeimaqueGame)
 
 
+class PolicyRollouts:
+    """An OpenSpiel evaluator: a leaf's value is one play-out by the ``mcts`` bot's policy."""
+
+    def __init__(self, rng: random.Random, epsilon: float = 0.1) -> None:
+        self.rng = rng
+        self.epsilon = epsilon
+
+    def evaluate(self, state: WeimaqueState) -> npt.NDArray[np.float64]:
+        """The returns of one play-out of a copy of the hand."""
+        if state.hand is None or state.is_terminal():
+            return np.array(state.returns(), dtype=np.float64)
+        played = rollout(state.hand.copy(), self.rng, self.epsilon)
+        return np.array(played, dtype=np.float64)
+
+    def prior(self, state: WeimaqueState) -> list[tuple[int, float]]:
+        """Uniform over the legal actions."""
+        legal = state.legal_actions()
+        return [(a, 1.0 / len(legal)) for a in legal]
+
+
 class IsmctsBot:
     """``ismcts``: OpenSpiel's information-set MCTS over worlds dealt from the seat's view.
 
@@ -296,21 +319,30 @@ class IsmctsBot:
 
     name = "ismcts"
 
-    def __init__(self, sims: int = 100, uct: float = 40.0) -> None:
+    def __init__(self, sims: int = 100, uct: float = 40.0, rollout: str = "random") -> None:
         if sims < 1:
             raise WeimaqueError(f"ismcts needs sims >= 1, not {sims!r}")
+        if rollout not in ("random", "policy"):
+            raise WeimaqueError(f"ismcts rollout must be 'random' or 'policy', not {rollout!r}")
         self.sims = sims
         self.uct = uct
+        self.rollout = rollout
         self.game = pyspiel.load_game("python_weimaque")
 
     @classmethod
     def from_params(cls, params: dict[str, str]) -> IsmctsBot:
-        """From ``ismcts:sims=100,uct=40``."""
-        unknown = set(params) - {"sims", "uct"}
+        """From ``ismcts:sims=100,uct=40,rollout=policy``."""
+        unknown = set(params) - {"sims", "uct", "rollout"}
         if unknown:
-            raise WeimaqueError(f"unknown ismcts parameters {sorted(unknown)}; known: sims, uct")
+            raise WeimaqueError(
+                f"unknown ismcts parameters {sorted(unknown)}; known: sims, uct, rollout"
+            )
         try:
-            return cls(int(params.get("sims", 100)), float(params.get("uct", 40.0)))
+            return cls(
+                int(params.get("sims", 100)),
+                float(params.get("uct", 40.0)),
+                params.get("rollout", "random"),
+            )
         except ValueError as exc:
             raise WeimaqueError(f"bad ismcts parameters {params!r}: {exc}") from exc
 
@@ -331,7 +363,11 @@ class IsmctsBot:
         if len(view.legal) == 1:
             return view.legal[0]
         np_rng = np.random.RandomState(rng.getrandbits(32))
-        evaluator = mcts.RandomRolloutEvaluator(1, np_rng)
+        evaluator: Any = (
+            PolicyRollouts(random.Random(rng.getrandbits(64)))
+            if self.rollout == "policy"
+            else mcts.RandomRolloutEvaluator(1, np_rng)
+        )
         bot = ismcts.ISMCTSBot(
             self.game,
             evaluator,

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
-from weimaque.analysis.decompose import splits
+from weimaque.analysis.decompose import can_split
 from weimaque.cards import FACE_CHARS, NUM_FACES, RED_FACES, sorted_deck
 from weimaque.errors import IllegalAction
 from weimaque.game.actions import RUN_STARTS, Action
@@ -112,7 +112,7 @@ def win_check(
         concealed[card] -= 2  # the forced 偎 (RULES §6.1)
     else:
         concealed[card] += 1
-    if not splits(tuple(concealed)):
+    if not can_split(tuple(concealed)):
         return None
     b = score_position(
         melds,
@@ -444,7 +444,7 @@ class GameState:
         hand[card] = held - 2 if source == "self" and held >= 2 else held + 1
         key = tuple(hand)
         hand[card] = held
-        if not splits(key):
+        if not can_split(key):
             return None
         return win_check(
             [m.meld() for m in self.melds[seat]],

@@ -9,28 +9,50 @@ import asyncio
 import contextlib
 import json
 import logging
+import secrets
 from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.websockets import WebSocket
 
-from weimaque.bots import REGISTRY
+from weimaque.bots import REGISTRY, check_spec
 from weimaque.bots.review import review
+from weimaque.errors import WeimaqueError
 from weimaque.rules.config import OPTION_NAMES, PATTERN_NAMES, RuleConfig
 from weimaque.rules.registry import DEFAULT_PRESET, list_rules
+from weimaque.server import botpool
+from weimaque.server.limits import (
+    BodyError,
+    Counter,
+    Limits,
+    RateLimiter,
+    SecurityHeaders,
+    client_address,
+    origin_allowed,
+    read_json,
+)
 from weimaque.server.manager import RoomManager
 from weimaque.server.options import DEFAULT_TURN_SECONDS, ROOM_OPTIONS, RoomError, RoomOptions
-from weimaque.server.protocol import PROTOCOL_VERSION, ProtocolError, error_message, parse_client
+from weimaque.server.protocol import (
+    PROTOCOL_VERSION,
+    ProtocolError,
+    error_message,
+    is_token,
+    parse_client,
+)
 from weimaque.server.remote import RemoteBots
 from weimaque.server.rooms import Room
 from weimaque.server.scoreapi import ScoreError, score_request
+from weimaque.server.seats import SeatId, hash_token
 from weimaque.server.store import Store
 from weimaque.server.views import replay_steps
 
@@ -51,16 +73,61 @@ def web_dir() -> Path:
     return Path(str(resources.files("weimaque") / "web"))
 
 
-class QueueClient:
-    """A connection's outgoing queue, drained by one writer task."""
+class _Encoder:
+    """JSON text of server messages, remembering the last one (a broadcast encodes once)."""
 
     def __init__(self) -> None:
-        """An empty queue."""
-        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self._last: tuple[object, str] | None = None
+
+    def __call__(self, message: dict[str, Any]) -> str:
+        last = self._last
+        if last is not None and last[0] is message:
+            return last[1]
+        # allow_nan=False: never non-standard JSON; the encode check: never a lone surrogate.
+        text = json.dumps(message, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+        text.encode("utf-8")
+        self._last = (message, text)
+        return text
+
+
+encode_message = _Encoder()
+
+
+class QueueClient:
+    """A connection's bounded outgoing queue, drained by one writer task.
+
+    A message that cannot be encoded, or a queue that overflows (a reader that stopped reading),
+    marks the connection ``failed``: the writer stops and the connection is closed.
+    """
+
+    def __init__(self, limit: int = 256, label: str = "") -> None:
+        """An empty queue of at most ``limit`` messages."""
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.limit = limit
+        self.label = label
+        self.failed: str | None = None
 
     def send(self, message: dict[str, Any]) -> None:
-        """Queue a message (never blocks)."""
-        self.queue.put_nowait(message)
+        """Queue a message (never blocks); a full queue or a bad message fails the connection."""
+        if self.failed is not None:
+            return
+        try:
+            text = encode_message(message)
+        except (ValueError, TypeError) as exc:  # UnicodeEncodeError is a ValueError
+            log.error("%s: message %r not sendable: %s", self.label, message.get("type"), exc)
+            self.fail("unsendable message")
+            return
+        if self.queue.qsize() >= self.limit:
+            self.fail(f"reader fell {self.limit} messages behind")
+            return
+        self.queue.put_nowait(text)
+
+    def fail(self, reason: str) -> None:
+        """Stop sending: the connection is to be closed."""
+        if self.failed is None:
+            self.failed = reason
+            log.warning("%s: closing the connection: %s", self.label, reason)
+            self.queue.put_nowait(None)
 
     def close(self) -> None:
         """Stop the writer."""
@@ -69,6 +136,25 @@ class QueueClient:
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+MAX_SEED: Final = 2**63 - 1
+
+
+def check_room_body(raw: Any) -> None:
+    """Refuse what ``RoomOptions`` would pass but a server must not: unbounded bots, big seeds."""
+    if not isinstance(raw, dict):
+        return
+    bots = raw.get("bots")
+    if isinstance(bots, dict):
+        for seat, spec in bots.items():
+            try:
+                check_spec(spec)
+            except WeimaqueError as exc:
+                raise RoomError("bad_bots", f"seat {ascii(seat)[:8]}: {exc}") from exc
+    seed = raw.get("seed")
+    if isinstance(seed, int) and not isinstance(seed, bool) and not 0 <= seed <= MAX_SEED:
+        raise RoomError("bad_request", f"seed must be within 0..{MAX_SEED}, not {seed}")
 
 
 def _preset_json(config: RuleConfig) -> dict[str, Any]:
@@ -101,12 +187,41 @@ def _option_types() -> dict[str, Any]:
     return out
 
 
-def create_app(db: str | Path | None = None, store: Store | None = None) -> Starlette:
+class ApiRateLimit:
+    """ASGI middleware: at most ``Limits.http_rate`` API requests a second per address."""
+
+    def __init__(self, app: ASGIApp, limits: Limits) -> None:
+        """Wrap ``app``."""
+        self.app = app
+        self.limiter = RateLimiter(limits.http_burst, 1.0 / limits.http_rate)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Answer 429 to an address over its rate."""
+        if scope["type"] == "http" and str(scope.get("path", "")).startswith("/api/"):
+            address = client_address(scope)
+            if not self.limiter.allow(address):
+                wait = max(1, int(self.limiter.retry_after(address) + 0.999))
+                response = _error(429, "rate_limited", f"too many requests; retry in {wait} s")
+                response.headers["retry-after"] = str(wait)
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def create_app(
+    db: str | Path | None = None, store: Store | None = None, limits: Limits | None = None
+) -> Starlette:
     """The app over a SQLite store (``db`` path; default ``$WMQ_DB`` or ``./weimaque.db``)."""
     store = store if store is not None else Store(db)
-    manager = RoomManager(store)
+    limits = limits or Limits()
+    manager = RoomManager(store, limits=limits)
     remote = RemoteBots(manager)
     web = web_dir()
+    pool = botpool.configure(limits.bot_workers)
+    room_limiter = RateLimiter(limits.room_burst, limits.room_interval)
+    ws_per_address = Counter()
+    # One budget for all the sockets of an address: many sockets are no way around the rate.
+    address_budget = RateLimiter(limits.ws_address_burst, 1.0 / limits.ws_address_rate)
 
     def index_response() -> Response:
         index = web / "index.html"
@@ -135,11 +250,10 @@ def create_app(db: str | Path | None = None, store: Store | None = None) -> Star
         return index_response()
 
     async def score_api(request: Request) -> Response:
-        body = await request.body()
         try:
-            raw = json.loads(body) if body.strip() else {}
-        except ValueError as exc:
-            return _error(400, "bad_json", f"not JSON: {exc}")
+            raw = await read_json(request.stream(), request.headers, limits.max_body) or {}
+        except BodyError as exc:
+            return _error(exc.status, exc.code, exc.message)
         try:
             result = score_request(raw)
         except ScoreError as exc:
@@ -147,7 +261,9 @@ def create_app(db: str | Path | None = None, store: Store | None = None) -> Star
         return JSONResponse({"v": PROTOCOL_VERSION, **result})
 
     async def health(request: Request) -> Response:
-        return JSONResponse({"ok": True, "v": PROTOCOL_VERSION})
+        return JSONResponse(
+            {"ok": True, "v": PROTOCOL_VERSION, "rooms_in_memory": len(manager.rooms)}
+        )
 
     async def presets(request: Request) -> Response:
         return JSONResponse(
@@ -164,15 +280,22 @@ def create_app(db: str | Path | None = None, store: Store | None = None) -> Star
         )
 
     async def create_room(request: Request) -> Response:
-        body = await request.body()
         try:
-            raw = json.loads(body) if body.strip() else {}
-        except ValueError as exc:
-            return _error(400, "bad_json", f"not JSON: {exc}")
+            raw = await read_json(request.stream(), request.headers, limits.max_body)
+        except BodyError as exc:
+            return _error(exc.status, exc.code, exc.message)
+        address = client_address(request.scope)
+        if not room_limiter.allow(address):
+            wait = max(1, int(room_limiter.retry_after(address) + 0.999))
+            response = _error(429, "rate_limited", f"too many new rooms; retry in {wait} s")
+            response.headers["retry-after"] = str(wait)
+            return response
         try:
+            check_room_body(raw)
             room = manager.create(RoomOptions.from_json(raw))
         except RoomError as exc:
             return _error(400, exc.code, str(exc))
+        keys = manager.issue_keys(room)
         return JSONResponse(
             {
                 "v": PROTOCOL_VERSION,
@@ -180,11 +303,41 @@ def create_app(db: str | Path | None = None, store: Store | None = None) -> Star
                 "url": f"/r/{room.id}",
                 "ws": f"/ws/{room.id}",
                 "room": room.info(),
-                # secret: lets the creator issue bot tokens (docs/bot-protocol.md)
-                "creator_token": remote.creator_token(room),
+                # Shown once: the creator frees seats and issues bot tokens (docs/bot-protocol.md)
+                # with the first, and invites the 守醒 with the other.
+                **keys,
             },
             status_code=201,
         )
+
+    async def free_seat(request: Request) -> Response:
+        room = room_or_404(request)
+        if isinstance(room, JSONResponse):
+            return room
+        try:
+            raw = await read_json(request.stream(), request.headers, limits.max_body)
+        except BodyError as exc:
+            return _error(exc.status, exc.code, exc.message)
+        token = raw.get("creator_token") if isinstance(raw, dict) else None
+        if (
+            room.creator is None
+            or not is_token(token)
+            or not secrets.compare_digest(hash_token(str(token)), room.creator)
+        ):
+            return _error(403, "forbidden", "only the room's creator (creator_token) frees seats")
+        text = str(request.path_params["seat"])
+        seat: SeatId | None = "shouxing" if text == "shouxing" else None
+        if text in ("0", "1", "2"):
+            seat = int(text)
+        if seat is None:
+            return _error(404, "bad_seat", "seats are 0, 1, 2 and shouxing")
+        if room.state is not None and room.connected(seat):
+            return _error(
+                409, "hand_in_progress", "a player at the table is freed only between hands"
+            )
+        if not room.free_seat(seat):
+            return _error(409, "bad_seat", f"seat {seat} is not held by a person")
+        return JSONResponse({"v": PROTOCOL_VERSION, "room": room.info()})
 
     async def list_rooms(request: Request) -> Response:
         # Public rooms, and the rooms whose ids the asker names (its own, from its browser).
@@ -216,6 +369,18 @@ def create_app(db: str | Path | None = None, store: Store | None = None) -> Star
                 "ledger": room.match.ledger(),
             }
         )
+
+    async def match_record(request: Request) -> Response:
+        room = room_or_404(request)
+        if isinstance(room, JSONResponse):
+            return room
+        # The finished hands only (each with its revealed commitment): what ``wmq verify`` reads.
+        # A live room's match seed is never shown; each hand's own seed is, once it is over.
+        record = room.match.record()
+        record.pop("seed", None)
+        record["room_id"] = room.id
+        record["hands"] = list(room.match.hands)
+        return JSONResponse(record)
 
     def finished(request: Request) -> tuple[Room, int, dict[str, Any]] | JSONResponse:
         room = room_or_404(request)
@@ -275,31 +440,69 @@ def create_app(db: str | Path | None = None, store: Store | None = None) -> Star
             d["hand"] = number
         return JSONResponse(body)
 
-    async def ws_endpoint(websocket: WebSocket) -> None:
+    async def refuse(websocket: WebSocket, code: int, error: dict[str, Any]) -> None:
         await websocket.accept()
-        room_id = str(websocket.path_params["room_id"])
-        room = manager.get(room_id)
-        if room is None:
-            await websocket.send_text(
-                json.dumps(error_message("room_not_found", f"no room {room_id!r}", room_id))
-            )
-            await websocket.close(code=4404)
+        with contextlib.suppress(Exception):
+            await websocket.send_text(encode_message(error))
+            await websocket.close(code=code)
+
+    async def ws_endpoint(websocket: WebSocket) -> None:
+        if not origin_allowed(websocket.headers):
+            # A page on another site: refuse the handshake (HTTP 403).
+            await websocket.close(code=4403)
             return
-        client = QueueClient()
+        address = client_address(websocket.scope)
+        room_id = str(websocket.path_params["room_id"])
+        room = manager.get(room_id) if len(room_id) <= 64 else None
+        if room is None:
+            shown = room_id[:64].encode("utf-8", "replace").decode("utf-8")
+            await refuse(
+                websocket, 4404, error_message("room_not_found", f"no room {shown!r}", shown)
+            )
+            return
+        if len(room.conns) >= limits.conns_per_room:
+            message = f"room {room_id} has {limits.conns_per_room} connections already"
+            await refuse(websocket, 4429, error_message("room_full", message))
+            return
+        if not ws_per_address.add(address, limits.conns_per_address):
+            message = f"at most {limits.conns_per_address} connections per address"
+            await refuse(websocket, 4429, error_message("rate_limited", message))
+            return
+        try:
+            await websocket.accept()
+            await serve_socket(websocket, room, address)
+        finally:
+            ws_per_address.remove(address)
+
+    async def serve_socket(websocket: WebSocket, room: Room, address: str) -> None:
+        client = QueueClient(limits.queue_messages, f"room {room.id} client {address}")
         conn = room.connect(client)
+        budget = RateLimiter(limits.ws_burst, 1.0 / limits.ws_rate, max_keys=1)
+        told = 0.0
 
         async def writer() -> None:
-            while (message := await client.queue.get()) is not None:
-                await websocket.send_text(
-                    json.dumps(message, ensure_ascii=False, separators=(",", ":"))
-                )
+            while (text := await client.queue.get()) is not None:
+                try:
+                    await asyncio.wait_for(websocket.send_text(text), limits.send_timeout)
+                except TimeoutError:
+                    client.fail(f"a write took over {limits.send_timeout} s")
+                    return
+                except Exception as exc:
+                    client.fail(f"write failed: {type(exc).__name__}")
+                    return
 
-        write_task = asyncio.create_task(writer())
-        try:
-            while True:
+        async def reader() -> None:
+            nonlocal told
+            while client.failed is None:
                 frame = await websocket.receive()
                 if frame["type"] == "websocket.disconnect":
-                    break
+                    return
+                if not budget.allow("") or not address_budget.allow(address):
+                    now = asyncio.get_running_loop().time()
+                    if now - told >= 1.0:  # one notice a second; the rest are dropped
+                        told = now
+                        client.send(error_message("rate_limited", "too many messages; slow down"))
+                    continue
                 data = frame.get("text")
                 if data is None:
                     data = frame.get("bytes") or b""
@@ -307,20 +510,29 @@ def create_app(db: str | Path | None = None, store: Store | None = None) -> Star
                     room.handle(conn, parse_client(data))
                 except ProtocolError as exc:
                     client.send(exc.to_message())
-                except Exception:
-                    log.exception("room %s: message failed", room_id)
+                except Exception as exc:
+                    # One line, not a traceback per message: a bad client must not flood the log.
+                    log.error("room %s: message failed: %s: %s", room.id, type(exc).__name__, exc)
                     client.send(error_message("internal", "internal server error", None))
-                if write_task.done():
-                    break
-        except WebSocketDisconnect:
-            pass
+
+        write_task = asyncio.create_task(writer())
+        read_task = asyncio.create_task(reader())
+        try:
+            await asyncio.wait({write_task, read_task}, return_when=asyncio.FIRST_COMPLETED)
         finally:
             room.disconnect(conn)
-            client.close()
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(write_task, timeout=1)
-            if not write_task.done():
-                write_task.cancel()
+            read_task.cancel()
+            if client.failed is None:
+                client.close()
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(asyncio.shield(write_task), timeout=1)
+            write_task.cancel()
+            for task in (read_task, write_task):
+                with contextlib.suppress(BaseException):
+                    await task
+            if client.failed is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(websocket.close(code=1008), timeout=1)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -332,6 +544,7 @@ def create_app(db: str | Path | None = None, store: Store | None = None) -> Star
             yield
         finally:
             await manager.close()
+            pool.close()
             store.close()
 
     routes: list[Route | WebSocketRoute | Mount] = [
@@ -345,6 +558,8 @@ def create_app(db: str | Path | None = None, store: Store | None = None) -> Star
         Route("/api/rooms", list_rooms, methods=["GET"]),
         Route("/api/rooms/{room_id}", room_info),
         Route("/api/rooms/{room_id}/hands", hands),
+        Route("/api/rooms/{room_id}/record", match_record),
+        Route("/api/rooms/{room_id}/seats/{seat}/free", free_seat, methods=["POST"]),
         Route("/api/rooms/{room_id}/hands/{number}", hand),
         Route("/api/rooms/{room_id}/hands/{number}/replay", hand_replay),
         Route("/api/rooms/{room_id}/hands/{number}/review", hand_review),
@@ -354,7 +569,9 @@ def create_app(db: str | Path | None = None, store: Store | None = None) -> Star
     if web.is_dir():
         routes.append(Mount("/static", StaticFiles(directory=web), name="static"))
         routes.append(Mount("/", StaticFiles(directory=web, html=True), name="web"))
-    app = Starlette(routes=routes, lifespan=lifespan)
+    middleware = [Middleware(SecurityHeaders), Middleware(ApiRateLimit, limits=limits)]
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
     app.state.manager = manager
     app.state.store = store
+    app.state.limits = limits
     return app

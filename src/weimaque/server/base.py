@@ -19,6 +19,7 @@ from weimaque.game.state import NUM_SEATS, GameState
 from weimaque.match import Match
 from weimaque.rules.config import RuleConfig
 from weimaque.rules.registry import overrides_of
+from weimaque.server.gate import Gate
 from weimaque.server.numbers import HintCache
 from weimaque.server.options import DEFAULT_TURN_SECONDS, RoomOptions
 from weimaque.server.persist import Recorder
@@ -79,6 +80,10 @@ class RoomBase:
         self.last_hand: dict[str, Any] | None = None
         self._last_state: GameState | None = None
         self._since: dict[int, float] = {}
+        #: Viewers waiting for a claim window to close (issue 13 §2; :mod:`.gate`).
+        self.gate = Gate()
+        #: Per viewer: (events counted, how many of them it sees), for the ``from`` field.
+        self._counted: dict[Viewer, tuple[int, int]] = {}
         self.hint_cache = HintCache()
         #: Events of the hand in progress each viewer was shown (see ``RoomViews.send_events``).
         self._seen: dict[Viewer, int] = {}
@@ -163,6 +168,9 @@ class RoomBase:
             else {"taken": sx.taken, "name": sx.name, "connected": self.connected("shouxing")},
             "spectators": sum(1 for c in self.conns if c.seat is None),
             "public": self.opts.public,
+            # A chosen seed makes a practice room: everyone sees it before sitting down.
+            "practice": self.opts.seed is not None,
+            **({} if self.opts.seed is None else {"practice_seed": self.opts.seed}),
             "turn_seconds": self.turn_seconds,
             "no_timer_asked": self.opts.turn_seconds is None,
             "autoplay_absent": self.opts.autoplay_absent,

@@ -17,6 +17,8 @@ from weimaque.bots import Bot, BotView, get_bot
 from weimaque.game.actions import Action
 from weimaque.game.events import Event
 from weimaque.game.state import NUM_SEATS
+from weimaque.server import botpool
+from weimaque.server.fairness import commitment, deal_json, new_secret, reveal
 from weimaque.server.options import ABSENT_SECONDS, autoplay_bot_name
 from weimaque.server.protocol import server_message
 from weimaque.server.seats import Conn
@@ -27,6 +29,8 @@ log = logging.getLogger("weimaque.server")
 
 class HandDriver(RoomViews):
     """Deals, applies and ends hands; plays bots, timers and 托管."""
+
+    _deal_secret: str | None = None
 
     # ----------------------------------------------------------------- the hand
 
@@ -63,15 +67,32 @@ class HandDriver(RoomViews):
             seat.ready = False
         self.last_hand = None
         self._last_state = None
+        self._commit(state.seed)
         self._seen.clear()
         self.recorder.hand_started(self.hand_number, self.rules, state)
         self._track()
-        for conn in list(self.conns):
-            conn.send(self.snapshot(conn, re if conn is origin else None))
+        self.send_deal(origin, re)
         if state.is_terminal():  # a deal win is decided by actions, but be safe
             self._end_hand()
         self._wake.set()
         return True
+
+    def _commit(self, seed: int | None) -> None:
+        """Commit to the new hand's seed with a fresh secret, stored before anyone plays."""
+        if seed is None:  # a hand dealt from explicit cards (tests) has no seed to commit to
+            self.deal_commitment = self._deal_secret = None
+            return
+        secret = new_secret()
+        self.deal_commitment, self._deal_secret = commitment(secret, seed), secret
+        if self.store is not None:
+            self.store.save_deal(self.id, self.hand_number, self.deal_commitment, secret)
+
+    def _reveal(self, record: dict[str, Any], state: Any) -> None:
+        """Add the revealed secret and the deal to a finished hand's record."""
+        if self._deal_secret is not None and state.seed is not None:
+            record["fairness"] = reveal(self._deal_secret, state.seed)
+            record["deal"] = deal_json(state)
+        self.deal_commitment = self._deal_secret = None
 
     def _track(self) -> None:
         """Start the decision clock of each seat that must decide now."""
@@ -97,12 +118,13 @@ class HandDriver(RoomViews):
         state = self.state
         assert state is not None
         first = len(state.events)
+        before = state.copy()
         state.apply(seat, action)
         new: list[Event] = state.events[first:]
         self.recorder.actions(state)
         self._since.pop(seat, None)
         self._track()
-        self.send_events(new, first, seat, action, auto, origin, re)
+        self.send_events(new, first, seat, action, auto, origin, re, before)
         if state.is_terminal():
             self._end_hand()
         self._wake.set()
@@ -114,8 +136,10 @@ class HandDriver(RoomViews):
         number = self.hand_number
         settlement = self.match.finish_hand()
         record = self.match.hands[-1]
+        self._reveal(record, state)
         self._last_state = state
         self.last_hand = self._hand_end(number, state, settlement)
+        self.last_hand["fairness"] = record.get("fairness")
         self._between_since = time.monotonic()
         for seat in self.seats:
             seat.ready = False  # 托管 stays on until its player cancels it
@@ -151,6 +175,10 @@ class HandDriver(RoomViews):
         state = self.state
         if state is None:
             turn = self.turn_seconds
+            if self.match.hands and not self.match.is_over() and self._all_bots():
+                # A table of bots deals its next hand without waiting for anyone.
+                delay = self.opts.bot_delay_ms / 1000
+                return max(0.0, self._between_since + delay - time.monotonic()), None
             if turn is not None and self.match.hands and not self.match.is_over():
                 return max(0.0, self._between_since + turn - time.monotonic()), None
             return 3600.0, None
@@ -164,6 +192,9 @@ class HandDriver(RoomViews):
             if wait < best[0]:
                 best = (wait, seat)
         return best
+
+    def _all_bots(self) -> bool:
+        return all(seat.kind == "bot" for seat in self.seats)
 
     def _seat_due(self, seat: int, now: float) -> float | None:
         """When the server decides for a seat that must decide (None: it waits for its player)."""
@@ -200,13 +231,12 @@ class HandDriver(RoomViews):
         view = BotView.of(state, seat)
         before = len(state.actions)
         rng = random.Random(self.rng.getrandbits(64))
+        spec = (s.bot or bot.name) if s.kind == "bot" else autoplay_bot_name()
         try:
-            if bot.name == "random":
-                action = bot.act(view, rng)
-            else:
-                action = await asyncio.to_thread(bot.act, view, rng)
-        except Exception:
-            log.exception("bot %s failed; playing a random legal action", bot.name)
+            # Off the event loop, in the server's bounded pool (botpool).
+            action = await botpool.POOL.act(spec, view, rng.getrandbits(64))
+        except Exception as exc:
+            log.error("bot %s failed (%s); playing a random legal action", spec, exc)
             action = rng.choice(view.legal)
         if self.state is not state or len(state.actions) != before or seat not in state.to_act():
             return True  # someone acted meanwhile; look again
@@ -216,7 +246,9 @@ class HandDriver(RoomViews):
         if not state.can(seat, action):
             log.error("bot %s chose illegal %s; playing the first legal action", bot.name, action)
             action = state.legal_actions(seat)[0]
-        if s.kind == "human" and not s.autoplay:
+        if s.kind == "human" and not s.autoplay and state.phase != "claim":
+            # The 托管 badge goes up on a turn everyone sees, never inside a claim window:
+            # it would name the seat that had an option there (issue 13 §2).
             s.autoplay = True
             self.broadcast_room()
         self.apply(seat, action, auto=True)

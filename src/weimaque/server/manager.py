@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import secrets
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -14,10 +17,11 @@ from weimaque.game.record import replay
 from weimaque.game.state import GameState
 from weimaque.match import Settlement
 from weimaque.rules.registry import rules_with
+from weimaque.server.limits import Limits
 from weimaque.server.options import RoomError, RoomOptions
 from weimaque.server.persist import flush_actions
 from weimaque.server.rooms import Room
-from weimaque.server.seats import Seat
+from weimaque.server.seats import Seat, SeatId, hash_token, new_token, stored_hash
 from weimaque.server.store import Store
 
 log = logging.getLogger("weimaque.server")
@@ -26,11 +30,21 @@ log = logging.getLogger("weimaque.server")
 class RoomManager:
     """All rooms of a server, created, looked up and restored from the store."""
 
-    def __init__(self, store: Store | None = None, new_id: Callable[[], str] | None = None) -> None:
+    def __init__(
+        self,
+        store: Store | None = None,
+        new_id: Callable[[], str] | None = None,
+        limits: Limits | None = None,
+    ) -> None:
         """A manager over an optional store."""
         self.store = store
         self.rooms: dict[str, Room] = {}
         self._new_id = new_id or (lambda: secrets.token_urlsafe(6))
+        self.limits = limits or Limits()
+        #: When each room was last seen without connections, and each seat without its player.
+        self._idle: dict[str, float] = {}
+        self._absent: dict[tuple[str, SeatId], float] = {}
+        self._sweeper: asyncio.Task[None] | None = None
 
     def create(self, opts: RoomOptions) -> Room:
         """Create a room from checked options; raise ``RoomError`` for bad rules or bots."""
@@ -43,6 +57,7 @@ class RoomManager:
                 get_bot(spec)
             except WeimaqueError as exc:
                 raise RoomError("bad_bots", f"seat {seat}: {exc}") from exc
+        # A live room's seeds come from the OS CSPRNG; a chosen seed makes a practice room.
         seed = opts.seed if opts.seed is not None else secrets.randbits(63)
         room_id = self._new_id()
         while room_id in self.rooms:
@@ -54,11 +69,25 @@ class RoomManager:
         room._maybe_deal()  # three bots: play at once
         return room
 
+    def issue_keys(self, room: Room) -> dict[str, str | None]:
+        """The creator's token (frees seats) and the 守醒 invitation, shown once, kept hashed."""
+        creator = new_token()
+        invite = new_token() if room.shouxing is not None else None
+        room.creator = hash_token(creator)
+        room.invite = None if invite is None else hash_token(invite)
+        if self.store is not None:
+            self.store.save_keys(room.id, room.creator, room.invite)
+        return {"creator_token": creator, "shouxing_invite": invite}
+
     def get(self, room_id: str) -> Room | None:
         """A room by id (restored from the store on first use)."""
         room = self.rooms.get(room_id)
         if room is None and self.store is not None:
             room = self.restore(room_id)
+            if room is not None and self._sweeper is not None:
+                # Back from the store while the server runs (it had left memory): play on.
+                room.ensure_driver()
+                room._maybe_deal()
         return room
 
     def restore(self, room_id: str) -> Room | None:
@@ -73,7 +102,7 @@ class RoomManager:
             Seat(
                 s["kind"],
                 s.get("bot"),
-                s.get("token"),
+                stored_hash(s.get("token")),
                 s.get("name"),
                 no_timer=s.get("no_timer", False),
             )
@@ -81,7 +110,9 @@ class RoomManager:
         ]
         sx_raw = data.seats.get("shouxing")
         shouxing = (
-            None if sx_raw is None else Seat("human", None, sx_raw.get("token"), sx_raw.get("name"))
+            None
+            if sx_raw is None
+            else Seat("human", None, stored_hash(sx_raw.get("token")), sx_raw.get("name"))
         )
         room = Room(room_id, opts, rules, data.seed, self.store, seats, shouxing, data.created)
         match = room.match
@@ -99,13 +130,19 @@ class RoomManager:
             state = match.start_hand()
             if state.seed != cur["seed"] or state.dealer != cur["dealer"]:
                 raise WeimaqueError(f"room {room_id}: stored hand does not follow the match")
+            sx = room.shouxing is not None
+            room.gate.dealt(state, sx)
             for seat, text in cur["actions"]:
-                state.apply(int(seat), Action.parse(text))
+                room.gate.replay(state, int(seat), Action.parse(text), sx)
             room.last_hand = None
             room._last_state = None
+            found = self.store.deal(room_id, len(match.hands) + 1)
+            if found is not None:
+                room.deal_commitment, room._deal_secret = found
             room._track()
             if state.is_terminal():
                 room._end_hand()
+        room.creator, room.invite = self.store.keys(room_id)
         self.rooms[room_id] = room
         return room
 
@@ -125,16 +162,69 @@ class RoomManager:
         return count
 
     def start(self) -> None:
-        """Start the automatic play of every room (inside the running loop)."""
+        """Start the automatic play of every room, and the sweeper (inside the running loop)."""
         for room in self.rooms.values():
             room.ensure_driver()
             room._maybe_deal()
+        if self._sweeper is None:
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
 
     async def close(self) -> None:
         """Stop every room's task and write what is still pending."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._sweeper
+            self._sweeper = None
         for room in list(self.rooms.values()):
             await room.close()
         flush_actions()
+
+    async def _sweep_forever(self) -> None:
+        period = max(0.2, min(5.0, self.limits.seat_grace / 4, self.limits.idle_evict / 4))
+        while True:
+            await asyncio.sleep(period)
+            try:
+                await self.sweep()
+            except Exception as exc:
+                log.error("sweep failed: %s: %s", type(exc).__name__, exc)
+
+    async def sweep(self, now: float | None = None) -> None:
+        """Free squatted seats; evict idle and finished rooms from memory (not from the store)."""
+        now = time.monotonic() if now is None else now
+        for room_id, room in list(self.rooms.items()):
+            self._free_absent(room, now)
+            if room.conns:
+                self._idle.pop(room_id, None)
+                continue
+            since = self._idle.setdefault(room_id, now)
+            limit = self.limits.idle_evict
+            if room.status == "over":
+                limit = min(limit, 30.0)
+            if self.store is not None and now - since >= limit:
+                flush_actions()  # everything it did is in the store before it leaves memory
+                del self.rooms[room_id]
+                self._idle.pop(room_id, None)
+                await room.close()
+                log.info("room %s left memory (idle %.0f s)", room_id, now - since)
+
+    def _free_absent(self, room: Room, now: float) -> None:
+        """A person's seat with nobody on it between hands (or before the first) is freed."""
+        seats: list[SeatId] = [s for s, seat in enumerate(room.seats) if seat.kind == "human"]
+        if room.shouxing is not None:
+            seats.append("shouxing")
+        for seat_id in seats:
+            key = (room.id, seat_id)
+            seat = room._seat(seat_id)
+            held = any(c.seat == seat_id or c.held == seat_id for c in room.conns)
+            if seat.token is None or held or room.state is not None:
+                self._absent.pop(key, None)
+                continue
+            since = self._absent.setdefault(key, now)
+            if now - since >= self.limits.seat_grace:
+                self._absent.pop(key, None)
+                if room.free_seat(seat_id):
+                    log.info("room %s: seat %s freed (absent)", room.id, seat_id)
 
     def hand_record(self, room_id: str, number: int) -> dict[str, Any] | None:
         """A finished hand's record (never the hand in progress)."""

@@ -1,20 +1,27 @@
 """The typed WebSocket messages of ``docs/protocol.md`` (version 1) and their strict parsing.
 
 ``parse_client`` turns any text into a client message or a ``ProtocolError`` carrying the error
-code and an echo of the input; it never raises anything else, so a bad frame never ends a
-connection.
+code and a cleaned copy of the input; it never raises anything else, so a bad frame never ends a
+connection. Nothing a client sends is ever sent back as it came: echoes, ids and names pass
+through :func:`clean_echo`, :func:`safe_id` and :func:`clean_name`, so no reply can carry a lone
+surrogate, ``NaN`` or an unbounded value.
 """
 
 from __future__ import annotations
 
 import json
+import math
+import re as regex
+import unicodedata
 from typing import Annotated, Any, Final, Literal
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
     StrictBool,
+    StrictFloat,
     StrictInt,
     StrictStr,
     ValidationError,
@@ -23,6 +30,13 @@ from pydantic import (
 PROTOCOL_VERSION: Final = 1
 MAX_MESSAGE: Final = 64 * 1024
 ECHO_LIMIT: Final = 1000
+#: The most characters of any string sent back in an echo.
+ECHO_TEXT: Final = 200
+NAME_LENGTH: Final = 24
+#: A seat, creator or invitation token: what ``secrets.token_urlsafe`` makes.
+TOKEN_PATTERN: Final = r"^[A-Za-z0-9_-]{16,64}$"
+_TOKEN_RE: Final = regex.compile(TOKEN_PATTERN)
+_MAX_ID: Final = 2**53
 
 ErrorCode = Literal[
     "bad_json",
@@ -43,11 +57,92 @@ ErrorCode = Literal[
     "match_over",
     "room_not_found",
     "too_large",
+    "rate_limited",
+    "forbidden",
+    "room_full",
     "internal",
 ]
 
-MessageId = StrictStr | StrictInt
-Name = Annotated[StrictStr, Field(min_length=1, max_length=24)]
+
+def is_token(text: object) -> bool:
+    """Whether ``text`` has the form of a token (checked before any comparison)."""
+    return isinstance(text, str) and _TOKEN_RE.fullmatch(text) is not None
+
+
+def clean_text(text: str, limit: int = ECHO_TEXT) -> str:
+    """``text`` safe to send back: lone surrogates replaced, at most ``limit`` characters."""
+    text = text[:limit]
+    return text.encode("utf-8", "replace").decode("utf-8") if _has_surrogate(text) else text
+
+
+def _has_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+#: Unicode categories dropped from display names: controls, format characters (bidi overrides,
+#: zero-width joiners and spaces), surrogates, private use and unassigned code points.
+_NAME_DROP: Final = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+
+
+def clean_name(name: str) -> str:
+    """A display name: NFC, no control/bidi/zero-width characters, spaces collapsed, bounded."""
+    name = unicodedata.normalize("NFC", name)
+    kept = "".join(
+        " " if unicodedata.category(ch) == "Zs" else ch
+        for ch in name
+        if unicodedata.category(ch) not in _NAME_DROP
+    )
+    return " ".join(kept.split())[:NAME_LENGTH]
+
+
+def _check_token(text: str) -> str:
+    if not is_token(text):
+        raise ValueError("a token is 16 to 64 characters of A-Z a-z 0-9 _ -")
+    return text
+
+
+def safe_id(raw: object) -> str | int | None:
+    """A message ``id`` that may be sent back as ``re``: a short clean string or a safe int."""
+    if isinstance(raw, bool):
+        return None
+    if isinstance(raw, int):
+        return raw if -_MAX_ID <= raw <= _MAX_ID else None
+    if isinstance(raw, str) and len(raw) <= 64 and not _has_surrogate(raw):
+        return raw
+    return None
+
+
+def clean_echo(value: Any, depth: int = 0) -> Any:
+    """A bounded copy of client input that is always valid JSON and valid UTF-8."""
+    if isinstance(value, str):
+        return clean_text(value)
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return value if -_MAX_ID <= value <= _MAX_ID else str(value)[:40] + "…"
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if depth >= 4:
+        return "…"
+    if isinstance(value, list):
+        return [clean_echo(v, depth + 1) for v in value[:20]]
+    if isinstance(value, dict):
+        return {
+            clean_text(str(k), 40): clean_echo(v, depth + 1) for k, v in list(value.items())[:20]
+        }
+    return None
+
+
+MessageId = (
+    Annotated[StrictStr, Field(max_length=64)]
+    | Annotated[StrictInt, Field(ge=-_MAX_ID, le=_MAX_ID)]
+)
+Name = Annotated[StrictStr, Field(min_length=1, max_length=200), AfterValidator(clean_name)]
+Token = Annotated[StrictStr, AfterValidator(_check_token)]
 
 
 class ClientMessage(BaseModel):
@@ -70,11 +165,12 @@ class Join(ClientMessage):
 
 
 class Sit(ClientMessage):
-    """Take a free human seat (or the 守醒 seat, RULES §2.1)."""
+    """Take a free human seat, or the 守醒 seat (RULES §2.1) with the creator's invitation."""
 
     type: Literal["sit"]
     seat: StrictInt | Literal["shouxing"]
     name: Name | None = None
+    invite: Token | None = None
 
 
 class Act(ClientMessage):
@@ -128,7 +224,12 @@ class Ping(ClientMessage):
     """Keep-alive; answered by ``pong``."""
 
     type: Literal["ping"]
-    t: Any = None
+    t: (
+        Annotated[StrictInt, Field(ge=-(2**63), le=2**63)]
+        | Annotated[StrictFloat, Field(allow_inf_nan=False)]
+        | Annotated[StrictStr, Field(max_length=64)]
+        | None
+    ) = None
 
 
 AnyClientMessage = Join | Sit | Act | Next | Spectate | Leave | Autoplay | Hints | NoTimer | Ping
@@ -165,24 +266,42 @@ class ProtocolError(Exception):
 def error_message(
     code: ErrorCode, message: str, echo: Any = None, re: Any = None
 ) -> dict[str, Any]:
-    """An ``error`` server message."""
+    """An ``error`` server message; ``echo`` and ``message`` are cleaned of client input."""
     out: dict[str, Any] = {"v": PROTOCOL_VERSION, "type": "error"}
+    re = safe_id(re)
     if re is not None:
         out["re"] = re
-    out.update(code=code, message=message, echo=echo)
+    out.update(code=code, message=clean_text(message, ECHO_LIMIT), echo=clean_echo(echo))
     return out
 
 
 def _echo_text(text: str) -> str:
-    return text if len(text) <= ECHO_LIMIT else text[:ECHO_LIMIT]
+    return clean_text(text, ECHO_LIMIT)
 
 
 def _describe(exc: ValidationError) -> str:
     parts = []
     for err in exc.errors()[:4]:
-        where = ".".join(str(p) for p in err["loc"]) or "message"
-        parts.append(f"{where}: {err['msg']}")
+        where = ".".join(clean_text(str(p), 40) for p in err["loc"]) or "message"
+        parts.append(f"{where}: {clean_text(err['msg'], 120)}")
     return "; ".join(parts)
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _walk_surrogates(value: Any, depth: int = 0) -> bool:
+    """Whether any string (or key) in parsed JSON holds a lone surrogate."""
+    if isinstance(value, str):
+        return _has_surrogate(value)
+    if depth > 64:
+        return False
+    if isinstance(value, list):
+        return any(_walk_surrogates(v, depth + 1) for v in value)
+    if isinstance(value, dict):
+        return any(_has_surrogate(k) or _walk_surrogates(v, depth + 1) for k, v in value.items())
+    return False
 
 
 def parse_client(text: str | bytes) -> AnyClientMessage:
@@ -195,17 +314,21 @@ def parse_client(text: str | bytes) -> AnyClientMessage:
     if len(text) > MAX_MESSAGE:
         raise ProtocolError("too_large", f"message over {MAX_MESSAGE} bytes", _echo_text(text))
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=_reject_constant)
     except (ValueError, RecursionError) as exc:
         raise ProtocolError("bad_json", f"not JSON: {exc}", _echo_text(text)) from exc
     if not isinstance(data, dict):
         raise ProtocolError("bad_json", "a message must be a JSON object", data)
-    raw_id = data.get("id")
-    re = raw_id if isinstance(raw_id, str | int) and not isinstance(raw_id, bool) else None
-    if data.get("v") != PROTOCOL_VERSION:
+    if _walk_surrogates(data):
+        raise ProtocolError(
+            "bad_json", "the message holds a lone surrogate (not valid Unicode text)", data
+        )
+    re = safe_id(data.get("id"))
+    version = data.get("v")
+    if type(version) is not int or version != PROTOCOL_VERSION:
         raise ProtocolError(
             "unsupported_version",
-            f"unsupported protocol version {data.get('v')!r}; this server speaks v=1",
+            f"unsupported protocol version {clean_echo(version)!r}; this server speaks v=1",
             data,
             re,
         )
@@ -225,12 +348,16 @@ def parse_client(text: str | bytes) -> AnyClientMessage:
     assert isinstance(
         message, Join | Sit | Act | Next | Spectate | Leave | Autoplay | Hints | NoTimer | Ping
     )
+    if isinstance(message, Join) and message.token is not None and not is_token(message.token):
+        # Checked before any comparison: compare_digest refuses non-ASCII text.
+        raise ProtocolError("bad_token", "this room holds no seat with that token", data, re)
     return message
 
 
 def server_message(kind: str, re: Any = None, **fields: Any) -> dict[str, Any]:
     """A server message: ``{"v": 1, "type": kind, ["re": re], **fields}``."""
     out: dict[str, Any] = {"v": PROTOCOL_VERSION, "type": kind}
+    re = safe_id(re)
     if re is not None:
         out["re"] = re
     out.update(fields)

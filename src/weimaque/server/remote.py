@@ -31,9 +31,15 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from weimaque.bots.external import PROTOCOL
 from weimaque.server.manager import RoomManager
-from weimaque.server.protocol import PROTOCOL_VERSION, ProtocolError, parse_client
+from weimaque.server.protocol import (
+    PROTOCOL_VERSION,
+    ProtocolError,
+    clean_name,
+    is_token,
+    parse_client,
+)
 from weimaque.server.rooms import Room
-from weimaque.server.seats import Conn, new_token
+from weimaque.server.seats import Conn, hash_token, new_token
 
 log = logging.getLogger("weimaque.server")
 
@@ -76,10 +82,11 @@ class RemoteBots:
         if not isinstance(raw, dict) or set(raw) - {"creator_token", "seat", "name"}:
             return _error(400, "bad_request", f"expected creator_token, seat, name: {raw!r}")
         creator = raw.get("creator_token")
-        known = self.creators.get(room_id)
-        if not isinstance(creator, str) or known is None:
+        # The creator token is kept hashed with the room (it survives a restart).
+        known = room.creator
+        if not is_token(creator) or known is None:
             return _error(403, "bad_token", "only the room's creator may issue a bot token")
-        if not secrets.compare_digest(creator, known):
+        if not secrets.compare_digest(hash_token(str(creator)), known):
             return _error(403, "bad_token", "only the room's creator may issue a bot token")
         seat_id = raw.get("seat")
         if not isinstance(seat_id, int) or isinstance(seat_id, bool) or seat_id not in range(3):
@@ -90,12 +97,13 @@ class RemoteBots:
         seat = room.seats[seat_id]
         if seat.kind == "bot" or seat.taken:
             return _error(400, "seat_taken", f"seat {seat_id} is not free")
-        seat.token = new_token()
-        seat.name = name
+        bot_token = new_token()
+        seat.token = hash_token(bot_token)  # kept hashed, like every seat token
+        seat.name = clean_name(name) or f"bot{seat_id + 1}"
         room._save_seats()
         if not room._maybe_deal():
             room.broadcast_room()
-        body = {"v": PROTOCOL_VERSION, "seat": seat_id, "bot_token": seat.token}
+        body = {"v": PROTOCOL_VERSION, "seat": seat_id, "bot_token": bot_token}
         body["ws"] = f"/ws/{room_id}/bot"
         return JSONResponse(body, status_code=201)
 

@@ -14,6 +14,7 @@ is built in layers, one module each:
 
 from __future__ import annotations
 
+import secrets
 import time
 
 from weimaque.errors import IllegalAction, InvalidNotation
@@ -44,14 +45,27 @@ from weimaque.server.protocol import (
     ProtocolError,
     Sit,
     Spectate,
+    safe_id,
     server_message,
 )
-from weimaque.server.seats import Client, Conn, Seat, SeatId, find_token, new_token
+from weimaque.server.seats import (
+    Client,
+    Conn,
+    Seat,
+    SeatId,
+    find_token,
+    hash_token,
+    new_token,
+)
 from weimaque.server.views import replay_steps
 
 
 class Room(HandDriver):
     """A table of three seats playing one match (RULES §8.6), answering its connections."""
+
+    #: Hashes of the creator's token (frees seats) and of the 守醒 invitation, if issued.
+    creator: str | None = None
+    invite: str | None = None
 
     # ----------------------------------------------------------------- connections
 
@@ -107,6 +121,7 @@ class Room(HandDriver):
                 conn.send(self._welcome(conn, msg.id))
                 conn.send(self.snapshot(conn, msg.id))
                 raise self._fail("bad_token", "this room holds no seat with that token", msg)
+            conn.token = msg.token
             if msg.watch:
                 self._watch(conn, seat)
             else:
@@ -159,7 +174,8 @@ class Room(HandDriver):
         self._save_seats()
         for other in list(self.conns):
             if other.seat == seat_id or other.held == seat_id:
-                other.seat = other.held = None
+                # Leaving revokes the token: no connection keeps it.
+                other.seat = other.held = other.token = None
                 other.send(self._welcome(other, msg.id if other is conn else None))
                 other.send(self.snapshot(other, msg.id if other is conn else None))
         self.broadcast_room()
@@ -208,6 +224,7 @@ class Room(HandDriver):
                 raise self._fail("bad_seat", "these rules seat no 守醒 (RULES §2.1)", msg)
             seat = self.shouxing
             default = "守醒"
+            self._check_invite(conn, msg)
         else:
             if not 0 <= seat_id < NUM_SEATS:
                 raise self._fail("bad_seat", f"no seat {seat_id}; seats are 0, 1, 2", msg)
@@ -217,14 +234,50 @@ class Room(HandDriver):
             default = f"玩家{seat_id + 1}"
         if seat.taken:
             raise self._fail("seat_taken", f"seat {seat_id} is taken", msg)
-        seat.token = new_token()
+        token = new_token()
+        seat.token = hash_token(token)
         seat.name = msg.name or default
-        conn.seat = seat_id
+        conn.seat, conn.token = seat_id, token
         self._save_seats()
         conn.send(self._welcome(conn, msg.id))
         if not self._maybe_deal(conn, msg.id):
             conn.send(self.snapshot(conn, msg.id))
             self.broadcast_room()
+
+    def _check_invite(self, conn: Conn, msg: Sit) -> None:
+        """The 守醒 sees all three hands: by the creator's invitation, never a seat's holder."""
+        if (
+            self.invite is None
+            or msg.invite is None
+            or not secrets.compare_digest(hash_token(msg.invite), self.invite)
+        ):
+            raise self._fail(
+                "bad_token", "the 守醒 seat is taken only with the creator's invitation", msg
+            )
+        if conn.token is not None or conn.held is not None:
+            raise self._fail("forbidden", "a player who holds a seat may not sit as 守醒", msg)
+
+    def free_seat(self, seat_id: SeatId) -> bool:
+        """Free a person's seat (its token no longer holds it); whether it was held."""
+        if seat_id == "shouxing":
+            seat = self.shouxing
+        elif isinstance(seat_id, int) and 0 <= seat_id < NUM_SEATS:
+            seat = self.seats[seat_id]
+        else:
+            seat = None
+        if seat is None or seat.kind != "human" or seat.token is None:
+            return False
+        seat.token = seat.name = None
+        seat.ready = seat.autoplay = seat.away = False
+        self._save_seats()
+        for conn in list(self.conns):
+            if conn.seat == seat_id or conn.held == seat_id:
+                conn.seat = conn.held = conn.token = None
+                conn.send(self._welcome(conn, None))
+                conn.send(self.snapshot(conn))
+        self.broadcast_room()
+        self._wake.set()
+        return True
 
     def _act(self, conn: Conn, msg: Act) -> None:
         seat = conn.seat
@@ -252,6 +305,11 @@ class Room(HandDriver):
         except IllegalAction as exc:
             raise self._fail("illegal_action", str(exc), msg) from exc
         self._seat(seat).autoplay = False
+        # Accepted: said at once, the same whether or not a claim window will hold the events
+        # (their ``events`` message, with ``re``, comes when this seat is settled; see .gate).
+        actor = {"seat": seat, "action": str(action), "auto": False}
+        self.flush_pending()  # older news first: the order of messages never changes
+        conn.send(server_message("ack", None, ack=safe_id(msg.id), actor=actor))
         self.apply(seat, action, auto=False, origin=conn, re=msg.id)
 
     def _next(self, conn: Conn, msg: Next) -> None:

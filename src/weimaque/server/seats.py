@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import logging
+import re
 import secrets
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
@@ -26,6 +28,7 @@ class Seat:
 
     kind: Literal["human", "bot"]
     bot: str | None = None
+    #: The SHA-256 of the seat's token (the token itself is only ever with its holder).
     token: str | None = None
     name: str | None = None
     ready: bool = False
@@ -42,7 +45,7 @@ class Seat:
         return self.kind == "bot" or self.token is not None
 
     def to_store(self) -> dict[str, Any]:
-        """Stored form (with the token)."""
+        """Stored form (with the token's hash)."""
         return {
             "kind": self.kind,
             "bot": self.bot,
@@ -58,6 +61,8 @@ class Conn:
 
     client: Client
     seat: SeatId | None = None
+    #: The token this connection sat or joined with (sent back in ``welcome``), if any.
+    token: str | None = None
     #: The seat whose token this connection holds while it watches (旁观), to sit back.
     held: SeatId | None = None
     #: Whether this connection asked for 听 hints.
@@ -76,19 +81,47 @@ def new_token() -> str:
     return secrets.token_urlsafe(18)
 
 
+_HASHED = re.compile(r"^[0-9a-f]{64}$")
+_TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
+
+
+def hash_token(token: str) -> str:
+    """What is kept of a token: its SHA-256 (a stolen database gives no seat away)."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def stored_hash(value: str | None) -> str | None:
+    """A stored token field as a hash (databases written before tokens were hashed hold them)."""
+    if value is None or _HASHED.fullmatch(value):
+        return value
+    return hash_token(value)
+
+
 def find_token(seats: list[Seat], shouxing: Seat | None, token: str) -> SeatId | None:
-    """The seat a token holds, compared in constant time."""
+    """The seat a token holds, its hash compared in constant time."""
+    if not isinstance(token, str) or _TOKEN.fullmatch(token) is None:
+        return None  # not a token at all (and never hashed: it may not even be valid text)
+    digest = hash_token(token)
     found: SeatId | None = None
     for s, seat in enumerate(seats):
-        if seat.token is not None and secrets.compare_digest(seat.token, token):
+        if seat.token is not None and secrets.compare_digest(seat.token, digest):
             found = s
     if (
         shouxing is not None
         and shouxing.token is not None
-        and secrets.compare_digest(shouxing.token, token)
+        and secrets.compare_digest(shouxing.token, digest)
     ):
         found = "shouxing"
     return found
 
 
-__all__ = ["Client", "Conn", "Seat", "SeatId", "find_token", "new_token"]
+__all__ = [
+    "Client",
+    "Conn",
+    "Seat",
+    "SeatId",
+    "find_token",
+    "hash_token",
+    "new_token",
+    "stored_hash",
+]

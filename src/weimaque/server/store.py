@@ -1,8 +1,11 @@
 """SQLite persistence of rooms, matches and hands (stdlib ``sqlite3``, zero set-up).
 
-A room row holds its options, seat tokens and bot kinds; ``hands`` holds every finished hand's
-record (with its settlement); ``current`` holds the hand in progress as (rules, seed, dealer,
-actions), enough to restore it by replaying (the hand is fully described by them, RULES §2.2).
+A room row holds its options, the hashes of its seat tokens and its bot kinds; ``room_keys``
+the hashes of the creator's token and of the 守醒 invitation; ``deals`` each hand's commitment and
+its secret (docs/fairness.md), revealed only once the hand is over; ``hands`` holds every
+finished hand's record (with its settlement and revealed commitment); ``current`` holds the hand
+in progress as (rules, seed, dealer, actions), enough to restore it by replaying (the hand is
+fully described by them, RULES §2.2).
 """
 
 from __future__ import annotations
@@ -38,6 +41,18 @@ CREATE TABLE IF NOT EXISTS hands (
     number INTEGER NOT NULL,
     record TEXT NOT NULL,
     finished REAL NOT NULL,
+    PRIMARY KEY (room_id, number)
+);
+CREATE TABLE IF NOT EXISTS room_keys (
+    room_id TEXT PRIMARY KEY REFERENCES rooms(id),
+    creator TEXT,
+    invite TEXT
+);
+CREATE TABLE IF NOT EXISTS deals (
+    room_id TEXT NOT NULL REFERENCES rooms(id),
+    number INTEGER NOT NULL,
+    commitment TEXT NOT NULL,
+    secret TEXT NOT NULL,
     PRIMARY KEY (room_id, number)
 );
 CREATE TABLE IF NOT EXISTS current (
@@ -228,6 +243,35 @@ class Store:
             hands=hands,
             current=current,
         )
+
+    def save_keys(self, room_id: str, creator: str | None, invite: str | None) -> None:
+        """Store the hashes of a room's creator token and 守醒 invitation."""
+        self.db.execute(
+            "INSERT OR REPLACE INTO room_keys (room_id, creator, invite) VALUES (?, ?, ?)",
+            (room_id, creator, invite),
+        )
+
+    def keys(self, room_id: str) -> tuple[str | None, str | None]:
+        """(creator hash, invitation hash) of a room, None where it has none."""
+        row = self.db.execute(
+            "SELECT creator, invite FROM room_keys WHERE room_id = ?", (room_id,)
+        ).fetchone()
+        return (None, None) if row is None else (row[0], row[1])
+
+    def save_deal(self, room_id: str, number: int, commitment: str, secret: str) -> None:
+        """Store a hand's commitment and its (still secret) secret, before the hand is played."""
+        self.db.execute(
+            "INSERT OR REPLACE INTO deals (room_id, number, commitment, secret) VALUES (?,?,?,?)",
+            (room_id, number, commitment, secret),
+        )
+
+    def deal(self, room_id: str, number: int) -> tuple[str, str] | None:
+        """(commitment, secret) of a hand, or None."""
+        row = self.db.execute(
+            "SELECT commitment, secret FROM deals WHERE room_id = ? AND number = ?",
+            (room_id, number),
+        ).fetchone()
+        return None if row is None else (row[0], row[1])
 
     def room_ids(self, include_over: bool = False) -> list[str]:
         """Ids of stored rooms (oldest first), by default only those not over."""

@@ -16,9 +16,10 @@ from weimaque.game.actions import Action
 from weimaque.game.events import Event, Viewer, Won
 from weimaque.game.observation import observation
 from weimaque.game.record import start_from_record
-from weimaque.game.state import GameState
+from weimaque.game.state import NUM_SEATS, GameState
 from weimaque.match import Settlement
 from weimaque.server.base import RoomBase
+from weimaque.server.gate import settled, viewers
 from weimaque.server.numbers import breakdown_json, hints, table_xi
 from weimaque.server.protocol import server_message
 from weimaque.server.seats import Conn, SeatId
@@ -50,6 +51,9 @@ def replay_steps(record: dict[str, Any]) -> list[dict[str, Any]]:
     return steps
 
 
+#: Room broadcasts within this many seconds are sent as one.
+ROOM_COALESCE_S: Final = 0.05
+
 #: Events that turn up or put down a card another seat may win on.
 CARD_EVENTS: Final = frozenset({"drew", "discard", "release", "wei"})
 ViewCache = dict[Viewer, tuple[dict[str, Any] | None, dict[str, Any] | None]]
@@ -57,6 +61,11 @@ ViewCache = dict[Viewer, tuple[dict[str, Any] | None, dict[str, Any] | None]]
 
 class RoomViews(RoomBase):
     """The messages a room sends, per connection."""
+
+    #: The published commitment to the hand in progress (docs/fairness.md).
+    deal_commitment: str | None = None
+    #: A ``room`` broadcast is scheduled.
+    _room_due: bool = False
 
     @staticmethod
     def viewer_of(conn: Conn) -> Viewer:
@@ -126,9 +135,21 @@ class RoomViews(RoomBase):
         viewer = self.viewer_of(conn)
         shown = self._displayed()
         fields = self._view_fields(conn, shown)
-        history = (
-            [] if shown is None else [v for e in shown.events if (v := e.view(viewer)) is not None]
-        )
+        events = [] if shown is None else shown.events
+        held = None if self.state is None else self.gate.waiting(viewer)
+        if held is not None:
+            # Waiting for a window to close: the position of its last delivery (see .gate).
+            events = events[: NUM_SEATS if held.upto is None else held.upto]
+            legal = [] if held.obs is None else held.obs.get("legal_actions", [])
+            fields.update(
+                observation=held.obs,
+                legal_actions=[{"text": t, "id": Action.parse(t).id} for t in legal],
+                to_act=bool(legal),
+                timer=None,
+                numbers=None if held.obs is None else table_xi(held.obs, self.rules),
+            )
+            fields.pop("hints", None)
+        history = [v for e in events if (v := e.view(viewer)) is not None]
         return server_message(
             "snapshot",
             re,
@@ -140,6 +161,7 @@ class RoomViews(RoomBase):
             event_count=len(history),
             match=self.match_info(),
             last_hand=self.last_hand if self.state is None else None,
+            commitment=self.deal_commitment if self.state is not None else None,
         )
 
     def _you(self, conn: Conn) -> dict[str, Any]:
@@ -166,7 +188,7 @@ class RoomViews(RoomBase):
             room_id=self.id,
             seat=conn.seat,
             role=you["role"],
-            token=None if s is None else s.token,
+            token=None if s is None else conn.token,
             name=you["name"],
             held=conn.held,
             protocol=1,
@@ -179,7 +201,22 @@ class RoomViews(RoomBase):
             conn.send(message)
 
     def broadcast_room(self) -> None:
-        """Tell everyone the room changed."""
+        """Tell everyone the room changed: one message for all changes of the next 50 ms.
+
+        Coalesced, so a burst of joins costs one broadcast, not one per join per connection.
+        """
+        if self._room_due:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self._flush_room()
+            return
+        self._room_due = True
+        loop.call_later(ROOM_COALESCE_S, self._flush_room)
+
+    def _flush_room(self) -> None:
+        self._room_due = False
         self.broadcast(server_message("room", room=self.info()))
 
     def send_snapshots(self) -> None:
@@ -187,6 +224,20 @@ class RoomViews(RoomBase):
         self.flush_pending()
         for conn in list(self.conns):
             conn.send(self.snapshot(conn))
+
+    def send_deal(self, origin: Conn | None, re: Any) -> None:
+        """A new hand: a snapshot to each connection, except those a deal window holds."""
+        state = self.state
+        assert state is not None
+        held = self.gate.dealt(state, self.shouxing is not None)
+        self._counted.clear()
+        for conn in list(self.conns):
+            reply = re if conn is origin else None
+            if self.viewer_of(conn) in held:
+                if reply is not None:
+                    self.gate.replies[conn] = reply
+                continue
+            conn.send(self.snapshot(conn, reply))
 
     def send_events(
         self,
@@ -197,61 +248,101 @@ class RoomViews(RoomBase):
         auto: bool,
         origin: Conn | None,
         re: Any,
+        before: GameState | None = None,
     ) -> None:
         """Send each connection what it may see of the events ``new`` of one action.
 
-        The acting connection is answered at once; the others' news is built and queued on the
-        next turn of the event loop (``flush_pending``), so that under load every player's own
-        move is confirmed before the table's news of other tables' moves is built. Anything that
-        changes the room or sends to it flushes first, so the order of messages never changes.
+        A viewer waiting for a claim window to close gets nothing now, and everything since its
+        last delivery once it is settled (:mod:`.gate`). The acting connection is answered at
+        once; the others' news is built and queued on the next turn of the event loop
+        (``flush_pending``), so that under load every player's own move is confirmed before the
+        table's news is built. Anything that changes the room or sends to it flushes first, so
+        the order of messages never changes.
         """
         state = self.state
         assert state is not None
-        views: dict[Viewer, list[dict[str, Any]]] = {}
-        cache: ViewCache = {}
-        plan: list[tuple[Conn, list[dict[str, Any]], int, dict[str, Any] | None]] = []
+        gate = self.gate
+        act = (seat, action, auto)
+        if before is not None:
+            gate.after_action(before, state, first, act, self.shouxing is not None)
+        groups: dict[Viewer, list[Conn]] = {}
         for conn in list(self.conns):
-            viewer = self.viewer_of(conn)
-            if viewer not in views:
-                views[viewer] = [v for e in new if (v := e.view(viewer)) is not None]
-            mine = views[viewer]
+            groups.setdefault(self.viewer_of(conn), []).append(conn)
+        if origin is not None and re is not None and not settled(state, self.viewer_of(origin)):
+            gate.replies[origin] = re
+        plan: list[tuple[Conn, Any, list[dict[str, Any]], int, dict[str, Any] | None]] = []
+        for viewer in viewers(state, self.shouxing is not None):
+            if not settled(state, viewer):
+                continue
+            held = gate.release(viewer)
+            conns = groups.get(viewer, [])
+            if held is not None and held.upto is None:
+                # Held since the deal: the hand's first snapshot.
+                for conn in conns:
+                    conn.send(self.snapshot(conn, gate.replies.pop(conn, None)))
+                continue
+            start, actors = (first, [act]) if held is None else (held.upto or 0, held.actors)
+            if not conns:
+                continue
+            views = [v for e in state.events[start:] if (v := e.view(viewer)) is not None]
             # Count only what this viewer saw: a gap would betray a hidden event, such as
             # another seat's declined 胡 (RULES §3.1.5).
-            seen = self._seen_before(viewer, first)
-            own = conn.seat == seat
-            if not mine and not own:
-                continue
-            actor = None
-            if own or action.kind == "discard":
-                actor = {"seat": seat, "action": str(action), "auto": auto}
-            plan.append((conn, mine, seen, actor))
-        self._count_seen(new)
+            seen = self._visible_before(viewer, start)
+            for conn in conns:
+                own = any(s == conn.seat for s, _, _ in actors)
+                if not views and not own:
+                    continue
+                actor = next(
+                    (
+                        {"seat": s, "action": str(a), "auto": au}
+                        for s, a, au in actors
+                        if s == conn.seat or a.kind == "discard"
+                    ),
+                    None,
+                )
+                reply = gate.replies.pop(conn, None)
+                if reply is None and conn is origin:
+                    reply = re
+                plan.append((conn, reply, views, seen, actor))
         hand = self.hand_number
+        cache: ViewCache = {}
+        shared: dict[Any, dict[str, Any]] = {}
 
         def message(
-            conn: Conn, mine: list[dict[str, Any]], seen: int, actor: dict[str, Any] | None
+            conn: Conn,
+            reply: Any,
+            views: list[dict[str, Any]],
+            seen: int,
+            actor: dict[str, Any] | None,
         ) -> dict[str, Any]:
-            return server_message(
-                "events",
-                re if conn is origin else None,
-                hand_number=hand,
-                **{"from": seen},
-                events=mine,
-                actor=actor,
-                **self._view_fields(conn, cache=cache),
-            )
+            # Spectators (and several tabs of one seat) share one message, encoded once.
+            key = (conn.seat, conn.hints, None if actor is None else actor["seat"], seen)
+            found = None if reply is not None else shared.get(key)
+            if found is None:
+                found = server_message(
+                    "events",
+                    reply,
+                    hand_number=hand,
+                    **{"from": seen},
+                    events=views,
+                    actor=actor,
+                    **self._view_fields(conn, cache=cache),
+                )
+                if reply is None:
+                    shared[key] = found
+            return found
 
         later = []
-        for conn, mine, seen, actor in plan:
-            if conn is origin:
-                conn.send(message(conn, mine, seen, actor))
+        for item in plan:
+            if item[0] is origin:
+                item[0].send(message(*item))
             else:
-                later.append((conn, mine, seen, actor))
+                later.append(item)
         if later:
 
             def deliver() -> None:
-                for conn, mine, seen, actor in later:
-                    conn.send(message(conn, mine, seen, actor))
+                for item in later:
+                    item[0].send(message(*item))
 
             self._defer(deliver)
 
@@ -278,20 +369,16 @@ class RoomViews(RoomBase):
             for job in jobs:
                 job()
 
-    def _seen_before(self, viewer: Viewer, first: int) -> int:
-        """How many of the hand's first ``first`` events the viewer was shown (counted once)."""
-        count = self._seen.get(viewer)
-        if count is None:
-            state = self.state
-            assert state is not None
-            count = sum(1 for e in state.events[:first] if e.view(viewer) is not None)
-            self._seen[viewer] = count
+    def _visible_before(self, viewer: Viewer, upto: int) -> int:
+        """How many of the hand's first ``upto`` events ``viewer`` sees (counted incrementally)."""
+        state = self.state
+        assert state is not None
+        done, count = self._counted.get(viewer, (0, 0))
+        if done > upto:
+            done, count = 0, 0
+        count += sum(1 for e in state.events[done:upto] if e.view(viewer) is not None)
+        self._counted[viewer] = (upto, count)
         return count
-
-    def _count_seen(self, new: list[Event]) -> None:
-        """Add the events of one action to each viewer's count."""
-        for viewer in self._seen:
-            self._seen[viewer] += sum(1 for e in new if e.view(viewer) is not None)
 
     def _hand_end(self, number: int, state: GameState, settlement: Settlement) -> dict[str, Any]:
         r = state.result

@@ -138,8 +138,11 @@ export class RoomSocket {
     return this.send("hints", { on });
   }
 
-  sit(seat, name) {
-    return this.send("sit", name ? { seat, name } : { seat });
+  sit(seat, name, invite) {
+    const fields = { seat };
+    if (name) fields.name = name;
+    if (invite) fields.invite = invite;
+    return this.send("sit", fields);
   }
 
   act(action, hand) {

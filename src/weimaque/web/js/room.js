@@ -14,6 +14,7 @@ import { confirmBox, header, notFoundPage } from "./page.js";
 
 const NAME_KEY = "wmq.name";
 export const autositKey = (roomId) => `wmq.autosit.${roomId}`;
+export const inviteKey = (roomId) => `wmq.invite.${roomId}`;
 // The creator of a room without a timer agrees to it when seated.
 export const noTimerKey = (roomId) => `wmq.notimer.${roomId}`;
 
@@ -31,7 +32,8 @@ export function startRoom(app, roomId) {
 
   function receive(msg) {
     applyMessage(s, msg);
-    if (["events", "snapshot", "error", "hand_end"].includes(msg.type)) ui.busy = false;
+    // "ack": the server took the action; its events may wait for a claim window to close.
+    if (["ack", "events", "snapshot", "error", "hand_end"].includes(msg.type)) ui.busy = false;
     if (msg.type === "error" && msg.code === "bad_token") saveToken(roomId, null);
     // A stale or refused action, or a gap in the events: ask for a fresh snapshot.
     if (msg.type === "error" && ["stale", "not_your_turn", "illegal_action"].includes(msg.code)) {
@@ -106,7 +108,12 @@ export function startRoom(app, roomId) {
     const input = document.querySelector("[data-testid=name-input]");
     const name = input?.value.trim();
     if (name) localStorage.setItem(NAME_KEY, name);
-    socket.sit(seat, name || undefined);
+    const invite =
+      seat === "shouxing"
+        ? new URLSearchParams(location.hash.slice(1)).get("invite") ||
+          localStorage.getItem(inviteKey(roomId))
+        : null;
+    socket.sit(seat, name || undefined, invite || undefined);
   }
 
   function ask(text, yes, onYes) {
@@ -157,6 +164,23 @@ export function startRoom(app, roomId) {
       " · ",
       h("span", { "data-testid": "room-timer" }, turn ? t("timer_room", { s: turn }) : t("no_timer")),
       s.room.no_timer_asked && turn ? h("span", { class: "muted" }, ` (${t("no_timer_pending")})`) : null,
+    );
+  }
+
+  function inviteBar() {
+    // The 守醒 sees all three hands: only someone the creator sends this link may sit there.
+    const invite = localStorage.getItem(inviteKey(roomId));
+    if (!invite || !s.room?.shouxing || s.room.shouxing.taken) return null;
+    return h(
+      "div",
+      { class: "share" },
+      h("span", {}, `${t("share")} · 守醒`),
+      h("input", {
+        readonly: true,
+        value: `${location.origin}/r/${roomId}#invite=${invite}`,
+        "data-testid": "shouxing-link",
+        onfocus: (e) => e.target.select(),
+      }),
     );
   }
 
@@ -403,7 +427,7 @@ export function startRoom(app, roomId) {
       handEnd(),
       matchEnd(),
       log(),
-      h("div", { class: "room-bar" }, seatList(), rulesLine(), shareBar()),
+      h("div", { class: "room-bar" }, seatList(), rulesLine(), shareBar(), inviteBar()),
       h(
         "div",
         { class: "history-bar" },

@@ -59,6 +59,14 @@ const HANDLERS = {
     setDecision(s, msg);
   },
 
+  // The server took our action. Its events come once no claim window keeps them back
+  // (docs/protocol.md §2.3); until then there is nothing for us to decide.
+  ack(s) {
+    s.legal = [];
+    s.toAct = false;
+    s.deadline = null;
+  },
+
   events(s, msg) {
     if (msg.hand_number !== s.handNumber) {
       s.resync = true; // a hand we never got a snapshot of

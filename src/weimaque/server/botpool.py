@@ -1,0 +1,110 @@
+"""Bot thinking off the event loop, in a bounded pool shared by every room of the server.
+
+A bot decision is pure computation on the seat's view (:class:`weimaque.bots.BotView`). Run in
+the server's own thread it would hold the interpreter lock and slow every table; here it runs in
+worker processes (``Limits.bot_workers`` of them, started on the first decision), so the event
+loop keeps its core however many bots think. Decisions wait their turn in the pool's queue; each
+room has at most one in flight. ``random`` is instant and is played inline.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import multiprocessing
+import random
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from typing import Any
+
+from weimaque.bots import BotView, get_bot
+from weimaque.bots.base import Bot
+from weimaque.game.actions import Action
+from weimaque.rules.config import RuleConfig
+from weimaque.rules.registry import overrides_of, rules_with
+
+log = logging.getLogger("weimaque.server")
+
+
+@functools.lru_cache(maxsize=64)
+def _bot(spec: str) -> Bot:
+    return get_bot(spec)
+
+
+@functools.lru_cache(maxsize=64)
+def _rules(rules_id: str, overrides: str) -> RuleConfig:
+    import json
+
+    return rules_with(rules_id, json.loads(overrides))
+
+
+def think(job: tuple[Any, ...]) -> int:
+    """In a worker: rebuild the view from plain data, ask the bot, return the action's id."""
+    spec, rules_id, overrides, seat, obs, history, legal, seed = job
+    view = BotView(
+        seat=seat,
+        rules=_rules(rules_id, overrides),
+        obs=obs,
+        history=history,
+        legal=tuple(Action.from_id(i) for i in legal),
+    )
+    action = _bot(spec).act(view, random.Random(seed))
+    return action.id
+
+
+def job_of(spec: str, view: BotView, seed: int) -> tuple[Any, ...]:
+    """A decision as plain, picklable data (rule configs hold mapping proxies)."""
+    import json
+
+    overrides = json.dumps(overrides_of(view.rules), sort_keys=True)
+    legal = tuple(a.id for a in view.legal)
+    return (spec, view.rules.id, overrides, view.seat, view.obs, view.history, legal, seed)
+
+
+class BotPool:
+    """``workers`` processes (or threads, ``processes=False``) thinking for bots."""
+
+    def __init__(self, workers: int = 1, processes: bool = True) -> None:
+        """A pool, started on the first decision."""
+        self.workers = max(1, workers)
+        self.processes = processes
+        self._executor: Executor | None = None
+
+    def _get(self) -> Executor:
+        if self._executor is None:
+            if self.processes:
+                context = multiprocessing.get_context("spawn")
+                self._executor = ProcessPoolExecutor(self.workers, mp_context=context)
+            else:
+                self._executor = ThreadPoolExecutor(self.workers, thread_name_prefix="bot")
+        return self._executor
+
+    async def act(self, spec: str, view: BotView, seed: int) -> Action:
+        """The bot's action for ``view`` (one of ``view.legal``)."""
+        if spec == "random":
+            return random.Random(seed).choice(view.legal)
+        loop = asyncio.get_running_loop()
+        action_id = await loop.run_in_executor(self._get(), think, job_of(spec, view, seed))
+        return Action.from_id(action_id)
+
+    def close(self) -> None:
+        """Stop the workers (decisions in flight are dropped)."""
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+
+
+#: The pool of this server process (``create_app`` sizes it).
+POOL = BotPool()
+
+
+def configure(workers: int, processes: bool = True) -> BotPool:
+    """Replace the server's pool."""
+    global POOL
+    if POOL.workers != workers or POOL.processes != processes:
+        POOL.close()
+        POOL = BotPool(workers, processes)
+    return POOL
+
+
+__all__ = ["POOL", "BotPool", "configure", "job_of", "think"]

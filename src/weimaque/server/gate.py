@@ -1,0 +1,117 @@
+"""The claim-window gate: what a viewer without an option receives never depends on whether
+another seat had one (issue 13 §2, RULES §3.1.5).
+
+The engine opens a claim window only when some seat may claim; a card nobody may claim is
+resolved at once. Sent as they happen, the two cases look different to everyone else: a window
+shows up as a pause with phase ``"claim"``, and its quiet close as a separate message. So each
+viewer (a seat, the public, the 守醒) is *settled* when it has nothing hidden to wait for: no
+window is open, or it has an option in the open one itself (the 守醒, who sees every hand, is
+always settled). Events reach a viewer only when it is settled: everything since its last
+delivery arrives in one message, with the view of the position then. A window that closes with
+no claim therefore arrives exactly as a card nobody could claim, and one that ends in a claim
+arrives as its public outcome. A snapshot taken while a viewer waits shows the position of its
+last delivery.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from weimaque.game.actions import Action
+from weimaque.game.events import Viewer
+from weimaque.game.observation import observation
+from weimaque.game.state import NUM_SEATS, GameState
+
+
+def settled(state: GameState, viewer: Viewer) -> bool:
+    """Whether ``viewer`` may be shown the position now (see the module docstring)."""
+    if state.phase != "claim" or viewer in ("shouxing", "all"):
+        return True
+    return isinstance(viewer, int) and viewer in state.to_act()
+
+
+def viewers(state: GameState, shouxing: bool) -> list[Viewer]:
+    """Every viewer a room may have."""
+    out: list[Viewer] = [*range(NUM_SEATS), "public"]
+    if shouxing:
+        out.append("shouxing")
+    return out
+
+
+@dataclass(slots=True)
+class Held:
+    """What one viewer has not been sent yet."""
+
+    #: index into the hand's events of the first event not yet sent (None: not even the deal)
+    upto: int | None
+    #: the viewer's observation at ``upto`` (for snapshots taken meanwhile)
+    obs: dict[str, Any] | None
+    #: (seat, action, auto) of every action since, in order (for the ``actor`` field)
+    actors: list[tuple[int, Action, bool]] = field(default_factory=list)
+
+
+class Gate:
+    """Per hand: which viewers wait for a window to close, and from where."""
+
+    def __init__(self) -> None:
+        """No hand yet."""
+        self.held: dict[Viewer, Held] = {}
+        #: per connection: the ``id`` of its message whose answer waits (sent on delivery)
+        self.replies: dict[Any, Any] = {}
+
+    def dealt(self, state: GameState, shouxing: bool) -> list[Viewer]:
+        """A new hand: hold the viewers the deal window keeps waiting; they get no snapshot yet."""
+        self.held.clear()
+        self.replies.clear()
+        out = []
+        for v in viewers(state, shouxing):
+            if not settled(state, v):
+                self.held[v] = Held(None, _as_dealt(state, v))
+                out.append(v)
+        return out
+
+    def after_action(
+        self,
+        before: GameState,
+        state: GameState,
+        first: int,
+        act: tuple[int, Action, bool],
+        shouxing: bool,
+    ) -> None:
+        """After one action: start holding the viewers that now wait, note the action."""
+        for v in viewers(state, shouxing):
+            held = self.held.get(v)
+            if held is not None:
+                held.actors.append(act)
+            elif not settled(state, v):
+                self.held[v] = Held(first, observation(before, v), [act])
+
+    def waiting(self, viewer: Viewer) -> Held | None:
+        """What ``viewer`` waits for, or None when it is up to date."""
+        return self.held.get(viewer)
+
+    def replay(self, state: GameState, seat: int, action: Action, shouxing: bool) -> None:
+        """Apply one action while restoring a hand, holding and releasing as when it was played."""
+        before, first = state.copy(), len(state.events)
+        state.apply(seat, action)
+        self.after_action(before, state, first, (seat, action, False), shouxing)
+        for v in viewers(state, shouxing):
+            if settled(state, v):
+                self.release(v)
+
+    def release(self, viewer: Viewer) -> Held | None:
+        """The viewer is settled: what it has been waiting for (None when it was not)."""
+        return self.held.pop(viewer, None)
+
+
+def _as_dealt(state: GameState, viewer: Viewer) -> dict[str, Any]:
+    """The view of a fresh deal as if no seat could declare a deal pattern (the dealer to 出)."""
+    obs = observation(state, viewer)
+    obs.update(phase="discard", turn=state.dealer, claim=None)
+    if isinstance(viewer, int):
+        obs.update(to_act=False, legal_actions=[])
+    return obs
+
+
+__all__ = ["Gate", "Held", "settled", "viewers"]

@@ -1,0 +1,205 @@
+"""What one client may cost the server: sizes, rates and counts, and the HTTP hardening.
+
+Every bound lives in :class:`Limits` (``wmq serve`` options set them); the helpers here enforce
+them without knowing about rooms: a token bucket per client address, a counter of open
+WebSockets per address, a bounded JSON body reader, the security headers of every response and
+the ``Origin`` check of the WebSocket.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import OrderedDict
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any, Final
+from urllib.parse import urlsplit
+
+from starlette.datastructures import Headers
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+#: Content-Security-Policy of every response: the UI is same-origin modules and CSS only (the
+#: UI sets a few inline styles; no inline script runs).
+CSP: Final = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; connect-src 'self'; font-src 'self'; object-src 'none'; "
+    "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+SECURITY_HEADERS: Final = (
+    (b"content-security-policy", CSP.encode()),
+    (b"x-frame-options", b"DENY"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """The bounds of one server (defaults suit a public server on a small machine)."""
+
+    #: largest WebSocket message, checked by the WebSocket layer before any decoding
+    max_message: int = 64 * 1024
+    #: largest HTTP request body (``POST /api/rooms``)
+    max_body: int = 16 * 1024
+    #: messages waiting to be written to one connection before it counts as a stalled reader
+    queue_messages: int = 256
+    #: seconds one write may take before the connection counts as a stalled reader
+    send_timeout: float = 10.0
+    #: open WebSockets in one room, and from one client address (all rooms)
+    conns_per_room: int = 64
+    conns_per_address: int = 256
+    #: rooms one address may create: a burst, then one per ``room_interval`` seconds
+    room_burst: int = 60
+    room_interval: float = 2.0
+    #: HTTP API requests of one address: a burst, then ``http_rate`` per second
+    http_burst: int = 200
+    http_rate: float = 50.0
+    #: WebSocket messages of one connection: a burst, then ``ws_rate`` per second
+    ws_burst: int = 200
+    ws_rate: float = 50.0
+    #: WebSocket messages of all the connections of one address together
+    ws_address_burst: int = 400
+    ws_address_rate: float = 200.0
+    #: seconds an absent person keeps a seat between hands (or before the first deal)
+    seat_grace: float = 300.0
+    #: seconds a room without connections stays in memory (it stays in SQLite for good)
+    idle_evict: float = 600.0
+    #: threads or processes thinking for bots, server-wide
+    bot_workers: int = 1
+
+
+class RateLimiter:
+    """Token buckets per key (a client address), the oldest keys forgotten past ``max_keys``."""
+
+    def __init__(self, burst: int, interval: float, max_keys: int = 10_000) -> None:
+        """``burst`` tokens per key, refilled one per ``interval`` seconds."""
+        self.burst = float(burst)
+        self.interval = interval
+        self.max_keys = max_keys
+        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
+
+    def allow(self, key: str, now: float | None = None) -> bool:
+        """Take one token for ``key``; False when its bucket is empty."""
+        now = time.monotonic() if now is None else now
+        tokens, since = self._buckets.pop(key, (self.burst, now))
+        if self.interval > 0:
+            tokens = min(self.burst, tokens + (now - since) / self.interval)
+        allowed = tokens >= 1.0
+        self._buckets[key] = (tokens - 1.0 if allowed else tokens, now)
+        while len(self._buckets) > self.max_keys:
+            self._buckets.popitem(last=False)
+        return allowed
+
+    def retry_after(self, key: str) -> float:
+        """Seconds until ``key`` has a token again."""
+        tokens, _ = self._buckets.get(key, (self.burst, 0.0))
+        return max(0.0, (1.0 - tokens) * self.interval)
+
+
+class Counter:
+    """Open things per key (WebSockets per address)."""
+
+    def __init__(self) -> None:
+        """No key counted."""
+        self.counts: dict[str, int] = {}
+
+    def add(self, key: str, cap: int) -> bool:
+        """Count one more for ``key`` unless it already has ``cap``."""
+        n = self.counts.get(key, 0)
+        if n >= cap:
+            return False
+        self.counts[key] = n + 1
+        return True
+
+    def remove(self, key: str) -> None:
+        """One fewer for ``key``."""
+        n = self.counts.get(key, 0) - 1
+        if n <= 0:
+            self.counts.pop(key, None)
+        else:
+            self.counts[key] = n
+
+
+class BodyError(Exception):
+    """A request body that is refused, with its HTTP status and error code."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        """The status (400, 413, 415), the code and an explanation."""
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+async def read_json(receive: AsyncIterator[bytes], headers: Headers, limit: int) -> Any:
+    """Read a JSON body of at most ``limit`` bytes from ``request.stream()``.
+
+    The content type must be ``application/json`` (so a page elsewhere cannot send it as a plain
+    form); an empty body is ``None``.
+    """
+    ctype = headers.get("content-type", "").split(";")[0].strip().lower()
+    if ctype != "application/json":
+        shown = ascii(ctype[:60])
+        raise BodyError(415, "bad_content_type", f"the body must be application/json, not {shown}")
+    declared = headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > limit):
+        raise BodyError(413, "too_large", f"the body must be at most {limit} bytes")
+    body = bytearray()
+    async for chunk in receive:
+        body += chunk
+        if len(body) > limit:
+            raise BodyError(413, "too_large", f"the body must be at most {limit} bytes")
+    if not body.strip():
+        return None
+    try:
+        return json.loads(bytes(body).decode("utf-8"))
+    except (ValueError, RecursionError) as exc:
+        raise BodyError(400, "bad_json", f"not JSON: {exc}") from exc
+
+
+def origin_allowed(headers: Headers) -> bool:
+    """A WebSocket ``Origin`` must name the host it connects to; clients sending none pass.
+
+    Browsers always send ``Origin``, so a page on another site cannot open a socket in its
+    visitors' name; scripts and tests that send none are not browsers and are let through.
+    """
+    origin = headers.get("origin")
+    if origin is None:
+        return True
+    host = headers.get("host", "")
+    try:
+        parts = urlsplit(origin)
+    except ValueError:
+        return False
+    return parts.scheme in ("http", "https") and bool(parts.netloc) and parts.netloc == host
+
+
+class SecurityHeaders:
+    """ASGI middleware adding :data:`SECURITY_HEADERS` to every HTTP response."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        """Wrap ``app``."""
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Pass the request on; add the headers to the response start."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                have = {k.lower() for k, _ in message.get("headers", [])}
+                extra = [(k, v) for k, v in SECURITY_HEADERS if k not in have]
+                message = {**message, "headers": [*message.get("headers", []), *extra]}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def client_address(scope: Scope) -> str:
+    """The client's address (the peer of the socket; no proxy headers are trusted)."""
+    client = scope.get("client")
+    return str(client[0]) if client else "unknown"

@@ -1,0 +1,170 @@
+"""A real ``wmq serve`` in a subprocess, and small HTTP and WebSocket clients for it.
+
+Used by the security tests: every probe goes over a socket to 127.0.0.1, as an attacker's
+would. The server stops when the test module is done (and dies with the test process).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from websockets.sync.client import ClientConnection, connect
+
+Msg = dict[str, Any]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """``wmq serve`` on a free port with a fresh database; ``log`` is its stderr."""
+
+    def __init__(self, tmp: Path, limits: dict[str, Any] | None = None) -> None:
+        self.port = free_port()
+        self.db = tmp / "server.db"
+        self.log_path = tmp / "server.log"
+        args = [sys.executable, "-c", "from weimaque.cli.app import main; main()", "serve"]
+        args += ["--port", str(self.port), "--db", str(self.db)]
+        for key, value in (limits or {}).items():
+            args += ["--limit", f"{key}={value}"]
+        self._log = self.log_path.open("wb")
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.proc = subprocess.Popen(args, stdout=self._log, stderr=self._log, env=env)
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                self.get("/api/health")
+                break
+            except OSError:
+                if self.proc.poll() is not None or time.monotonic() > deadline:
+                    self.stop()
+                    raise RuntimeError(f"wmq serve did not start: {self.log()}") from None
+                time.sleep(0.1)
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def log(self) -> str:
+        return self.log_path.read_text("utf-8", "replace")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+        self._log.close()
+
+    def request(
+        self,
+        path: str,
+        body: bytes | None = None,
+        headers: dict[str, str] | None = None,
+        method: str | None = None,
+    ) -> tuple[int, dict[str, str], bytes]:
+        req = urllib.request.Request(
+            self.base + path, data=body, headers=headers or {}, method=method
+        )
+        try:
+            with urllib.request.urlopen(req, timeout=10) as res:
+                return res.status, dict(res.headers), res.read()
+        except urllib.error.HTTPError as exc:
+            return exc.code, dict(exc.headers), exc.read()
+
+    def get(self, path: str) -> Any:
+        status, _, body = self.request(path)
+        assert status == 200, (path, status, body[:300])
+        return json.loads(body)
+
+    def post(self, path: str, payload: Any) -> tuple[int, Any]:
+        status, _, body = self.request(
+            path, json.dumps(payload).encode(), {"Content-Type": "application/json"}
+        )
+        return status, json.loads(body) if body else None
+
+    def room(self, **options: Any) -> Msg:
+        status, data = self.post("/api/rooms", options)
+        assert status == 201, data
+        return dict(data)
+
+    def ws(self, room_id: str, **kw: Any) -> Client:
+        ws = connect(
+            f"ws://127.0.0.1:{self.port}/ws/{room_id}",
+            open_timeout=10,
+            close_timeout=2,
+            max_size=2**22,
+            **kw,
+        )
+        return Client(ws.__enter__())
+
+
+class Client:
+    """One WebSocket with a log of everything it received."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.log: list[Msg] = []
+        self.next_id = 0
+
+    def send(self, **fields: Any) -> int:
+        self.next_id += 1
+        self.ws.send(json.dumps({"v": 1, "id": self.next_id, **fields}, ensure_ascii=False))
+        return self.next_id
+
+    def recv(self, timeout: float = 10.0) -> Msg:
+        text = self.ws.recv(timeout=timeout)
+        assert isinstance(text, str)
+        data: Msg = json.loads(text)
+        self.log.append(data)
+        return data
+
+    def until(self, pred: Callable[[Msg], bool], timeout: float = 10.0) -> Msg:
+        end = time.monotonic() + timeout
+        while True:
+            msg = self.recv(max(0.01, end - time.monotonic()))
+            if pred(msg):
+                return msg
+
+    def reply(self, msg_id: int, kind: str | None = None, timeout: float = 10.0) -> Msg:
+        return self.until(
+            lambda m: m.get("re") == msg_id and (kind is None or m["type"] == kind), timeout
+        )
+
+    def drain(self, wait: float = 0.1) -> list[Msg]:
+        out = []
+        while True:
+            try:
+                out.append(self.recv(wait))
+            except TimeoutError:
+                return out
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.ws.close()
+
+
+@contextlib.contextmanager
+def running(tmp: Path, limits: dict[str, Any] | None = None) -> Iterator[Server]:
+    server = Server(tmp, limits)
+    try:
+        yield server
+    finally:
+        server.stop()
