@@ -41,6 +41,8 @@ def tight(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         "send_timeout": 2,
         "ws_burst": 5000,
         "ws_rate": 5000,
+        "ws_address_burst": 5000,
+        "ws_address_rate": 5000,
     }
     with running(tmp_path_factory.mktemp("tight"), limits) as s:
         yield s
