@@ -93,7 +93,8 @@ def start_server(db: Path, port: int, log: Path) -> subprocess.Popen[bytes]:
     """``wmq serve`` with message rates high enough that every fuzz message is parsed."""
     code = "from weimaque.cli.app import main; main()"
     args = [sys.executable, "-c", code, "serve", "--port", str(port), "--db", str(db)]
-    for limit in ("ws_rate=1000000", "ws_burst=1000000", "room_burst=1000", "http_burst=100000"):
+    limits = ["ws_rate=1000000", "ws_burst=1000000", "room_burst=1000", "http_burst=100000"]
+    for limit in [*limits, "ws_address_rate=1000000", "ws_address_burst=1000000"]:
         args += ["--limit", limit]
     out = log.open("wb")
     proc = subprocess.Popen(args, stdout=out, stderr=out)

@@ -3,8 +3,8 @@
 Run: ``.venv/bin/python bench/server.py [--tables 50] [--hands 1] [--max-seconds 120]``.
 The server runs in a subprocess on 127.0.0.1 with a temporary database; every seat is a client
 that answers with a random legal action over its WebSocket. Reported: actions per second, the
-p50/p99 latency from sending ``act`` to receiving its ``events`` answer, and the server's CPU time
-per action (start-up excluded).
+p50/p99 latency from sending ``act`` to receiving its answer (the ``ack``), and the server's CPU
+time per action (start-up excluded).
 
 The peer, measured in the same run: an echo server (``websockets``, one Python process, no game)
 answering the same number of clients with messages of the same size, in the same lock-step
@@ -111,10 +111,13 @@ async def seat_client(
         async for raw in ws:
             msg = json.loads(raw)
             kind = msg["type"]
-            re = msg.get("re")
+            # The server's answer to an act: the immediate ``ack`` (docs/protocol.md §2.1; the
+            # ``events`` with ``re`` may wait for the other seats to close a claim window), or,
+            # from a server without acks, that ``events`` message.
+            re = msg.get("ack") if kind == "ack" else msg.get("re")
             if re in pending:
                 sent = pending.pop(re)
-                if kind == "events":
+                if kind in ("ack", "events"):
                     stats.latencies.append(time.perf_counter() - sent)
                     stats.actions += 1
                 elif kind == "error":

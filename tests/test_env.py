@@ -147,8 +147,13 @@ def test_docs_training_loop_runs() -> None:
         exec(compile(loop, str(DOC), "exec"), {})
     assert re.search(r"mean points per hand over 24 hands: [+-]\d", out.getvalue())
     aec = next(b for b in blocks if "agent_iter" in b)
-    with contextlib.redirect_stdout(io.StringIO()):
-        exec(compile(aec, str(DOC), "exec"), {})
+    spiel = next(b for b in blocks if "load_game" in b)
+    for block in (aec, spiel):
+        scope: dict[str, object] = {}
+        with contextlib.redirect_stdout(io.StringIO()):
+            exec(compile(block, str(DOC), "exec"), scope)
+    state = scope["state"]
+    assert not state.is_chance_node()  # type: ignore[attr-defined]
 
 
 def test_openspiel_random_simulations_pass() -> None:

@@ -120,6 +120,7 @@ def other_seed(doc: dict[str, Any]) -> None:
     hand = doc["hands"][0]
     hand["seed"] += 1
     hand["fairness"]["seed"] = hand["seed"]
+    hand["fairness"]["seed_text"] = str(hand["seed"])
 
 
 def never_revealed(doc: dict[str, Any]) -> None:

@@ -161,6 +161,7 @@ def test_play_a_hand_to_the_breakdown(
         assert (colour == "rgb(195, 33, 26)") == (face in "二七十贰柒拾"), (face, colour)
     shot(page, "table-desktop-start")
 
+    assert page.get_by_test_id("commitment").count() == 1  # published before the hand
     made = play_until_end(page)
     assert made > 0
     end = page.get_by_test_id("hand-end")
@@ -181,6 +182,10 @@ def test_play_a_hand_to_the_breakdown(
     page.get_by_test_id("history-hand").first.wait_for()
     page.get_by_test_id("replay-button").first.click()
     page.get_by_test_id("replay").wait_for()
+    # The browser checks the revealed secret and seed against the commitment it was shown.
+    check = page.get_by_test_id("deal-check")
+    check.wait_for()
+    assert check.get_attribute("data-result") == "verified"
     step = page.get_by_test_id("replay-step")
     first = step.inner_text()
     page.get_by_test_id("replay-next").click()

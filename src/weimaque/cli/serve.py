@@ -50,7 +50,8 @@ def register(app: typer.Typer) -> None:
                 "--limit",
                 help="Change one bound, NAME=VALUE (repeatable): max_message, max_body, "
                 "queue_messages, send_timeout, conns_per_room, conns_per_address, room_burst, "
-                "room_interval, http_burst, http_rate, ws_burst, ws_rate, seat_grace, "
+                "room_interval, http_burst, http_rate, ws_burst, ws_rate, ws_address_burst, "
+                "ws_address_rate, seat_grace, "
                 "idle_evict, bot_workers (docs/protocol.md §6).",
             ),
         ] = None,

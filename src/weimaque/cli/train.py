@@ -37,13 +37,25 @@ from weimaque.errors import WeimaqueError
 EXIT_BAD_INPUT = 2
 
 
-def evaluate(weights: Path, hands: int, seed: int, workers: int) -> dict[str, Any]:
-    """Arena of ``net:weights=…`` against two greedy bots; its points per hand and interval."""
+def evaluate(
+    weights: Path,
+    hands: int,
+    seed: int,
+    workers: int,
+    backend: str = "local",
+    address: str | None = None,
+) -> dict[str, Any]:
+    """Arena of ``net:weights=…`` against two greedy bots; its points per hand and interval.
+
+    ``backend="ray"`` plays the deals as Ray tasks (docs/scale.md): the same figures.
+    """
     config = ArenaConfig(
         (f"net:weights={weights}", "greedy", "greedy"),
         deals_for_hands(hands, 6),
         seed=seed,
         workers=workers,
+        backend=backend,
+        address=address,
     )
     net = run_arena(config).bots[0]
     return {
@@ -110,6 +122,12 @@ def train_cmd(
     ] = 120,
     seed: Annotated[int, typer.Option(help="Seed of the positions, weights and arenas.")] = 0,
     workers: Annotated[int, typer.Option(min=1, help="Arena processes.")] = 1,
+    backend: Annotated[
+        str, typer.Option(help="Checkpoint arenas: 'local' processes or 'ray' (docs/scale.md).")
+    ] = "local",
+    address: Annotated[
+        str | None, typer.Option(help="The Ray cluster to join with --backend ray.")
+    ] = None,
     install: Annotated[
         bool, typer.Option(help="Also copy the final weights into the package.")
     ] = False,
@@ -149,7 +167,7 @@ def train_cmd(
                 params.save(path)
                 bar.update(task, description=f"arena {label}")
                 point: dict[str, Any] = {"label": label, "decisions": len(data), "note": note}
-                point.update(evaluate(path, eval_hands, seed + 1, workers))
+                point.update(evaluate(path, eval_hands, seed + 1, workers, backend, address))
                 point["agreement"] = round(agreement(params, data), 4) if len(data) else 0.0
                 curve.append(point)
                 bar.advance(task)

@@ -220,6 +220,8 @@ def create_app(
     pool = botpool.configure(limits.bot_workers)
     room_limiter = RateLimiter(limits.room_burst, limits.room_interval)
     ws_per_address = Counter()
+    # One budget for all the sockets of an address: many sockets are no way around the rate.
+    address_budget = RateLimiter(limits.ws_address_burst, 1.0 / limits.ws_address_rate)
 
     def index_response() -> Response:
         index = web / "index.html"
@@ -495,7 +497,7 @@ def create_app(
                 frame = await websocket.receive()
                 if frame["type"] == "websocket.disconnect":
                     return
-                if not budget.allow(""):
+                if not budget.allow("") or not address_budget.allow(address):
                     now = asyncio.get_running_loop().time()
                     if now - told >= 1.0:  # one notice a second; the rest are dropped
                         told = now

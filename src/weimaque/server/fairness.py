@@ -58,6 +58,8 @@ def reveal(secret: str, seed: int) -> dict[str, Any]:
         "commitment": commitment(secret, seed),
         "secret": secret,
         "seed": seed,
+        # The seed as text too: JavaScript numbers lose digits past 2^53.
+        "seed_text": str(seed),
     }
 
 
@@ -102,7 +104,7 @@ def _check_commitment(where: str, hand: dict[str, Any], seed: Any) -> bool:
         raise VerifyError(f"{where}: no commitment")
     if not isinstance(secret, str) or not isinstance(revealed, int):
         raise VerifyError(f"{where}: commitment {committed[:16]}… was never revealed")
-    if revealed != seed:
+    if revealed != seed or block.get("seed_text", str(seed)) != str(seed):
         raise VerifyError(f"{where}: revealed seed {revealed} is not the hand's seed {seed}")
     if not hmac.compare_digest(commitment(secret, revealed), committed):
         raise VerifyError(

@@ -49,7 +49,7 @@ class Limits:
     send_timeout: float = 10.0
     #: open WebSockets in one room, and from one client address (all rooms)
     conns_per_room: int = 64
-    conns_per_address: int = 64
+    conns_per_address: int = 256
     #: rooms one address may create: a burst, then one per ``room_interval`` seconds
     room_burst: int = 60
     room_interval: float = 2.0
@@ -59,6 +59,9 @@ class Limits:
     #: WebSocket messages of one connection: a burst, then ``ws_rate`` per second
     ws_burst: int = 200
     ws_rate: float = 50.0
+    #: WebSocket messages of all the connections of one address together
+    ws_address_burst: int = 400
+    ws_address_rate: float = 200.0
     #: seconds an absent person keeps a seat between hands (or before the first deal)
     seat_grace: float = 300.0
     #: seconds a room without connections stays in memory (it stays in SQLite for good)

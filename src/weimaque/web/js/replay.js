@@ -7,6 +7,7 @@ import { t } from "./i18n.js";
 import { renderBoard, signed } from "./table.js";
 import { breakdownView, eventText } from "./result.js";
 import { loadReview, reviewLabel, reviewLoading, reviewNote, reviewTimeline } from "./review.js";
+import { checkDeal } from "./fairness.js";
 
 /** The list of finished hands, each with a replay button. */
 export async function historyView(roomId, { label, onReplay }) {
@@ -70,6 +71,15 @@ export async function openReplay(root, roomId, number, { label, bottom, onClose 
   const data = await api(`/api/rooms/${encodeURIComponent(roomId)}/hands/${number}/replay`);
   const steps = data.steps;
   let i = 0;
+  // The deal's commitment against its reveal (docs/fairness.md), checked here in the browser.
+  let dealCheck = null;
+  api(`/api/rooms/${encodeURIComponent(roomId)}/hands/${number}`)
+    .then((res) => checkDeal(roomId, number, res.record))
+    .then((result) => {
+      dealCheck = result;
+      if (root.isConnected) draw();
+    })
+    .catch(() => {});
   let review = null; // 复盘 of our seat, loaded on demand (review.js)
   let reviewing = false;
   const startReview = () => {
@@ -153,6 +163,13 @@ export async function openReplay(root, roomId, number, { label, bottom, onClose 
           { class: "replay-bar" },
           h("strong", {}, t("replay"), " · ", t("hand_n", { n: number })),
           h("span", { "data-testid": "replay-step" }, t("step", { i, n: steps.length - 1 })),
+          dealCheck === "verified" || dealCheck === "failed"
+            ? h(
+                "span",
+                { class: `deal-check ${dealCheck}`, "data-testid": "deal-check", "data-result": dealCheck },
+                dealCheck === "verified" ? "✓ 发牌已验证 · deal verified" : "✗ 发牌验证失败 · deal NOT verified",
+              )
+            : null,
           review || reviewing ? null : button("review-button", startReview, reviewLabel()),
           button("replay-close", () => {
             stop();

@@ -8,6 +8,7 @@ import { onLangChange, refusal, t } from "./i18n.js";
 import { actionBar, renderBoard } from "./table.js";
 import { eventText, handEndView } from "./result.js";
 import { historyView, openReplay } from "./replay.js";
+import { noteCommitment } from "./fairness.js";
 import { loadPresets, rulesSummary } from "./rules.js";
 import { hintFaces, hintsView, hintsWanted, setHintsWanted } from "./hints.js";
 import { confirmBox, header, notFoundPage } from "./page.js";
@@ -32,6 +33,7 @@ export function startRoom(app, roomId) {
 
   function receive(msg) {
     applyMessage(s, msg);
+    if (msg.type === "snapshot") noteCommitment(roomId, msg.hand_number, msg.commitment);
     // "ack": the server took the action; its events may wait for a claim window to close.
     if (["ack", "events", "snapshot", "error", "hand_end"].includes(msg.type)) ui.busy = false;
     if (msg.type === "error" && msg.code === "bad_token") saveToken(roomId, null);
@@ -156,6 +158,8 @@ export function startRoom(app, roomId) {
   function rulesLine() {
     if (!s.room?.rules) return null;
     const turn = s.room.turn_seconds;
+    // The deal's commitment, published before the hand (docs/fairness.md).
+    const commitment = s.handNumber ? localStorage.getItem(`wmq.commit.${roomId}.${s.handNumber}`) : null;
     return h(
       "div",
       { class: "rules-line", "data-testid": "room-rules" },
@@ -164,6 +168,10 @@ export function startRoom(app, roomId) {
       " · ",
       h("span", { "data-testid": "room-timer" }, turn ? t("timer_room", { s: turn }) : t("no_timer")),
       s.room.no_timer_asked && turn ? h("span", { class: "muted" }, ` (${t("no_timer_pending")})`) : null,
+      s.room.practice ? h("span", { class: "muted", "data-testid": "practice-seed" }, ` · 练习 seed ${s.room.practice_seed}`) : null,
+      commitment
+        ? h("span", { class: "muted", "data-testid": "commitment", title: commitment }, ` · 发牌承诺 ${commitment.slice(0, 12)}…`)
+        : null,
     );
   }
 
