@@ -21,15 +21,14 @@ PAIR: Final = 2
 Split = tuple[tuple[int, int], ...]
 
 
-@functools.lru_cache(maxsize=1 << 16)
-def _groups(half: Counts) -> tuple[Split, ...]:
-    """Every way to cut one half (10 counts) into triples and runs only."""
-    i = next((f for f, n in enumerate(half) if n), -1)
-    if i < 0:
-        return ((),)
+def _first_cuts(half: Counts) -> list[tuple[Split, Counts]]:
+    """The ways to place the lowest face's cards, each with what is left of the half.
+
+    The lowest face's cards sit in at most one triple and otherwise in runs starting there.
+    """
+    i = next(f for f, n in enumerate(half) if n)
     c = half[i]
-    out: list[Split] = []
-    # The lowest face's cards sit in at most one triple and otherwise in runs starting there.
+    out: list[tuple[Split, Counts]] = []
     for triples in (1, 0) if c >= 3 else (0,):
         runs = c - 3 * triples
         rest = list(half)
@@ -39,9 +38,16 @@ def _groups(half: Counts) -> tuple[Split, ...]:
                 continue
             rest[i + 1] -= runs
             rest[i + 2] -= runs
-        head: Split = ((TRIPLE, i),) * triples + ((RUN, i),) * runs
-        out.extend(head + tail for tail in _groups(tuple(rest)))
-    return tuple(out)
+        out.append((((TRIPLE, i),) * triples + ((RUN, i),) * runs, tuple(rest)))
+    return out
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _groups(half: Counts) -> tuple[Split, ...]:
+    """Every way to cut one half (10 counts) into triples and runs only."""
+    if not any(half):
+        return ((),)
+    return tuple(head + tail for head, rest in _first_cuts(half) for tail in _groups(rest))
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -83,22 +89,9 @@ def splits(counts: Counts) -> tuple[Split, ...]:
 @functools.lru_cache(maxsize=1 << 18)
 def _groups_exist(half: Counts) -> bool:
     """``bool(_groups(half))``, stopping at the first way found."""
-    i = next((f for f, n in enumerate(half) if n), -1)
-    if i < 0:
+    if not any(half):
         return True
-    c = half[i]
-    for triples in (1, 0) if c >= 3 else (0,):
-        runs = c - 3 * triples
-        rest = list(half)
-        rest[i] = 0
-        if runs:
-            if i > 7 or half[i + 1] < runs or half[i + 2] < runs:
-                continue
-            rest[i + 1] -= runs
-            rest[i + 2] -= runs
-        if _groups_exist(tuple(rest)):
-            return True
-    return False
+    return any(_groups_exist(rest) for _, rest in _first_cuts(half))
 
 
 @functools.lru_cache(maxsize=1 << 18)
