@@ -251,12 +251,16 @@ def test_friend_joins_by_share_link_and_spectator_sees_no_hand(
     host.get_by_test_id("waiting").wait_for()
     link = host.get_by_test_id("share-link").input_value()
 
-    watcher = new_page(browser, page_errors, PHONE)
-    watcher.goto(link)
-    watcher.get_by_test_id("sit-1").wait_for()
     friend = new_page(browser, page_errors, PHONE)
     friend.goto(link)
     friend.get_by_test_id("name-input").fill("小李")
+    # Someone opens the link while the friend is typing: the redraw that follows keeps the name.
+    watcher = new_page(browser, page_errors, PHONE)
+    watcher.goto(link)
+    watcher.get_by_test_id("sit-1").wait_for()
+    # The friend's page has redrawn (two spectators now).
+    sync_api.expect(friend.locator(".spectators")).to_have_text("旁观 2")
+    assert friend.get_by_test_id("name-input").input_value() == "小李"
     friend.get_by_test_id("sit-1").click()
 
     # Three seats filled: the hand is dealt at once, both players see their own hand.

@@ -32,10 +32,23 @@ function append(el, children) {
   }
 }
 
-/** Replace all children of a node. */
+/**
+ * Replace all children of a node. A redraw must not take the keyboard from a player who is typing:
+ * the focused control (found again by its test id) gets focus and caret back.
+ */
 export function mount(parent, ...children) {
+  const active = document.activeElement;
+  const id = active && parent.contains(active) ? active.getAttribute("data-testid") : null;
+  const caret = id && typeof active.selectionStart === "number" ? [active.selectionStart, active.selectionEnd] : null;
   parent.replaceChildren();
   append(parent, children);
+  if (id) {
+    const again = parent.querySelector(`[data-testid="${CSS.escape(id)}"]`);
+    if (again) {
+      again.focus();
+      if (caret && typeof again.setSelectionRange === "function") again.setSelectionRange(...caret);
+    }
+  }
   return parent;
 }
 

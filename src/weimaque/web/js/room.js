@@ -21,7 +21,8 @@ export const noTimerKey = (roomId) => `wmq.notimer.${roomId}`;
 
 export function startRoom(app, roomId) {
   const s = emptyRoomState(roomId);
-  const ui = { history: null, replay: null, busy: false, confirm: null, logOpen: false };
+  // `name` is what the player has typed so far: a redraw (another seat joining) must not wipe it.
+  const ui = { history: null, replay: null, busy: false, confirm: null, logOpen: false, name: null };
   const socket = new RoomSocket(roomId, {
     onMessage: (msg) => receive(msg),
     onState: (conn) => {
@@ -107,8 +108,7 @@ export function startRoom(app, roomId) {
   }
 
   function sit(seat) {
-    const input = document.querySelector("[data-testid=name-input]");
-    const name = input?.value.trim();
+    const name = (ui.name ?? "").trim();
     if (name) localStorage.setItem(NAME_KEY, name);
     const invite =
       seat === "shouxing"
@@ -280,7 +280,10 @@ export function startRoom(app, roomId) {
             "data-testid": "name-input",
             placeholder: t("your_name"),
             maxlength: 24,
-            value: localStorage.getItem(NAME_KEY) || "",
+            value: ui.name ?? (ui.name = localStorage.getItem(NAME_KEY) || ""),
+            oninput: (e) => {
+              ui.name = e.target.value;
+            },
           })
         : null,
       seatControls(),
