@@ -60,6 +60,7 @@ def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
     # per-address message budget (docs/protocol.md, limits) so it measures the game, not the
     # flood guard. The per-connection limits stay on.
     args += ["--limit", "ws_address_rate=100000", "--limit", "ws_address_burst=100000"]
+    args += ["--limit", "room_burst=100000", "--limit", "conns_per_address=100000"]
     proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 30
     while True:

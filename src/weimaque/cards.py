@@ -6,6 +6,7 @@ Hot paths work on count vectors: tuples of 20 ints, one per face.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from typing import Final
 
@@ -24,7 +25,14 @@ Counts = tuple[int, ...]
 
 def faces_str(faces: Iterable[int]) -> str:
     """Chinese characters for faces, in the given order."""
-    return "".join(FACE_CHARS[f] for f in faces)
+    return _faces_text(faces if type(faces) is tuple else tuple(faces))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _faces_text(faces: tuple[int, ...]) -> str:
+    # Views write the same rows and melds again for every viewer and every action: the server
+    # spent a tenth of its time here before this cache (bench/server.py).
+    return "".join([FACE_CHARS[f] for f in faces])
 
 
 def counts_of(faces: Iterable[int]) -> Counts:

@@ -45,10 +45,21 @@ class Held:
 
     #: index into the hand's events of the first event not yet sent (None: not even the deal)
     upto: int | None
-    #: the viewer's observation at ``upto`` (for snapshots taken meanwhile)
-    obs: dict[str, Any] | None
+    #: the position at ``upto`` (a copy nobody changes), or the view itself once built
+    at: GameState | dict[str, Any] | None
+    viewer: Viewer
     #: (seat, action, auto) of every action since, in order (for the ``actor`` field)
     actors: list[tuple[int, Action, bool]] = field(default_factory=list)
+
+    @property
+    def obs(self) -> dict[str, Any] | None:
+        """The viewer's observation at ``upto``, for a snapshot taken meanwhile.
+
+        Built on first use: most windows close before anyone asks for a snapshot.
+        """
+        if isinstance(self.at, GameState):
+            self.at = observation(self.at, self.viewer)
+        return self.at
 
 
 class Gate:
@@ -67,7 +78,7 @@ class Gate:
         out = []
         for v in viewers(state, shouxing):
             if not settled(state, v):
-                self.held[v] = Held(None, _as_dealt(state, v))
+                self.held[v] = Held(None, _as_dealt(state, v), v)
                 out.append(v)
         return out
 
@@ -85,7 +96,7 @@ class Gate:
             if held is not None:
                 held.actors.append(act)
             elif not settled(state, v):
-                self.held[v] = Held(first, observation(before, v), [act])
+                self.held[v] = Held(first, before, v, [act])
 
     def waiting(self, viewer: Viewer) -> Held | None:
         """What ``viewer`` waits for, or None when it is up to date."""

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+import orjson
+
 DEFAULT_DB: Final = "weimaque.db"
 
 _SCHEMA: Final = """
@@ -87,7 +89,8 @@ class StoredRoom:
 
 
 def _dump(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    # The same compact UTF-8 JSON as json.dumps(ensure_ascii=False), a few times faster.
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 class Store:
