@@ -150,7 +150,7 @@ def test_scripted_hand_on_a_phone_held_sideways(
     # The engine, step by step beside the page, for the hints and the numbers.
     match = Match.new(get_rules("anxiang"), SCRIPTED_SEED)
     state = match.start_hand()
-    compared = 0
+    compared = held = 0
     try:
         for k, (seat, text) in enumerate(SCRIPTED):
             if seat == 0 and text.startswith("出"):
@@ -210,11 +210,23 @@ def test_scripted_hand_on_a_phone_held_sideways(
                     f" === '{numbers['own']['total']}'"
                 )
             if seat == 0:
+                before = page.get_by_test_id("hand").get_attribute("data-cards") or ""
                 page_act(page, text)
             else:
                 others[seat].request(type="act", action=text)
             state.apply(seat, Action.parse(text))
+            if seat == 0 and text.startswith("出") and state.phase == "claim" and (
+                0 not in state.to_act()
+            ):
+                # Another seat may claim our discard: its events wait for the window to close
+                # (the claim-window gate), yet the card has left our hand and lies in the middle.
+                after = page.get_by_test_id("hand").get_attribute("data-cards") or ""
+                assert sorted(after + text[1]) == sorted(before)
+                middle = page.locator("[data-testid=claim] .card")
+                assert middle.get_attribute("data-face") == text[1]
+                held += 1
         assert compared >= 1, "the script never left a hint to check"
+        assert held >= 1, "the script never held our discard in a claim window"
         end = page.get_by_test_id("hand-end")
         end.wait_for()
         result = state.result
