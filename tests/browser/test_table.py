@@ -215,8 +215,11 @@ def test_scripted_hand_on_a_phone_held_sideways(
             else:
                 others[seat].request(type="act", action=text)
             state.apply(seat, Action.parse(text))
-            if seat == 0 and text.startswith("出") and state.phase == "claim" and (
-                0 not in state.to_act()
+            if (
+                seat == 0
+                and text.startswith("出")
+                and state.phase == "claim"
+                and (0 not in state.to_act())
             ):
                 # Another seat may claim our discard: its events wait for the window to close
                 # (the claim-window gate), yet the card has left our hand and lies in the middle.
