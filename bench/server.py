@@ -1,8 +1,9 @@
 """Server load: N concurrent tables, three WebSocket clients each, through a real ``wmq serve``.
 
 Run: ``.venv/bin/python bench/server.py [--tables 50] [--hands 1] [--max-seconds 120]``.
-The server runs in a subprocess on 127.0.0.1 with a temporary database; every seat is a client
-that answers with a random legal action over its WebSocket. Reported: actions per second, the
+The server runs in a subprocess on 127.0.0.1 with a temporary database and every limit at its
+default; every seat is a client from a loopback address of its own (127.0.x.y) that answers
+with a random legal action over its WebSocket. Reported: actions per second, the
 p50/p99 latency from sending ``act`` to receiving its answer (the ``ack``), and the server's CPU
 time per action (start-up excluded).
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import http.client
 import json
 import os
 import random
@@ -56,11 +58,6 @@ def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
     """``wmq serve`` in a subprocess, once it answers."""
     code = "from weimaque.cli.app import main; main()"
     args = [sys.executable, "-c", code, "serve", "--port", str(port), "--db", str(db)]
-    # Every client of this bench shares one loopback address, which no real table does: lift the
-    # per-address message budget (docs/protocol.md, limits) so it measures the game, not the
-    # flood guard. The per-connection limits stay on.
-    args += ["--limit", "ws_address_rate=100000", "--limit", "ws_address_burst=100000"]
-    args += ["--limit", "room_burst=100000", "--limit", "conns_per_address=100000"]
     proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 30
     while True:
@@ -83,25 +80,43 @@ def process_cpu(pid: int) -> float | None:
         return None
 
 
-def create_room(port: int, seed: int, hands: int) -> str:
-    """A room of three human seats, no bot delay."""
+def client_address(k: int) -> str:
+    """The loopback address of the ``k``-th client: every player comes from an address of its
+    own, as at real tables, so the server's per-address limits stay on and never throttle the
+    bench as one client (Linux routes all of 127.0.0.0/8 to the loopback)."""
+    return f"127.0.{k // 250}.{k % 250 + 2}"
+
+
+def create_room(port: int, seed: int, hands: int, address: str) -> str:
+    """A room of three human seats, no bot delay, created from ``address``."""
     body = {"seed": seed, "bot_delay_ms": 0, "options": {"match_hands": hands}}
-    req = urllib.request.Request(
-        f"http://127.0.0.1:{port}/api/rooms",
-        data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"},
-        method="POST",
-    )
-    with urllib.request.urlopen(req, timeout=10) as res:
-        return str(json.loads(res.read())["room_id"])
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10, source_address=(address, 0))
+    try:
+        conn.request(
+            "POST", "/api/rooms", json.dumps(body), headers={"Content-Type": "application/json"}
+        )
+        res = conn.getresponse()
+        data = res.read()
+        if res.status not in (200, 201):
+            raise SystemExit(f"room creation refused: {res.status} {data[:200]!r}")
+        return str(json.loads(data)["room_id"])
+    finally:
+        conn.close()
 
 
 async def seat_client(
-    port: int, room_id: str, seat: int, hands: int, rng: random.Random, stats: Stats
+    port: int,
+    room_id: str,
+    seat: int,
+    hands: int,
+    rng: random.Random,
+    stats: Stats,
+    address: str,
 ) -> None:
     """One seat: sit, then answer every decision with a random legal action until the end."""
     ws: ClientConnection
-    async with connect(f"ws://127.0.0.1:{port}/ws/{room_id}", max_queue=None) as ws:
+    uri = f"ws://127.0.0.1:{port}/ws/{room_id}"
+    async with connect(uri, max_queue=None, local_addr=(address, 0)) as ws:
         n = 0
 
         async def send(**fields: Any) -> int:
@@ -204,12 +219,20 @@ def peer_p99(clients: int, rounds: int, size: int) -> float | None:
 
 async def run(port: int, tables: int, hands: int, max_seconds: float, seed: int) -> Stats:
     """Create the rooms, then play them all at once."""
-    rooms = [create_room(port, seed + t, hands) for t in range(tables)]
+    rooms = [create_room(port, seed + t, hands, client_address(3 * t)) for t in range(tables)]
     stats = Stats()
     rng = random.Random(seed)
     tasks = [
-        seat_client(port, room_id, seat, hands, random.Random(rng.getrandbits(64)), stats)
-        for room_id in rooms
+        seat_client(
+            port,
+            room_id,
+            seat,
+            hands,
+            random.Random(rng.getrandbits(64)),
+            stats,
+            client_address(3 * t + seat),
+        )
+        for t, room_id in enumerate(rooms)
         for seat in range(3)
     ]
     try:
