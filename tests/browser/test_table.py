@@ -227,6 +227,8 @@ def test_scripted_hand_on_a_phone_held_sideways(
                 assert sorted(after + text[1]) == sorted(before)
                 middle = page.locator("[data-testid=claim] .card")
                 assert middle.get_attribute("data-face") == text[1]
+                if not held:
+                    shot(page, "discard-held-phone-landscape")
                 held += 1
         assert compared >= 1, "the script never left a hint to check"
         assert held >= 1, "the script never held our discard in a claim window"

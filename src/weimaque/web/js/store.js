@@ -80,6 +80,7 @@ const HANDLERS = {
       hand: obs.hand.slice(0, at) + obs.hand.slice(at + 1),
       hand_sizes: obs.hand_sizes.map((n, i) => (i === seat ? n - 1 : n)),
       claim: { card: face, origin: "discard", from: seat },
+      phase: "claim",
       turn: null,
       to_act: false,
     };
