@@ -112,6 +112,7 @@ async def seat_client(
     rng: random.Random,
     stats: Stats,
     address: str,
+    hints: bool,
 ) -> None:
     """One seat: sit, then answer every decision with a random legal action until the end."""
     ws: ClientConnection
@@ -126,6 +127,8 @@ async def seat_client(
             return n
 
         await send(type="sit", seat=seat)
+        if hints:
+            await send(type="hints", on=True)  # as the browser does by default
         pending: dict[int, float] = {}
         finished = 0
         async for raw in ws:
@@ -217,7 +220,9 @@ def peer_p99(clients: int, rounds: int, size: int) -> float | None:
     return 1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))] if lat else None
 
 
-async def run(port: int, tables: int, hands: int, max_seconds: float, seed: int) -> Stats:
+async def run(
+    port: int, tables: int, hands: int, max_seconds: float, seed: int, hints: bool = True
+) -> Stats:
     """Create the rooms, then play them all at once."""
     rooms = [create_room(port, seed + t, hands, client_address(3 * t)) for t in range(tables)]
     stats = Stats()
@@ -231,6 +236,7 @@ async def run(port: int, tables: int, hands: int, max_seconds: float, seed: int)
             random.Random(rng.getrandbits(64)),
             stats,
             client_address(3 * t + seat),
+            hints,
         )
         for t, room_id in enumerate(rooms)
         for seat in range(3)
@@ -251,6 +257,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--no-peer", action="store_true", help="skip the echo-server peer")
+    parser.add_argument(
+        "--no-hints", action="store_true", help="clients do not ask for 听 hints (the browser does)"
+    )
     args = parser.parse_args()
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
@@ -258,7 +267,9 @@ def main() -> None:
         try:
             cpu_start = process_cpu(proc.pid)
             start = time.perf_counter()
-            stats = asyncio.run(run(port, args.tables, args.hands, args.max_seconds, args.seed))
+            stats = asyncio.run(
+                run(port, args.tables, args.hands, args.max_seconds, args.seed, not args.no_hints)
+            )
             elapsed = time.perf_counter() - start
             server_cpu = process_cpu(proc.pid)
         finally:
@@ -277,6 +288,7 @@ def main() -> None:
     p99 = 1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))]
     report = {
         "tables": args.tables,
+        "hints": not args.no_hints,
         "tables_done": stats.tables_done,
         "hands": stats.hands,
         "actions": stats.actions,

@@ -233,6 +233,14 @@ def test_waits_contain_the_winning_card(preset: str, position: Position) -> None
             sb = score_position(desc.melds, hand, face, source=src, rules=rules)  # type: ignore[arg-type]
             assert (sb.total if sb.winning else None) == total
         assert wait.self_total is not None or wait.other_total is not None
+    # ...and no winning face is missing (waits skips faces that cannot split before scoring).
+    held = counts_of([f for m in desc.melds for f in m.faces] + list(desc.hand))
+    for face in range(20):
+        if face in found or held[face] >= 4:
+            continue
+        for src in ("self", "other"):
+            sb = score_position(desc.melds, hand, face, source=src, rules=rules)  # type: ignore[arg-type]
+            assert not sb.winning, (face, src)
 
 
 def test_waits_skip_faces_all_held() -> None:

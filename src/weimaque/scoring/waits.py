@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from weimaque.analysis.decompose import splits
 from weimaque.cards import COPIES, FACE_CHARS, NUM_FACES, Counts
 from weimaque.notation import Meld
 from weimaque.rules.config import RuleConfig
@@ -32,6 +33,24 @@ class Wait:
         return f"{FACE_CHARS[self.face]}: self {self.self_total}, other {self.other_total}"
 
 
+def _may_form(hand: Counts, face: int) -> bool:
+    """Whether the concealed cards and ``face`` split into groups + 麻雀 for some source.
+
+    The same test :func:`weimaque.analysis.arrange.arrangements` starts from: the card joins the
+    hand (won from another, or drawn without a pair of it), or a drawn card with two of it in hand
+    is a forced 偎 and the rest must split (RULES §6.1). When neither splits, no source wins and
+    the scorer need not be asked: most faces of most positions end here.
+    """
+    h = list(hand)
+    h[face] += 1
+    if splits(tuple(h)):
+        return True
+    if hand[face] >= 2:
+        h[face] -= 3
+        return bool(splits(tuple(h)))
+    return False
+
+
 def waits(
     melds: Sequence[Meld], hand: Counts, rules: RuleConfig | str = "anxiang", *, last: bool = False
 ) -> list[Wait]:
@@ -43,7 +62,7 @@ def waits(
             held[f] += 1
     out: list[Wait] = []
     for face in range(NUM_FACES):
-        if held[face] >= COPIES:
+        if held[face] >= COPIES or not _may_form(hand, face):
             continue
         totals: list[int | None] = []
         for source in ("self", "other"):
