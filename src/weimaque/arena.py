@@ -237,12 +237,12 @@ def _play_deal_job(job: tuple[ArenaConfig, int]) -> DealResult:
 
 def iter_deals(config: ArenaConfig) -> Iterator[DealResult]:
     """Play every deal, in deal order, on ``config.workers`` processes (spawned)."""
-    if config.backend == "ray":
-        from weimaque.scale import ray_deals
-
-        yield from ray_deals(config)
-        return
     jobs = [(config, d) for d in range(config.deals)]
+    if config.backend == "ray":
+        from weimaque.scale import ray_map
+
+        yield from ray_map(play_deal, jobs, config.workers, config.address)
+        return
     if config.workers <= 1 or config.deals <= 1:
         yield from (play_deal(c, d) for c, d in jobs)
         return

@@ -1,21 +1,21 @@
 """Arena deals as Ray tasks: ``wmq arena --backend ray [--address ADDR]`` (docs/scale.md).
 
-Each deal is one task running :func:`weimaque.arena.play_deal`, the very function the local
-backend runs; results are taken back in deal order, so for iteration budgets the table is the same
-as the local backend's for the same seed. Without an address a local Ray is started with
-``workers`` CPUs and stopped afterwards; with one, the command joins that cluster (every node needs
-this package installed, at the same version).
+The arena hands this module its jobs (it knows nothing of the arena): each deal is one task
+running :func:`weimaque.arena.play_deal`, the very function the local backend runs; results are
+taken back in deal order, so for iteration budgets the table is the same as the local backend's
+for the same seed. Without an address a local Ray is started with ``workers`` CPUs and stopped
+afterwards; with one, the command joins that cluster (every node needs this package installed,
+at the same version).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar
 
 from weimaque.errors import WeimaqueError
 
-if TYPE_CHECKING:
-    from weimaque.arena import ArenaConfig, DealResult
+T = TypeVar("T")
 
 #: Object store of a local Ray: the results are small, so a small store suffices.
 LOCAL_OBJECT_STORE = 100 * 1024 * 1024
@@ -31,30 +31,33 @@ def _ray() -> Any:
     return ray
 
 
-def ray_deals(config: ArenaConfig) -> Iterator[DealResult]:
-    """Play every deal of ``config`` as a Ray task; yield the results in deal order."""
-    from weimaque.arena import play_deal
+def ray_map(
+    fn: Callable[..., T], jobs: Sequence[tuple[Any, ...]], workers: int, address: str | None
+) -> Iterator[T]:
+    """``fn(*job)`` for every job as a Ray task; yield the results in job order.
 
+    Without ``address`` a local Ray is started with ``workers`` CPUs and stopped afterwards.
+    """
     ray = _ray()
     started = False
     if not ray.is_initialized():
         try:
-            if config.address:
-                ray.init(address=config.address, log_to_driver=False)
+            if address:
+                ray.init(address=address, log_to_driver=False)
             else:
                 ray.init(
-                    num_cpus=config.workers,
+                    num_cpus=workers,
                     include_dashboard=False,
                     log_to_driver=False,
                     object_store_memory=LOCAL_OBJECT_STORE,
                 )
         except (ConnectionError, RuntimeError, ValueError) as exc:
-            where = config.address or "a local Ray"
+            where = address or "a local Ray"
             raise WeimaqueError(f"cannot start or reach {where!r}: {exc}") from exc
         started = True
     try:
-        task = ray.remote(num_cpus=1, max_retries=0)(play_deal)
-        refs = [task.remote(config, d) for d in range(config.deals)]
+        task = ray.remote(num_cpus=1, max_retries=0)(fn)
+        refs = [task.remote(*job) for job in jobs]
         for ref in refs:
             yield ray.get(ref)
     finally:
