@@ -335,3 +335,16 @@ def test_tianhu_bad_input_exit_2() -> None:
     assert code == 2 and "天胡" in err
     code, _, err = run("score", "--tianhu", "--rules", "xiaozhuo", "一一一三三三")
     assert code == 2 and "'一一一三三三'" in err
+
+
+def test_serve_keeps_the_cycle_collector_quiet() -> None:
+    # wmq serve: what exists at start-up is frozen out of the collector's sight and the first
+    # threshold raised, so no full collection pauses every table at once (bench/server.py).
+    code = (
+        "import gc; from weimaque.cli.serve import quiet_collector; quiet_collector(); "
+        "print(gc.get_freeze_count(), gc.get_threshold()[0])"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    frozen, first = map(int, out.stdout.split())
+    assert frozen > 1000
+    assert first >= 10_000
