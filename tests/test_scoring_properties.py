@@ -255,3 +255,33 @@ def test_waits_skip_faces_all_held() -> None:
             assert held[w.face] < 4
             found += 1
     assert found > 0
+
+
+@settings(derandomize=True, max_examples=150, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), preset=st.sampled_from(PRESETS))
+def test_waits_of_any_hand_match_the_scorer(seed: int, preset: str) -> None:
+    # RULES §6.1: waits skips faces by cheap tests (two lone cards, or a face the hand cannot
+    # split with); on any 19 cards it must list exactly the faces the scorer calls wins.
+    rng = random.Random(seed)
+    deck = [f for f in range(20) for _ in range(4)]
+    rng.shuffle(deck)
+    if rng.random() < 0.5:
+        # Near a win: a winning hand's 20 cards less one, so that waits are common.
+        desc, _ = random_hand(rng)
+        melds, hand = desc.melds, counts_of(desc.hand)
+    else:
+        melds, hand = (), counts_of(deck[:19])
+    rules = get_rules(preset)
+    found = {w.face: w for w in waits(melds, hand, rules)}
+    held = counts_of(
+        [f for m in melds for f in m.faces] + [f for f in range(20) for _ in range(hand[f])]
+    )
+    for face in range(20):
+        totals = []
+        for src in ("self", "other"):
+            sb = score_position(melds, hand, face, source=src, rules=rules)  # type: ignore[arg-type]
+            totals.append(sb.total if sb.winning else None)
+        if held[face] >= 4 or totals == [None, None]:
+            assert face not in found, (face, found)
+        else:
+            assert (found[face].self_total, found[face].other_total) == tuple(totals)

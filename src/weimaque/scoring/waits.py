@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from weimaque.analysis.decompose import splits
+from weimaque.analysis.decompose import can_split
 from weimaque.cards import COPIES, FACE_CHARS, NUM_FACES, Counts
 from weimaque.notation import Meld
 from weimaque.rules.config import RuleConfig
@@ -33,6 +33,22 @@ class Wait:
         return f"{FACE_CHARS[self.face]}: self {self.self_total}, other {self.other_total}"
 
 
+def _lone_singles(hand: Counts) -> list[int]:
+    """Faces held once with no other card within two of them in their case (RULES §1.2).
+
+    One added card cannot put such a card in a run (a run needs two more cards near it), so only
+    a winning card of its own face saves it, as the 麻雀: two lone cards, and nothing wins.
+    """
+    out = []
+    for base in (0, 10):
+        for x in range(base, base + 10):
+            if hand[x] == 1:
+                near = range(max(base, x - 2), min(base + 10, x + 3))
+                if not any(hand[y] for y in near if y != x):
+                    out.append(x)
+    return out
+
+
 def _may_form(hand: Counts, face: int) -> bool:
     """Whether the concealed cards and ``face`` split into groups + 麻雀 for some source.
 
@@ -43,11 +59,11 @@ def _may_form(hand: Counts, face: int) -> bool:
     """
     h = list(hand)
     h[face] += 1
-    if splits(tuple(h)):
+    if can_split(tuple(h)):
         return True
     if hand[face] >= 2:
         h[face] -= 3
-        return bool(splits(tuple(h)))
+        return can_split(tuple(h))
     return False
 
 
@@ -61,7 +77,10 @@ def waits(
         for f in m.faces:
             held[f] += 1
     out: list[Wait] = []
-    for face in range(NUM_FACES):
+    lone = _lone_singles(hand)
+    if len(lone) > 1:
+        return out
+    for face in lone or range(NUM_FACES):
         if held[face] >= COPIES or not _may_form(hand, face):
             continue
         totals: list[int | None] = []
