@@ -119,3 +119,36 @@ def can_split(counts: Counts) -> bool:
     if n_small % 3 == 0 and n_big % 3 == 2:
         return _groups_exist(small) and _pair_exists(big)
     return False
+
+
+def completions(counts: Counts) -> list[int]:
+    """The faces whose one more card makes ``counts`` split into groups + one pair, in order.
+
+    Works half by half: the added card joins one case, whose card count modulo 3 decides whether
+    that half must take the pair or only groups, and the other half, unchanged, is tested once
+    for the other role. A half that cannot play its role rules out its ten faces at once.
+    """
+    small, big = counts[:10], counts[10:]
+    n_small, n_big = sum(small), sum(big)
+    out: list[int] = []
+    for mine, other, n_mine, n_other, base in (
+        (small, big, n_small, n_big, 0),
+        (big, small, n_big, n_small, 10),
+    ):
+        if (n_mine + 1) % 3 == 2 and n_other % 3 == 0:
+            if not _groups_exist(other):
+                continue
+            test = _pair_exists
+        elif (n_mine + 1) % 3 == 0 and n_other % 3 == 2:
+            if not _pair_exists(other):
+                continue
+            test = _groups_exist
+        else:
+            continue
+        h = list(mine)
+        for i in range(10):
+            h[i] += 1
+            if test(tuple(h)):
+                out.append(base + i)
+            h[i] -= 1
+    return out

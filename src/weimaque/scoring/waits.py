@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from weimaque.analysis.decompose import can_split
+from weimaque.analysis.decompose import can_split, completions
 from weimaque.cards import COPIES, FACE_CHARS, NUM_FACES, Counts
 from weimaque.notation import Meld
 from weimaque.rules.config import RuleConfig
@@ -33,38 +33,43 @@ class Wait:
         return f"{FACE_CHARS[self.face]}: self {self.self_total}, other {self.other_total}"
 
 
-def _lone_singles(hand: Counts) -> list[int]:
+def lone_singles(hand: Counts) -> list[int]:
     """Faces held once with no other card within two of them in their case (RULES §1.2).
 
     One added card cannot put such a card in a run (a run needs two more cards near it), so only
     a winning card of its own face saves it, as the 麻雀: two lone cards, and nothing wins.
+    Taking cards away never gives a lone card company.
     """
     out = []
     for base in (0, 10):
-        for x in range(base, base + 10):
-            if hand[x] == 1:
-                near = range(max(base, x - 2), min(base + 10, x + 3))
-                if not any(hand[y] for y in near if y != x):
-                    out.append(x)
+        h = hand[base : base + 10]
+        for i in range(10):
+            if h[i] == 1 and not (
+                (i >= 1 and h[i - 1])
+                or (i >= 2 and h[i - 2])
+                or (i <= 8 and h[i + 1])
+                or (i <= 7 and h[i + 2])
+            ):
+                out.append(base + i)
     return out
 
 
-def _may_form(hand: Counts, face: int) -> bool:
-    """Whether the concealed cards and ``face`` split into groups + 麻雀 for some source.
+def _may_form(hand: Counts) -> list[int]:
+    """The faces with which the concealed cards split into groups + 麻雀 for some source.
 
     The same test :func:`weimaque.analysis.arrange.arrangements` starts from: the card joins the
     hand (won from another, or drawn without a pair of it), or a drawn card with two of it in hand
-    is a forced 偎 and the rest must split (RULES §6.1). When neither splits, no source wins and
+    is a forced 偎 and the rest must split (RULES §6.1). For any other face no source wins and
     the scorer need not be asked: most faces of most positions end here.
     """
-    h = list(hand)
-    h[face] += 1
-    if can_split(tuple(h)):
-        return True
-    if hand[face] >= 2:
-        h[face] -= 3
-        return can_split(tuple(h))
-    return False
+    found = set(completions(hand))
+    for face in range(NUM_FACES):
+        if hand[face] >= 2 and face not in found:
+            h = list(hand)
+            h[face] -= 2
+            if can_split(tuple(h)):
+                found.add(face)
+    return sorted(found)
 
 
 def waits(
@@ -77,11 +82,11 @@ def waits(
         for f in m.faces:
             held[f] += 1
     out: list[Wait] = []
-    lone = _lone_singles(hand)
+    lone = lone_singles(hand)
     if len(lone) > 1:
         return out
-    for face in lone or range(NUM_FACES):
-        if held[face] >= COPIES or not _may_form(hand, face):
+    for face in _may_form(hand):
+        if held[face] >= COPIES or (lone and face != lone[0]):
             continue
         totals: list[int | None] = []
         for source in ("self", "other"):
