@@ -176,3 +176,39 @@ def test_server_killed_mid_hand_restores_the_hand(tmp_path: Path) -> None:
         assert len(hand["record"]["actions"]) > 10
         for s in seats:
             s.close()
+
+
+def test_the_log_is_folded_into_the_file_off_the_event_loop(tmp_path: Path) -> None:
+    # A commit never runs a checkpoint (it would stall every table); a thread of the store does.
+    import sqlite3
+
+    from weimaque.server.store import Store
+
+    path = tmp_path / "rooms.db"
+    store = Store(path, checkpoint_seconds=0.05)
+    try:
+        assert store.db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0
+        for k in range(200):
+            store.create_room(f"r{k}", {"k": k}, {}, "anxiang", {}, k)
+        wal = Path(str(path) + "-wal")
+        deadline = time.monotonic() + 10
+        # The checkpoint thread copies the log into the file: a fresh reader that ignores the
+        # log (immutable) sees the rooms once it has run.
+        while True:
+            uri = f"file:{path}?immutable=1"
+            ro = sqlite3.connect(uri, uri=True)
+            try:
+                n = ro.execute("SELECT COUNT(*) FROM rooms").fetchone()[0]
+            except sqlite3.OperationalError:  # not even the schema is in the file yet
+                n = 0
+            finally:
+                ro.close()
+            if n == 200 or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
+        assert n == 200
+        assert wal.exists()
+    finally:
+        store.close()
+    # Closing folds and empties the log.
+    assert not Path(str(path) + "-wal").exists() or Path(str(path) + "-wal").stat().st_size == 0

@@ -6,6 +6,7 @@ state, so a number or a hint cannot carry information the viewer may not see (RU
 
 from __future__ import annotations
 
+import functools
 from collections import OrderedDict
 from typing import Any, Final
 
@@ -21,8 +22,14 @@ _CACHE_SIZE: Final = 512
 _FACE_INDEX: Final = {c: i for i, c in enumerate(FACE_CHARS)}
 
 
-def _faces(text: str | None) -> list[int]:
-    return [] if not text else [_FACE_INDEX[c] for c in text]
+def _faces(text: str | None) -> tuple[int, ...]:
+    return () if not text else _parse(text)
+
+
+@functools.lru_cache(maxsize=1 << 13)
+def _parse(text: str) -> tuple[int, ...]:
+    # Rows, melds and hands come back as the same strings message after message.
+    return tuple(_FACE_INDEX[c] for c in text)
 
 
 def meld_xi(kind: str, cards: str) -> int:
