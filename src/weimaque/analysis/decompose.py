@@ -121,25 +121,24 @@ def can_split(counts: Counts) -> bool:
     return False
 
 
-def completions(counts: Counts) -> list[int]:
-    """The faces whose one more card makes ``counts`` split into groups + one pair, in order.
+def completions(counts: Counts, change: int = 1) -> list[int]:
+    """The faces ``f`` for which ``counts`` with ``change`` cards of ``f`` (one more by default,
+    or ``-2``: two fewer) split into groups + one pair, in face order.
 
-    Works half by half: the added card joins one case, whose card count modulo 3 decides whether
-    that half must take the pair or only groups, and the other half, unchanged, is tested once
-    for the other role. A half that cannot play its role rules out its ten faces at once.
+    Works half by half: the changed face lies in one case, whose card count modulo 3 decides
+    whether that half must take the pair or only groups, and the other half, unchanged, is tested
+    once for the other role. A half that cannot play its role rules out its ten faces at once.
     """
     small, big = counts[:10], counts[10:]
     n_small, n_big = sum(small), sum(big)
     out: list[int] = []
-    for mine, other, n_mine, n_other, base in (
-        (small, big, n_small, n_big, 0),
-        (big, small, n_big, n_small, 10),
-    ):
-        if (n_mine + 1) % 3 == 2 and n_other % 3 == 0:
+    halves = ((small, big, n_small, n_big, 0), (big, small, n_big, n_small, 10))
+    for mine, other, n_mine, n_other, base in halves:
+        if (n_mine + change) % 3 == 2 and n_other % 3 == 0:
             if not _groups_exist(other):
                 continue
             test = _pair_exists
-        elif (n_mine + 1) % 3 == 0 and n_other % 3 == 2:
+        elif (n_mine + change) % 3 == 0 and n_other % 3 == 2:
             if not _pair_exists(other):
                 continue
             test = _groups_exist
@@ -147,8 +146,10 @@ def completions(counts: Counts) -> list[int]:
             continue
         h = list(mine)
         for i in range(10):
-            h[i] += 1
+            if h[i] + change < 0:
+                continue
+            h[i] += change
             if test(tuple(h)):
                 out.append(base + i)
-            h[i] -= 1
+            h[i] -= change
     return out

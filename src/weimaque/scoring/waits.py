@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from weimaque.analysis.decompose import can_split, completions
-from weimaque.cards import COPIES, FACE_CHARS, NUM_FACES, Counts
+from weimaque.analysis.decompose import completions
+from weimaque.cards import COPIES, FACE_CHARS, Counts
 from weimaque.notation import Meld
 from weimaque.rules.config import RuleConfig
 from weimaque.rules.registry import get_rules
@@ -62,14 +62,7 @@ def _may_form(hand: Counts) -> list[int]:
     is a forced 偎 and the rest must split (RULES §6.1). For any other face no source wins and
     the scorer need not be asked: most faces of most positions end here.
     """
-    found = set(completions(hand))
-    for face in range(NUM_FACES):
-        if hand[face] >= 2 and face not in found:
-            h = list(hand)
-            h[face] -= 2
-            if can_split(tuple(h)):
-                found.add(face)
-    return sorted(found)
+    return sorted(set(completions(hand)) | set(completions(hand, -2)))
 
 
 def waits(
