@@ -2,8 +2,9 @@
 
 Run: ``.venv/bin/python bench/server.py [--tables 50] [--hands 1] [--max-seconds 120]``.
 The server runs in a subprocess on 127.0.0.1 with a temporary database and every limit at its
-default; every seat is a client from a loopback address of its own (127.0.x.y) that answers
-with a random legal action over its WebSocket. Reported: actions per second, the
+default; every seat is a client from a loopback address of its own (127.0.x.y) that asks for
+听 hints as the browser does (``--no-hints``: not) and answers with a random legal action over
+its WebSocket. Reported: actions per second, the
 p50/p99 latency from sending ``act`` to receiving its answer (the ``ack``), and the server's CPU
 time per action (start-up excluded).
 
