@@ -101,3 +101,60 @@ def test_remote_bot_plays_a_hand_over_websocket(client: TestClient) -> None:
         assert end["hand_end"]["hand_number"] == 1 and "result" in end["observation"]
         dealt = [e for e in events if e["type"] == "dealt"]
         assert [("cards" in e) for e in dealt] == [e["seat"] == 2 for e in dealt]
+
+
+def test_a_bot_that_stops_reading_is_dropped() -> None:
+    # Issue 13 §1.2 for remote bots too: at most `limit` lines wait; past that the connection is
+    # to be closed (the seat then counts as absent), and nothing more is queued.
+    from types import SimpleNamespace
+
+    from weimaque.server.remote import Link
+
+    link = Link(SimpleNamespace(id="r1"), limit=3)  # type: ignore[arg-type]  # only .id is read
+    for k in range(5):
+        link.notice("x", f"line {k}")
+    assert link.failed == "the bot fell 3 lines behind"
+    assert link.out.qsize() == 4  # three lines and the end marker
+    lines = [link.out.get_nowait() for _ in range(4)]
+    assert lines[-1] is None and all(line is not None for line in lines[:3])
+
+
+def test_a_flooding_bot_is_told_to_slow_down(tmp_path: Path) -> None:
+    # The per-connection message budget of players' sockets holds for bots: past the burst,
+    # lines are dropped with one notice, and the connection stays usable.
+    from weimaque.server.limits import Limits
+
+    app = create_app(tmp_path / "bots.db", limits=Limits(ws_burst=5, ws_rate=0.01))
+    with TestClient(app) as client:
+        room_id, creator = _room(client)
+        issued = client.post(
+            f"/api/rooms/{room_id}/bot-token", json={"creator_token": creator, "seat": 2}
+        ).json()
+        with client.websocket_connect(issued["ws"]) as ws:
+            ws.send_text(
+                json.dumps({"type": "join", "protocol": PROTOCOL, "token": issued["bot_token"]})
+            )
+            assert _recv(ws)["type"] == "hello"
+            for _ in range(30):
+                ws.send_text("garbage")
+            codes = []
+            while "rate_limited" not in codes:
+                msg = _recv(ws, timeout=5)
+                if msg["type"] == "error":
+                    codes.append(msg["code"])
+            # The burst's five garbage lines were read and answered, then one notice.
+            assert codes.count("garbage") == 5
+            assert codes.count("rate_limited") == 1
+
+
+def test_bot_token_body_is_json_and_bounded(client: TestClient) -> None:
+    # Issue 13 §1.6: like POST /api/rooms, JSON only (no cross-site form posts) and a size bound.
+    room_id, creator = _room(client)
+    url = f"/api/rooms/{room_id}/bot-token"
+    plain = client.post(url, content=b"seat=2", headers={"Content-Type": "text/plain"})
+    assert plain.status_code == 415 and plain.json()["error"]["code"] == "bad_content_type"
+    huge = json.dumps({"creator_token": creator, "seat": 2, "name": "x" * 100_000})
+    big = client.post(url, content=huge, headers={"Content-Type": "application/json"})
+    assert big.status_code == 413 and big.json()["error"]["code"] == "too_large"
+    ok = client.post(url, json={"creator_token": creator, "seat": 2})
+    assert ok.status_code == 201

@@ -216,7 +216,7 @@ def create_app(
     store = store if store is not None else Store(db)
     limits = limits or Limits()
     manager = RoomManager(store, limits=limits)
-    remote = RemoteBots(manager)
+    remote = RemoteBots(manager, limits)
     web = web_dir()
     pool = botpool.configure(limits.bot_workers)
     room_limiter = RateLimiter(limits.room_burst, limits.room_interval)

@@ -24,12 +24,14 @@ import logging
 import secrets
 from typing import Any
 
+import orjson
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from weimaque.bots.external import PROTOCOL
+from weimaque.server.limits import BodyError, Limits, RateLimiter, read_json
 from weimaque.server.manager import RoomManager
 from weimaque.server.protocol import (
     PROTOCOL_VERSION,
@@ -46,14 +48,18 @@ log = logging.getLogger("weimaque.server")
 #: Close codes of the bot socket: unknown room, refused join.
 CLOSE_NO_ROOM = 4404
 CLOSE_REFUSED = 4401
+#: A bot that stopped reading (or whose line could not be written) is dropped with this code.
+CLOSE_BEHIND = 1008
 MAX_NAME = 24
 
 
 class RemoteBots:
     """Creator tokens of the rooms of one server, the bot-token endpoint and the bot socket."""
 
-    def __init__(self, manager: RoomManager) -> None:
+    def __init__(self, manager: RoomManager, limits: Limits | None = None) -> None:
         self.manager = manager
+        #: the same bounds as players' sockets: queue, write timeout, message rate
+        self.limits = limits if limits is not None else Limits()
         self.creators: dict[str, str] = {}
 
     def creator_token(self, room: Room) -> str:
@@ -76,9 +82,11 @@ class RemoteBots:
         if room is None:
             return _error(404, "room_not_found", f"no room {room_id!r}")
         try:
-            raw = json.loads(await request.body() or b"{}")
-        except ValueError as exc:
-            return _error(400, "bad_json", f"not JSON: {exc}")
+            # JSON only, bounded like every other body (issue 13 §1.6).
+            raw = await read_json(request.stream(), request.headers, self.limits.max_body)
+        except BodyError as exc:
+            return _error(exc.status, exc.code, exc.message)
+        raw = {} if raw is None else raw
         if not isinstance(raw, dict) or set(raw) - {"creator_token", "seat", "name"}:
             return _error(400, "bad_request", f"expected creator_token, seat, name: {raw!r}")
         creator = raw.get("creator_token")
@@ -130,34 +138,54 @@ class RemoteBots:
         if not isinstance(seat, int):
             await _refuse(websocket, "bad_token", "this room holds no seat with that token")
             return
-        link = Link(room)
+        limits = self.limits
+        link = Link(room, limits.queue_messages)
         link.conn = room.connect(link)
-        writer = asyncio.create_task(link.pump(websocket))
-        try:
-            link.room_message({"type": "join", "token": token})
-            while True:
+        budget = RateLimiter(limits.ws_burst, 1.0 / limits.ws_rate, max_keys=1)
+
+        async def reader() -> None:
+            told = 0.0
+            while link.failed is None:
                 text = await websocket.receive_text()
+                if not budget.allow(""):
+                    now = asyncio.get_running_loop().time()
+                    if now - told >= 1.0:  # one notice a second; the rest are dropped
+                        told = now
+                        link.notice("rate_limited", "too many lines; slow down")
+                    continue
                 link.answer(text)
-                if writer.done():
-                    break
-        except (WebSocketDisconnect, RuntimeError):
-            pass
+
+        write_task = asyncio.create_task(link.pump(websocket, limits.send_timeout))
+        read_task = asyncio.create_task(reader())
+        link.room_message({"type": "join", "token": token})
+        try:
+            await asyncio.wait({write_task, read_task}, return_when=asyncio.FIRST_COMPLETED)
         finally:
             room.disconnect(link.conn)
-            link.out.put_nowait(None)
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(writer, timeout=1)
-            if not writer.done():
-                writer.cancel()
+            read_task.cancel()
+            if link.failed is None:
+                link.out.put_nowait(None)
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(asyncio.shield(write_task), timeout=1)
+            write_task.cancel()
+            for task in (read_task, write_task):
+                with contextlib.suppress(BaseException):
+                    await task
+            if link.failed is not None:
+                with contextlib.suppress(Exception):
+                    await websocket.close(code=CLOSE_BEHIND)
 
 
 class Link:
     """One remote bot's connection: room messages in, bot-protocol lines out, answers back."""
 
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: Room, limit: int = 256) -> None:
         self.room = room
         self.conn: Conn | None = None
+        #: lines for the bot, at most ``limit`` waiting: a bot that stops reading is dropped
         self.out: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.limit = limit
+        self.failed: str | None = None
         self.hand = 0
         self.sent = 0
         self.next_id = 0
@@ -240,15 +268,40 @@ class Link:
             self.out.put_nowait({"type": "_next"})  # ready for the next hand
 
     def _out(self, line: dict[str, Any]) -> None:
+        if self.failed is not None:
+            return
+        if self.out.qsize() >= self.limit:
+            self.fail(f"the bot fell {self.limit} lines behind")
+            return
         self.out.put_nowait(line)
 
-    async def pump(self, websocket: WebSocket) -> None:
+    def notice(self, code: str, message: str) -> None:
+        """An error line for the bot."""
+        self._out({"type": "error", "code": code, "message": message})
+
+    def fail(self, reason: str) -> None:
+        """Stop writing: the connection is to be closed and the seat counts as absent."""
+        if self.failed is None:
+            self.failed = reason
+            log.warning("room %s: closing a remote bot's connection: %s", self.room.id, reason)
+            self.out.put_nowait(None)
+
+    async def pump(self, websocket: WebSocket, timeout: float = 10.0) -> None:
         """Write the bot's lines; a ``_next`` marker tells the room this seat is ready."""
         while (line := await self.out.get()) is not None:
             if line.get("type") == "_next":
                 self.room_message({"type": "next"})
                 continue
-            await websocket.send_text(json.dumps(line, ensure_ascii=False))
+            try:
+                # orjson refuses what cannot be sent (a lone surrogate) instead of dying later.
+                text = orjson.dumps(line).decode()
+                await asyncio.wait_for(websocket.send_text(text), timeout)
+            except TimeoutError:
+                self.fail(f"a write took over {timeout} s")
+                return
+            except Exception as exc:
+                self.fail(f"write failed: {type(exc).__name__}")
+                return
 
     # ------------------------------------------------------------------ bot → room
 
