@@ -158,3 +158,32 @@ def test_bot_token_body_is_json_and_bounded(client: TestClient) -> None:
     assert big.status_code == 413 and big.json()["error"]["code"] == "too_large"
     ok = client.post(url, json={"creator_token": creator, "seat": 2})
     assert ok.status_code == 201
+
+
+def test_bot_socket_refuses_nested_garbage_and_a_full_room(tmp_path: Path) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    from weimaque.server.limits import Limits
+
+    app = create_app(tmp_path / "bots.db", limits=Limits(conns_per_room=1))
+    with TestClient(app) as client:
+        room_id, creator = _room(client)
+        issued = client.post(
+            f"/api/rooms/{room_id}/bot-token", json={"creator_token": creator, "seat": 2}
+        ).json()
+        # A first line nested past Python's recursion limit: an error line, no crash.
+        with client.websocket_connect(issued["ws"]) as ws:
+            ws.send_text("[" * 50_000 + "]" * 50_000)
+            refused = _recv(ws)
+            assert refused["type"] == "error" and refused["code"] == "bad_join"
+        with client.websocket_connect(issued["ws"]) as ws:
+            ws.send_text(
+                json.dumps({"type": "join", "protocol": PROTOCOL, "token": issued["bot_token"]})
+            )
+            assert _recv(ws)["type"] == "hello"
+            # The room holds its one connection: a second socket is refused.
+            with client.websocket_connect(issued["ws"]) as second:
+                full = _recv(second)
+                assert full["type"] == "error" and full["code"] == "rate_limited"
+                with pytest.raises(WebSocketDisconnect):
+                    second.receive_text()

@@ -48,6 +48,7 @@ log = logging.getLogger("weimaque.server")
 #: Close codes of the bot socket: unknown room, refused join.
 CLOSE_NO_ROOM = 4404
 CLOSE_REFUSED = 4401
+CLOSE_FULL = 4429
 #: A bot that stopped reading (or whose line could not be written) is dropped with this code.
 CLOSE_BEHIND = 1008
 MAX_NAME = 24
@@ -122,9 +123,13 @@ class RemoteBots:
         if room is None:
             await _refuse(websocket, "room_not_found", "no such room", CLOSE_NO_ROOM)
             return
+        if len(room.conns) >= self.limits.conns_per_room:  # the players' socket's cap, too
+            message = f"room {room.id} has {self.limits.conns_per_room} connections already"
+            await _refuse(websocket, "rate_limited", message, CLOSE_FULL)
+            return
         try:
             first = json.loads(await websocket.receive_text())
-        except (ValueError, KeyError, WebSocketDisconnect):
+        except (ValueError, KeyError, RecursionError, WebSocketDisconnect):
             await _refuse(websocket, "bad_join", "the first line must be a JSON join")
             return
         token = first.get("token") if isinstance(first, dict) else None
@@ -317,7 +322,7 @@ class Link:
         """One line from the bot: the answer to the pending request."""
         try:
             data = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested past Python's limit
             data = None
         action = data.get("action", data.get("action_id")) if isinstance(data, dict) else None
         if not isinstance(data, dict) or not isinstance(action, (str, int)):
