@@ -183,3 +183,14 @@ def test_bad_input_is_refused_with_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(WeimaqueError, match="no hand 3"):
         review(match_record(), 0, BOT, hand=3)
     assert [n for n, _ in record_hands(match_record())] == [1, 2]
+
+
+def test_the_server_reviews_in_a_worker_as_the_cli_does() -> None:
+    # The 复盘 endpoint runs the review in a process of its own (server/botpool.review_job): the
+    # same function of the record as `wmq review`, returned as plain data.
+    from weimaque.server.botpool import review_job
+
+    record = explicit_hand(11)
+    want = review(record, 0, "mcts:iters=20", None).to_dict()
+    assert review_job((record, 0, "mcts:iters=20")) == want
+    assert json.loads(json.dumps(want)) == want  # plain data, as it crosses the process boundary

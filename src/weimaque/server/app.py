@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import logging
 import secrets
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
@@ -25,7 +27,6 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from weimaque.bots import REGISTRY, check_spec
-from weimaque.bots.review import review
 from weimaque.errors import WeimaqueError
 from weimaque.rules.config import OPTION_NAMES, PATTERN_NAMES, RuleConfig
 from weimaque.rules.registry import DEFAULT_PRESET, list_rules
@@ -60,6 +61,8 @@ log = logging.getLogger("weimaque.server")
 
 #: The bot behind the 复盘 endpoint: an iteration budget, so a review is the same every time.
 REVIEW_BOT: Final = "mcts:iters=300"
+#: Reviews kept in memory (they are computed again when asked for after that).
+REVIEWS_KEPT: Final = 256
 
 _PLACEHOLDER: Final = """<!doctype html>
 <html lang="zh"><head><meta charset="utf-8"><title>安乡偎麻雀</title></head>
@@ -417,7 +420,30 @@ def create_app(
             {"v": PROTOCOL_VERSION, "room_id": room.id, "number": number, "steps": steps}
         )
 
-    reviews: dict[tuple[str, int, int], dict[str, Any]] = {}
+    # 复盘 costs seconds of search: it runs in a process of its own (never on the event loop's
+    # interpreter lock, never in the bots' pool), one key at a time however many ask, and the
+    # last REVIEWS_KEPT results are kept.
+    review_pool = botpool.BotPool(1)
+    reviews: OrderedDict[tuple[str, int, int], dict[str, Any]] = OrderedDict()
+    reviewing: dict[tuple[str, int, int], asyncio.Future[dict[str, Any]]] = {}
+
+    async def reviewed(key: tuple[str, int, int], record: dict[str, Any]) -> dict[str, Any]:
+        if key in reviews:
+            reviews.move_to_end(key)
+            return reviews[key]
+        running = reviewing.get(key)
+        if running is None:
+            running = asyncio.ensure_future(review_pool.review(record, key[2], REVIEW_BOT))
+            reviewing[key] = running
+            try:
+                result = await asyncio.shield(running)
+            finally:
+                reviewing.pop(key, None)
+            reviews[key] = result
+            while len(reviews) > REVIEWS_KEPT:
+                reviews.popitem(last=False)
+            return result
+        return await asyncio.shield(running)
 
     async def hand_review(request: Request) -> Response:
         """复盘 of one seat of a finished hand (bots.review), computed once and kept."""
@@ -433,10 +459,9 @@ def create_app(
             seat_text = request.query_params.get("seat")
             return _error(400, "bad_seat", f"seat must be 0, 1 or 2, not {seat_text!r}")
         key = (room.id, number, seat)
-        if key not in reviews:
-            result = await asyncio.to_thread(review, record, seat, REVIEW_BOT, None)
-            reviews[key] = result.to_dict()
-        body = {"v": PROTOCOL_VERSION, "room_id": room.id, "number": number, **reviews[key]}
+        result = await reviewed(key, record)
+        body: dict[str, Any] = {"v": PROTOCOL_VERSION, "room_id": room.id, "number": number}
+        body.update(copy.deepcopy(result))
         for d in body["decisions"]:
             d["hand"] = number
         return JSONResponse(body)
@@ -546,6 +571,7 @@ def create_app(
         finally:
             await manager.close()
             pool.close()
+            review_pool.close()
             store.close()
 
     routes: list[Route | WebSocketRoute | Mount] = [

@@ -52,6 +52,14 @@ def think(job: tuple[Any, ...]) -> int:
     return action.id
 
 
+def review_job(job: tuple[dict[str, Any], int, str]) -> dict[str, Any]:
+    """In a worker: the 复盘 of one seat of a recorded hand (``bots.review.review``)."""
+    from weimaque.bots.review import review
+
+    record, seat, spec = job
+    return review(record, seat, spec, None).to_dict()
+
+
 def job_of(spec: str, view: BotView, seed: int) -> tuple[Any, ...]:
     """A decision as plain, picklable data (rule configs hold mapping proxies)."""
     import json
@@ -87,6 +95,14 @@ class BotPool:
         action_id = await loop.run_in_executor(self._get(), think, job_of(spec, view, seed))
         return Action.from_id(action_id)
 
+    async def review(self, record: dict[str, Any], seat: int, spec: str) -> dict[str, Any]:
+        """The 复盘 of ``seat`` in a finished hand's record, by ``spec``, as a dict."""
+        loop = asyncio.get_running_loop()
+        result: dict[str, Any] = await loop.run_in_executor(
+            self._get(), review_job, (record, seat, spec)
+        )
+        return result
+
     def close(self) -> None:
         """Stop the workers (decisions in flight are dropped)."""
         if self._executor is not None:
@@ -107,4 +123,4 @@ def configure(workers: int, processes: bool = True) -> BotPool:
     return POOL
 
 
-__all__ = ["POOL", "BotPool", "configure", "job_of", "think"]
+__all__ = ["POOL", "BotPool", "configure", "job_of", "review_job", "think"]
