@@ -63,6 +63,8 @@ log = logging.getLogger("weimaque.server")
 REVIEW_BOT: Final = "mcts:iters=300"
 #: Reviews kept in memory (they are computed again when asked for after that).
 REVIEWS_KEPT: Final = 256
+#: Reviews computed (or waiting for the review process) at once; more are refused with 429.
+REVIEWS_AT_ONCE: Final = 4
 
 _PLACEHOLDER: Final = """<!doctype html>
 <html lang="zh"><head><meta charset="utf-8"><title>安乡偎麻雀</title></head>
@@ -433,6 +435,8 @@ def create_app(
             return reviews[key]
         running = reviewing.get(key)
         if running is None:
+            if len(reviewing) >= REVIEWS_AT_ONCE:
+                raise BodyError(429, "busy", "too many reviews are being computed; try again soon")
             running = asyncio.ensure_future(review_pool.review(record, key[2], REVIEW_BOT))
             reviewing[key] = running
             try:
@@ -459,7 +463,10 @@ def create_app(
             seat_text = request.query_params.get("seat")
             return _error(400, "bad_seat", f"seat must be 0, 1 or 2, not {seat_text!r}")
         key = (room.id, number, seat)
-        result = await reviewed(key, record)
+        try:
+            result = await reviewed(key, record)
+        except BodyError as exc:
+            return _error(exc.status, exc.code, exc.message)
         body: dict[str, Any] = {"v": PROTOCOL_VERSION, "room_id": room.id, "number": number}
         body.update(copy.deepcopy(result))
         for d in body["decisions"]:
