@@ -40,6 +40,7 @@ from weimaque.server.limits import (
     client_address,
     origin_allowed,
     read_json,
+    run_connection,
 )
 from weimaque.server.manager import RoomManager
 from weimaque.server.options import DEFAULT_TURN_SECONDS, ROOM_OPTIONS, RoomError, RoomOptions
@@ -548,24 +549,14 @@ def create_app(
                     log.error("room %s: message failed: %s: %s", room.id, type(exc).__name__, exc)
                     client.send(error_message("internal", "internal server error", None))
 
-        write_task = asyncio.create_task(writer())
-        read_task = asyncio.create_task(reader())
-        try:
-            await asyncio.wait({write_task, read_task}, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            room.disconnect(conn)
-            read_task.cancel()
-            if client.failed is None:
-                client.close()
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(asyncio.shield(write_task), timeout=1)
-            write_task.cancel()
-            for task in (read_task, write_task):
-                with contextlib.suppress(BaseException):
-                    await task
-            if client.failed is not None:
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(websocket.close(code=1008), timeout=1)
+        await run_connection(
+            websocket,
+            reader(),
+            writer(),
+            leave=lambda: room.disconnect(conn),
+            failed=lambda: client.failed,
+            stop_writer=client.close,
+        )
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

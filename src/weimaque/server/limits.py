@@ -8,16 +8,19 @@ the ``Origin`` check of the WebSocket.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any, Final
 from urllib.parse import urlsplit
 
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.websockets import WebSocket
 
 #: Content-Security-Policy of every response: the UI is same-origin modules and CSS only (the
 #: UI sets a few inline styles; no inline script runs).
@@ -203,3 +206,41 @@ def client_address(scope: Scope) -> str:
     """The client's address (the peer of the socket; no proxy headers are trusted)."""
     client = scope.get("client")
     return str(client[0]) if client else "unknown"
+
+
+#: Close code of a connection dropped for falling behind or for a message it could not be sent.
+CLOSE_BEHIND: Final = 1008
+
+
+async def run_connection(
+    websocket: WebSocket,
+    reader: Coroutine[Any, Any, None],
+    writer: Coroutine[Any, Any, None],
+    *,
+    leave: Callable[[], None],
+    failed: Callable[[], str | None],
+    stop_writer: Callable[[], None],
+) -> None:
+    """Run one socket's reader and bounded writer until either ends (a player's or a bot's).
+
+    Then the connection leaves its room; a healthy writer gets a second to send what is queued
+    (``stop_writer`` queues its end), and a failed connection is closed with ``CLOSE_BEHIND``.
+    """
+    write_task = asyncio.create_task(writer)
+    read_task = asyncio.create_task(reader)
+    try:
+        await asyncio.wait({write_task, read_task}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        leave()
+        read_task.cancel()
+        if failed() is None:
+            stop_writer()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(write_task), timeout=1)
+        write_task.cancel()
+        for task in (read_task, write_task):
+            with contextlib.suppress(BaseException):
+                await task
+        if failed() is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(websocket.close(code=CLOSE_BEHIND), timeout=1)

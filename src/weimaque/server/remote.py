@@ -31,7 +31,7 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from weimaque.bots.external import PROTOCOL
-from weimaque.server.limits import BodyError, Limits, RateLimiter, read_json
+from weimaque.server.limits import BodyError, Limits, RateLimiter, read_json, run_connection
 from weimaque.server.manager import RoomManager
 from weimaque.server.protocol import (
     PROTOCOL_VERSION,
@@ -49,8 +49,6 @@ log = logging.getLogger("weimaque.server")
 CLOSE_NO_ROOM = 4404
 CLOSE_REFUSED = 4401
 CLOSE_FULL = 4429
-#: A bot that stopped reading (or whose line could not be written) is dropped with this code.
-CLOSE_BEHIND = 1008
 MAX_NAME = 24
 
 
@@ -145,7 +143,7 @@ class RemoteBots:
             return
         limits = self.limits
         link = Link(room, limits.queue_messages)
-        link.conn = room.connect(link)
+        conn = link.conn = room.connect(link)
         budget = RateLimiter(limits.ws_burst, 1.0 / limits.ws_rate, max_keys=1)
 
         async def reader() -> None:
@@ -160,25 +158,15 @@ class RemoteBots:
                     continue
                 link.answer(text)
 
-        write_task = asyncio.create_task(link.pump(websocket, limits.send_timeout))
-        read_task = asyncio.create_task(reader())
         link.room_message({"type": "join", "token": token})
-        try:
-            await asyncio.wait({write_task, read_task}, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            room.disconnect(link.conn)
-            read_task.cancel()
-            if link.failed is None:
-                link.out.put_nowait(None)
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(asyncio.shield(write_task), timeout=1)
-            write_task.cancel()
-            for task in (read_task, write_task):
-                with contextlib.suppress(BaseException):
-                    await task
-            if link.failed is not None:
-                with contextlib.suppress(Exception):
-                    await websocket.close(code=CLOSE_BEHIND)
+        await run_connection(
+            websocket,
+            reader(),
+            link.pump(websocket, limits.send_timeout),
+            leave=lambda: room.disconnect(conn),
+            failed=lambda: link.failed,
+            stop_writer=lambda: link.out.put_nowait(None),
+        )
 
 
 class Link:
