@@ -21,34 +21,23 @@ import asyncio
 import contextlib
 import json
 import random
-import socket
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _serve
+from _serve import free_port, start_server
 
 
 def post(port: int, body: dict[str, Any]) -> str:
-    req = urllib.request.Request(
-        f"http://127.0.0.1:{port}/api/rooms",
-        data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"},
-        method="POST",
-    )
-    with urllib.request.urlopen(req, timeout=10) as res:
-        return str(json.loads(res.read())["room_id"])
+    """Create a room; its id."""
+    return str(_serve.post(port, "/api/rooms", body)["room_id"])
 
 
 async def seat(port: int, room: str, s: int, hands: int, rng: random.Random) -> list[float]:
@@ -137,23 +126,8 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
-        code = "from weimaque.cli.app import main; main()"
-        cmd = [sys.executable, "-c", code, "serve", "--port", str(port)]
-        proc = subprocess.Popen(
-            [*cmd, "--db", str(Path(tmp) / "b.db")],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+        proc = start_server(Path(tmp) / "b.db", port)
         try:
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=1)
-                    break
-                except OSError:
-                    if time.monotonic() > deadline:
-                        raise
-                    time.sleep(0.1)
             alone = asyncio.run(table(port, args.hands, 1))
             for _ in range(args.bot_rooms):
                 post(port, {"bots": {"0": "mcts", "1": "mcts", "2": "mcts"}, "bot_delay_ms": 0})
@@ -162,21 +136,8 @@ def main() -> None:
         finally:
             proc.terminate()
             proc.wait(10)
-        proc = subprocess.Popen(
-            [*cmd, "--db", str(Path(tmp) / "f.db")],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+        proc = start_server(Path(tmp) / "f.db", port)
         try:
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=1)
-                    break
-                except OSError:
-                    if time.monotonic() > deadline:
-                        raise
-                    time.sleep(0.1)
             flooded, joins = asyncio.run(table_beside_flood(port, args.hands, 3))
         finally:
             proc.terminate()

@@ -19,7 +19,6 @@ import argparse
 import asyncio
 import json
 import random
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -34,6 +33,10 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from weimaque.server.fairness import verify_document
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # also when loaded by file (tests)
+import _serve
+from _serve import free_port, post
 
 NASTY_STRINGS = [
     "\ud800",
@@ -83,41 +86,11 @@ class Report:
     problems: list[str] = field(default_factory=list)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def start_server(db: Path, port: int, log: Path) -> subprocess.Popen[bytes]:
     """``wmq serve`` with message rates high enough that every fuzz message is parsed."""
-    code = "from weimaque.cli.app import main; main()"
-    args = [sys.executable, "-c", code, "serve", "--port", str(port), "--db", str(db)]
-    limits = ["ws_rate=1000000", "ws_burst=1000000", "room_burst=1000", "http_burst=100000"]
-    for limit in [*limits, "ws_address_rate=1000000", "ws_address_burst=1000000"]:
-        args += ["--limit", limit]
-    out = log.open("wb")
-    proc = subprocess.Popen(args, stdout=out, stderr=out)
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=1):
-                return proc
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(log.read_text("utf-8", "replace")) from None
-            time.sleep(0.1)
-
-
-def post(port: int, path: str, body: Any) -> Any:
-    req = urllib.request.Request(
-        f"http://127.0.0.1:{port}{path}",
-        data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"},
-        method="POST",
-    )
-    with urllib.request.urlopen(req, timeout=10) as res:
-        return json.loads(res.read())
+    limits = ("ws_rate=1000000", "ws_burst=1000000", "room_burst=1000", "http_burst=100000")
+    limits += ("ws_address_rate=1000000", "ws_address_burst=1000000")
+    return _serve.start_server(db, port, limits, log)
 
 
 def get(port: int, path: str) -> Any:

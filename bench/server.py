@@ -29,13 +29,15 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import orjson
 from websockets.asyncio.client import ClientConnection, connect
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _serve import free_port, start_server
 
 
 @dataclass
@@ -47,30 +49,6 @@ class Stats:
     hands: int = 0
     errors: int = 0
     tables_done: int = 0
-
-
-def free_port() -> int:
-    """A free loopback port."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
-    """``wmq serve`` in a subprocess, once it answers."""
-    code = "from weimaque.cli.app import main; main()"
-    args = [sys.executable, "-c", code, "serve", "--port", str(port), "--db", str(db)]
-    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=1):
-                return proc
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                raise SystemExit("the server did not start") from None
-            time.sleep(0.05)
 
 
 def process_cpu(pid: int) -> float | None:
