@@ -41,6 +41,7 @@ from weimaque.server.limits import (
     origin_allowed,
     read_json,
     run_connection,
+    send_within,
 )
 from weimaque.server.manager import RoomManager
 from weimaque.server.options import DEFAULT_TURN_SECONDS, ROOM_OPTIONS, RoomError, RoomOptions
@@ -516,13 +517,9 @@ def create_app(
 
         async def writer() -> None:
             while (text := await client.queue.get()) is not None:
-                try:
-                    await asyncio.wait_for(websocket.send_text(text), limits.send_timeout)
-                except TimeoutError:
-                    client.fail(f"a write took over {limits.send_timeout} s")
-                    return
-                except Exception as exc:
-                    client.fail(f"write failed: {type(exc).__name__}")
+                problem = await send_within(websocket, text, limits.send_timeout)
+                if problem is not None:
+                    client.fail(problem)
                     return
 
         async def reader() -> None:

@@ -212,6 +212,17 @@ def client_address(scope: Scope) -> str:
 CLOSE_BEHIND: Final = 1008
 
 
+async def send_within(websocket: WebSocket, text: str, timeout: float) -> str | None:
+    """Send one message within ``timeout`` seconds; None, or why the connection must go."""
+    try:
+        await asyncio.wait_for(websocket.send_text(text), timeout)
+    except TimeoutError:
+        return f"a write took over {timeout} s"
+    except Exception as exc:
+        return f"write failed: {type(exc).__name__}"
+    return None
+
+
 async def run_connection(
     websocket: WebSocket,
     reader: Coroutine[Any, Any, None],

@@ -31,7 +31,14 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from weimaque.bots.external import PROTOCOL
-from weimaque.server.limits import BodyError, Limits, RateLimiter, read_json, run_connection
+from weimaque.server.limits import (
+    BodyError,
+    Limits,
+    RateLimiter,
+    read_json,
+    run_connection,
+    send_within,
+)
 from weimaque.server.manager import RoomManager
 from weimaque.server.protocol import (
     PROTOCOL_VERSION,
@@ -288,12 +295,12 @@ class Link:
             try:
                 # orjson refuses what cannot be sent (a lone surrogate) instead of dying later.
                 text = orjson.dumps(line).decode()
-                await asyncio.wait_for(websocket.send_text(text), timeout)
-            except TimeoutError:
-                self.fail(f"a write took over {timeout} s")
+            except TypeError as exc:
+                self.fail(f"line not sendable: {exc}")
                 return
-            except Exception as exc:
-                self.fail(f"write failed: {type(exc).__name__}")
+            problem = await send_within(websocket, text, timeout)
+            if problem is not None:
+                self.fail(problem)
                 return
 
     # ------------------------------------------------------------------ bot → room
