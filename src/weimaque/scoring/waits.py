@@ -33,7 +33,7 @@ class Wait:
         return f"{FACE_CHARS[self.face]}: self {self.self_total}, other {self.other_total}"
 
 
-def lone_singles(hand: Counts) -> list[int]:
+def _lone_singles(hand: Counts) -> list[int]:
     """Faces held once with no other card within two of them in their case (RULES §1.2).
 
     One added card cannot put such a card in a run (a run needs two more cards near it), so only
@@ -75,7 +75,7 @@ def waits(
         for f in m.faces:
             held[f] += 1
     out: list[Wait] = []
-    lone = lone_singles(hand)
+    lone = _lone_singles(hand)
     if len(lone) > 1:
         return out
     for face in _may_form(hand):

@@ -16,7 +16,7 @@ from weimaque.game.state import NUM_SEATS
 from weimaque.notation import Meld
 from weimaque.rules.config import RuleConfig
 from weimaque.scoring.breakdown import Breakdown
-from weimaque.scoring.waits import Wait, lone_singles, waits
+from weimaque.scoring.waits import Wait, waits
 
 _CACHE_SIZE: Final = 512
 _FACE_INDEX: Final = {c: i for i, c in enumerate(FACE_CHARS)}
@@ -137,12 +137,8 @@ def hints(obs: dict[str, Any], rules: RuleConfig, cache: HintCache) -> dict[str,
     out: dict[str, Any] = {"discards": [], "waits": []}
     if size == 20:
         legal = [a[1:] for a in obs.get("legal_actions", []) if a.startswith("出")]
-        # A lone card stays lone after any discard but its own: two left, and nothing wins.
-        lone = lone_singles(tuple(hand))
         for face_char in legal:
             f = _FACE_INDEX[face_char]
-            if len(lone) - (f in lone) >= 2:
-                continue
             after = list(hand)
             after[f] -= 1
             found = cache.waits(own, tuple(after), rules)
