@@ -15,7 +15,8 @@ teacher with a wall-clock budget depends on the machine).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -26,6 +27,7 @@ from weimaque.bots.base import BotView
 from weimaque.bots.features import NAMES, NUM_FEATURES, candidate_features
 from weimaque.bots.greedy import GreedyBot
 from weimaque.bots.net import Array, NetParams
+from weimaque.errors import WeimaqueError
 from weimaque.game.actions import Action
 from weimaque.game.state import GameState
 
@@ -85,6 +87,103 @@ def collect(
 
 
 @dataclass
+class Advantages:
+    """Decisions with the teacher's paired estimate of each candidate against greedy's choice.
+
+    ``gains[g][i]`` is the mean paired return of candidate ``i`` minus greedy's choice
+    ``base[g]`` (points), ``ses[g][i]`` its standard error; NaN where the search did not play
+    the candidate (discards it pruned).
+    """
+
+    rows: list[Array]
+    base: list[int]
+    gains: list[Array]
+    ses: list[Array]
+
+    def extend(self, other: Advantages) -> None:
+        """Append another set of decisions."""
+        self.rows.extend(other.rows)
+        self.base.extend(other.base)
+        self.gains.extend(other.gains)
+        self.ses.extend(other.ses)
+
+    def __len__(self) -> int:
+        return len(self.base)
+
+
+def collect_advantages(
+    hands: int,
+    seed: int,
+    teacher: str,
+    share: float = 1.0,
+    progress: Callable[[], None] | None = None,
+) -> Advantages:
+    """Greedy self-play in which a search teacher rates every candidate against greedy's move.
+
+    At a sampled ``share`` of the decisions with more than one non-胡 action, the teacher (an
+    ``mcts`` spec) searches from the deciding seat's view with greedy's move among its
+    candidates, and every candidate's paired gain over that move is kept; the hand goes on with
+    greedy's move. The teacher sees the view only (its worlds are sampled from it).
+    """
+    greedy = GreedyBot()
+    coach = get_bot(teacher)
+    search = getattr(coach, "search", None)
+    if search is None:
+        raise WeimaqueError(f"teacher {teacher!r} has no search to rate candidates")
+    rng = random.Random(f"advantages:{seed}:{teacher}")
+    data = Advantages([], [], [], [])
+    for k in range(hands):
+        state = GameState.new("anxiang", rng.getrandbits(63), dealer=k % 3)
+        while not state.is_terminal():
+            seat = state.current_player()
+            view = BotView.of(state, seat)
+            action = greedy.act(view, rng)
+            legal = view.legal
+            if len(legal) > 1 and all(a.kind != "hu" for a in legal) and rng.random() < share:
+                result = search(view, rng, include=(action,))
+                gains = np.full(len(legal), np.nan)
+                ses = np.full(len(legal), np.nan)
+                for i, a in enumerate(legal):
+                    if a in result.actions:
+                        gains[i], ses[i] = result.gain(a, action)
+                data.rows.append(candidate_features(view, legal))
+                data.base.append(legal.index(action))
+                data.gains.append(gains)
+                data.ses.append(ses)
+            state.apply(seat, action)
+        if progress is not None:
+            progress()
+    return data
+
+
+#: Hands per job of :func:`rate_jobs` (job ``j`` deals from seed ``seed * 1000 + 5000 + j``).
+ADVANTAGE_JOB_HANDS = 20
+
+
+def _rate_job(args: tuple[str, int, int, int]) -> Advantages:
+    teacher, seed, job, hands = args
+    return collect_advantages(hands, seed * 1000 + 5000 + job, teacher)
+
+
+def rate_jobs(
+    teacher: str, seed: int, hands: int, jobs: range, workers: int = 1
+) -> Iterator[Advantages]:
+    """:func:`collect_advantages` for the given jobs of ``hands`` hands, in job order.
+
+    Job ``j`` plays the hands ``j * ADVANTAGE_JOB_HANDS`` onwards (the last one may be short) and
+    is seeded by its number alone, so any number of ``workers`` processes gives the same data.
+    """
+    args = [
+        (teacher, seed, j, min(ADVANTAGE_JOB_HANDS, hands - j * ADVANTAGE_JOB_HANDS)) for j in jobs
+    ]
+    if workers <= 1:
+        yield from map(_rate_job, args)
+        return
+    with ProcessPoolExecutor(workers) as pool:
+        yield from pool.map(_rate_job, args)
+
+
+@dataclass
 class Outcomes:
     """After-states greedy chose in self-play (feature rows) and the chooser's hand result."""
 
@@ -140,31 +239,53 @@ def fit_value(
     """Full-batch Adam on the squared error between the score and the scaled hand result."""
     z = (np.array(data.x) - params.mean) / params.std
     y = np.array(data.y)
+
+    def loss_grads(p: NetParams) -> tuple[float, dict[str, Array]]:
+        pre = z @ p.w1 + p.b1
+        h = np.maximum(pre, 0.0)
+        err = z @ p.w0 + h @ p.w2 - y
+        return float(np.mean(err**2)), _backward(p, z, pre, h, 2 * err / len(y), l2)
+
+    return _adam(params, loss_grads, steps, lr)
+
+
+def _backward(
+    p: NetParams, z: Array, pre: Array, h: Array, ds: Array, l2: float
+) -> dict[str, Array]:
+    """Gradients of the weights from the loss's gradient ``ds`` with respect to each score."""
+    dh = np.outer(ds, p.w2) * (pre > 0)
+    return {
+        "w0": z.T @ ds + l2 * p.w0,
+        "w2": h.T @ ds + l2 * p.w2,
+        "w1": z.T @ dh + l2 * p.w1,
+        "b1": dh.sum(axis=0),
+    }
+
+
+def _adam(
+    params: NetParams,
+    loss_grads: Callable[[NetParams], tuple[float, dict[str, Array]]],
+    steps: int,
+    lr: float,
+    progress: Callable[[float], None] | None = None,
+) -> tuple[NetParams, float]:
+    """Full-batch Adam on the perceptron's weights (the input scaling stays); the final loss."""
     w = {"w0": params.w0.copy(), "w1": params.w1.copy(), "b1": params.b1.copy()}
     w["w2"] = params.w2.copy()
     m = {k: np.zeros_like(v) for k, v in w.items()}
     v2 = {k: np.zeros_like(v) for k, v in w.items()}
     loss = 0.0
-    n = len(y)
     for t in range(1, steps + 1):
-        pre = z @ w["w1"] + w["b1"]
-        h = np.maximum(pre, 0.0)
-        err = z @ w["w0"] + h @ w["w2"] - y
-        loss = float(np.mean(err**2))
-        ds = 2 * err / n
-        dh = np.outer(ds, w["w2"]) * (pre > 0)
-        grads = {
-            "w0": z.T @ ds + l2 * w["w0"],
-            "w2": h.T @ ds + l2 * w["w2"],
-            "w1": z.T @ dh + l2 * w["w1"],
-            "b1": dh.sum(axis=0),
-        }
+        cur = NetParams(params.mean, params.std, w["w0"], w["w1"], w["b1"], w["w2"])
+        loss, grads = loss_grads(cur)
         for k, g in grads.items():
             m[k] = 0.9 * m[k] + 0.1 * g
             v2[k] = 0.999 * v2[k] + 0.001 * g * g
             mh = m[k] / (1 - 0.9**t)
             vh = v2[k] / (1 - 0.999**t)
             w[k] = w[k] - lr * mh / (np.sqrt(vh) + 1e-8)
+        if progress is not None:
+            progress(loss)
     return NetParams(params.mean, params.std, w["w0"], w["w1"], w["b1"], w["w2"]), loss
 
 
@@ -203,13 +324,7 @@ def loss_and_grads(
     ds = e / np.repeat(denom, sizes)
     ds[chosen] -= 1.0
     ds /= groups
-    dh = np.outer(ds, p.w2) * (pre > 0)
-    grads = {
-        "w0": z.T @ ds + l2 * p.w0,
-        "w2": h.T @ ds + l2 * p.w2,
-        "w1": z.T @ dh + l2 * p.w1,
-        "b1": dh.sum(axis=0),
-    }
+    grads = _backward(p, z, pre, h, ds, l2)
     return loss + 0.5 * l2 * float(np.sum(p.w1**2)), grads
 
 
@@ -227,23 +342,89 @@ def fit(
     sizes = np.array([len(r) for r in data.rows])
     starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
     chosen = starts + np.array(data.labels, dtype=np.int64)
-    w = {"w0": params.w0.copy(), "w1": params.w1.copy(), "b1": params.b1.copy()}
-    w["w2"] = params.w2.copy()
-    m = {k: np.zeros_like(v) for k, v in w.items()}
-    v2 = {k: np.zeros_like(v) for k, v in w.items()}
-    loss = 0.0
-    for t in range(1, steps + 1):
-        cur = NetParams(params.mean, params.std, w["w0"], w["w1"], w["b1"], w["w2"])
-        loss, grads = loss_and_grads(cur, z, starts, chosen, l2)
-        for k, g in grads.items():
-            m[k] = 0.9 * m[k] + 0.1 * g
-            v2[k] = 0.999 * v2[k] + 0.001 * g * g
-            mh = m[k] / (1 - 0.9**t)
-            vh = v2[k] / (1 - 0.999**t)
-            w[k] = w[k] - lr * mh / (np.sqrt(vh) + 1e-8)
-        if progress is not None:
-            progress(loss)
-    return NetParams(params.mean, params.std, w["w0"], w["w1"], w["b1"], w["w2"]), loss
+    return _adam(params, lambda p: loss_and_grads(p, z, starts, chosen, l2), steps, lr, progress)
+
+
+def _pairs(data: Advantages, floor: float) -> tuple[Array, IntArray, IntArray, Array, Array]:
+    """Rows, (candidate, base) row pairs, scaled gains and their weights 1/(se² + floor)."""
+    x = np.concatenate(data.rows)
+    starts = np.cumsum([0] + [len(r) for r in data.rows])
+    cand: list[int] = []
+    base: list[int] = []
+    gain: list[float] = []
+    weight: list[float] = []
+    for g, (b, gains, ses) in enumerate(zip(data.base, data.gains, data.ses, strict=True)):
+        for i, (y, se) in enumerate(zip(gains, ses, strict=True)):
+            if i == b or not np.isfinite(y) or not np.isfinite(se):
+                continue
+            cand.append(int(starts[g] + i))
+            base.append(int(starts[g] + b))
+            gain.append(float(y) / VALUE_SCALE)
+            weight.append(1.0 / ((float(se) / VALUE_SCALE) ** 2 + floor))
+    w = np.array(weight)
+    return x, np.array(cand), np.array(base), np.array(gain), w / w.sum()
+
+
+def advantage_loss_and_grads(
+    p: NetParams, z: Array, cand: IntArray, base: IntArray, y: Array, wt: Array, l2: float
+) -> tuple[float, dict[str, Array]]:
+    """Weighted squared error of the score differences ``s[cand] - s[base]`` against ``y``."""
+    pre = z @ p.w1 + p.b1
+    h = np.maximum(pre, 0.0)
+    s = z @ p.w0 + h @ p.w2
+    err = s[cand] - s[base] - y
+    ds = np.zeros(len(s))
+    np.add.at(ds, cand, 2 * wt * err)
+    np.add.at(ds, base, -2 * wt * err)
+    return float(np.sum(wt * err**2)), _backward(p, z, pre, h, ds, l2)
+
+
+def fit_advantage(
+    params: NetParams,
+    data: Advantages,
+    steps: int,
+    lr: float = 0.01,
+    l2: float = 1e-3,
+    floor: float = 0.25,
+    progress: Callable[[float], None] | None = None,
+) -> tuple[NetParams, float]:
+    """Full-batch Adam: score differences (candidate − greedy's move) fit the teacher's gains.
+
+    Weighted least squares, each pair weighted by ``1 / (se² + floor)`` (gains scaled by
+    :data:`VALUE_SCALE`), so a gain measured on a handful of worlds counts for little.
+    """
+    x, cand, base, y, wt = _pairs(data, floor)
+    z = (x - params.mean) / params.std
+
+    def loss_grads(p: NetParams) -> tuple[float, dict[str, Array]]:
+        return advantage_loss_and_grads(p, z, cand, base, y, wt, l2)
+
+    return _adam(params, loss_grads, steps, lr, progress)
+
+
+def with_margin(params: NetParams, margin: float) -> NetParams:
+    """The same net, keeping greedy's move unless another scores ``margin`` points higher."""
+    gi = NAMES.index("greedy_choice")
+    w0 = params.w0.copy()
+    w0[gi] += margin / VALUE_SCALE * params.std[gi]
+    return NetParams(params.mean, params.std, w0, params.w1, params.b1, params.w2)
+
+
+def offline_gain(params: NetParams, data: Advantages) -> tuple[float, float, int]:
+    """The teacher's mean gain per decision of the net's choices, its standard error, deviations.
+
+    A candidate the teacher did not play counts as no gain; on held-out decisions this estimates
+    what the net's departures from greedy are worth (in the teacher's rollouts).
+    """
+    picked = []
+    deviations = 0
+    for rows, b, gains in zip(data.rows, data.base, data.gains, strict=True):
+        i = int(np.argmax(params.scores(rows)))
+        gain = float(gains[i]) if np.isfinite(gains[i]) else 0.0
+        deviations += int(i != b)
+        picked.append(0.0 if i == b else gain)
+    arr = np.array(picked)
+    return float(arr.mean()), float(arr.std(ddof=1) / np.sqrt(len(arr))), deviations
 
 
 def agreement(params: NetParams, data: Dataset) -> float:
@@ -257,13 +438,21 @@ def agreement(params: NetParams, data: Dataset) -> float:
 
 
 __all__ = [
+    "ADVANTAGE_JOB_HANDS",
+    "Advantages",
     "Dataset",
     "Outcomes",
+    "advantage_loss_and_grads",
     "agreement",
     "collect",
+    "collect_advantages",
     "collect_outcomes",
     "fit",
+    "fit_advantage",
     "fit_value",
     "init_params",
     "loss_and_grads",
+    "offline_gain",
+    "rate_jobs",
+    "with_margin",
 ]

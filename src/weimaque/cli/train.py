@@ -23,14 +23,19 @@ from weimaque.arena import ArenaConfig, deals_for_hands, run_arena
 from weimaque.bots.features import NAMES
 from weimaque.bots.net import WEIGHTS_FILE, NetParams
 from weimaque.bots.train import (
+    ADVANTAGE_JOB_HANDS,
+    Advantages,
     Dataset,
     Outcomes,
     agreement,
     collect,
     collect_outcomes,
     fit,
+    fit_advantage,
     fit_value,
     init_params,
+    rate_jobs,
+    with_margin,
 )
 from weimaque.errors import WeimaqueError
 
@@ -111,6 +116,23 @@ def train_cmd(
         ),
     ] = 1200,
     value_steps: Annotated[int, typer.Option(min=1, help="Adam steps per value checkpoint.")] = 300,
+    advantage_hands: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            help="Greedy self-play hands in which the teacher rates every candidate against "
+            "greedy's move (0: none).",
+        ),
+    ] = 0,
+    advantage_steps: Annotated[
+        int, typer.Option(min=1, help="Adam steps per advantage checkpoint (fitted afresh).")
+    ] = 600,
+    margin: Annotated[
+        float,
+        typer.Option(
+            min=0.0, help="Points a departure from greedy's move must be predicted to gain."
+        ),
+    ] = 2.0,
     share: Annotated[
         float, typer.Option(min=0.0, max=1.0, help="Share of decisions the teacher labels.")
     ] = 0.3,
@@ -144,8 +166,10 @@ def train_cmd(
     per_i = -(-imitate_hands // chunks)
     per_t = -(-teacher_hands // chunks) if teacher_hands else 0
     per_v = -(-value_hands // chunks) if value_hands else 0
-    phases_n = 1 + bool(per_t) + bool(per_v)
-    total = chunks * (per_i + per_t + per_v) + chunks * phases_n + 1
+    jobs = -(-advantage_hands // ADVANTAGE_JOB_HANDS)
+    phases_n = 1 + bool(per_t) + bool(per_v) + bool(jobs)
+    total = chunks * (per_i + per_t + per_v) + advantage_hands
+    total += chunks * phases_n + 1
     data = Dataset([], [])
     params: NetParams | None = None
     try:
@@ -220,6 +244,25 @@ def train_cmd(
                     bar.update(task, description="value fit")
                     params, mse = fit_value(params, outcomes, value_steps)
                     checkpoint(f"value {c + 1}", f"{len(outcomes)} after-states, mse {mse:.3f}")
+            if jobs:
+                rated = Advantages([], [], [], [])
+                bounds = [jobs * c // chunks for c in range(chunks + 1)]
+                for c in range(chunks):
+                    bar.update(task, description=f"teacher {teacher} rates candidates")
+                    span = range(bounds[c], bounds[c + 1])
+                    parts = rate_jobs(teacher, seed, advantage_hands, span, workers)
+                    for j, part in zip(span, parts, strict=True):
+                        rated.extend(part)
+                        done = min(ADVANTAGE_JOB_HANDS, advantage_hands - j * ADVANTAGE_JOB_HANDS)
+                        bar.advance(task, done)
+                    bar.update(task, description="advantage fit")
+                    start = init_params(Dataset(rated.rows, rated.base), hidden, seed)
+                    fitted, mse = fit_advantage(start, rated, advantage_steps)
+                    params = with_margin(fitted, margin)
+                    checkpoint(
+                        f"advantage {c + 1}",
+                        f"{len(rated)} rated decisions, weighted mse {mse:.3f}",
+                    )
     except WeimaqueError as exc:
         console.print(f"[bold red]error:[/] {exc}", highlight=False)
         raise typer.Exit(EXIT_BAD_INPUT) from exc
