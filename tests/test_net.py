@@ -179,7 +179,7 @@ def test_advantage_fit_recovers_the_gains_and_the_margin_keeps_greedy() -> None:
     assert deviations > 0 and gain > 2 * se
 
 
-def test_collected_advantages_rate_candidates_against_greedys_move() -> None:
+def test_collected_advantages_rate_candidates_against_greedys_move(tmp_path: Path) -> None:
     data = collect_advantages(1, seed=3, teacher="mcts:iters=24")
     assert len(data) > 10
     rated = 0
@@ -189,14 +189,24 @@ def test_collected_advantages_rate_candidates_against_greedys_move() -> None:
         rated += int(np.isfinite(np.delete(gains, b)).any())
     assert rated == len(data)
     # jobs are seeded by number: the same data in one process or two
-    one = list(rate_jobs("mcts:iters=12", 0, 2, range(2), workers=1))
-    two = list(rate_jobs("mcts:iters=12", 0, 2, range(2), workers=2))
+    one = list(rate_jobs("mcts:iters=12", 0, 2, range(2), workers=1, job_hands=1))
+    two = list(rate_jobs("mcts:iters=12", 0, 2, range(2), workers=2, job_hands=1))
     for a, b in zip(one, two, strict=True):
         assert a.base == b.base
         assert all(np.array_equal(r, s) for r, s in zip(a.rows, b.rows, strict=True))
         assert all(
             np.array_equal(g, h, equal_nan=True) for g, h in zip(a.gains, b.gains, strict=True)
         )
+    # a cache folder keeps each job and gives it back unchanged
+    cached = list(rate_jobs("mcts:iters=12", 0, 2, range(2), cache=tmp_path, job_hands=1))
+    assert len(list(tmp_path.glob("rated-mcts_iters=12-seed0-job000*-hands1.npz"))) == 2
+    again = list(rate_jobs("mcts:iters=12", 0, 2, range(2), cache=tmp_path, job_hands=1))
+    for a, b, c in zip(one, cached, again, strict=True):
+        assert a.base == b.base == c.base
+        assert all(np.array_equal(r, s) for r, s in zip(a.rows, c.rows, strict=True))
+        assert all(np.array_equal(g, h, equal_nan=True) for g, h in zip(a.ses, c.ses, strict=True))
+    with pytest.raises(WeimaqueError, match="outside the 2 hands"):
+        next(rate_jobs("mcts:iters=12", 0, 2, range(3), job_hands=1))
     with pytest.raises(WeimaqueError, match="no search"):
         collect_advantages(1, seed=3, teacher="greedy")
 

@@ -14,10 +14,13 @@ teacher with a wall-clock budget depends on the machine).
 
 from __future__ import annotations
 
+import itertools
 import random
+import re
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
@@ -160,22 +163,65 @@ def collect_advantages(
 ADVANTAGE_JOB_HANDS = 20
 
 
-def _rate_job(args: tuple[str, int, int, int]) -> Advantages:
-    teacher, seed, job, hands = args
-    return collect_advantages(hands, seed * 1000 + 5000 + job, teacher)
+def save_advantages(data: Advantages, path: Path) -> None:
+    """Write rated decisions as one ``.npz`` file (rows stacked, with their offsets)."""
+    starts = np.cumsum([0] + [len(r) for r in data.rows])
+    empty = np.zeros((0, NUM_FEATURES))
+    np.savez(
+        path,
+        x=np.concatenate(data.rows) if data.rows else empty,
+        starts=starts,
+        base=np.array(data.base, dtype=np.int64),
+        gains=np.concatenate(data.gains) if data.gains else np.zeros(0),
+        ses=np.concatenate(data.ses) if data.ses else np.zeros(0),
+    )
+
+
+def load_advantages(path: Path) -> Advantages:
+    """Read a file written by :func:`save_advantages`."""
+    with np.load(path) as z:
+        x, st, gains, ses = z["x"], z["starts"], z["gains"], z["ses"]
+        data = Advantages([], [int(b) for b in z["base"]], [], [])
+    for a, b in itertools.pairwise(st):
+        data.rows.append(x[a:b])
+        data.gains.append(gains[a:b])
+        data.ses.append(ses[a:b])
+    return data
+
+
+def _rate_job(args: tuple[str, int, int, int, Path | None]) -> Advantages:
+    teacher, seed, job, hands, cache = args
+    path = None
+    if cache is not None:
+        tag = re.sub(r"[^A-Za-z0-9=.]+", "_", teacher)
+        path = cache / f"rated-{tag}-seed{seed}-job{job:04d}-hands{hands}.npz"
+        if path.exists():
+            return load_advantages(path)
+    data = collect_advantages(hands, seed * 1000 + 5000 + job, teacher)
+    if path is not None:
+        save_advantages(data, path)
+    return data
 
 
 def rate_jobs(
-    teacher: str, seed: int, hands: int, jobs: range, workers: int = 1
+    teacher: str,
+    seed: int,
+    hands: int,
+    jobs: range,
+    workers: int = 1,
+    cache: Path | None = None,
+    job_hands: int = ADVANTAGE_JOB_HANDS,
 ) -> Iterator[Advantages]:
     """:func:`collect_advantages` for the given jobs of ``hands`` hands, in job order.
 
-    Job ``j`` plays the hands ``j * ADVANTAGE_JOB_HANDS`` onwards (the last one may be short) and
+    Job ``j`` plays the hands ``j * job_hands`` onwards (the last one may be short) and
     is seeded by its number alone, so any number of ``workers`` processes gives the same data.
+    With a ``cache`` folder each job's decisions are kept there and read back on a later run
+    (an interrupted training resumes where it stopped).
     """
-    args = [
-        (teacher, seed, j, min(ADVANTAGE_JOB_HANDS, hands - j * ADVANTAGE_JOB_HANDS)) for j in jobs
-    ]
+    if jobs and not 0 <= jobs[0] <= jobs[-1] < -(-hands // job_hands):
+        raise WeimaqueError(f"jobs {jobs} outside the {hands} hands in jobs of {job_hands}")
+    args = [(teacher, seed, j, min(job_hands, hands - j * job_hands), cache) for j in jobs]
     if workers <= 1:
         yield from map(_rate_job, args)
         return
@@ -451,8 +497,10 @@ __all__ = [
     "fit_advantage",
     "fit_value",
     "init_params",
+    "load_advantages",
     "loss_and_grads",
     "offline_gain",
     "rate_jobs",
+    "save_advantages",
     "with_margin",
 ]

@@ -127,6 +127,10 @@ def train_cmd(
     advantage_steps: Annotated[
         int, typer.Option(min=1, help="Adam steps per advantage checkpoint (fitted afresh).")
     ] = 600,
+    cache: Annotated[
+        Path | None,
+        typer.Option(help="Folder keeping the teacher's rated decisions; a rerun reads them back."),
+    ] = None,
     margin: Annotated[
         float,
         typer.Option(
@@ -159,6 +163,8 @@ def train_cmd(
     outc = Console()
     try:
         out.mkdir(parents=True, exist_ok=True)
+        if cache is not None:
+            cache.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         console.print(f"[bold red]error:[/] cannot create {str(out)!r}: {exc}", highlight=False)
         raise typer.Exit(EXIT_BAD_INPUT) from exc
@@ -250,7 +256,7 @@ def train_cmd(
                 for c in range(chunks):
                     bar.update(task, description=f"teacher {teacher} rates candidates")
                     span = range(bounds[c], bounds[c + 1])
-                    parts = rate_jobs(teacher, seed, advantage_hands, span, workers)
+                    parts = rate_jobs(teacher, seed, advantage_hands, span, workers, cache)
                     for j, part in zip(span, parts, strict=True):
                         rated.extend(part)
                         done = min(ADVANTAGE_JOB_HANDS, advantage_hands - j * ADVANTAGE_JOB_HANDS)
