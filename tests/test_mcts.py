@@ -167,6 +167,10 @@ def test_budget_parameters() -> None:
     assert bot.ms is None and bot.iters == 50
     bot = MctsBot.from_params({"ms": "20", "iters": "50"})
     assert bot.ms == 20.0 and bot.iters == 50
+    # parameters separated by commas or semicolons (the form used inside a list of bots)
+    for spec in ("mcts:iters=300;keep=2", "mcts:iters=300,keep=2"):
+        semi = get_bot(spec)
+        assert isinstance(semi, MctsBot) and semi.iters == 300 and semi.keep_z == 2.0
     with pytest.raises(WeimaqueError):
         get_bot("mcts:depth=3")
     with pytest.raises(WeimaqueError):

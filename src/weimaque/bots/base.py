@@ -80,10 +80,14 @@ def choose(bots: Sequence[Bot], state: GameState, seat: int, rng: random.Random)
 
 
 def parse_params(spec: str) -> tuple[str, dict[str, str]]:
-    """Split ``"mcts:ms=300,iters=50"`` into ``("mcts", {"ms": "300", "iters": "50"})``."""
+    """Split ``"mcts:ms=300,iters=50"`` into ``("mcts", {"ms": "300", "iters": "50"})``.
+
+    Parameters are separated by commas or semicolons (``mcts:ms=300;iters=50``, the form that
+    fits in a comma-separated list of bots).
+    """
     name, _, rest = spec.partition(":")
     params: dict[str, str] = {}
-    for item in filter(None, rest.split(",")):
+    for item in filter(None, rest.replace(";", ",").split(",")):
         key, eq, value = item.partition("=")
         if not eq or not key:
             raise WeimaqueError(f"bad bot parameter {item!r} in {spec!r}; expected key=value")
