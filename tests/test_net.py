@@ -225,6 +225,11 @@ def test_collected_advantages_rate_candidates_against_greedys_move(tmp_path: Pat
         assert a.base == b.base == c.base
         assert all(np.array_equal(r, s) for r, s in zip(a.rows, c.rows, strict=True))
         assert all(np.array_equal(g, h, equal_nan=True) for g, h in zip(a.ses, c.ses, strict=True))
+    assert not list(tmp_path.glob("*.part.npz"))
+    broken = next(tmp_path.glob("*job0001*"))
+    broken.write_bytes(b"not a zip")
+    with pytest.raises(WeimaqueError, match="cannot read rated decisions"):
+        list(rate_jobs("mcts:iters=12", 0, 2, range(2), cache=tmp_path, job_hands=1))
     with pytest.raises(WeimaqueError, match="outside the 2 hands"):
         next(rate_jobs("mcts:iters=12", 0, 2, range(3), job_hands=1))
     with pytest.raises(WeimaqueError, match="no search"):

@@ -17,6 +17,7 @@ from __future__ import annotations
 import itertools
 import random
 import re
+import zipfile
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -179,9 +180,12 @@ def save_advantages(data: Advantages, path: Path) -> None:
 
 def load_advantages(path: Path) -> Advantages:
     """Read a file written by :func:`save_advantages`."""
-    with np.load(path) as z:
-        x, st, gains, ses = z["x"], z["starts"], z["gains"], z["ses"]
-        data = Advantages([], [int(b) for b in z["base"]], [], [])
+    try:
+        with np.load(path) as z:
+            x, st, gains, ses = z["x"], z["starts"], z["gains"], z["ses"]
+            data = Advantages([], [int(b) for b in z["base"]], [], [])
+    except (OSError, KeyError, ValueError, zipfile.BadZipFile) as exc:
+        raise WeimaqueError(f"cannot read rated decisions {str(path)!r}: {exc}") from exc
     for a, b in itertools.pairwise(st):
         data.rows.append(x[a:b])
         data.gains.append(gains[a:b])
@@ -199,7 +203,9 @@ def _rate_job(args: tuple[str, int, int, int, Path | None]) -> Advantages:
             return load_advantages(path)
     data = collect_advantages(hands, seed * 1000 + 5000 + job, teacher)
     if path is not None:
-        save_advantages(data, path)
+        part = path.with_name(path.stem + ".part.npz")
+        save_advantages(data, part)
+        part.replace(path)  # a job cut off while writing leaves no half file under its name
     return data
 
 
