@@ -1,12 +1,14 @@
 """The bot ladder: every bot against two copies of every other, as a markdown table.
 
 Run: ``.venv/bin/python bench/ladder.py [--hands 120] [--slow-hands 60] [--seed 3] [--workers 2]
-[--bots random,policy,greedy,net,mcts:iters=100] [--json out.json]``.
+[--bots random,policy,greedy,net,mcts:iters=100] [--with mcts] [--json out.json]``.
 
 Each row is one arena (:mod:`weimaque.arena`, duplicate deals, all six seatings) of bot A against
 two copies of bot B; A's points per hand with the 95% interval, win rate, mean total per win,
 臭 rate, and A's median and p90 decision time (wall clock, every decision, and CPU). Arenas with an
-``mcts`` bot on either side play ``--slow-hands`` hands (the search is ~100x slower).
+``mcts`` bot on either side play ``--slow-hands`` hands (the search is ~100x slower). ``--with
+NAME`` plays only the rows where A or B is that bot (by name, before any ``:``), to add one bot's
+rows to an existing table.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--json", default=None, help="Also write every arena's JSON here.")
+    parser.add_argument("--with", dest="only", default=None, help="Only rows with this bot.")
     args = parser.parse_args()
     specs = split_bot_specs(args.bots)
     rows = []
@@ -40,6 +43,8 @@ def main() -> None:
     for a in specs:
         for b in specs:
             if a == b:
+                continue
+            if args.only and args.only not in (a.split(":")[0], b.split(":")[0]):
                 continue
             slow = a.startswith("mcts") or b.startswith("mcts")
             hands = args.slow_hands if slow else args.hands
