@@ -114,7 +114,7 @@ def train_cmd(
         typer.Option(
             min=0, help="Greedy self-play hands whose outcomes train the value (0: none)."
         ),
-    ] = 1200,
+    ] = 0,
     value_steps: Annotated[int, typer.Option(min=1, help="Adam steps per value checkpoint.")] = 300,
     advantage_hands: Annotated[
         int,
