@@ -309,3 +309,21 @@ def test_train_command_prints_a_curve(tmp_path: Path) -> None:
     ]
     assert all(c["hands"] == 6 and c["ci95"][0] <= c["points_per_hand"] for c in curve)
     NetParams.load(tmp_path / "net_weights.npz")
+
+
+def test_train_with_fewer_rated_jobs_than_checkpoints(tmp_path: Path) -> None:
+    args = ["train", "--out", str(tmp_path / "out"), "--imitate-hands", "1", "--chunks", "2"]
+    args += ["--steps", "5", "--eval-hands", "6", "--teacher", "mcts:iters=8"]
+    args += ["--advantage-hands", "1", "--advantage-steps", "5"]
+    res = CliRunner().invoke(app, [*args, "--cache", str(tmp_path / "rated")])
+    assert res.exit_code == 0, res.output
+    curve = json.loads((tmp_path / "out" / "curve.json").read_text("utf-8"))
+    # one job of one hand: a single advantage checkpoint, after the second chunk
+    assert [c["label"] for c in curve][-2:] == ["imitate greedy 2", "advantage 2"]
+    assert len(list((tmp_path / "rated").glob("rated-*.npz"))) == 1
+    # a cache path that cannot be a folder is refused, quoting it
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    res = CliRunner().invoke(app, [*args, "--cache", str(blocker / "sub")])
+    assert res.exit_code == 2
+    assert "cannot create" in res.output and "sub" in res.output

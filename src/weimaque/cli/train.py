@@ -1,10 +1,11 @@
 """``wmq train``: train the ``net`` bot (numpy) and print its learning curve against greedy.
 
-Phases (see :mod:`weimaque.bots.train`): imitation of greedy on self-play positions, then
-decisions labelled by a search teacher. At every checkpoint the current weights play an arena
-against two greedy bots (duplicate deals, fixed seed), and the curve — points per hand with the
-95% interval — is printed, written as ``curve.json`` and, with the ``train`` extra (matplotlib),
-drawn as ``curve.png``.
+Phases (see :mod:`weimaque.bots.train`): imitation of greedy on self-play positions, then, as
+asked, decisions labelled by a search teacher, after-state values from self-play results, and
+the teacher's paired gains of every candidate over greedy's move (``--advantage-hands``). At
+every checkpoint the current weights play an arena against two greedy bots (duplicate deals,
+fixed seed), and the curve — points per hand with the 95% interval — is printed, written as
+``curve.json`` and, with the ``train`` extra (matplotlib), drawn as ``curve.png``.
 """
 
 from __future__ import annotations
@@ -161,13 +162,15 @@ def train_cmd(
     """Train the net bot: imitate greedy, then a search teacher; print the learning curve."""
     console = Console(stderr=True)
     outc = Console()
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        if cache is not None:
-            cache.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        console.print(f"[bold red]error:[/] cannot create {str(out)!r}: {exc}", highlight=False)
-        raise typer.Exit(EXIT_BAD_INPUT) from exc
+    for folder in (out, cache):
+        try:
+            if folder is not None:
+                folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            console.print(
+                f"[bold red]error:[/] cannot create {str(folder)!r}: {exc}", highlight=False
+            )
+            raise typer.Exit(EXIT_BAD_INPUT) from exc
     curve: list[dict[str, Any]] = []
     per_i = -(-imitate_hands // chunks)
     per_t = -(-teacher_hands // chunks) if teacher_hands else 0
@@ -256,6 +259,8 @@ def train_cmd(
                 for c in range(chunks):
                     bar.update(task, description=f"teacher {teacher} rates candidates")
                     span = range(bounds[c], bounds[c + 1])
+                    if not span:
+                        continue  # fewer jobs than checkpoints
                     parts = rate_jobs(teacher, seed, advantage_hands, span, workers, cache)
                     for j, part in zip(span, parts, strict=True):
                         rated.extend(part)
