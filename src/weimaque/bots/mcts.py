@@ -17,7 +17,8 @@ Design (flat Monte Carlo over determinized worlds, with common random numbers an
 5. The reward is the seat's ``returns()[seat]`` at the end of the rollout (points, RULES §8.3).
    The choice is the candidate with the best mean, but the default policy's own choice is kept
    unless the leader beats it by more than ``keep`` (1) paired standard errors: with a few dozen
-   worlds per candidate, an unpaired argmax would mostly pick noise.
+   worlds per candidate, an unpaired argmax would mostly pick noise. A ``keep`` above ``z`` acts
+   as ``keep = z``: a baseline that racing has not dropped is within ``z`` errors of the leader.
 
 Why flat rather than a tree (IS-MCTS): the opponents' replies depend on cards we do not see, a
 tree over determinized worlds would mostly re-learn the default policy below the root, and at a
