@@ -54,6 +54,23 @@ class Dataset:
         return len(self.labels)
 
 
+def greedy_decisions(
+    state: GameState, greedy: GreedyBot, rng: random.Random
+) -> Iterator[tuple[BotView, Action]]:
+    """Play a hand by greedy self-play; yield each real decision's view and greedy's move.
+
+    A real decision has more than one legal action and no 胡 among them. The move is applied
+    after the caller resumes, so whatever the caller draws from ``rng`` comes in between.
+    """
+    while not state.is_terminal():
+        seat = state.current_player()
+        view = BotView.of(state, seat)
+        action = greedy.act(view, rng)
+        if len(view.legal) > 1 and all(a.kind != "hu" for a in view.legal):
+            yield view, action
+        state.apply(seat, action)
+
+
 def collect(
     hands: int,
     seed: int,
@@ -72,19 +89,13 @@ def collect(
     data = Dataset([], [])
     for k in range(hands):
         state = GameState.new("anxiang", rng.getrandbits(63), dealer=k % 3)
-        while not state.is_terminal():
-            seat = state.current_player()
-            view = BotView.of(state, seat)
-            action = greedy.act(view, rng)
-            legal = view.legal
-            if len(legal) > 1 and all(a.kind != "hu" for a in legal):
-                label: Action | None = action
-                if coach is not None:
-                    label = coach.act(view, rng) if rng.random() < share else None
-                if label is not None:
-                    data.rows.append(candidate_features(view, legal))
-                    data.labels.append(legal.index(label))
-            state.apply(seat, action)
+        for view, action in greedy_decisions(state, greedy, rng):
+            label: Action | None = action
+            if coach is not None:
+                label = coach.act(view, rng) if rng.random() < share else None
+            if label is not None:
+                data.rows.append(candidate_features(view, view.legal))
+                data.labels.append(view.legal.index(label))
         if progress is not None:
             progress()
     return data
@@ -138,12 +149,9 @@ def collect_advantages(
     data = Advantages([], [], [], [])
     for k in range(hands):
         state = GameState.new("anxiang", rng.getrandbits(63), dealer=k % 3)
-        while not state.is_terminal():
-            seat = state.current_player()
-            view = BotView.of(state, seat)
-            action = greedy.act(view, rng)
+        for view, action in greedy_decisions(state, greedy, rng):
             legal = view.legal
-            if len(legal) > 1 and all(a.kind != "hu" for a in legal) and rng.random() < share:
+            if rng.random() < share:
                 result = search(view, rng, include=(action,))
                 gains = np.full(len(legal), np.nan)
                 ses = np.full(len(legal), np.nan)
@@ -154,7 +162,6 @@ def collect_advantages(
                 data.base.append(legal.index(action))
                 data.gains.append(gains)
                 data.ses.append(ses)
-            state.apply(seat, action)
         if progress is not None:
             progress()
     return data
@@ -263,15 +270,9 @@ def collect_outcomes(hands: int, seed: int, progress: Callable[[], None] | None 
     for k in range(hands):
         state = GameState.new("anxiang", rng.getrandbits(63), dealer=k % 3)
         chosen: list[tuple[int, Array]] = []
-        while not state.is_terminal():
-            seat = state.current_player()
-            view = BotView.of(state, seat)
-            action = greedy.act(view, rng)
-            legal = view.legal
-            if len(legal) > 1 and all(a.kind != "hu" for a in legal):
-                x = candidate_features(view, legal)
-                chosen.append((seat, x[legal.index(action)]))
-            state.apply(seat, action)
+        for view, action in greedy_decisions(state, greedy, rng):
+            x = candidate_features(view, view.legal)
+            chosen.append((view.seat, x[view.legal.index(action)]))
         returns = state.returns()
         for seat, row in chosen:
             data.x.append(row)
