@@ -13,7 +13,7 @@ from weimaque.bots.mcts import MctsBot, clone, engine_rollout, rollout
 from weimaque.errors import WeimaqueError
 from weimaque.game.invariants import check_step
 from weimaque.game.observation import observation
-from weimaque.game.state import NUM_SEATS, GameState
+from weimaque.game.state import HU, NUM_SEATS, GameState
 from weimaque.rules import get_rules, rules_with
 
 
@@ -181,3 +181,31 @@ def test_budget_parameters() -> None:
     view = BotView.of(state, state.current_player())
     assert quick.act(view, random.Random(0)) in view.legal
     assert quick.last_rollouts >= 1
+
+
+def test_only_limits_the_search_to_one_kind_of_decision() -> None:
+    """``only=claims``/``only=discards`` search one kind and play greedy's choice on the other."""
+    greedy = get_bot("greedy")
+    bots = {only: get_bot(f"mcts:iters=40;only={only}") for only in ("claims", "discards")}
+    searched = {"claims": 0, "discards": 0}
+    for seed in range(6):
+        state = GameState.new("anxiang", 300 + seed, dealer=seed % 3)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            seat = state.current_player()
+            view = BotView.of(state, seat)
+            if len(view.legal) > 1 and HU not in view.legal:
+                kind = "discards" if view.obs["phase"] == "discard" else "claims"
+                for only, bot in bots.items():
+                    assert isinstance(bot, MctsBot)
+                    action = bot.act(view, random.Random(0))
+                    assert action in view.legal
+                    if only == kind:
+                        searched[kind] += bot.last_rollouts > 0
+                    else:  # not searched: greedy's choice, at once
+                        assert bot.last_rollouts == 0
+                        assert action == greedy.act(view, random.Random(0))
+            _random_step(state, rng)
+    assert searched["claims"] >= 3 and searched["discards"] >= 10
+    with pytest.raises(WeimaqueError, match="'draws'"):
+        get_bot("mcts:only=draws")

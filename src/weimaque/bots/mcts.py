@@ -563,8 +563,12 @@ class MctsBot:
         epsilon: float = 0.0,
         keep_z: float = 1.0,
         base: str = "greedy",
+        only: str = "all",
     ) -> None:
-        """Budget: ``ms`` wall time per decision and/or ``iters`` rollouts (first one ends it)."""
+        """Budget: ``ms`` wall time per decision and/or ``iters`` rollouts (first one ends it).
+
+        ``only`` (``all``, ``claims`` or ``discards``) limits the search to one kind of decision;
+        the other kind plays the baseline's choice at once (an ablation of where the gain is)."""
         if ms is None and iters is None:
             raise WeimaqueError("mcts needs a budget: ms= and/or iters=")
         self.ms = ms
@@ -576,13 +580,16 @@ class MctsBot:
         if base not in ("greedy", "policy"):
             raise WeimaqueError(f"mcts base must be 'greedy' or 'policy', not {base!r}")
         self.base = base
+        if only not in ("all", "claims", "discards"):
+            raise WeimaqueError(f"mcts only= must be 'all', 'claims' or 'discards', not {only!r}")
+        self.only = only
         self._greedy = GreedyBot()
         self.last_rollouts = 0
 
     @classmethod
     def from_params(cls, params: dict[str, str]) -> MctsBot:
-        """Build from ``mcts:ms=300,iters=200,top=6,z=2,eps=0,keep=1`` parameters."""
-        known = {"ms", "iters", "top", "z", "eps", "keep", "base"}
+        """Build from ``mcts:ms=300,iters=200,top=6,z=2,eps=0,keep=1,base=greedy,only=all``."""
+        known = {"ms", "iters", "top", "z", "eps", "keep", "base", "only"}
         unknown = set(params) - known
         if unknown:
             raise WeimaqueError(f"unknown mcts parameter(s) {sorted(unknown)}; known: {known}")
@@ -597,6 +604,7 @@ class MctsBot:
                 epsilon=float(params.get("eps", 0.0)),
                 keep_z=float(params.get("keep", 1.0)),
                 base=params.get("base", "greedy"),
+                only=params.get("only", "all"),
             )
         except ValueError as exc:
             raise WeimaqueError(f"bad mcts parameter: {exc}") from exc
@@ -622,14 +630,19 @@ class MctsBot:
         for a in legal:
             if a.kind == "hu":
                 return a  # a winning 胡 is always taken (RULES §4.7)
+        if self.only != "all" and (view.obs["phase"] == "discard") != (self.only == "discards"):
+            first = Knowledge.of(view).sample(rng) if self.base == "policy" else None
+            return self.default_action(view, rng, first)
         result = self.search(view, rng)
         self.last_rollouts = result.rollouts
         return result.choice
 
-    def default_action(self, view: BotView, rng: random.Random, first: GameState) -> Action:
-        """The baseline the search must beat: greedy's choice, or the rollout policy's."""
+    def default_action(self, view: BotView, rng: random.Random, first: GameState | None) -> Action:
+        """The baseline the search must beat: greedy's choice, or the rollout policy's (on
+        ``first``, a world sampled from the view)."""
         if self.base == "greedy":
             return self._greedy.act(view, rng)
+        assert first is not None
         if first.phase == "discard":
             return _DISCARDS[policy_discard(first, view.seat)]
         return policy_claim(first, view.seat, list(view.legal))

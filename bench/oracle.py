@@ -1,0 +1,67 @@
+"""Ablation: how much would the search gain if it could read the opponents' hands?
+
+**An upper bound for analysis, never a player.** Here ``mcts`` samples its worlds from the *true*
+state: the opponents' concealed hands and face-down 偎 as they are, only the order of the stock
+still shuffled (nobody can know it). Against its real score (same deals, same budget) this
+measures what any determinization, however well it read the opponents' claims and discards,
+could add at most; what remains is the rollout model's limit. The patch lives in this script
+only: nothing in the package, the arena or the server can build this bot.
+
+Run: ``.venv/bin/python bench/oracle.py --bots 'mcts:iters=300;keep=2,greedy,greedy' --hands 600
+--seed 1 --workers 2 --out oracle`` (then ``oracle.json``, as ``bench/confirm.py`` writes it).
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import weimaque.arena as arena
+import weimaque.bots.mcts as mcts
+from weimaque.bots.base import BotView
+from weimaque.game.state import GameState
+
+_TRUE: list[GameState] = []
+
+
+class _RecordingView:
+    """Stands in for ``BotView`` in the arena loop: keeps the state it was built from."""
+
+    @staticmethod
+    def of(state: GameState, seat: int) -> BotView:
+        _TRUE[:] = [state]
+        return BotView.of(state, seat)
+
+
+class _Oracle:
+    """Stands in for ``Knowledge`` in the search: worlds are the true state, stock reshuffled."""
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+
+    @classmethod
+    def of(cls, view: BotView) -> _Oracle:
+        (state,) = _TRUE
+        return cls(state)
+
+    def sample(self, rng: random.Random) -> GameState:
+        st = self.state.copy()
+        rest = st.stock[st.pos :]
+        rng.shuffle(rest)
+        st.stock = st.stock[: st.pos] + rest
+        return st
+
+
+# Module level, so that the arena's spawned worker processes (which import this script) patch too.
+arena_any: Any = arena
+mcts_any: Any = mcts
+arena_any.BotView = _RecordingView
+mcts_any.Knowledge = _Oracle
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).parent))
+    import confirm
+
+    confirm.main()
