@@ -97,10 +97,11 @@ def test_the_choice_never_depends_on_hidden_cards() -> None:
                 assert other.hands != state.hands or other.stock != state.stock
                 view = BotView.of(state, seat)
                 assert BotView.of(other, seat) == view
-                bot = MctsBot(ms=None, iters=24)
-                a = bot.act(view, random.Random(1))
-                b = bot.act(BotView.of(other, seat), random.Random(1))
-                assert a == b
+                for infer in (0, 2):  # also when it reads the opponents' discards
+                    bot = MctsBot(ms=None, iters=24, infer=infer)
+                    a = bot.act(view, random.Random(1))
+                    b = bot.act(BotView.of(other, seat), random.Random(1))
+                    assert a == b
                 compared += 1
             _random_step(state, rng)
     assert compared >= 10

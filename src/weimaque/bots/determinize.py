@@ -13,6 +13,14 @@ face-down 偎 (three of one face each) and the stock (size known).
   hands only shrink (RULES §3.1.1), so it holds at most one now and cannot 偎 that face later;
 - a face-down 偎 is three of one face with at least three copies unseen (RULES §4.3).
 
+``Knowledge.worlds(rng, weigh)`` can also *read* the opponents' play: its worlds are the states
+of a Metropolis chain over the hidden deal (swap a card between an opponent's hand and the other
+opponent's or the stock; accept by the change of ``weigh``, a log-likelihood of what each opponent
+did given its sampled hand), so hands that explain the opponents' discards come up more often.
+``outflow`` makes that possible: for each seat, in order, every card that left its concealed hand
+(a discard, the two hand cards of a 碰/吃/偎), so a sampled hand of now can be walked back to the
+hand each earlier discard was chosen from (hands only shrink, RULES §3.1.1).
+
 It then builds the state without replaying (``GameState.__new__`` + every attribute), derives each
 seat's 碰-过张 (RULES §5.3: a 碰 window on X went by while the seat held two X; since hands only
 shrink, holding two now means it held two then) and reopens the claim window with each seat's
@@ -22,8 +30,9 @@ unset (they only matter for 蛰一蛰). The seat's own options always equal ``vi
 
 from __future__ import annotations
 
+import math
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,6 +73,26 @@ class _MeldSlot:
     face_down: bool
 
 
+@dataclass(frozen=True, slots=True)
+class Outflow:
+    """Cards that left one seat's concealed hand at one event: a discard of ``discard``, or the
+    hand cards ``taken`` into its meld number ``meld`` (empty for a face-down 偎: the sampled
+    face twice), which bans ``claimed`` from its discards (RULES §5.2)."""
+
+    discard: int | None
+    taken: tuple[int, ...] = ()
+    meld: int = -1
+    claimed: int | None = None
+
+
+#: A deal of the hidden cards: opponents' hands (count vectors), 偎 faces by (seat, meld index),
+#: and the stock.
+Deal = tuple[list[list[int]], dict[tuple[int, int], int], list[int]]
+#: A log-likelihood of one opponent's play so far given its sampled concealed hand of now and the
+#: deal's face-down 偎 faces: ``weigh(knowledge, seat, hand, wei_faces)``.
+Weigh = Callable[["Knowledge", int, list[int], dict[tuple[int, int], int]], float]
+
+
 @dataclass(slots=True)
 class Knowledge:
     """Everything one seat knows about the hand, read from its :class:`BotView`."""
@@ -89,6 +118,8 @@ class Knowledge:
     turn: int
     claim: Mapping[str, Any] | None
     claim_card: int | None
+    #: per seat, in order, what left its concealed hand (see :class:`Outflow`)
+    outflow: list[list[Outflow]]
     #: whether the last sample's own options differed from ``view.legal`` (a bug if ever True)
     mismatch: bool = False
 
@@ -105,6 +136,7 @@ class Knowledge:
         drew_up: list[set[int]] = [set() for _ in range(NUM_SEATS)]
         peng_seen: list[set[int]] = [set() for _ in range(NUM_SEATS)]
         declined = False
+        outflow: list[list[Outflow]] = [[] for _ in range(NUM_SEATS)]
         history = view.history
         claim = obs["claim"]
         open_claim = obs["phase"] == "claim" and claim is not None
@@ -114,6 +146,8 @@ class Knowledge:
             s = ev["seat"]
             if kind in ("discard", "release"):
                 face = _face(ev["card"])
+                if kind == "discard":
+                    outflow[s].append(Outflow(face))
                 # The open window's card enters ``thrown`` only when it closes (state._resolve).
                 if not (open_claim and i == last_index):
                     thrown[s].add(face)
@@ -133,14 +167,20 @@ class Knowledge:
             elif kind == "wei":
                 card = _face(ev["card"]) if "card" in ev else None
                 faces = None if card is None else (card, card, card)
+                taken = () if card is None else (card, card)
+                outflow[s].append(Outflow(None, taken, len(melds[s])))
                 melds[s].append(_MeldSlot("wei", faces, card, s, faces is None or s == seat))
             elif kind == "peng":
                 face = _face(ev["card"])
+                outflow[s].append(Outflow(None, (face, face), len(melds[s]), face))
                 melds[s].append(_MeldSlot("peng", (face,) * 3, face, ev["from"], False))
                 no_discard[s].add(face)
             elif kind == "chi":
                 face = _face(ev["card"])
                 run = _faces(ev["run"])
+                rest = list(run)
+                rest.remove(face)
+                outflow[s].append(Outflow(None, tuple(rest), len(melds[s]), face))
                 melds[s].append(_MeldSlot("chi", (run[0], run[1], run[2]), face, ev["from"], False))
                 no_discard[s].add(face)
             elif kind == "dead":
@@ -187,13 +227,12 @@ class Knowledge:
             turn=obs["turn"] if obs["turn"] is not None else -1,
             claim=claim,
             claim_card=claim_card,
+            outflow=outflow,
         )
 
     # ----------------------------------------------------------------- sampling
 
-    def _deal_hidden(
-        self, rng: random.Random, constrained: bool
-    ) -> tuple[list[list[int]], dict[tuple[int, int], int], list[int]] | None:
+    def _deal_hidden(self, rng: random.Random, constrained: bool) -> Deal | None:
         """Opponents' hands (count vectors), 偎 faces by (seat, index), and the stock."""
         pool = [0] * NUM_FACES
         for f in self.unseen:
@@ -234,20 +273,38 @@ class Knowledge:
             raise ValueError(f"{len(cards)} hidden cards left for a stock of {self.stock_left}")
         return hands, wei_faces, cards
 
-    def sample(self, rng: random.Random) -> GameState:
-        """One full state consistent with the seat's knowledge, hidden cards dealt at random."""
+    def _deal(self, rng: random.Random) -> Deal:
         dealt = None
         for _ in range(_DEAL_TRIES):
             dealt = self._deal_hidden(rng, constrained=True)
             if dealt is not None:
-                break
-        if dealt is None:
-            dealt = self._deal_hidden(rng, constrained=False)
+                return dealt
+        dealt = self._deal_hidden(rng, constrained=False)
         if dealt is None:
             raise ValueError("no deal of the hidden cards fits the seat's view")
-        hands, wei_faces, stock = dealt
+        return dealt
+
+    def sample(self, rng: random.Random) -> GameState:
+        """One full state consistent with the seat's knowledge, hidden cards dealt at random."""
+        hands, wei_faces, stock = self._deal(rng)
         hands[self.seat] = list(self.hand)
         return self._build(hands, wei_faces, stock)
+
+    def worlds(
+        self, rng: random.Random, weigh: Weigh | None = None, burn: int = 200, thin: int = 10
+    ) -> Iterator[GameState]:
+        """Sampled states without end: independent ones (as :meth:`sample`) without ``weigh``;
+        with it, the states of a Metropolis chain over the hidden deal whose stationary law is the
+        uniform one weighted by ``exp`` of the opponents' log-likelihoods (see :class:`_Chain`),
+        one state after ``burn`` steps and then one every ``thin`` steps."""
+        if weigh is None:
+            while True:
+                yield self.sample(rng)
+        chain = _Chain(self, rng, weigh)
+        chain.run(burn)
+        while True:
+            yield chain.world()
+            chain.run(thin)
 
     def _build(
         self, hands: list[list[int]], wei_faces: dict[tuple[int, int], int], stock: list[int]
@@ -338,6 +395,90 @@ class Knowledge:
             window.options[self.seat] = legal
         else:
             window.options.pop(self.seat, None)
+
+
+class _Chain:
+    """A Metropolis chain over the deals of the hidden cards (see :meth:`Knowledge.worlds`).
+
+    A step picks a random card of a random opponent and a random card of the other opponent's
+    hand or of the stock (each with probability one half) and proposes to swap them: a symmetric
+    proposal that keeps every hand's size, so the uniform law over deals is the prior. A swap that
+    would break a constraint of :meth:`Knowledge._deal_hidden` (an opponent holding two of a face
+    it turned up without 偎) is refused; otherwise it is accepted with probability
+    ``min(1, exp(change of the log-likelihood))``. Face-down 偎 faces stay as first dealt.
+    """
+
+    def __init__(self, k: Knowledge, rng: random.Random, weigh: Weigh) -> None:
+        hands, wei_faces, stock = k._deal(rng)
+        self.k = k
+        self.rng = rng
+        self.weigh = weigh
+        self.hands = hands
+        self.wei_faces = wei_faces
+        self.stock = [0] * NUM_FACES
+        for f in stock:
+            self.stock[f] += 1
+        self.opponents = [s for s in range(NUM_SEATS) if s != k.seat]
+        self.ll = {s: weigh(k, s, hands[s], wei_faces) for s in self.opponents}
+        self.steps = 0
+        self.accepted = 0
+
+    def _pick(self, counts: list[int], size: int) -> int:
+        i = self.rng.randrange(size)
+        for f, n in enumerate(counts):
+            if i < n:
+                return f
+            i -= n
+        raise AssertionError("a count vector smaller than its size")
+
+    def run(self, steps: int) -> None:
+        k = self.k
+        rng = self.rng
+        for _ in range(steps):
+            s = rng.choice(self.opponents)
+            size_s = k.hand_sizes[s]
+            other = self.opponents[0] if s == self.opponents[1] else self.opponents[1]
+            t = other if rng.random() < 0.5 else -1
+            pool = self.hands[t] if t >= 0 else self.stock
+            size_t = k.hand_sizes[t] if t >= 0 else k.stock_left
+            if not size_s or not size_t:
+                continue
+            self.steps += 1
+            hand = self.hands[s]
+            f = self._pick(hand, size_s)
+            g = self._pick(pool, size_t)
+            if f == g or (g in k.drew_up[s] and hand[g] >= 1):
+                continue
+            if t >= 0 and f in k.drew_up[t] and pool[f] >= 1:
+                continue
+            hand[f] -= 1
+            hand[g] += 1
+            pool[g] -= 1
+            pool[f] += 1
+            new_s = self.weigh(k, s, hand, self.wei_faces)
+            change = new_s - self.ll[s]
+            new_t = 0.0
+            if t >= 0:
+                new_t = self.weigh(k, t, pool, self.wei_faces)
+                change += new_t - self.ll[t]
+            if change >= 0 or rng.random() < math.exp(change):
+                self.ll[s] = new_s
+                if t >= 0:
+                    self.ll[t] = new_t
+                self.accepted += 1
+            else:
+                hand[f] += 1
+                hand[g] -= 1
+                pool[g] += 1
+                pool[f] -= 1
+
+    def world(self) -> GameState:
+        """The chain's current deal as a state, the stock in a fresh random order."""
+        stock = [f for f in range(NUM_FACES) for _ in range(self.stock[f])]
+        self.rng.shuffle(stock)
+        hands = [list(h) for h in self.hands]
+        hands[self.k.seat] = list(self.k.hand)
+        return self.k._build(hands, dict(self.wei_faces), stock)
 
 
 def determinize(view: BotView, rng: random.Random) -> GameState:
