@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 import statistics
 from dataclasses import dataclass
@@ -12,7 +13,7 @@ import weimaque.bots.mcts as mcts
 from weimaque.bots import get_bot
 from weimaque.bots.base import BotView
 from weimaque.bots.determinize import Knowledge
-from weimaque.bots.mcts import MctsBot, seat_loglik
+from weimaque.bots.mcts import MctsBot, discard_values, seat_loglik
 from weimaque.cards import NUM_FACES
 from weimaque.errors import WeimaqueError
 from weimaque.game.invariants import check_step
@@ -148,3 +149,22 @@ def test_inference_parameters() -> None:
         assert action == bot.act(view, random.Random(len(view.history)))
         legal = state.legal_actions(seat)
         state.apply(seat, next((a for a in legal if a.kind == "hu"), None) or rng.choice(legal))
+
+
+def test_the_discard_model_is_the_policys_softmax() -> None:
+    """``_discard_logp`` is the log-softmax of :func:`discard_values` (its fast form)."""
+    rng = random.Random(1)
+    deck = [f for f in range(NUM_FACES) for _ in range(4)]
+    for _ in range(500):
+        hand = [0] * NUM_FACES
+        for card in rng.sample(deck, 14):
+            hand[card] += 1
+        faces = [g for g in range(NUM_FACES) if hand[g] and hand[g] != 3]
+        f = rng.choice(faces)
+        n = rng.randrange(3)
+        mxi = float(rng.randrange(8))
+        values = discard_values(hand, faces, n, mxi, 10)
+        top = max(v for v, _ in values)
+        log_z = math.log(sum(math.exp(12.0 * (v - top)) for v, _ in values))
+        expected = 12.0 * (next(v for v, g in values if g == f) - top) - log_z
+        assert mcts._discard_logp(hand, faces, f, n, mxi, 10, 12.0) == pytest.approx(expected)

@@ -232,12 +232,48 @@ def seat_loglik(
             continue
         if len(faces) < 2:
             continue
-        values = discard_values(h, faces, n, mxi, min_xi)
-        top = max(v for v, _ in values)
-        z = sum(math.exp(beta * (v - top)) for v, _ in values)
-        chosen = next(v for v, g in values if g == f)
-        total += beta * (chosen - top) - math.log(z)
+        total += _discard_logp(h, faces, f, n, mxi, min_xi, beta)
     return total
+
+
+@functools.lru_cache(maxsize=1 << 18)
+def _drops(half: tuple[int, ...]) -> tuple[tuple[float, float], ...]:
+    """``half_value`` of ``half`` with one card of each of its faces removed (a face it does not
+    hold gets the unchanged half's value; it is never asked for)."""
+    out = []
+    for i in range(10):
+        if half[i]:
+            h = list(half)
+            h[i] -= 1
+            out.append(half_value(tuple(h)))
+        else:
+            out.append(half_value(half))
+    return tuple(out)
+
+
+def _discard_logp(
+    h: list[int], faces: list[int], f: int, n: int, mxi: float, min_xi: int, beta: float
+) -> float:
+    """Log-probability that a seat holding ``h`` discards ``f`` among ``faces`` (the softmax of
+    the rollout policy's values of what each discard leaves, :func:`discard_values`)."""
+    small_t = tuple(h[:10])
+    big_t = tuple(h[10:])
+    small = half_value(small_t)
+    big = half_value(big_t)
+    drop_small = _drops(small_t)
+    drop_big = _drops(big_t)
+    values = []
+    chosen = 0.0
+    for g in faces:
+        a, b = (drop_small[g], big) if g < 10 else (small, drop_big[g - 10])
+        xi = a[1] + b[1] + mxi
+        v = a[0] + b[0] + GROUP * n + XI * mxi - XI_SHORT * max(0.0, min_xi - xi)
+        values.append(v)
+        if g == f:
+            chosen = v
+    top = max(values)
+    z = sum(math.exp(beta * (v - top)) for v in values)
+    return beta * (chosen - top) - math.log(z)
 
 
 def policy_discard(state: GameState, seat: int) -> int:
