@@ -120,6 +120,9 @@ class Knowledge:
     claim_card: int | None
     #: per seat, in order, what left its concealed hand (see :class:`Outflow`)
     outflow: list[list[Outflow]]
+    #: per seat, the faces drawn face up (and the drawer) since its hand last changed: each was
+    #: offered to it for 胡 and not won on (RULES §4.7)
+    passed: list[list[tuple[int, int]]]
     #: whether the last sample's own options differed from ``view.legal`` (a bug if ever True)
     mismatch: bool = False
 
@@ -137,6 +140,7 @@ class Knowledge:
         peng_seen: list[set[int]] = [set() for _ in range(NUM_SEATS)]
         declined = False
         outflow: list[list[Outflow]] = [[] for _ in range(NUM_SEATS)]
+        passed: list[list[tuple[int, int]]] = [[] for _ in range(NUM_SEATS)]
         history = view.history
         claim = obs["claim"]
         open_claim = obs["phase"] == "claim" and claim is not None
@@ -148,6 +152,7 @@ class Knowledge:
                 face = _face(ev["card"])
                 if kind == "discard":
                     outflow[s].append(Outflow(face))
+                    passed[s] = []
                 # The open window's card enters ``thrown`` only when it closes (state._resolve).
                 if not (open_claim and i == last_index):
                     thrown[s].add(face)
@@ -162,6 +167,9 @@ class Knowledge:
                     drew_up[s].add(face)
                     if not (open_claim and i == last_index):
                         for q in range(NUM_SEATS):
+                            passed[q].append((face, s))
+                    if not (open_claim and i == last_index):
+                        for q in range(NUM_SEATS):
                             if q != s:
                                 peng_seen[q].add(face)
             elif kind == "wei":
@@ -169,10 +177,12 @@ class Knowledge:
                 faces = None if card is None else (card, card, card)
                 taken = () if card is None else (card, card)
                 outflow[s].append(Outflow(None, taken, len(melds[s])))
+                passed[s] = []
                 melds[s].append(_MeldSlot("wei", faces, card, s, faces is None or s == seat))
             elif kind == "peng":
                 face = _face(ev["card"])
                 outflow[s].append(Outflow(None, (face, face), len(melds[s]), face))
+                passed[s] = []
                 melds[s].append(_MeldSlot("peng", (face,) * 3, face, ev["from"], False))
                 no_discard[s].add(face)
             elif kind == "chi":
@@ -181,6 +191,7 @@ class Knowledge:
                 rest = list(run)
                 rest.remove(face)
                 outflow[s].append(Outflow(None, tuple(rest), len(melds[s]), face))
+                passed[s] = []
                 melds[s].append(_MeldSlot("chi", (run[0], run[1], run[2]), face, ev["from"], False))
                 no_discard[s].add(face)
             elif kind == "dead":
@@ -228,6 +239,7 @@ class Knowledge:
             claim=claim,
             claim_card=claim_card,
             outflow=outflow,
+            passed=passed,
         )
 
     # ----------------------------------------------------------------- sampling
