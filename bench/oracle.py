@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +53,10 @@ class _Oracle:
         rng.shuffle(rest)
         st.stock = st.stock[: st.pos] + rest
         return st
+
+    def worlds(self, rng: random.Random, *_: Any, **__: Any) -> Iterator[GameState]:
+        while True:
+            yield self.sample(rng)
 
 
 # Module level, so that the arena's spawned worker processes (which import this script) patch too.

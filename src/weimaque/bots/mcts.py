@@ -20,6 +20,13 @@ Design (flat Monte Carlo over determinized worlds, with common random numbers an
    worlds per candidate, an unpaired argmax would mostly pick noise. A ``keep`` above ``z`` acts
    as ``keep = z``: a baseline that racing has not dropped is within ``z`` errors of the leader.
 
+Reading the opponents (``infer=N``, off by default): the worlds come from a Metropolis chain over
+the hidden deal (:meth:`Knowledge.worlds`) weighted by :func:`seat_loglik`, how well each
+opponent's sampled hand explains its discards, the 碰 it let go and the 胡 it did not take. It
+makes the sampled opponents wait on a card about as often as real ones, but on the wrong cards, and
+measured against greedy it plays worse than uniform worlds (docs/bots.md), so it stays an option.
+``only=claims`` / ``only=discards`` search one kind of decision (an ablation).
+
 Why flat rather than a tree (IS-MCTS): the opponents' replies depend on cards we do not see, a
 tree over determinized worlds would mostly re-learn the default policy below the root, and at a
 few hundred rollouts per decision, racing at the root spends them where they matter.
