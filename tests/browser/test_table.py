@@ -18,6 +18,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from playwright.sync_api import expect
 from websockets.sync.client import ClientConnection, connect
 
 from tests.browser.test_browser import (  # noqa: F401  (pytestmark: skip without Chromium)
@@ -581,13 +582,13 @@ def test_no_timer_needs_every_player(server: str, browser: Browser, page_errors:
     host.get_by_test_id("create-room").click()
     host.wait_for_url("**/r/*")
     # The creator agreed by choosing it; the friend has not yet: the default timer holds.
-    host.get_by_test_id("no-timer").wait_for()
-    assert "已同意" in host.get_by_test_id("no-timer").inner_text()
+    # Auto-waiting assertions: the room's state may reach the page after the element appears.
+    expect(host.get_by_test_id("no-timer")).to_contain_text("已同意")
     friend = new_page(browser, page_errors, PHONE)
     friend.goto(host.url)
     friend.get_by_test_id("sit-1").click()
     friend.get_by_test_id("no-timer").wait_for()
-    assert "20" in friend.get_by_test_id("room-timer").inner_text()
+    expect(friend.get_by_test_id("room-timer")).to_contain_text("20")
     friend.get_by_test_id("no-timer").click()
     friend.wait_for_function(
         "() => document.querySelector('[data-testid=room-timer]').textContent.includes('不限时')"
