@@ -18,7 +18,6 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import expect
 from websockets.sync.client import ClientConnection, connect
 
 from tests.browser.test_browser import (  # noqa: F401  (pytestmark: skip without Chromium)
@@ -582,6 +581,8 @@ def test_no_timer_needs_every_player(server: str, browser: Browser, page_errors:
     host.get_by_test_id("create-room").click()
     host.wait_for_url("**/r/*")
     # The creator agreed by choosing it; the friend has not yet: the default timer holds.
+    from playwright.sync_api import expect  # here: the module is skipped without playwright
+
     # Auto-waiting assertions: the room's state may reach the page after the element appears.
     expect(host.get_by_test_id("no-timer")).to_contain_text("已同意")
     friend = new_page(browser, page_errors, PHONE)
