@@ -1,9 +1,9 @@
 """The opponent model that ``mcts:infer`` reads the table with, fitted to greedy's self-play.
 
 Prints, over greedy self-play, the mean log-likelihood per discard of greedy's actual discards
-under the rollout policy's valuation as a softmax with sharpness ``beta`` (``mcts.BETA`` is the
+under the rollout policy's valuation as a softmax with sharpness ``beta`` (``inference.BETA`` is the
 best of the grid; ``beta`` 0 is a uniform pick), and how often greedy takes the 碰 and the 吃 it
-is offered (``mcts._PENG_PASS`` is the log of the 碰 it lets go).
+is offered (``inference._PENG_PASS`` is the log of the 碰 it lets go).
 
 Run: ``.venv/bin/python bench/discard_model.py --hands 60`` (about half a minute).
 """
@@ -16,7 +16,7 @@ import random
 
 from weimaque.bots import get_bot
 from weimaque.bots.base import BotView
-from weimaque.bots.mcts import discard_values, meld_xi
+from weimaque.bots.policy import discard_values, meld_xi
 from weimaque.game.state import GameState
 
 

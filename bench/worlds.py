@@ -24,7 +24,7 @@ from weimaque.analysis.decompose import completions
 from weimaque.bots import get_bot
 from weimaque.bots.base import BotView
 from weimaque.bots.determinize import Knowledge
-from weimaque.bots.mcts import seat_loglik
+from weimaque.bots.inference import seat_loglik
 from weimaque.game.state import NUM_SEATS, GameState
 
 

@@ -1,4 +1,4 @@
-"""Reading the opponents' play: hand outflow, the discard likelihood and the Metropolis chain."""
+"""Reading the opponents' play (bots/inference.py): outflow, the likelihood and the chain."""
 
 from __future__ import annotations
 
@@ -9,11 +9,13 @@ from dataclasses import dataclass
 
 import pytest
 
-import weimaque.bots.mcts as mcts
+import weimaque.bots.inference as inference
 from weimaque.bots import get_bot
 from weimaque.bots.base import BotView
 from weimaque.bots.determinize import Knowledge
-from weimaque.bots.mcts import MctsBot, discard_values, seat_loglik
+from weimaque.bots.inference import seat_loglik
+from weimaque.bots.mcts import MctsBot
+from weimaque.bots.policy import discard_values
 from weimaque.cards import NUM_FACES
 from weimaque.errors import WeimaqueError
 from weimaque.game.invariants import check_step
@@ -88,7 +90,7 @@ def test_the_true_hands_never_make_an_impossible_discard(
     positions: list[Position], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Walked back, the real hands held every discarded face, never as a 砍, never banned."""
-    monkeypatch.setattr(mcts, "_IMPOSSIBLE", -1e6)
+    monkeypatch.setattr(inference, "_IMPOSSIBLE", -1e6)
     scored = 0
     for p in positions:
         k = Knowledge.of(p.view)
@@ -167,4 +169,4 @@ def test_the_discard_model_is_the_policys_softmax() -> None:
         top = max(v for v, _ in values)
         log_z = math.log(sum(math.exp(12.0 * (v - top)) for v, _ in values))
         expected = 12.0 * (next(v for v, g in values if g == f) - top) - log_z
-        assert mcts._discard_logp(hand, faces, f, n, mxi, 10, 12.0) == pytest.approx(expected)
+        assert inference._discard_logp(hand, faces, f, n, mxi, 10, 12.0) == pytest.approx(expected)

@@ -10,8 +10,9 @@ from typing import Final
 from weimaque.bots.base import Bot, BotView, RandomBot, choose, parse_params
 from weimaque.bots.external import ExternalBot
 from weimaque.bots.greedy import GreedyBot
-from weimaque.bots.mcts import MctsBot, PolicyBot
+from weimaque.bots.mcts import MctsBot
 from weimaque.bots.net import NetBot
+from weimaque.bots.policy import PolicyBot
 from weimaque.errors import WeimaqueError
 
 

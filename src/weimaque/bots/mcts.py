@@ -21,7 +21,8 @@ Design (flat Monte Carlo over determinized worlds, with common random numbers an
    as ``keep = z``: a baseline that racing has not dropped is within ``z`` errors of the leader.
 
 Reading the opponents (``infer=N``, off by default): the worlds come from a Metropolis chain over
-the hidden deal (:meth:`Knowledge.worlds`) weighted by :func:`seat_loglik`, how well each
+the hidden deal (:meth:`Knowledge.worlds`) weighted by
+:func:`~weimaque.bots.inference.seat_loglik`, how well each
 opponent's sampled hand explains its discards, the 碰 it let go and the 胡 it did not take. Its
 sampled opponents wait on a card far more often than uniform ones (21% against 3%; real hands
 40%), but on the wrong cards, and against greedy it plays worse than uniform worlds
@@ -34,12 +35,9 @@ few hundred rollouts per decision, racing at the root spends them where they mat
 
 Rollouts: the engine plays until the open claim window closes, then :class:`FastSim` plays the
 same rules and policy on plain lists (about 3x faster than ``GameState.apply``; a test checks that
-both give identical returns). The default policy takes every 胡, values a position by the best
-split of each case's cards into groups, pairs (with their expected 硬息 from a later 碰/偎), run
-shapes and singles, minus a cost for 硬息 still missing below ``min_xi`` (RULES §4.7, §6.4), and
-discards or claims (碰/吃 then the best discard) whatever leaves the best value; ``eps`` (default 0)
-of its discards may be made random. With eps=0 the rollouts of one world differ only by the root
-action, and the worlds supply the variety.
+both give identical returns). Every seat plays the default policy (:mod:`weimaque.bots.policy`);
+``eps`` (default 0) of its discards may be made random. With eps=0 the rollouts of one world
+differ only by the root action, and the worlds supply the variety.
 """
 
 from __future__ import annotations
@@ -50,368 +48,29 @@ import random
 import time
 from dataclasses import dataclass
 
-from weimaque.analysis.decompose import completions
 from weimaque.bots.base import BotView
 from weimaque.bots.determinize import Knowledge
 from weimaque.bots.greedy import GreedyBot
-from weimaque.cards import NUM_FACES, RED_FACES
+from weimaque.bots.inference import BETA, seat_loglik
+from weimaque.bots.policy import (
+    DISCARD_ACTIONS,
+    IS_RED,
+    best_discard,
+    claim_choice,
+    discard_faces,
+    discard_values,
+    meld_xi,
+    policy_claim,
+    policy_discard,
+)
+from weimaque.cards import NUM_FACES
 from weimaque.errors import WeimaqueError
 from weimaque.game.actions import Action
-from weimaque.game.state import (
-    HU,
-    NUM_SEATS,
-    PASS,
-    PENG,
-    GameState,
-    TableMeld,
-    win_check,
-)
+from weimaque.game.state import NUM_SEATS, GameState, win_check
 from weimaque.notation import Meld, Source
 
 #: Steps a rollout may take before it is scored as it stands (a safety net; hands are shorter).
 _MAX_STEPS = 400
-_DISCARDS = tuple(Action.discard(f) for f in range(NUM_FACES))
-_RED = tuple(f in RED_FACES for f in range(NUM_FACES))
-
-
-#: Hand-shape values of the default policy: a complete group, a pair, a two-card run shape, one
-#: 硬息 point, and the cost per point still missing below ``min_xi`` (RULES §4.7, §6.4).
-GROUP = 1.0
-PAIR = 0.6
-SHAPE = 0.35
-XI = 0.06
-XI_SHORT = 0.08
-#: Expected 硬息 of a pair that may still become a 碰 or 偎, or stay a red 麻雀 (RULES §6.4).
-_PAIR_XI = (1.4, 2.0)
-
-
-@functools.lru_cache(maxsize=1 << 18)
-def half_value(half: tuple[int, ...]) -> tuple[float, float]:
-    """Best (value, 硬息) split of one case's 10 counts into groups, pairs, shapes and singles."""
-    i = next((k for k, n in enumerate(half) if n), -1)
-    if i < 0:
-        return (0.0, 0.0)
-    c = half[i]
-    red = _RED[i]
-    best = (-1e9, 0.0)
-    options: list[tuple[float, float, tuple[int, ...]]] = []
-
-    def take(*idx: int) -> tuple[int, ...]:
-        r = list(half)
-        for k in idx:
-            r[k] -= 1
-        return tuple(r)
-
-    if c >= 3:
-        kan = 4.0 if red else 3.0  # a 砍 scores as a 偎 (RULES §4.4, §6.4)
-        options.append((GROUP + XI * kan, kan, take(i, i, i)))
-    if i <= 7 and half[i + 1] and half[i + 2]:
-        options.append((GROUP, 0.0, take(i, i + 1, i + 2)))
-    if c >= 2:
-        pxi = _PAIR_XI[red]
-        options.append((PAIR + XI * pxi, pxi, take(i, i)))
-    if i <= 8 and half[i + 1]:
-        options.append((SHAPE * (1.0 if 0 < i < 8 else 0.6), 0.0, take(i, i + 1)))
-    if i <= 7 and half[i + 2]:
-        options.append((SHAPE * 0.6, 0.0, take(i, i + 2)))
-    options.append((0.0, 0.0, take(i)))
-    for v, xi, rest in options:
-        rv, rxi = half_value(rest)
-        if v + rv > best[0]:
-            best = (v + rv, xi + rxi)
-    return best
-
-
-def meld_xi(melds: list[TableMeld]) -> float:
-    """硬息 of a seat's melds: 碰 2/3, 偎 3/4, 吃 0 (RULES §6.4)."""
-    xi = 0.0
-    for m in melds:
-        if m.kind != "chi":
-            red = _RED[m.faces[0]]
-            xi += (3.0 if red else 2.0) if m.kind == "peng" else (4.0 if red else 3.0)
-    return xi
-
-
-def position_value(
-    small: tuple[float, float], big: tuple[float, float], n_melds: int, mxi: float, min_xi: int
-) -> float:
-    """Value of a position from its two halves' (value, 硬息) and its melds."""
-    xi = small[1] + big[1] + mxi
-    return small[0] + big[0] + GROUP * n_melds + XI * mxi - XI_SHORT * max(0.0, min_xi - xi)
-
-
-def discard_faces(state: GameState, seat: int) -> list[int]:
-    """The faces ``seat`` may 出 now (RULES §5.2), without building error messages."""
-    hand = state.hands[seat]
-    banned = state.no_discard[seat]
-    return [f for f in range(NUM_FACES) if hand[f] and hand[f] != 3 and f not in banned]
-
-
-def discard_values(
-    hand: list[int], faces: list[int], n_melds: int, mxi: float, min_xi: int
-) -> list[tuple[float, int]]:
-    """(value of the position left, face) for each discard among ``faces``."""
-    small_t = tuple(hand[:10])
-    big_t = tuple(hand[10:])
-    small = half_value(small_t)
-    big = half_value(big_t)
-    out: list[tuple[float, int]] = []
-    for f in faces:
-        if f < 10:
-            h = list(small_t)
-            h[f] -= 1
-            out.append((position_value(half_value(tuple(h)), big, n_melds, mxi, min_xi), f))
-        else:
-            h = list(big_t)
-            h[f - 10] -= 1
-            out.append((position_value(small, half_value(tuple(h)), n_melds, mxi, min_xi), f))
-    return out
-
-
-def best_discard(
-    hand: list[int], faces: list[int], n_melds: int, mxi: float, min_xi: int
-) -> tuple[float, int]:
-    """The discard among ``faces`` leaving the best position, with that position's value."""
-    return _best_discard(tuple(hand), tuple(faces), n_melds, mxi, min_xi)
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def _best_discard(
-    hand: tuple[int, ...], faces: tuple[int, ...], n_melds: int, mxi: float, min_xi: int
-) -> tuple[float, int]:
-    # Rollouts of one world revisit the same positions (paired candidates share their seed).
-    return max(discard_values(list(hand), list(faces), n_melds, mxi, min_xi))
-
-
-#: Sharpness of the discard model that reads the opponents' play: the chance of discarding a face
-#: is proportional to ``exp(BETA * value left)``. The best of a grid for greedy's discards in its
-#: self-play (``bench/discard_model.py --hands 150``: mean log-likelihood -0.99 per discard at 12,
-#: -2.12 for a uniform pick, over 1,616 discards).
-BETA = 12.0
-#: Log-probability that an opponent lets a 碰 go by: greedy declines 14-15% of the 碰 it is
-#: offered (``bench/discard_model.py``: 130 of 894 offers in 150 hands of its self-play).
-_PENG_PASS = math.log(0.14)
-#: Log-likelihood of a discard the sampled hand could not have made (a face then held three
-#: times, a 砍, or banned; RULES §4.4, §5.2).
-_IMPOSSIBLE = -30.0
-
-
-def seat_loglik(
-    k: Knowledge,
-    s: int,
-    hand: list[int],
-    wei_faces: dict[tuple[int, int], int],
-    beta: float = BETA,
-) -> float:
-    """Log-likelihood of seat ``s``'s play so far, given its sampled concealed hand of now.
-
-    - Discards: the hand is walked back through :attr:`Knowledge.outflow` (hands only shrink,
-      RULES §3.1.1) to the hand each discard was chosen from, and the discard is scored by the
-      rollout policy's valuation as a softmax over that hand's legal discards (RULES §5.2).
-    - 碰 let go: a 碰 window on a face the hand holds twice went by (:data:`_PENG_PASS`).
-    - 胡 let go: a drawn card that would have made the hand win went by since the hand last
-      changed; the bots take every 胡, so such a hand is all but ruled out (RULES §4.7).
-    """
-    min_xi = k.view.rules.min_xi
-    total = 0.0
-    # A 碰 window on a face it holds twice went by (hands only shrink: it held two then).
-    for face in k.peng_seen[s]:
-        if hand[face] >= 2:
-            total += _PENG_PASS
-    # A drawn card it could have won on went by since its hand last changed (RULES §4.7).
-    if k.passed[s] and not k.dead[s]:
-        waits = _waits(tuple(hand))
-        if waits and any(face in waits for face, _ in k.passed[s]):
-            melds = [
-                Meld(slot.kind, slot.faces if slot.faces is not None else (wei_faces[(s, i)],) * 3)
-                for i, slot in enumerate(k.melds[s])
-            ]
-            rules = k.view.rules
-            for face, drawer in k.passed[s]:
-                source: Source = "self" if drawer == s else "other"
-                if face in waits and (
-                    win_check(melds, hand, face, source, False, rules, False) is not None
-                ):
-                    total += _IMPOSSIBLE
-    if not k.outflow[s]:
-        return total
-    h = list(hand)
-    xis: list[float] = []
-    for i, slot in enumerate(k.melds[s]):
-        face = slot.faces[0] if slot.faces is not None else wei_faces[(s, i)]
-        red = _RED[face]
-        if slot.kind == "chi":
-            xis.append(0.0)
-        elif slot.kind == "peng":
-            xis.append(3.0 if red else 2.0)
-        else:
-            xis.append(4.0 if red else 3.0)
-    n = len(xis)
-    mxi = sum(xis)
-    banned = set(k.no_discard[s])
-    for out in reversed(k.outflow[s]):
-        if out.discard is None:
-            taken = out.taken or (wei_faces[(s, out.meld)],) * 2
-            for f in taken:
-                h[f] += 1
-            n -= 1
-            mxi -= xis[out.meld]
-            if out.claimed is not None:
-                banned.discard(out.claimed)
-            continue
-        f = out.discard
-        h[f] += 1
-        faces = [g for g in range(NUM_FACES) if h[g] and h[g] != 3 and g not in banned]
-        if f not in faces:
-            total += _IMPOSSIBLE
-            continue
-        if len(faces) < 2:
-            continue
-        total += _discard_logp(h, faces, f, n, mxi, min_xi, beta)
-    return total
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def _waits(hand: tuple[int, ...]) -> frozenset[int]:
-    """The faces one more card of which makes ``hand`` groups + 麻雀 (RULES §6.1)."""
-    return frozenset(completions(hand))
-
-
-@functools.lru_cache(maxsize=1 << 18)
-def _drops(half: tuple[int, ...]) -> tuple[tuple[float, float], ...]:
-    """``half_value`` of ``half`` with one card of each of its faces removed (a face it does not
-    hold gets the unchanged half's value; it is never asked for)."""
-    out = []
-    for i in range(10):
-        if half[i]:
-            h = list(half)
-            h[i] -= 1
-            out.append(half_value(tuple(h)))
-        else:
-            out.append(half_value(half))
-    return tuple(out)
-
-
-def _discard_logp(
-    h: list[int], faces: list[int], f: int, n: int, mxi: float, min_xi: int, beta: float
-) -> float:
-    """Log-probability that a seat holding ``h`` discards ``f`` among ``faces`` (the softmax of
-    the rollout policy's values of what each discard leaves, :func:`discard_values`)."""
-    small_t = tuple(h[:10])
-    big_t = tuple(h[10:])
-    small = half_value(small_t)
-    big = half_value(big_t)
-    drop_small = _drops(small_t)
-    drop_big = _drops(big_t)
-    values = []
-    chosen = 0.0
-    for g in faces:
-        a, b = (drop_small[g], big) if g < 10 else (small, drop_big[g - 10])
-        xi = a[1] + b[1] + mxi
-        v = a[0] + b[0] + GROUP * n + XI * mxi - XI_SHORT * max(0.0, min_xi - xi)
-        values.append(v)
-        if g == f:
-            chosen = v
-    top = max(values)
-    z = sum(math.exp(beta * (v - top)) for v in values)
-    return beta * (chosen - top) - math.log(z)
-
-
-def policy_discard(state: GameState, seat: int) -> int:
-    """The default policy's discard: the face leaving the best-valued hand."""
-    melds = state.melds[seat]
-    faces = discard_faces(state, seat)
-    return best_discard(state.hands[seat], faces, len(melds), meld_xi(melds), state.rules.min_xi)[1]
-
-
-def claim_value(
-    hand: list[int],
-    n_melds: int,
-    mxi: float,
-    banned: set[int] | frozenset[int],
-    card: int,
-    run: int | None,
-    min_xi: int,
-) -> float | None:
-    """Value after 碰 (``run`` None) or 吃 into ``run`` of ``card`` and the best discard."""
-    h = list(hand)
-    if run is None:
-        h[card] -= 2
-        xi = mxi + (3.0 if _RED[card] else 2.0)
-    else:
-        for g in (run, run + 1, run + 2):
-            if g != card:
-                h[g] -= 1
-        xi = mxi
-    faces = [f for f in range(NUM_FACES) if h[f] and h[f] != 3 and f not in banned and f != card]
-    if not faces:
-        return None  # a claim that leaves no discard makes the seat 死手 (RULES §4.1)
-    return best_discard(h, faces, n_melds + 1, xi, min_xi)[0]
-
-
-def claim_choice(
-    hand: list[int],
-    n_melds: int,
-    mxi: float,
-    banned: set[int],
-    card: int,
-    peng: bool,
-    runs: list[int],
-    min_xi: int,
-) -> int | None:
-    """The default policy's claim: -1 for 碰, a run start for 吃, None for 过 (胡 comes first)."""
-    return _claim_choice(
-        tuple(hand), n_melds, mxi, frozenset(banned), card, peng, tuple(runs), min_xi
-    )
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def _claim_choice(
-    hand_t: tuple[int, ...],
-    n_melds: int,
-    mxi: float,
-    banned: frozenset[int],
-    card: int,
-    peng: bool,
-    runs: tuple[int, ...],
-    min_xi: int,
-) -> int | None:
-    hand = list(hand_t)
-    best: int | None = None
-    best_v = position_value(
-        half_value(tuple(hand[:10])), half_value(tuple(hand[10:])), n_melds, mxi, min_xi
-    )
-    if peng:
-        v = claim_value(hand, n_melds, mxi, banned, card, None, min_xi)
-        if v is not None and v > best_v:
-            best, best_v = -1, v
-    for run in runs:
-        v = claim_value(hand, n_melds, mxi, banned, card, run, min_xi)
-        if v is not None and v > best_v:
-            best, best_v = run, v
-    return best
-
-
-def policy_claim(state: GameState, seat: int, options: list[Action]) -> Action:
-    """The default policy's answer in a claim window: 胡, else the best-valued claim or 过."""
-    if HU in options:
-        return HU
-    w = state.window
-    assert w is not None
-    melds = state.melds[seat]
-    choice = claim_choice(
-        state.hands[seat],
-        len(melds),
-        meld_xi(melds),
-        state.no_discard[seat],
-        w.card,
-        PENG in options,
-        [a.face for a in options if a.kind == "chi" and a.face is not None],
-        state.rules.min_xi,
-    )
-    if choice is None:
-        return PASS
-    return PENG if choice < 0 else Action.chi(choice)
 
 
 def _policy_step(state: GameState, rng: random.Random, epsilon: float) -> None:
@@ -421,7 +80,7 @@ def _policy_step(state: GameState, rng: random.Random, epsilon: float) -> None:
             face = rng.choice(discard_faces(state, seat))
         else:
             face = policy_discard(state, seat)
-        state.apply_trusted(seat, _DISCARDS[face])
+        state.apply_trusted(seat, DISCARD_ACTIONS[face])
     else:
         w = state.window
         assert w is not None
@@ -533,7 +192,7 @@ class FastSim:
         if run is None:
             hand[card] -= 2
             self.melds[seat].append(Meld("peng", (card, card, card)))
-            self.mxi[seat] += 3.0 if _RED[card] else 2.0
+            self.mxi[seat] += 3.0 if IS_RED[card] else 2.0
         else:
             for g in (run, run + 1, run + 2):
                 if g != card:
@@ -606,7 +265,7 @@ class FastSim:
                     return self._returns(d, total)
                 hand[card] -= 2
                 self.melds[d].append(Meld("wei", (card, card, card)))
-                self.mxi[d] += 4.0 if _RED[card] else 3.0
+                self.mxi[d] += 4.0 if IS_RED[card] else 3.0
                 discarding = d
                 continue
             x = (d + 1) % NUM_SEATS
@@ -798,7 +457,7 @@ class MctsBot:
             return self._greedy.act(view, rng)
         assert first is not None
         if first.phase == "discard":
-            return _DISCARDS[policy_discard(first, view.seat)]
+            return DISCARD_ACTIONS[policy_discard(first, view.seat)]
         return policy_claim(first, view.seat, list(view.legal))
 
     def search(
@@ -880,21 +539,3 @@ def _paired(a: list[float], b: list[float]) -> tuple[float, float]:
         return mean, math.inf
     var = sum((x - mean) ** 2 for x in d) / (k - 1)
     return mean, math.sqrt(var / k)
-
-
-class PolicyBot:
-    """``policy``: the rollout policy of ``mcts`` as a bot (how good the rollouts' players are)."""
-
-    name = "policy"
-
-    def act(self, view: BotView, rng: random.Random) -> Action:
-        """Take any 胡; else the default policy's discard or claim on the seat's own cards."""
-        legal = view.legal
-        if len(legal) == 1:
-            return legal[0]
-        if HU in legal:
-            return HU
-        state = Knowledge.of(view).sample(rng)  # only the seat's own cards are read
-        if state.phase == "discard":
-            return _DISCARDS[policy_discard(state, view.seat)]
-        return policy_claim(state, view.seat, list(legal))

@@ -1,0 +1,152 @@
+"""Reading the opponents' play: how likely a sampled hand makes what an opponent did.
+
+``mcts:infer=N`` samples its worlds from a Metropolis chain over the hidden deal
+(:meth:`weimaque.bots.determinize.Knowledge.worlds`) weighted by :func:`seat_loglik`: each
+opponent's discards scored by the rollout policy's valuation (:mod:`weimaque.bots.policy`) as a
+softmax, the 碰 it let go, and the 胡 it could not have let go (the bots take every 胡).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+from weimaque.analysis.decompose import completions
+from weimaque.bots.determinize import Knowledge
+from weimaque.bots.policy import GROUP, IS_RED, XI, XI_SHORT, half_value
+from weimaque.cards import NUM_FACES
+from weimaque.game.state import win_check
+from weimaque.notation import Meld, Source
+
+#: Sharpness of the discard model that reads the opponents' play: the chance of discarding a face
+#: is proportional to ``exp(BETA * value left)``. The best of a grid for greedy's discards in its
+#: self-play (``bench/discard_model.py --hands 150``: mean log-likelihood -0.99 per discard at 12,
+#: -2.12 for a uniform pick, over 1,616 discards).
+BETA = 12.0
+#: Log-probability that an opponent lets a 碰 go by: greedy declines 14-15% of the 碰 it is
+#: offered (``bench/discard_model.py``: 130 of 894 offers in 150 hands of its self-play).
+_PENG_PASS = math.log(0.14)
+#: Log-likelihood of a discard the sampled hand could not have made (a face then held three
+#: times, a 砍, or banned; RULES §4.4, §5.2).
+_IMPOSSIBLE = -30.0
+
+
+def seat_loglik(
+    k: Knowledge,
+    s: int,
+    hand: list[int],
+    wei_faces: dict[tuple[int, int], int],
+    beta: float = BETA,
+) -> float:
+    """Log-likelihood of seat ``s``'s play so far, given its sampled concealed hand of now.
+
+    - Discards: the hand is walked back through :attr:`Knowledge.outflow` (hands only shrink,
+      RULES §3.1.1) to the hand each discard was chosen from, and the discard is scored by the
+      rollout policy's valuation as a softmax over that hand's legal discards (RULES §5.2).
+    - 碰 let go: a 碰 window on a face the hand holds twice went by (:data:`_PENG_PASS`).
+    - 胡 let go: a drawn card that would have made the hand win went by since the hand last
+      changed; the bots take every 胡, so such a hand is all but ruled out (RULES §4.7).
+    """
+    min_xi = k.view.rules.min_xi
+    total = 0.0
+    # A 碰 window on a face it holds twice went by (hands only shrink: it held two then).
+    for face in k.peng_seen[s]:
+        if hand[face] >= 2:
+            total += _PENG_PASS
+    # A drawn card it could have won on went by since its hand last changed (RULES §4.7).
+    if k.passed[s] and not k.dead[s]:
+        waits = _waits(tuple(hand))
+        if waits and any(face in waits for face, _ in k.passed[s]):
+            melds = [
+                Meld(slot.kind, slot.faces if slot.faces is not None else (wei_faces[(s, i)],) * 3)
+                for i, slot in enumerate(k.melds[s])
+            ]
+            rules = k.view.rules
+            for face, drawer in k.passed[s]:
+                source: Source = "self" if drawer == s else "other"
+                if face in waits and (
+                    win_check(melds, hand, face, source, False, rules, False) is not None
+                ):
+                    total += _IMPOSSIBLE
+    if not k.outflow[s]:
+        return total
+    h = list(hand)
+    xis: list[float] = []
+    for i, slot in enumerate(k.melds[s]):
+        face = slot.faces[0] if slot.faces is not None else wei_faces[(s, i)]
+        red = IS_RED[face]
+        if slot.kind == "chi":
+            xis.append(0.0)
+        elif slot.kind == "peng":
+            xis.append(3.0 if red else 2.0)
+        else:
+            xis.append(4.0 if red else 3.0)
+    n = len(xis)
+    mxi = sum(xis)
+    banned = set(k.no_discard[s])
+    for out in reversed(k.outflow[s]):
+        if out.discard is None:
+            taken = out.taken or (wei_faces[(s, out.meld)],) * 2
+            for f in taken:
+                h[f] += 1
+            n -= 1
+            mxi -= xis[out.meld]
+            if out.claimed is not None:
+                banned.discard(out.claimed)
+            continue
+        f = out.discard
+        h[f] += 1
+        faces = [g for g in range(NUM_FACES) if h[g] and h[g] != 3 and g not in banned]
+        if f not in faces:
+            total += _IMPOSSIBLE
+            continue
+        if len(faces) < 2:
+            continue
+        total += _discard_logp(h, faces, f, n, mxi, min_xi, beta)
+    return total
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _waits(hand: tuple[int, ...]) -> frozenset[int]:
+    """The faces one more card of which makes ``hand`` groups + 麻雀 (RULES §6.1)."""
+    return frozenset(completions(hand))
+
+
+@functools.lru_cache(maxsize=1 << 18)
+def _drops(half: tuple[int, ...]) -> tuple[tuple[float, float], ...]:
+    """``half_value`` of ``half`` with one card of each of its faces removed (a face it does not
+    hold gets the unchanged half's value; it is never asked for)."""
+    out = []
+    for i in range(10):
+        if half[i]:
+            h = list(half)
+            h[i] -= 1
+            out.append(half_value(tuple(h)))
+        else:
+            out.append(half_value(half))
+    return tuple(out)
+
+
+def _discard_logp(
+    h: list[int], faces: list[int], f: int, n: int, mxi: float, min_xi: int, beta: float
+) -> float:
+    """Log-probability that a seat holding ``h`` discards ``f`` among ``faces`` (the softmax of
+    the rollout policy's values of what each discard leaves, :func:`discard_values`)."""
+    small_t = tuple(h[:10])
+    big_t = tuple(h[10:])
+    small = half_value(small_t)
+    big = half_value(big_t)
+    drop_small = _drops(small_t)
+    drop_big = _drops(big_t)
+    values = []
+    chosen = 0.0
+    for g in faces:
+        a, b = (drop_small[g], big) if g < 10 else (small, drop_big[g - 10])
+        xi = a[1] + b[1] + mxi
+        v = a[0] + b[0] + GROUP * n + XI * mxi - XI_SHORT * max(0.0, min_xi - xi)
+        values.append(v)
+        if g == f:
+            chosen = v
+    top = max(values)
+    z = sum(math.exp(beta * (v - top)) for v in values)
+    return beta * (chosen - top) - math.log(z)
