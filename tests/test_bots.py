@@ -121,17 +121,29 @@ def test_hidden_stock_order_never_reaches_a_view() -> None:
         b.apply(seat, action)
 
 
-def test_greedy_takes_a_winning_hu() -> None:
-    seen = 0
+@pytest.mark.parametrize("spec", ["greedy", "policy", "net", "mcts:iters=8"])
+def test_thinking_bots_take_every_winning_hu_and_every_forced_move(spec: str) -> None:
+    """``BotView.obvious``: the only legal action, or a 胡 (RULES §4.7), taken without thought.
+
+    The hands are played by greedy; the bot under test is asked at every obvious decision."""
+    bot, greedy = get_bot(spec), get_bot("greedy")
+    wins = forced = 0
     for seed in range(20):
         state = GameState.new("anxiang", seed)
-        bot, rng = get_bot("greedy"), random.Random(seed)
+        rng = random.Random(seed)
         while not state.is_terminal():
             seat = state.current_player()
             view = BotView.of(state, seat)
-            action = bot.act(view, rng)
+            obvious = view.obvious()
             if any(a.kind == "hu" for a in view.legal):
-                assert action.kind == "hu"
-                seen += 1
-            state.apply(seat, action)
-    assert seen > 0
+                assert obvious is not None and obvious.kind == "hu"
+                wins += 1
+            elif len(view.legal) == 1:
+                assert obvious == view.legal[0]
+                forced += 1
+            else:
+                assert obvious is None
+            if obvious is not None:
+                assert bot.act(view, random.Random(seed)) == obvious
+            state.apply(seat, greedy.act(view, rng))
+    assert wins > 0 and forced > 0

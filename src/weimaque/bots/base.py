@@ -47,6 +47,14 @@ class BotView:
         text = self.obs["hand"]
         return counts_of(parse_cards(text)) if text else counts_of([])
 
+    def obvious(self) -> Action | None:
+        """The action every bot here takes without thinking: the only legal one, or a winning
+        胡 (taken at once: a win scores now, passing it only risks another seat's, RULES §4.7)."""
+        legal = self.legal
+        if len(legal) == 1:
+            return legal[0]
+        return next((a for a in legal if a.kind == "hu"), None)
+
     def claim_card(self) -> int | None:
         """The face under claim, if a claim is open and its face is visible."""
         claim = self.obs.get("claim")

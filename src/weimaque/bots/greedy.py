@@ -311,11 +311,10 @@ class GreedyBot:
 
     def act(self, view: BotView, rng: random.Random) -> Action:
         """Take any 胡; else the claim or discard leading to the best-valued position."""
+        obvious = view.obvious()
+        if obvious is not None:
+            return obvious  # RULES §4.7: always take the win
         legal = view.legal
-        if len(legal) == 1:
-            return legal[0]
-        if HU in legal:
-            return HU  # RULES §4.7: always take the win
         table = _Table(view)
         if view.obs["phase"] == "discard":
             return self._discard(table, legal)

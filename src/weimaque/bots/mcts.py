@@ -437,12 +437,9 @@ class MctsBot:
     def act(self, view: BotView, rng: random.Random) -> Action:
         """Choose an action from the seat's view alone (RULES §3-§5)."""
         self.last_rollouts = 0
-        legal = view.legal
-        if len(legal) == 1:
-            return legal[0]
-        for a in legal:
-            if a.kind == "hu":
-                return a  # a winning 胡 is always taken (RULES §4.7)
+        obvious = view.obvious()
+        if obvious is not None:
+            return obvious  # a winning 胡 is always taken (RULES §4.7)
         if self.only != "all" and (view.obs["phase"] == "discard") != (self.only == "discards"):
             first = Knowledge.of(view).sample(rng) if self.base == "policy" else None
             return self.default_action(view, rng, first)

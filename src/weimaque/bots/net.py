@@ -105,12 +105,10 @@ class NetBot:
 
     def act(self, view: BotView, rng: random.Random) -> Action:
         """Take any 胡; else the best-scored candidate (RULES §4.7)."""
+        obvious = view.obvious()
+        if obvious is not None:
+            return obvious
         legal = view.legal
-        if len(legal) == 1:
-            return legal[0]
-        for a in legal:
-            if a.kind == "hu":
-                return a
         x = candidate_features(view, legal)
         if self.claims_only and view.obs["phase"] == "discard":
             return legal[int(np.argmax(x[:, 0]))]

@@ -238,11 +238,10 @@ class PolicyBot:
 
     def act(self, view: BotView, rng: random.Random) -> Action:
         """Take any 胡; else the default policy's discard or claim on the seat's own cards."""
+        obvious = view.obvious()
+        if obvious is not None:
+            return obvious
         legal = view.legal
-        if len(legal) == 1:
-            return legal[0]
-        if HU in legal:
-            return HU
         state = Knowledge.of(view).sample(rng)  # only the seat's own cards are read
         if state.phase == "discard":
             return DISCARD_ACTIONS[policy_discard(state, view.seat)]
