@@ -9,10 +9,16 @@ only: nothing in the package, the arena or the server can build this bot.
 
 Run: ``.venv/bin/python bench/oracle.py --bots 'mcts:iters=300;keep=2,greedy,greedy' --hands 600
 --seed 1 --workers 2 --out oracle`` (then ``oracle.json``, as ``bench/confirm.py`` writes it).
+
+``WMQ_ORACLE_KNOWS=waits`` tells the search less: only which faces each opponent's hand waits on
+(none, or the faces one more card completes, RULES §6.1). Its worlds then come from the chain of
+``mcts:infer=N`` weighted to match those waits instead of reading the discards (give ``infer=150``:
+3,000 steps of burn-in, 150 between worlds), so the hands differ but the threats are the real ones.
 """
 
 from __future__ import annotations
 
+import os
 import random
 import sys
 from collections.abc import Iterator
@@ -21,7 +27,9 @@ from typing import Any
 
 import weimaque.arena as arena
 import weimaque.bots.mcts as mcts
+from weimaque.analysis.decompose import completions
 from weimaque.bots.base import BotView
+from weimaque.bots.determinize import Knowledge
 from weimaque.game.state import GameState
 
 _TRUE: list[GameState] = []
@@ -59,11 +67,25 @@ class _Oracle:
             yield self.sample(rng)
 
 
-# Module level, so that the arena's spawned worker processes (which import this script) patch too.
+def _wait_match(k: Knowledge, s: int, hand: list[int], wei: object, beta: float = 0.0) -> float:
+    """Weighs a sampled hand by how far its waits are from the real hand's (``waits`` mode)."""
+    (state,) = _TRUE
+    real = frozenset(completions(tuple(state.hands[s])))
+    return -10.0 * len(real ^ frozenset(completions(tuple(hand))))
+
+
+#: What the search is told: "hands" or "waits"; from the environment, so that the arena's worker
+#: processes (spawned: they import this script again) patch the same way.
+KNOWS = os.environ.get("WMQ_ORACLE_KNOWS", "hands")
 arena_any: Any = arena
 mcts_any: Any = mcts
 arena_any.BotView = _RecordingView
-mcts_any.Knowledge = _Oracle
+if KNOWS == "hands":
+    mcts_any.Knowledge = _Oracle
+elif KNOWS == "waits":
+    mcts_any.seat_loglik = _wait_match
+else:
+    raise SystemExit(f"WMQ_ORACLE_KNOWS must be 'hands' or 'waits', not {KNOWS!r}")
 
 if __name__ == "__main__":
     sys.path.insert(0, str(Path(__file__).parent))
