@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
@@ -13,7 +14,7 @@ from weimaque.bots.mcts import MctsBot, clone, engine_rollout, rollout
 from weimaque.errors import WeimaqueError
 from weimaque.game.invariants import check_step
 from weimaque.game.observation import observation
-from weimaque.game.state import HU, NUM_SEATS, GameState
+from weimaque.game.state import NUM_SEATS, GameState
 from weimaque.rules import get_rules, rules_with
 
 
@@ -107,18 +108,27 @@ def test_the_choice_never_depends_on_hidden_cards() -> None:
     assert compared >= 10
 
 
-def test_mcts_plays_only_legal_actions() -> None:
-    bot = get_bot("mcts:iters=16")
-    for seed in range(5):
-        state = GameState.new("anxiang", 100 + seed, dealer=seed % 3)
+def _decisions(
+    first_seed: int, hands: int
+) -> Iterator[tuple[GameState, int, BotView, random.Random]]:
+    """Every decision of ``hands`` seeded hands: (state, seat to act, its view, the hand's RNG).
+
+    The caller applies an action to ``state`` before asking for the next one."""
+    for seed in range(hands):
+        state = GameState.new("anxiang", first_seed + seed, dealer=seed % 3)
         rng = random.Random(seed)
         while not state.is_terminal():
             seat = state.current_player()
-            view = BotView.of(state, seat)
-            action = bot.act(view, rng)
-            assert action in view.legal
-            state.apply(seat, action)
-            assert check_step(state) == []
+            yield state, seat, BotView.of(state, seat), rng
+
+
+def test_mcts_plays_only_legal_actions() -> None:
+    bot = get_bot("mcts:iters=16")
+    for state, seat, view, rng in _decisions(100, 5):
+        action = bot.act(view, rng)
+        assert action in view.legal
+        state.apply(seat, action)
+        assert check_step(state) == []
 
 
 def test_mcts_takes_every_win_and_is_deterministic_for_a_seed() -> None:
@@ -189,24 +199,19 @@ def test_only_limits_the_search_to_one_kind_of_decision() -> None:
     greedy = get_bot("greedy")
     bots = {only: get_bot(f"mcts:iters=40;only={only}") for only in ("claims", "discards")}
     searched = {"claims": 0, "discards": 0}
-    for seed in range(6):
-        state = GameState.new("anxiang", 300 + seed, dealer=seed % 3)
-        rng = random.Random(seed)
-        while not state.is_terminal():
-            seat = state.current_player()
-            view = BotView.of(state, seat)
-            if len(view.legal) > 1 and HU not in view.legal:
-                kind = "discards" if view.obs["phase"] == "discard" else "claims"
-                for only, bot in bots.items():
-                    assert isinstance(bot, MctsBot)
-                    action = bot.act(view, random.Random(0))
-                    assert action in view.legal
-                    if only == kind:
-                        searched[kind] += bot.last_rollouts > 0
-                    else:  # not searched: greedy's choice, at once
-                        assert bot.last_rollouts == 0
-                        assert action == greedy.act(view, random.Random(0))
-            _random_step(state, rng)
+    for state, _, view, rng in _decisions(300, 6):
+        if view.obvious() is None:
+            kind = "discards" if view.obs["phase"] == "discard" else "claims"
+            for only, bot in bots.items():
+                assert isinstance(bot, MctsBot)
+                action = bot.act(view, random.Random(0))
+                assert action in view.legal
+                if only == kind:
+                    searched[kind] += bot.last_rollouts > 0
+                else:  # not searched: greedy's choice, at once
+                    assert bot.last_rollouts == 0
+                    assert action == greedy.act(view, random.Random(0))
+        _random_step(state, rng)
     assert searched["claims"] >= 3 and searched["discards"] >= 10
     with pytest.raises(WeimaqueError, match="'draws'"):
         get_bot("mcts:only=draws")
