@@ -14,6 +14,8 @@ Run: ``.venv/bin/python bench/oracle.py --bots 'mcts:iters=300;keep=2,greedy,gre
 (none, or the faces one more card completes, RULES §6.1). Its worlds then come from the chain of
 ``mcts:infer=N`` weighted to match those waits instead of reading the discards (give ``infer=150``:
 3,000 steps of burn-in, 150 between worlds), so the hands differ but the threats are the real ones.
+``WMQ_ORACLE_KNOWS=nothing`` is the control: the same chain with no weight at all, whose law is the
+uniform one, so it should play as plain ``mcts`` does.
 """
 
 from __future__ import annotations
@@ -74,8 +76,8 @@ def _wait_match(k: Knowledge, s: int, hand: list[int], wei: object, beta: float 
     return -10.0 * len(real ^ frozenset(completions(tuple(hand))))
 
 
-#: What the search is told: "hands" or "waits"; from the environment, so that the arena's worker
-#: processes (spawned: they import this script again) patch the same way.
+#: What the search is told: "hands", "waits" or "nothing"; from the environment, so that the
+#: arena's worker processes (spawned: they import this script again) patch the same way.
 KNOWS = os.environ.get("WMQ_ORACLE_KNOWS", "hands")
 arena_any: Any = arena
 mcts_any: Any = mcts
@@ -84,8 +86,10 @@ if KNOWS == "hands":
     mcts_any.Knowledge = _Oracle
 elif KNOWS == "waits":
     mcts_any.seat_loglik = _wait_match
+elif KNOWS == "nothing":
+    mcts_any.seat_loglik = lambda *_, **__: 0.0
 else:
-    raise SystemExit(f"WMQ_ORACLE_KNOWS must be 'hands' or 'waits', not {KNOWS!r}")
+    raise SystemExit(f"WMQ_ORACLE_KNOWS must be 'hands', 'waits' or 'nothing', not {KNOWS!r}")
 
 if __name__ == "__main__":
     sys.path.insert(0, str(Path(__file__).parent))
