@@ -417,7 +417,9 @@ class _Chain:
     proposal that keeps every hand's size, so the uniform law over deals is the prior. A swap that
     would break a constraint of :meth:`Knowledge._deal_hidden` (an opponent holding two of a face
     it turned up without 偎) is refused; otherwise it is accepted with probability
-    ``min(1, exp(change of the log-likelihood))``. Face-down 偎 faces stay as first dealt.
+    ``min(1, exp(change of the log-likelihood))``. Face-down 偎 faces stay as first dealt, so
+    unlike :meth:`Knowledge.sample` every world of one chain shares them (a known limit: see
+    docs/bots.md, rows 17 and 19).
     """
 
     def __init__(self, k: Knowledge, rng: random.Random, weigh: Weigh) -> None:
