@@ -1,4 +1,4 @@
-"""Reading the opponents' play: how likely a sampled hand makes what an opponent did.
+"""Reading the opponents' play: how well a sampled hand explains what an opponent did.
 
 ``mcts:infer=N`` samples its worlds from a Metropolis chain over the hidden deal
 (:meth:`weimaque.bots.determinize.Knowledge.worlds`) weighted by :func:`seat_loglik`: each
