@@ -417,9 +417,11 @@ class _Chain:
     proposal that keeps every hand's size, so the uniform law over deals is the prior. A swap that
     would break a constraint of :meth:`Knowledge._deal_hidden` (an opponent holding two of a face
     it turned up without 偎) is refused; otherwise it is accepted with probability
-    ``min(1, exp(change of the log-likelihood))``. Face-down 偎 faces stay as first dealt, so
-    unlike :meth:`Knowledge.sample` every world of one chain shares them (a known limit: see
-    docs/bots.md, rows 17 and 19).
+    ``min(1, exp(change of the log-likelihood))``. One step in five (when an opponent has a
+    face-down 偎) instead proposes a new face for one such 偎 among the faces with three copies in
+    the stock, the 偎's three cards traded with those three, accepted by the Metropolis-Hastings
+    ratio: :meth:`_wei_prior` (the law in which :meth:`Knowledge._deal_hidden` deals the 偎 faces
+    and the rest), the likelihoods, and the proposal's own asymmetry.
     """
 
     def __init__(self, k: Knowledge, rng: random.Random, weigh: Weigh) -> None:
@@ -436,6 +438,56 @@ class _Chain:
         self.ll = {s: weigh(k, s, hands[s], wei_faces) for s in self.opponents}
         self.steps = 0
         self.accepted = 0
+        self.unseen = [0] * NUM_FACES
+        for f in k.unseen:
+            self.unseen[f] += 1
+        #: the face-down 偎 slots, in the order ``_deal_hidden`` deals their faces
+        self.face_down = sorted(wei_faces)
+
+    def _wei_prior(self) -> float:
+        """Log of the dealing law's terms that a 偎 face changes: each 偎 face is drawn among the
+        faces with three copies left (``1/|ok|``), then the rest are shuffled (a multinomial in
+        which the stock's counts and the cards left after the 偎 appear)."""
+        pool = list(self.unseen)
+        total = 0.0
+        for key in self.face_down:
+            barred = self.k.drew_up[key[0]]
+            ok = sum(1 for f, n in enumerate(pool) if n >= 3 and f not in barred)
+            total -= math.log(max(1, ok))
+            pool[self.wei_faces[key]] -= 3
+        for f in range(NUM_FACES):
+            total += math.lgamma(pool[f] + 1) - math.lgamma(self.stock[f] + 1)
+        return total
+
+    def _wei_faces_open(self, s: int, face: int) -> list[int]:
+        """Faces that a face-down 偎 of ``s`` now of ``face`` may become: three in the stock."""
+        barred = self.k.drew_up[s]
+        return [g for g, n in enumerate(self.stock) if n >= 3 and g != face and g not in barred]
+
+    def _wei_move(self) -> None:
+        rng = self.rng
+        key = rng.choice(self.face_down)
+        s = key[0]
+        f = self.wei_faces[key]
+        forward = self._wei_faces_open(s, f)
+        if not forward:
+            return
+        g = rng.choice(forward)
+        before = self._wei_prior()
+        self.stock[g] -= 3
+        self.stock[f] += 3
+        self.wei_faces[key] = g
+        backward = self._wei_faces_open(s, g)  # f is among them: its three cards are back
+        new_s = self.weigh(self.k, s, self.hands[s], self.wei_faces)
+        change = self._wei_prior() - before + new_s - self.ll[s]
+        change += math.log(len(forward)) - math.log(len(backward))  # Hastings: the proposal
+        if change >= 0 or rng.random() < math.exp(change):
+            self.ll[s] = new_s
+            self.accepted += 1
+        else:
+            self.stock[g] += 3
+            self.stock[f] -= 3
+            self.wei_faces[key] = f
 
     def _pick(self, counts: list[int], size: int) -> int:
         i = self.rng.randrange(size)
@@ -449,6 +501,10 @@ class _Chain:
         k = self.k
         rng = self.rng
         for _ in range(steps):
+            if self.face_down and rng.random() < 0.2:
+                self.steps += 1
+                self._wei_move()
+                continue
             s = rng.choice(self.opponents)
             size_s = k.hand_sizes[s]
             other = self.opponents[0] if s == self.opponents[1] else self.opponents[1]
