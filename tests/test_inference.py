@@ -170,3 +170,35 @@ def test_the_discard_model_is_the_policys_softmax() -> None:
         log_z = math.log(sum(math.exp(12.0 * (v - top)) for v, _ in values))
         expected = 12.0 * (next(v for v, g in values if g == f) - top) - log_z
         assert inference._discard_logp(hand, faces, f, n, mxi, 10, 12.0) == pytest.approx(expected)
+
+
+def test_the_chain_redraws_face_down_wei_faces(positions: list[Position]) -> None:
+    """A face-down 偎's face is hidden, so the chain's worlds must not all share one guess of it:
+    where uniform sampling gives it several faces over a decision's worlds, so does the chain in
+    most positions (it moves a 偎 only to a face with three copies in the stock; RULES §4.3)."""
+    varied = agreed = 0
+    for n, p in enumerate(positions):
+        k = Knowledge.of(p.view)
+        hidden = [
+            (s, i)
+            for s in range(NUM_SEATS)
+            if s != p.view.seat
+            for i, slot in enumerate(k.melds[s])
+            if slot.faces is None
+        ]
+        if not hidden:
+            continue
+        s, i = hidden[0]
+        seen: dict[str, set[int]] = {"uniform": set(), "chain": set()}
+        streams = {
+            "uniform": k.worlds(random.Random(n)),
+            "chain": k.worlds(random.Random(n), lambda *_: 0.0, burn=20, thin=5),
+        }
+        for name, stream in streams.items():
+            for _ in range(40):
+                seen[name].add(next(stream).melds[s][i].faces[0])
+        if len(seen["uniform"]) > 1:
+            varied += 1
+            agreed += len(seen["chain"]) > 1
+    assert varied > 10
+    assert agreed >= 0.7 * varied
