@@ -26,8 +26,8 @@ the hidden deal (:meth:`Knowledge.worlds`) weighted by
 opponent's sampled hand explains its discards, the 碰 it let go and the 胡 it did not take. Its
 sampled opponents wait on a card far more often than uniform ones (21% against 3%; real hands
 40%), mostly waiting on the wrong cards; against greedy it plays worse than uniform worlds, but
-so does the same chain with no weights (it keeps each face-down 偎's first face for the whole
-decision), so it stays an option, its worth unmeasured (docs/bots.md).
+so does the same chain with no weights, for a reason not yet found, so it stays an option, its
+worth unmeasured (docs/bots.md).
 ``only=claims`` / ``only=discards`` search one kind of decision (an ablation).
 
 Why flat rather than a tree (IS-MCTS): the opponents' replies depend on cards we do not see, a
