@@ -168,8 +168,6 @@ class Knowledge:
                     if not (open_claim and i == last_index):
                         for q in range(NUM_SEATS):
                             passed[q].append((face, s))
-                    if not (open_claim and i == last_index):
-                        for q in range(NUM_SEATS):
                             if q != s:
                                 peng_seen[q].add(face)
             elif kind == "wei":
@@ -436,8 +434,6 @@ class _Chain:
             self.stock[f] += 1
         self.opponents = [s for s in range(NUM_SEATS) if s != k.seat]
         self.ll = {s: weigh(k, s, hands[s], wei_faces) for s in self.opponents}
-        self.steps = 0
-        self.accepted = 0
         self.unseen = [0] * NUM_FACES
         for f in k.unseen:
             self.unseen[f] += 1
@@ -483,7 +479,6 @@ class _Chain:
         change += math.log(len(forward)) - math.log(len(backward))  # Hastings: the proposal
         if change >= 0 or rng.random() < math.exp(change):
             self.ll[s] = new_s
-            self.accepted += 1
         else:
             self.stock[g] += 3
             self.stock[f] -= 3
@@ -502,7 +497,6 @@ class _Chain:
         rng = self.rng
         for _ in range(steps):
             if self.face_down and rng.random() < 0.2:
-                self.steps += 1
                 self._wei_move()
                 continue
             s = rng.choice(self.opponents)
@@ -513,7 +507,6 @@ class _Chain:
             size_t = k.hand_sizes[t] if t >= 0 else k.stock_left
             if not size_s or not size_t:
                 continue
-            self.steps += 1
             hand = self.hands[s]
             f = self._pick(hand, size_s)
             g = self._pick(pool, size_t)
@@ -535,7 +528,6 @@ class _Chain:
                 self.ll[s] = new_s
                 if t >= 0:
                     self.ll[t] = new_t
-                self.accepted += 1
             else:
                 hand[f] += 1
                 hand[g] -= 1

@@ -13,7 +13,7 @@ import math
 
 from weimaque.analysis.decompose import completions
 from weimaque.bots.determinize import Knowledge
-from weimaque.bots.policy import GROUP, IS_RED, XI, XI_SHORT, half_value
+from weimaque.bots.policy import half_value, position_value, triple_xi
 from weimaque.cards import NUM_FACES
 from weimaque.game.state import win_check
 from weimaque.notation import Meld, Source
@@ -71,16 +71,10 @@ def seat_loglik(
     if not k.outflow[s]:
         return total
     h = list(hand)
-    xis: list[float] = []
-    for i, slot in enumerate(k.melds[s]):
-        face = slot.faces[0] if slot.faces is not None else wei_faces[(s, i)]
-        red = IS_RED[face]
-        if slot.kind == "chi":
-            xis.append(0.0)
-        elif slot.kind == "peng":
-            xis.append(3.0 if red else 2.0)
-        else:
-            xis.append(4.0 if red else 3.0)
+    xis = [
+        triple_xi(slot.kind, slot.faces[0] if slot.faces is not None else wei_faces[(s, i)])
+        for i, slot in enumerate(k.melds[s])
+    ]
     n = len(xis)
     mxi = sum(xis)
     banned = set(k.no_discard[s])
@@ -142,8 +136,7 @@ def _discard_logp(
     chosen = 0.0
     for g in faces:
         a, b = (drop_small[g], big) if g < 10 else (small, drop_big[g - 10])
-        xi = a[1] + b[1] + mxi
-        v = a[0] + b[0] + GROUP * n + XI * mxi - XI_SHORT * max(0.0, min_xi - xi)
+        v = position_value(a, b, n, mxi, min_xi)
         values.append(v)
         if g == f:
             chosen = v

@@ -55,7 +55,6 @@ from weimaque.bots.greedy import GreedyBot
 from weimaque.bots.inference import BETA, seat_loglik
 from weimaque.bots.policy import (
     DISCARD_ACTIONS,
-    IS_RED,
     best_discard,
     claim_choice,
     discard_faces,
@@ -63,6 +62,7 @@ from weimaque.bots.policy import (
     meld_xi,
     policy_claim,
     policy_discard,
+    triple_xi,
 )
 from weimaque.cards import NUM_FACES
 from weimaque.errors import WeimaqueError
@@ -193,7 +193,7 @@ class FastSim:
         if run is None:
             hand[card] -= 2
             self.melds[seat].append(Meld("peng", (card, card, card)))
-            self.mxi[seat] += 3.0 if IS_RED[card] else 2.0
+            self.mxi[seat] += triple_xi("peng", card)
         else:
             for g in (run, run + 1, run + 2):
                 if g != card:
@@ -266,7 +266,7 @@ class FastSim:
                     return self._returns(d, total)
                 hand[card] -= 2
                 self.melds[d].append(Meld("wei", (card, card, card)))
-                self.mxi[d] += 4.0 if IS_RED[card] else 3.0
+                self.mxi[d] += triple_xi("wei", card)
                 discarding = d
                 continue
             x = (d + 1) % NUM_SEATS

@@ -73,14 +73,17 @@ def half_value(half: tuple[int, ...]) -> tuple[float, float]:
     return best
 
 
+def triple_xi(kind: str, face: int) -> float:
+    """硬息 of one meld of ``face``: 碰 2/3, 偎 3/4 (black/red), 吃 0 (RULES §6.4)."""
+    if kind == "chi":
+        return 0.0
+    red = IS_RED[face]
+    return (3.0 if red else 2.0) if kind == "peng" else (4.0 if red else 3.0)
+
+
 def meld_xi(melds: list[TableMeld]) -> float:
-    """硬息 of a seat's melds: 碰 2/3, 偎 3/4, 吃 0 (RULES §6.4)."""
-    xi = 0.0
-    for m in melds:
-        if m.kind != "chi":
-            red = IS_RED[m.faces[0]]
-            xi += (3.0 if red else 2.0) if m.kind == "peng" else (4.0 if red else 3.0)
-    return xi
+    """硬息 of a seat's melds (:func:`triple_xi`)."""
+    return sum(triple_xi(m.kind, m.faces[0]) for m in melds)
 
 
 def position_value(

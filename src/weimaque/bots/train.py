@@ -59,14 +59,15 @@ def greedy_decisions(
 ) -> Iterator[tuple[BotView, Action]]:
     """Play a hand by greedy self-play; yield each real decision's view and greedy's move.
 
-    A real decision has more than one legal action and no 胡 among them. The move is applied
-    after the caller resumes, so whatever the caller draws from ``rng`` comes in between.
+    A real decision is one that is not obvious (:meth:`BotView.obvious`: a single legal action,
+    or a 胡). The move is applied after the caller resumes, so whatever the caller draws from
+    ``rng`` comes in between.
     """
     while not state.is_terminal():
         seat = state.current_player()
         view = BotView.of(state, seat)
         action = greedy.act(view, rng)
-        if len(view.legal) > 1 and all(a.kind != "hu" for a in view.legal):
+        if view.obvious() is None:
             yield view, action
         state.apply(seat, action)
 
