@@ -21,18 +21,17 @@ uniform one, so it should play as plain ``mcts`` does.
 from __future__ import annotations
 
 import os
-import random
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import weimaque.arena as arena
 import weimaque.bots.mcts as mcts
-from weimaque.analysis.decompose import completions
 from weimaque.bots.base import BotView
-from weimaque.bots.determinize import Knowledge
 from weimaque.game.state import GameState
+
+sys.path.insert(0, str(Path(__file__).parent))
+from _truth import truth, wait_match
 
 _TRUE: list[GameState] = []
 
@@ -46,34 +45,9 @@ class _RecordingView:
         return BotView.of(state, seat)
 
 
-class _Oracle:
-    """Stands in for ``Knowledge`` in the search: worlds are the true state, stock reshuffled."""
-
-    def __init__(self, state: GameState) -> None:
-        self.state = state
-
-    @classmethod
-    def of(cls, view: BotView) -> _Oracle:
-        (state,) = _TRUE
-        return cls(state)
-
-    def sample(self, rng: random.Random) -> GameState:
-        st = self.state.copy()
-        rest = st.stock[st.pos :]
-        rng.shuffle(rest)
-        st.stock = st.stock[: st.pos] + rest
-        return st
-
-    def worlds(self, rng: random.Random, *_: Any, **__: Any) -> Iterator[GameState]:
-        while True:
-            yield self.sample(rng)
-
-
-def _wait_match(k: Knowledge, s: int, hand: list[int], wei: object, beta: float = 0.0) -> float:
-    """Weighs a sampled hand by how far its waits are from the real hand's (``waits`` mode)."""
+def _true_state(view: BotView) -> GameState:
     (state,) = _TRUE
-    real = frozenset(completions(tuple(state.hands[s])))
-    return -10.0 * len(real ^ frozenset(completions(tuple(hand))))
+    return state
 
 
 #: What the search is told: "hands", "waits" or "nothing"; from the environment, so that the
@@ -83,16 +57,15 @@ arena_any: Any = arena
 mcts_any: Any = mcts
 arena_any.BotView = _RecordingView
 if KNOWS == "hands":
-    mcts_any.Knowledge = _Oracle
+    mcts_any.Knowledge = truth(_true_state)
 elif KNOWS == "waits":
-    mcts_any.seat_loglik = _wait_match
+    mcts_any.seat_loglik = wait_match(_true_state)
 elif KNOWS == "nothing":
     mcts_any.seat_loglik = lambda *_, **__: 0.0
 else:
     raise SystemExit(f"WMQ_ORACLE_KNOWS must be 'hands', 'waits' or 'nothing', not {KNOWS!r}")
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(Path(__file__).parent))
     import confirm
 
     confirm.main()

@@ -1,0 +1,131 @@
+"""The analysis benchmarks' worlds (bench/_truth.py) and the regret benchmark (bench/regret.py).
+
+These build worlds from the true state, for measuring what information is worth; they are never
+players. What they must get right: each world knows exactly what its name says, and nothing is
+lost or invented (every card accounted for, the seat's own view unchanged).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from collections import Counter
+from pathlib import Path
+from types import ModuleType
+
+from weimaque.analysis.decompose import completions
+from weimaque.bots import get_bot
+from weimaque.bots.base import BotView
+from weimaque.bots.determinize import Knowledge
+from weimaque.cards import NUM_FACES
+from weimaque.game.invariants import check_step
+from weimaque.game.observation import observation
+from weimaque.game.state import NUM_SEATS, GameState
+
+BENCH = Path(__file__).parent.parent / "bench"
+
+
+def _load(name: str) -> ModuleType:
+    if str(BENCH) not in sys.path:
+        sys.path.insert(0, str(BENCH))
+    spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _positions(hands: int) -> list[tuple[GameState, int, BotView]]:
+    """Every fifth decision of seeded greedy self-play (copies of the true state)."""
+    greedy = get_bot("greedy")
+    out = []
+    for n in range(hands):
+        state = GameState.new("anxiang", 8100 + n, dealer=n % NUM_SEATS)
+        rng = random.Random(n)
+        step = 0
+        while not state.is_terminal():
+            seat = state.current_player()
+            view = BotView.of(state, seat)
+            if step % 5 == 0:
+                out.append((state.copy(), seat, view))
+            state.apply(seat, greedy.act(view, rng))
+            step += 1
+    return out
+
+
+def _stock(state: GameState) -> Counter[int]:
+    return Counter(state.stock[state.pos :])
+
+
+def _held(state: GameState, seats: list[int]) -> Counter[int]:
+    """The concealed cards of ``seats``, together."""
+    return Counter(f for s in seats for f in range(NUM_FACES) for _ in range(state.hands[s][f]))
+
+
+def test_truth_worlds_are_the_true_state_with_the_stock_reshuffled() -> None:
+    truth = _load("_truth")
+    rng = random.Random(1)
+    for state, seat, view in _positions(3):
+        world = next(truth.truth(lambda _, st=state: st).of(view).worlds(rng))
+        assert world.hands == state.hands
+        assert world.melds == state.melds
+        assert _stock(world) == _stock(state)
+        assert world.phase == state.phase and world.turn == state.turn
+        assert observation(world, seat) == view.obs
+
+
+def test_stock_truth_knows_the_stock_but_not_who_holds_what() -> None:
+    truth = _load("_truth")
+    rng = random.Random(2)
+    moved = 0
+    for state, seat, view in _positions(3):
+        opponents = [s for s in range(NUM_SEATS) if s != seat]
+        held = _held(state, opponents)
+        stand_in = truth.stock_truth(lambda _, st=state: st).of(view)
+        worlds = stand_in.worlds(rng)
+        for _ in range(3):
+            world = next(worlds)
+            assert check_step(world) == []
+            assert observation(world, seat) == view.obs
+            assert not stand_in.k.mismatch  # the seat's own options are its view's
+            assert world.hands[seat] == state.hands[seat]
+            assert _stock(world) == _stock(state)
+            assert [m.faces for s in opponents for m in world.melds[s]] == [
+                m.faces for s in opponents for m in state.melds[s]
+            ]
+            assert _held(world, opponents) == held
+            moved += any(world.hands[s] != state.hands[s] for s in opponents)
+    assert moved > 10  # the opponents' cards really are dealt between them anew
+
+
+def test_wait_match_is_zero_only_for_the_real_waits() -> None:
+    truth = _load("_truth")
+    checked = 0
+    for state, seat, view in _positions(4):
+        weigh = truth.wait_match(lambda _, st=state: st)
+        k = Knowledge.of(view)
+        for s in range(NUM_SEATS):
+            if s == seat:
+                continue
+            real = state.hands[s]
+            assert weigh(k, s, list(real), {}) == 0.0
+            if completions(tuple(real)):
+                other = k.sample(random.Random(s)).hands[s]
+                same = set(completions(tuple(other))) == set(completions(tuple(real)))
+                assert (weigh(k, s, other, {}) == 0.0) == same
+                checked += 1
+    assert checked > 0
+
+
+def test_regret_positions_rate_every_choice_against_the_best() -> None:
+    regret = _load("regret")
+    specs = ["mcts:iters=12;keep=2", "oracle:mcts:iters=12;keep=2", "stock:mcts:iters=12"]
+    recs = regret.positions((0, specs, 5000, 6))
+    assert recs, "no position rated"
+    for rec in recs:
+        for name in ("greedy", *specs):
+            assert rec[name] >= -1e-9  # the best candidate's mean is at least the choice's
+            assert name == "greedy" or rec["ms " + name] >= 0.0
+    assert any(rec[name] == 0.0 for rec in recs for name in specs)
