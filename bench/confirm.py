@@ -5,6 +5,12 @@ Run: ``.venv/bin/python bench/confirm.py --bots 'mcts:iters=300;keep=2,greedy,gr
 per line, in deal order) and rewrites ``confirm.json`` (the :mod:`weimaque.arena` summary of
 the deals finished so far) every ``--every`` deals, so a run stopped early still reports the
 figures of the hands it played, with their count.
+
+``WMQ_BOT_SALT=S`` (environment, so that spawned workers see it too) gives every bot other random
+numbers on the same deals: ``bot_rng`` seeded with ``S`` added. Two bots that use their random
+numbers alike (the same search under two budgets, say) make the same choices wherever their
+budgets agree, so their paired difference understates the noise; the same bot with a salt is the
+control that measures it.
 """
 
 from __future__ import annotations
@@ -12,9 +18,12 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import os
+import random
 import time
 from pathlib import Path
 
+import weimaque.arena as arena
 from weimaque.arena import (
     ArenaConfig,
     DealResult,
@@ -23,6 +32,14 @@ from weimaque.arena import (
     split_bot_specs,
     summarize,
 )
+
+SALT = os.environ.get("WMQ_BOT_SALT")
+if SALT:
+
+    def _salted(seed: int, deal: int, rotation: int, seat: int) -> random.Random:
+        return random.Random(f"arena:{seed}:{deal}:{rotation}:{seat}:salt:{SALT}")
+
+    arena.bot_rng = _salted
 
 
 def main() -> None:
