@@ -140,10 +140,11 @@ def _line(name: str, recs: list[dict[str, Any]], ref: str) -> str:
     se = statistics.stdev(xs) / len(xs) ** 0.5 if len(xs) > 1 else 0.0
     d = [r[name] - r[ref] for r in recs]
     dse = statistics.stdev(d) / len(d) ** 0.5 if len(d) > 1 else 0.0
-    ms = statistics.median(r.get("ms " + name, 0.0) for r in recs)
+    timed = [r["ms " + name] for r in recs if "ms " + name in r]
+    ms = f"median {statistics.median(timed):5.0f} ms CPU" if timed else "(not timed)"
     return (
         f"  {name:44} regret {statistics.mean(xs):6.3f} ± {se:.3f}   "
-        f"vs first {statistics.mean(d):+6.3f} ± {dse:.3f}   median {ms:5.0f} ms CPU"
+        f"vs first {statistics.mean(d):+6.3f} ± {dse:.3f}   {ms}"
     )
 
 
