@@ -129,3 +129,55 @@ def test_regret_positions_rate_every_choice_against_the_best() -> None:
             assert rec[name] >= -1e-9  # the best candidate's mean is at least the choice's
             assert name == "greedy" or rec["ms " + name] >= 0.0
     assert any(rec[name] == 0.0 for rec in recs for name in specs)
+
+
+def test_net_labels_reading_depends_on_the_view_only() -> None:
+    labels = _load("net_labels")
+    checked = 0
+    for _state, seat, view in _positions(4):
+        legal = list(view.legal)
+        cols = labels.reading(view, legal)
+        assert cols.shape == (len(legal), len(labels.READING))
+        for a, row in zip(legal, cols, strict=True):
+            if a.kind != "discard":
+                assert not row.any()  # claims show no face of their own here
+        # any deal behind the same view reads the same
+        world = Knowledge.of(view).sample(random.Random(seat))
+        assert (labels.reading(BotView.of(world, seat), legal) == cols).all()
+        checked += int(any(a.kind == "discard" for a in legal))
+    assert checked > 5
+
+
+def test_net_labels_rate_candidates_against_greedys_move() -> None:
+    labels = _load("net_labels")
+    state, seat, view = next(
+        (s, t, v) for s, t, v in _positions(2) if len(v.legal) > 2 and v.obvious() is None
+    )
+    legal = list(view.legal)
+    rated = labels.rate(state, seat, legal, legal[0], 6, random.Random(3))
+    assert set(rated) == set(legal)
+    assert rated[legal[0]] == (0.0, 0.0)  # greedy's move against itself
+    assert rated == labels.rate(state, seat, legal, legal[0], 6, random.Random(3))
+
+
+def test_net_labels_fit_finds_a_gain_the_features_predict() -> None:
+    import numpy as np
+
+    from weimaque.bots.train import Advantages
+
+    labels = _load("net_labels")
+    gen = np.random.default_rng(0)
+    data = Advantages([], [], [], [])
+    for _ in range(300):
+        x = gen.normal(size=(3, 4))
+        gains = 5.0 * (x[:, 0] - x[0, 0])  # the first column is all there is to know
+        data.rows.append(x)
+        data.base.append(0)
+        data.gains.append(gains)
+        data.ses.append(np.ones(3))
+    w = labels.ridge(data.rows, data, 0.01)
+    assert abs(w[0] - 5.0) < 0.5 and np.abs(w[1:]).max() < 0.5
+    mean, se, departures = labels.evaluate([x @ w for x in data.rows], data, 0.0)
+    assert departures > 150 and mean > 3.0 and se > 0
+    # a margin no prediction reaches keeps greedy's move everywhere: no gain, no loss
+    assert labels.evaluate([x @ w for x in data.rows], data, 1e9)[:3:2] == (0.0, 0)
