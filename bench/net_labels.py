@@ -39,7 +39,7 @@ import numpy as np
 from _truth import reshuffled
 from weimaque.bots import get_bot
 from weimaque.bots.base import BotView
-from weimaque.bots.features import candidate_features
+from weimaque.bots.features import NAMES, candidate_features
 from weimaque.bots.greedy import GreedyBot
 from weimaque.bots.mcts import MctsBot, clone, rollout
 from weimaque.bots.net import Array
@@ -216,6 +216,21 @@ def evaluate(scores: list[Array], data: Advantages, margin: float) -> tuple[floa
     return float(arr.mean()), float(arr.std(ddof=1) / np.sqrt(len(arr))), departures
 
 
+_KINDS = ("discard", "peng", "chi", "pass")
+
+
+def kinds(data: Advantages) -> dict[tuple[str, str], Array]:
+    """True gains of every rated departure, by greedy's kind of move and the candidate's."""
+    cols = [NAMES.index(f"is_{k}") for k in _KINDS]
+    out: dict[tuple[str, str], list[float]] = {}
+    for x, b, g in zip(data.rows, data.base, data.gains, strict=True):
+        kb = _KINDS[int(np.argmax(x[b, cols]))]
+        for i in range(len(x)):
+            if i != b and np.isfinite(g[i]):
+                out.setdefault((kb, _KINDS[int(np.argmax(x[i, cols]))]), []).append(float(g[i]))
+    return {k: np.array(v) for k, v in sorted(out.items())}
+
+
 def ridge(rows: list[Array], data: Advantages, lam: float) -> Array:
     """Weights w with (x_cand − x_base)·w ≈ gain, least squares with an l2 penalty ``lam``."""
     dx, y = [], []
@@ -266,6 +281,16 @@ def main() -> None:
     print(f"{len(train)} decisions to fit, {len(test)} held out ({len(paths)} jobs)")
     best = np.mean([max(0.0, float(np.nanmax(g))) for g in test.gains])
     print(f"held out, the best candidate's gain (an oracle's choice, noise included): +{best:.2f}")
+    every, _ = load(paths)
+    print(
+        "every rated departure from greedy's move, by kind (greedy's → the candidate's), true gain:"
+    )
+    for (kb, kc), v in kinds(every).items():
+        se = v.std(ddof=1) / np.sqrt(len(v))
+        print(
+            f"  {kb:>7} → {kc:<7} {len(v):6d}  {v.mean():+6.2f} ± {se:.2f}"
+            f"  better than greedy's in {np.mean(v > 0):.0%}"
+        )
     fits: dict[str, list[Array]] = {}
     for hidden, l2 in ((16, 1e-3), (4, 1e-2)):
         p0 = init_params(Dataset(train.rows, train.base), hidden, 0)
