@@ -181,3 +181,22 @@ def test_net_labels_fit_finds_a_gain_the_features_predict() -> None:
     assert departures > 150 and mean > 3.0 and se > 0
     # a margin no prediction reaches keeps greedy's move everywhere: no gain, no loss
     assert labels.evaluate([x @ w for x in data.rows], data, 1e9)[:3:2] == (0.0, 0)
+
+
+def test_who_holds_accounts_for_every_hidden_card() -> None:
+    import numpy as np
+
+    who = _load("who_holds")
+    for state, seat, view in _positions(3)[::3]:
+        knowledge = Knowledge.of(view)
+        true = who.places(state, seat)
+        guess = who.sampler_places(knowledge, 20, random.Random(seat))
+        # the same hidden cards, face by face, in the deal and in the sampler's worlds
+        hidden = np.bincount(knowledge.unseen, minlength=NUM_FACES)
+        assert (true.sum(axis=1) == hidden).all()
+        assert np.allclose(guess.sum(axis=1), hidden)
+        assert true[:, 2].sum() == len(state.stock) - state.pos
+        # the features read the view only: any deal behind it reads the same
+        world = knowledge.sample(random.Random(7))
+        assert (who.features(BotView.of(world, seat)) == who.features(view)).all()
+        assert who.loss(true, who._probs(true)) < who.loss(true, who._probs(guess)) + 1e-9
