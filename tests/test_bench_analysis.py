@@ -13,6 +13,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from weimaque.analysis.decompose import completions
 from weimaque.bots import get_bot
@@ -200,3 +201,14 @@ def test_who_holds_accounts_for_every_hidden_card() -> None:
         world = knowledge.sample(random.Random(7))
         assert (who.features(BotView.of(world, seat)) == who.features(view)).all()
         assert who.loss(true, who._probs(true)) < who.loss(true, who._probs(guess)) + 1e-9
+
+
+def test_decline_hu_rates_every_offered_win(monkeypatch: Any, capsys: Any) -> None:
+    decline = _load("decline_hu")
+    argv = ["decline_hu.py", "--hands", "6", "--rollouts", "8", "--bots", "mcts:iters=40"]
+    monkeypatch.setattr(sys, "argv", argv)
+    decline.main()
+    out = capsys.readouterr().out
+    offers = int(out.split("hands of greedy self-play, ")[1].split()[0])
+    assert offers > 0  # six hands offer some 胡 beside a 碰, 吃 or pass
+    assert "mcts:iters=40: declines" in out and "per offered 胡" in out
