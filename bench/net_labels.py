@@ -189,15 +189,17 @@ def load(paths: list[Path]) -> tuple[Advantages, list[Array]]:
     data = Advantages([], [], [], [])
     extra: list[Array] = []
     for p in paths:
-        with np.load(p) as z:
-            st = z["starts"]
-            for g, b in enumerate(z["base"]):
-                a, c = st[g], st[g + 1]
-                data.rows.append(z["x"][a:c])
-                data.gains.append(z["gains"][a:c])
-                data.ses.append(z["ses"][a:c])
-                data.base.append(int(b))
-                extra.append(z["r"][a:c])
+        with np.load(p) as z:  # read each array once: ``z[key]`` reads the file again
+            x, r, gains, ses, st, base = (
+                z[k] for k in ("x", "r", "gains", "ses", "starts", "base")
+            )
+        for g, b in enumerate(base):
+            a, c = st[g], st[g + 1]
+            data.rows.append(x[a:c])
+            data.gains.append(gains[a:c])
+            data.ses.append(ses[a:c])
+            data.base.append(int(b))
+            extra.append(r[a:c])
     return data, extra
 
 
@@ -256,6 +258,9 @@ def main() -> None:
     parser.add_argument("--clip", type=float, default=10.0)
     parser.add_argument("--cache", type=Path, default=Path("out/net-labels"))
     parser.add_argument("--fit-only", action="store_true", help="fit the jobs already cached")
+    parser.add_argument(
+        "--save", type=Path, help="write each perceptron here (PATH-HIDDEN.npz), for net:weights="
+    )
     args = parser.parse_args()
     args.cache.mkdir(parents=True, exist_ok=True)
     jobs = [(j, args.seed, args.rollouts, args.cache) for j in range(args.jobs)]
@@ -295,6 +300,8 @@ def main() -> None:
     for hidden, l2 in ((16, 1e-3), (4, 1e-2)):
         p0 = init_params(Dataset(train.rows, train.base), hidden, 0)
         p, _ = fit_advantage(p0, train, 900, l2=l2)
+        if args.save is not None:
+            p.save(args.save.with_name(f"{args.save.stem}-{hidden}.npz"))
         fits[f"perceptron, net features, {hidden} hidden, l2 {l2:g}"] = [
             p.scores(x) * VALUE_SCALE for x in test.rows
         ]
