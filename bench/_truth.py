@@ -18,7 +18,9 @@ from typing import Any
 from weimaque.analysis.decompose import completions
 from weimaque.bots.base import BotView
 from weimaque.bots.determinize import Knowledge
+from weimaque.bots.mcts import clone, rollout
 from weimaque.cards import NUM_FACES
+from weimaque.game.actions import Action
 from weimaque.game.state import NUM_SEATS, GameState
 
 #: A stand-in for ``Knowledge``: ``of(view)`` gives an object with ``worlds(rng, ...)``.
@@ -32,6 +34,25 @@ def reshuffled(state: GameState, rng: random.Random) -> GameState:
     rng.shuffle(rest)
     st.stock = st.stock[: st.pos] + rest
     return st
+
+
+def true_returns(
+    state: GameState, seat: int, actions: list[Action], rollouts: int, rng: random.Random
+) -> dict[Action, list[float]]:
+    """The seat's return after each action in paired rollouts from the true state.
+
+    Rollout ``k`` of every action plays the same reshuffled stock with the same random numbers,
+    so differences between actions are paired.
+    """
+    returns: dict[Action, list[float]] = {a: [] for a in actions}
+    for _ in range(rollouts):
+        world = reshuffled(state, rng)
+        seed = rng.getrandbits(64)
+        for a in actions:
+            st = clone(world)
+            st.apply_trusted(seat, a)
+            returns[a].append(float(rollout(st, random.Random(seed))[seat]))
+    return returns
 
 
 class _Truth:

@@ -36,12 +36,12 @@ from pathlib import Path
 
 import numpy as np
 
-from _truth import reshuffled
+from _truth import true_returns
 from weimaque.bots import get_bot
 from weimaque.bots.base import BotView
 from weimaque.bots.features import NAMES, candidate_features
 from weimaque.bots.greedy import GreedyBot
-from weimaque.bots.mcts import MctsBot, clone, rollout
+from weimaque.bots.mcts import MctsBot
 from weimaque.bots.net import Array
 from weimaque.bots.train import (
     VALUE_SCALE,
@@ -122,14 +122,7 @@ def rate(
     rng: random.Random,
 ) -> dict[Action, tuple[float, float]]:
     """Each candidate's mean paired gain over ``base`` from the true state, and its error."""
-    returns: dict[Action, list[float]] = {a: [] for a in cands}
-    for _ in range(rollouts):
-        world = reshuffled(state, rng)
-        seed = rng.getrandbits(64)
-        for a in cands:
-            st = clone(world)
-            st.apply_trusted(seat, a)
-            returns[a].append(float(rollout(st, random.Random(seed))[seat]))
+    returns = true_returns(state, seat, cands, rollouts, rng)
     ref = np.array(returns[base])
     out = {}
     for a, r in returns.items():

@@ -45,12 +45,12 @@ from typing import Any
 import weimaque.bots.mcts as mcts
 from weimaque.bots import get_bot
 from weimaque.bots.base import BotView
-from weimaque.bots.mcts import MctsBot, clone, rollout
+from weimaque.bots.mcts import MctsBot
 from weimaque.game.actions import Action
 from weimaque.game.state import GameState
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _truth import reshuffled, stock_truth, truth, wait_match
+from _truth import stock_truth, true_returns, truth, wait_match
 
 #: What a spec prefix patches into the search for one decision, given the true state.
 _PREFIXES: dict[str, Callable[[GameState], tuple[str, Any]]] = {
@@ -69,15 +69,9 @@ def oracle_values(
     state: GameState, seat: int, actions: list[Action], rollouts: int, rng: random.Random
 ) -> dict[Action, float]:
     """Mean return of each action over paired rollouts from the true state."""
-    totals = dict.fromkeys(actions, 0.0)
-    for _ in range(rollouts):
-        world = reshuffled(state, rng)
-        seed = rng.getrandbits(64)
-        for a in actions:
-            st = clone(world)
-            st.apply_trusted(seat, a)
-            totals[a] += float(rollout(st, random.Random(seed))[seat])
-    return {a: t / rollouts for a, t in totals.items()}
+    return {
+        a: sum(r) / rollouts for a, r in true_returns(state, seat, actions, rollouts, rng).items()
+    }
 
 
 def choose(spec: str, bot: MctsBot, view: BotView, state: GameState, seed: int) -> Action:

@@ -78,8 +78,12 @@ def sampler_places(knowledge: Knowledge, worlds: int, rng: random.Random) -> Arr
     return out / worlds
 
 
-def features(view: BotView) -> Array:
-    """``FEATURES`` for every face and both opponents (下家, 上家), from the view alone."""
+def features(view: BotView, hidden: Array) -> Array:
+    """``FEATURES`` for every face and both opponents (下家, 上家), from the view alone.
+
+    ``hidden`` is the number of hidden copies of each face, which the view gives
+    (``Knowledge.unseen``).
+    """
     obs = view.obs
     seat = view.seat
     out = np.zeros((NUM_FACES, 2, len(FEATURES)))
@@ -108,7 +112,7 @@ def features(view: BotView) -> Array:
                 float(f in peng),
                 sum(melded[g] for g in near),
                 down,
-                0.0,  # filled below, once the unseen count is known
+                down * float(hidden[f] >= 3),
                 float(f in RED_FACES),
             )
     return out
@@ -126,14 +130,10 @@ def collect(hands: int, seed: int, worlds: int) -> list[tuple[Array, Array, Arra
             seat = state.current_player()
             view = BotView.of(state, seat)
             if step % 3 == 0 and view.obvious() is None:
-                true = places(state, seat)
-                guess = sampler_places(Knowledge.of(view), worlds, rng)
-                feats = features(view)
-                hidden = true.sum(axis=1)
-                feats[:, :, FEATURES.index("face_down_wei_if_3")] = (
-                    feats[:, :, FEATURES.index("face_down_wei")] * (hidden >= 3)[:, None]
-                )
-                out.append((true, guess, feats))
+                knowledge = Knowledge.of(view)
+                hidden = np.bincount(knowledge.unseen, minlength=NUM_FACES)
+                guess = sampler_places(knowledge, worlds, rng)
+                out.append((places(state, seat), guess, features(view, hidden)))
             state.apply(seat, greedy.act(view, rng))
             step += 1
     return out

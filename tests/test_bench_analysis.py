@@ -199,7 +199,7 @@ def test_who_holds_accounts_for_every_hidden_card() -> None:
         assert true[:, 2].sum() == len(state.stock) - state.pos
         # the features read the view only: any deal behind it reads the same
         world = knowledge.sample(random.Random(7))
-        assert (who.features(BotView.of(world, seat)) == who.features(view)).all()
+        assert (who.features(BotView.of(world, seat), hidden) == who.features(view, hidden)).all()
         assert who.loss(true, who._probs(true)) < who.loss(true, who._probs(guess)) + 1e-9
 
 
