@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 ENV_STAMP := $(VENV)/.installed-env
 
-.PHONY: setup env browser node run test lint typecheck unit bench clean
+.PHONY: setup env web browser node run test lint typecheck unit bench clean
 
 # Browser tests drive Debian's Chromium (never a downloaded browser build).
 CHROMIUM := /usr/bin/chromium
@@ -17,11 +17,27 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-setup: $(STAMP)
+# The browser UI's libraries (Preact), from the npm registry at the versions of the lock file,
+# into src/weimaque/web/node_modules, which `wmq serve` serves as they are: no build step.
+WEB := src/weimaque/web
+WEB_STAMP := $(WEB)/node_modules/.installed
+NPM := /usr/bin/npm
+
+$(NPM):
+	$(SUDO) apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends nodejs npm
+
+$(WEB_STAMP): $(WEB)/package.json $(WEB)/package-lock.json | $(NPM)
+	cd $(WEB) && npm ci --no-audit --no-fund --loglevel=error
+	touch $(WEB_STAMP)
+
+web: $(WEB_STAMP)
+
+setup: $(STAMP) $(WEB_STAMP)
 
 # The optional extra `env` (PettingZoo, Gymnasium, OpenSpiel, Ray: docs/env.md, docs/scale.md);
 # the type checks and the tests cover it.
-$(ENV_STAMP): $(STAMP)
+$(ENV_STAMP): $(STAMP) $(WEB_STAMP)
 	$(BIN)/pip install --quiet -e '.[dev,env]'
 	touch $(ENV_STAMP)
 
@@ -63,4 +79,4 @@ bench: setup
 	$(BIN)/python bench/engine.py
 
 clean:
-	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(WEB)/node_modules build dist src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -59,6 +59,20 @@ def new_page(browser: Browser, errors: list[str], viewport: dict[str, int]) -> P
     return page
 
 
+def open_menu(page: Page) -> None:
+    """Open the room's drawer (seats, rules, invite link, hands played), if it is closed."""
+    if page.get_by_test_id("drawer").count() == 0:
+        page.get_by_test_id("menu").click()
+    page.get_by_test_id("drawer").wait_for()
+
+
+def close_menu(page: Page) -> None:
+    """Close the room's drawer, if it is open."""
+    if page.get_by_test_id("drawer").count():
+        page.get_by_test_id("menu-close").click()
+    page.get_by_test_id("drawer").wait_for(state="detached")
+
+
 def shot(page: Page, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
@@ -150,7 +164,10 @@ def test_play_a_hand_to_the_breakdown(
 ) -> None:
     page = new_page(browser, page_errors, DESKTOP)
     room = create_room(page, server, seed=WINNING_SEED)
+    open_menu(page)
     assert page.get_by_test_id("share-link").input_value().endswith(f"/r/{room}")
+    assert page.get_by_test_id("commitment").count() == 1  # published before the hand
+    close_menu(page)
     hand = page.get_by_test_id("hand")
     assert len(hand.get_attribute("data-cards") or "") in (19, 20)
     # Red faces are drawn red, the others black (RULES §1.1).
@@ -161,7 +178,6 @@ def test_play_a_hand_to_the_breakdown(
         assert (colour == "rgb(195, 33, 26)") == (face in "二七十贰柒拾"), (face, colour)
     shot(page, "table-desktop-start")
 
-    assert page.get_by_test_id("commitment").count() == 1  # published before the hand
     made = play_until_end(page)
     assert made > 0
     end = page.get_by_test_id("hand-end")
@@ -178,6 +194,7 @@ def test_play_a_hand_to_the_breakdown(
     assert ledger[0] == 2 * total  # each loser pays the winner the total (RULES §8.3)
 
     # The finished hand is in the history and its replay steps through to the end.
+    open_menu(page)
     page.get_by_test_id("history-toggle").click()
     page.get_by_test_id("history-hand").first.wait_for()
     page.get_by_test_id("replay-button").first.click()
@@ -196,7 +213,8 @@ def test_play_a_hand_to_the_breakdown(
     shot(page, "replay-desktop")
     page.get_by_test_id("replay-close").click()
 
-    # The next hand is dealt when we are ready (the bots always are).
+    # The next hand is dealt when we are ready (the bots always are). The result lies over the
+    # table, its 下一局 in reach at the top.
     page.get_by_test_id("next-hand").click()
     page.wait_for_function("() => !document.querySelector('[data-testid=hand-end]')")
     assert page.get_by_test_id("hand").count() == 1
@@ -223,7 +241,9 @@ def test_reload_mid_hand_keeps_the_seat_on_a_phone(
     page.reload()
     page.get_by_test_id("hand").wait_for()
     assert page.get_by_test_id("hand").get_attribute("data-cards") == before
+    open_menu(page)
     assert page.locator("[data-testid=seat-chip-0].me").count() == 1
+    close_menu(page)
     shot(page, "table-phone-after-reload")
 
     play_until_end(page)
@@ -266,6 +286,7 @@ def test_friend_joins_by_share_link_and_spectator_sees_no_hand(
     # Three seats filled: the hand is dealt at once, both players see their own hand.
     host.get_by_test_id("hand").wait_for()
     friend.get_by_test_id("hand").wait_for()
+    open_menu(host)
     assert "小李" in host.get_by_test_id("seat-list").inner_text()
     # The spectator sees the table but no concealed hand, and has no seat left to take.
     watcher.get_by_test_id("board").wait_for()
@@ -286,8 +307,10 @@ def test_shouxing_sees_the_three_hands(
     host.get_by_test_id("seat-kind-2").select_option("random")
     host.get_by_test_id("create-room").click()
     host.get_by_test_id("hand").wait_for()
-    # The 守醒 sits only by the creator's invitation link (issue 13 §2).
+    # The 守醒 sits only by the creator's invitation link (docs/web.md).
+    open_menu(host)
     link = host.get_by_test_id("shouxing-link").input_value()
+    close_menu(host)
     assert "#invite=" in link
 
     # RULES §2.1: the 守醒 plays no cards but sees the three hands (never the stock).
@@ -349,6 +372,7 @@ def test_rule_options_reach_the_room(server: str, browser: Browser, page_errors:
         "dealer_rotation": "winner_deals",
         "enable_patterns": ["zimo"],
     }
+    open_menu(page)
     header = page.get_by_test_id("room-rules")
     page.wait_for_function(
         "() => document.querySelector('[data-testid=room-rules]')?.textContent.includes('自摸')"

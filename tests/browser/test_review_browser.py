@@ -11,6 +11,7 @@ from tests.browser.test_browser import (
     Browser,
     create_room,
     new_page,
+    open_menu,
     play_until_end,
     pytestmark,
     shot,
@@ -26,6 +27,7 @@ def test_review_on_the_replay_timeline(
     room = create_room(page, server, seed=WINNING_SEED)
     play_until_end(page)
     page.get_by_test_id("hand-end").wait_for()
+    open_menu(page)
     page.get_by_test_id("history-toggle").click()
     page.get_by_test_id("history-hand").first.wait_for()
     page.get_by_test_id("replay-button").first.click()
@@ -40,7 +42,9 @@ def test_review_on_the_replay_timeline(
     assert data["seat"] == 0 and data["decisions"]
     marks = page.locator("[data-testid=review-timeline] button")
     assert marks.count() == len(data["decisions"])
-    assert page.get_by_test_id("review-summary").inner_text() == data["summary"]["text"]
+    summary = page.get_by_test_id("review-summary")
+    n, agree = data["summary"]["decisions"], data["summary"]["agree"]
+    assert summary.inner_text().startswith(f"共 {n} 次选择，{agree} 次和机器人一样。")
     # Clicking a mark jumps to the step after that decision and shows its note.
     first = data["decisions"][0]
     marks.first.click()
@@ -48,5 +52,15 @@ def test_review_on_the_replay_timeline(
     note.wait_for()
     assert first["taken"] in note.inner_text() and first["best"] in note.inner_text()
     assert str(first["step"] + 1) in page.get_by_test_id("replay-step").inner_text()
+    assert "步" in page.get_by_test_id("replay-step").inner_text()
     shot(page, "review-desktop")
+    # The language switches live on the open replay and its 复盘: the same sentences as
+    # `wmq review` in English, built from the review's data.
+    page.get_by_test_id("lang-toggle").click()
+    assert summary.inner_text() == data["summary"]["text"]
+    assert page.get_by_test_id("review-reason").inner_text() == first["reason"]
+    assert page.get_by_test_id("replay-step").inner_text().startswith("step ")
+    assert page.get_by_test_id("replay-next").inner_text() == "Next ▶"
+    page.get_by_test_id("lang-toggle").click()
+    assert "次选择" in summary.inner_text()
     assert page_errors == []

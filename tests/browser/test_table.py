@@ -1,4 +1,4 @@
-"""Browser tests of the table players choose (issue 10), on Debian's Chromium through Playwright.
+"""Browser tests of the table players choose, on Debian's Chromium through Playwright.
 
 A scripted hand (match seed 454: seat 0 wins with a 明团圆 and a ×3 名堂) is played with the page
 at seat 0 on a phone held sideways (844×390) and two WebSocket clients at seats 1 and 2; the
@@ -26,7 +26,9 @@ from tests.browser.test_browser import (  # noqa: F401  (pytestmark: skip withou
     ROOT,
     Browser,
     Page,
+    close_menu,
     new_page,
+    open_menu,
     play_until_end,
     pytestmark,
     shot,
@@ -144,7 +146,7 @@ def test_scripted_hand_on_a_phone_held_sideways(
     page.goto(f"{server}/r/{room}")
     page.get_by_test_id("name-input").fill("我")
     page.get_by_test_id("sit-0").click()
-    page.get_by_test_id("spectate").wait_for()
+    page.get_by_test_id("join").wait_for(state="detached")
     others = {s: Seat(server, room, s) for s in (1, 2)}
     page.get_by_test_id("hand").wait_for()
     # The engine, step by step beside the page, for the hints and the numbers.
@@ -253,6 +255,7 @@ def test_scripted_hand_on_a_phone_held_sideways(
         doc_shot(page, "hand-end-phone-landscape", end)
 
         # The replay of this hand: 明息 and scores as they stood at a middle step.
+        open_menu(page)
         page.get_by_test_id("history-toggle").click()
         page.get_by_test_id("replay-button").first.click()
         page.get_by_test_id("replay").wait_for()
@@ -300,6 +303,7 @@ def test_watch_then_sit_back_with_the_same_seat(
     page.get_by_test_id("hand").wait_for()
     token = page.evaluate(f"localStorage.getItem('wmq.token.{room}')")
     # 旁观 is a confirmed choice.
+    open_menu(page)
     page.get_by_test_id("spectate").click()
     page.get_by_test_id("confirm").wait_for()
     shot(page, "watch-confirm-desktop")
@@ -311,10 +315,16 @@ def test_watch_then_sit_back_with_the_same_seat(
     assert info["seats"][0]["away"] and info["seats"][0]["taken"]
     # A reload keeps watching, with the seat kept.
     page.reload()
+    open_menu(page)
     page.get_by_test_id("sit-back").wait_for()
     page.get_by_test_id("sit-back").click()
-    page.get_by_test_id("spectate").wait_for()
+    # Back at the table: the drawer closes and the page shows the table from its top.
+    page.get_by_test_id("drawer").wait_for(state="detached")
+    page.get_by_test_id("hand").wait_for()
+    assert page.evaluate("window.scrollY") == 0
     assert page.evaluate(f"localStorage.getItem('wmq.token.{room}')") == token
+    open_menu(page)
+    page.get_by_test_id("spectate").wait_for()
     assert page.locator("[data-testid=seat-chip-0].me").count() == 1
     assert not get(server, f"/api/rooms/{room}")["room"]["seats"][0]["away"]
     # 离座 is offered only between hands.
@@ -396,7 +406,9 @@ def test_friends_play_a_hand_leave_come_back_and_reload(
         if acted > 6 and not reloaded:
             b.reload()  # a friend reloads mid-hand: same seat, same hand
             b.get_by_test_id("hand").wait_for()
+            open_menu(b)
             assert b.locator("[data-testid=seat-chip-1].me").count() == 1
+            close_menu(b)
             reloaded = True
         if "end" in states:
             break
@@ -405,15 +417,19 @@ def test_friends_play_a_hand_leave_come_back_and_reload(
     b.get_by_test_id("hand-end").wait_for()
     assert reloaded
     # Between hands the friend leaves the seat for good; it is free again for someone else.
+    open_menu(b)
     b.get_by_test_id("leave-seat").click()
     b.get_by_test_id("confirm-yes").click()
     b.get_by_test_id("sit-1").wait_for()
     assert b.evaluate(f"localStorage.getItem('wmq.token.{rid}')") is None
+    open_menu(a)
     a.wait_for_function(
         "() => document.querySelector('[data-testid=seat-chip-1]')?.textContent.includes('空位')"
     )
     # ...and comes back to it.
     b.get_by_test_id("sit-1").click()
+    b.get_by_test_id("join").wait_for(state="detached")
+    open_menu(b)
     b.get_by_test_id("leave-seat").wait_for()
     assert b.evaluate(f"localStorage.getItem('wmq.token.{rid}')")
     assert page_errors == []
@@ -564,6 +580,7 @@ def test_disconnected_buttons_are_disabled_and_the_seat_comes_back(
         )
         page.locator("[data-testid=hand-face][data-legal=true]").first.wait_for()
         assert page.get_by_test_id("hand").get_attribute("data-cards") == before
+        open_menu(page)
         assert page.locator("[data-testid=seat-chip-0].me").count() == 1
     finally:
         proc.terminate()
@@ -584,10 +601,13 @@ def test_no_timer_needs_every_player(server: str, browser: Browser, page_errors:
     from playwright.sync_api import expect  # here: the module is skipped without playwright
 
     # Auto-waiting assertions: the room's state may reach the page after the element appears.
+    open_menu(host)
     expect(host.get_by_test_id("no-timer")).to_contain_text("已同意")
     friend = new_page(browser, page_errors, PHONE)
     friend.goto(host.url)
     friend.get_by_test_id("sit-1").click()
+    friend.get_by_test_id("join").wait_for(state="detached")
+    open_menu(friend)
     friend.get_by_test_id("no-timer").wait_for()
     expect(friend.get_by_test_id("room-timer")).to_contain_text("20")
     friend.get_by_test_id("no-timer").click()

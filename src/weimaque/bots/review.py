@@ -54,6 +54,9 @@ class Decision:
     se: float
     mistake: bool
     reason: str
+    #: The reason as data: ``{"kind": ..., ...}`` with the numbers and actions it names, so a
+    #: reader can say it in any language (the browser's 复盘 does).
+    why: Mapping[str, Any]
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form (one entry of ``"decisions"``)."""
@@ -66,6 +69,7 @@ class Decision:
             "se": round(self.se, 2),
             "mistake": self.mistake,
             "reason": self.reason,
+            "why": dict(self.why),
         }
 
 
@@ -86,8 +90,9 @@ class Review:
         worst = sorted(mistakes, key=lambda d: -d.cost)[:3]
         kinds: dict[str, int] = {}
         for d in mistakes:
-            kind = d.reason.split(":")[0]
+            kind = str(d.why["kind"])
             kinds[kind] = kinds.get(kind, 0) + 1
+        worst_one = max(mistakes, key=lambda d: d.cost) if mistakes else None
         return {
             "hands": list(self.hands),
             "decisions": n,
@@ -96,6 +101,15 @@ class Review:
             "points_lost": round(sum(d.cost for d in mistakes), 2),
             "kinds": kinds,
             "worst": [{"hand": d.hand, "step": d.step, "cost": round(d.cost, 2)} for d in worst],
+            "agree": agree,
+            "worst_decision": None
+            if worst_one is None
+            else {
+                "hand": worst_one.hand,
+                "step": worst_one.step,
+                "taken": worst_one.taken,
+                "best": worst_one.best,
+            },
             "text": summary_text(n, agree, mistakes),
         }
 
@@ -168,7 +182,7 @@ def _fed(seen_after: Sequence[Mapping[str, Any]], seat: int, face: int) -> str |
     return None
 
 
-def _reason(
+def _why(
     view: BotView,
     taken: Action,
     best: Action,
@@ -176,21 +190,43 @@ def _reason(
     seen_after: Sequence[Mapping[str, Any]],
     cost: float,
     se: float,
-) -> str:
+) -> dict[str, Any]:
+    """What kind of decision this was, with what the sentence about it names."""
     seat = view.seat
     if taken == best:
-        return "agrees with the bot"
+        return {"kind": "agrees"}
     if best.kind == "hu" and taken.kind != "hu":
-        return f"declined 胡: the 胡 scored {result.mean(best):+.0f} here"
+        return {"kind": "declined_hu", "score": round(result.mean(best))}
     if taken.kind == "discard" and taken.face is not None and best.kind == "discard":
         claim = _fed(seen_after, seat, taken.face)
         if claim is not None:
-            return f"fed a {claim}: {taken} was claimed, {best} was the safer discard"
+            return {"kind": "fed", "claim": claim, "taken": str(taken), "best": str(best)}
         if _waits_after(view, best) and not _waits_after(view, taken):
-            return f"gave up 听: {best} kept the hand waiting, {taken} did not"
+            return {"kind": "gave_up_ting", "taken": str(taken), "best": str(best)}
+    numbers = {"best": str(best), "cost": round(cost, 1), "se": round(se, 1)}
     if cost >= 2 * se and cost > 0:
-        return f"preference: {best} is ahead by {cost:.1f} ± {se:.1f}"
-    return f"close call: {best} preferred, difference {cost:+.1f} ± {se:.1f} is within the noise"
+        return {"kind": "preference", **numbers}
+    return {"kind": "close_call", **numbers}
+
+
+def reason_text(why: Mapping[str, Any]) -> str:
+    """The reason in English, for the terminal (``wmq review``)."""
+    kind = why["kind"]
+    if kind == "agrees":
+        return "agrees with the bot"
+    if kind == "declined_hu":
+        return f"declined 胡: the 胡 scored {why['score']:+d} here"
+    if kind == "fed":
+        taken, best = why["taken"], why["best"]
+        return f"fed a {why['claim']}: {taken} was claimed, {best} was the safer discard"
+    if kind == "gave_up_ting":
+        return f"gave up 听: {why['best']} kept the hand waiting, {why['taken']} did not"
+    if kind == "preference":
+        return f"preference: {why['best']} is ahead by {why['cost']:.1f} ± {why['se']:.1f}"
+    return (
+        f"close call: {why['best']} preferred, difference {why['cost']:+.1f} ± {why['se']:.1f} "
+        "is within the noise"
+    )
 
 
 def review_hand(
@@ -219,8 +255,11 @@ def review_hand(
         cost, se = result.gain(best, taken)
         seen_after = [v for v in seen_all[n_events:] if v is not None][1:]
         mistake = taken != best and cost >= MISTAKE_POINTS and cost >= 2 * se
-        reason = _reason(view, taken, best, result, seen_after, cost, se)
-        out.append(Decision(number, step, str(taken), str(best), cost, se, mistake, reason))
+        why = _why(view, taken, best, result, seen_after, cost, se)
+        decision = Decision(
+            number, step, str(taken), str(best), cost, se, mistake, reason_text(why), why
+        )
+        out.append(decision)
     return out
 
 
@@ -245,4 +284,12 @@ def review(
     return Review(seat, bot_spec, tuple(decisions), tuple(n for n, _ in hands))
 
 
-__all__ = ["DEFAULT_BOT", "MISTAKE_POINTS", "Decision", "Review", "review", "review_hand"]
+__all__ = [
+    "DEFAULT_BOT",
+    "MISTAKE_POINTS",
+    "Decision",
+    "Review",
+    "reason_text",
+    "review",
+    "review_hand",
+]

@@ -1,43 +1,24 @@
-// Entry point: routes "/" to the lobby, "/r/{room_id}" to the room and "/score" to the 算息
-// page.
+// Entry point: routes "/" to the lobby, "/r/{room_id}" to the room, "/score" to the 算息 page
+// and any other path to the page that says there is nothing there.
 import { h, mount } from "./dom.js";
 import { onLangChange } from "./i18n.js";
-import { renderLobby } from "./lobby.js";
-import { header } from "./page.js";
-import { autositKey, inviteKey, noTimerKey, startRoom } from "./room.js";
-import { renderScorePage } from "./score.js";
+import { startLobby } from "./lobby.js";
+import { header, notFoundPage } from "./page.js";
+import { startRoom } from "./room.js";
+import { startScore } from "./score.js";
 
 const app = document.getElementById("app");
-const roomMatch = location.pathname.match(/^\/r\/([^/]+)/);
+app.replaceChildren(); // the "…" shown while the modules load; from here on the pages draw it
+const path = location.pathname;
+const roomMatch = path.match(/^\/r\/([^/]+)\/?$/);
 
-function startLobby() {
-  const body = h("main", { class: "lobby" });
-  const draw = () => {
-    mount(app, header(), body);
-    renderLobby(body, (res, req) => {
-      // The creator sits at the first seat left for a person (none: watches the bots).
-      const human = [0, 1, 2].find((s) => !(String(s) in req.bots));
-      if (human !== undefined) sessionStorage.setItem(autositKey(res.room_id), String(human));
-      // Shown once by the server: the 守醒 invitation stays with the creator's browser.
-      if (res.shouxing_invite) localStorage.setItem(inviteKey(res.room_id), res.shouxing_invite);
-      if (req.turn_seconds === null) sessionStorage.setItem(noTimerKey(res.room_id), "1");
-      location.assign(res.url);
-    });
-  };
-  onLangChange(draw);
-  draw();
-}
-
-function startScore() {
-  const body = h("main", { class: "score-page" });
-  const draw = () => {
-    mount(app, header(), body);
-    renderScorePage(body);
-  };
+function startNotFound() {
+  const draw = () => mount(app, header(), h("main", { class: "not-found" }, notFoundPage(null, path)));
   onLangChange(draw);
   draw();
 }
 
 if (roomMatch) startRoom(app, decodeURIComponent(roomMatch[1]));
-else if (location.pathname === "/score") startScore();
-else startLobby();
+else if (path === "/score") startScore(app);
+else if (path === "/" || path === "/index.html") startLobby(app);
+else startNotFound();

@@ -18,19 +18,21 @@ export const isBig = (face) => BIG.includes(face);
 export const faceOrder = (face) => FACES.indexOf(face);
 
 /**
- * A tall narrow 字牌 card. `opts.down` draws its back; `opts.size` is "s" | "m" | "l".
- * The face is written once large and once small upside down, as on real cards.
+ * A tall narrow 字牌 card. `opts.down` draws its back; `opts.size` is "s" | "m" | "l";
+ * `opts.mark` adds a class (a 吃's claimed card is "claimed"). The face is written once large and
+ * once small upside down, as on real cards.
  */
 export function card(face, opts = {}) {
   const size = opts.size || "m";
   if (opts.down || !face) {
-    return h("span", { class: `card back ${size}`, "data-testid": "card-back", title: "偎" });
+    return h("span", { class: `card back ${size}`, "data-testid": "card-back", title: "偎", key: opts.key });
   }
   const colour = isRed(face) ? "red" : "black";
   return h(
     "span",
     {
-      class: `card ${colour} ${size}${isBig(face) ? " big" : ""}`,
+      key: opts.key,
+      class: `card ${colour} ${size}${isBig(face) ? " big" : ""}${opts.mark ? ` ${opts.mark}` : ""}`,
       "data-testid": "card",
       "data-face": face,
       "data-colour": colour,
@@ -42,7 +44,7 @@ export function card(face, opts = {}) {
 
 /** A row of cards for a string of faces. */
 export function cardRow(text, opts = {}) {
-  return faces(text).map((f) => card(f, opts));
+  return faces(text).map((f, i) => card(f, { ...opts, key: i }));
 }
 
 /**

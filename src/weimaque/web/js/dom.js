@@ -1,54 +1,24 @@
-// Tiny DOM helpers: one place to build elements so the render modules stay declarative.
+// Rendering: Preact (from the npm registry, src/weimaque/web/node_modules, served as it is).
+// A page describes what it shows as a tree of h() calls and `mount` brings the DOM in line with
+// it: a node that still stands for the same thing stays the same node, so a redraw keeps the
+// focus, the caret, a text selection and the scroll position (docs/web.md).
+import { createElement, createRef, Fragment, render } from "../node_modules/preact/dist/preact.mjs";
+
+/** A handle on a node once it is drawn (`ref: r` in its attributes; `r.current`). */
+export { createRef };
 
 /**
- * Build an element: h("div", {class: "x", "data-testid": "y", onclick: fn}, child, ...).
- * Children may be strings, nodes, arrays (flattened) or null/false (skipped).
+ * Describe an element: h("div", {class: "x", "data-testid": "y", onclick: fn}, child, ...).
+ * Children may be strings, numbers, trees, arrays (flattened) or null/false (skipped). A `key`
+ * tells apart the items of a list whose items come and go.
  */
-export function h(tag, attrs = {}, ...children) {
-  const el = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs || {})) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key.startsWith("on") && typeof value === "function") {
-      el.addEventListener(key.slice(2), value);
-    } else if (key === "class") {
-      el.className = value;
-    } else if (key === "dataset") {
-      Object.assign(el.dataset, value);
-    } else if (value === true) {
-      el.setAttribute(key, "");
-    } else {
-      el.setAttribute(key, String(value));
-    }
-  }
-  append(el, children);
-  return el;
+export function h(tag, attrs, ...children) {
+  return createElement(tag, attrs || null, ...children);
 }
 
-function append(el, children) {
-  for (const child of children) {
-    if (child === null || child === undefined || child === false) continue;
-    if (Array.isArray(child)) append(el, child);
-    else el.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-}
-
-/**
- * Replace all children of a node. A redraw must not take the keyboard from a player who is typing:
- * the focused control (found again by its test id) gets focus and caret back.
- */
+/** Bring `parent`'s children in line with the tree (only what changed is touched). */
 export function mount(parent, ...children) {
-  const active = document.activeElement;
-  const id = active && parent.contains(active) ? active.getAttribute("data-testid") : null;
-  const caret = id && typeof active.selectionStart === "number" ? [active.selectionStart, active.selectionEnd] : null;
-  parent.replaceChildren();
-  append(parent, children);
-  if (id) {
-    const again = parent.querySelector(`[data-testid="${CSS.escape(id)}"]`);
-    if (again) {
-      again.focus();
-      if (caret && typeof again.setSelectionRange === "function") again.setSelectionRange(...caret);
-    }
-  }
+  render(createElement(Fragment, null, ...children), parent);
   return parent;
 }
 

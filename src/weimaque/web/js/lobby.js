@@ -1,41 +1,40 @@
-// The lobby: create a room (preset, length, 留子, 守醒, bots, timer, rule options) and list
-// open rooms.
-import { h, mount } from "./dom.js";
+// The lobby (/): the player's name, 快速开始 (a table with two bots at the default rules, seated
+// at once), the player's own and the public rooms, then the whole 开房间 form (preset, length,
+// 留子, 守醒, seats, timer, countdown, rule options).
+import { createRef, h, mount } from "./dom.js";
 import { api, myRoomIds } from "./net.js";
-import { presetDesc, presetName, t } from "./i18n.js";
-import {
-  applyPreset,
-  loadPresets,
-  optionFields,
-  ruleOverrides,
-  ruleSection,
-  syncDependents,
-} from "./rules.js";
+import { onLangChange, presetDesc, presetName, t } from "./i18n.js";
+import { loadPresets, optionFields, ruleOverrides, ruleSection } from "./rules.js";
+import { header } from "./page.js";
+import { botLevel, botTitle, byLevel } from "./bots.js";
+import { autositKey, creatorKey, inviteKey, NAME_KEY, noTimerKey } from "./room.js";
+
+// The bots of 快速开始: the middle of the ladder, a fair game for a newcomer.
+const QUICK_BOT = "greedy";
 
 function field(label, input, testid) {
   return h("label", { class: "field", "data-testid": testid }, h("span", {}, label), input);
 }
 
-function checkbox(name, checked) {
-  return h("input", { type: "checkbox", name, checked, "data-testid": name });
+function checkbox(name, checked, onchange) {
+  return h("input", { type: "checkbox", name, defaultChecked: checked, "data-testid": name, onchange });
 }
 
 function numberInput(name, value, min = 0, max = 999) {
-  return h("input", { type: "number", name, value, min, max, inputmode: "numeric" });
+  return h("input", { type: "number", name, defaultValue: String(value), min, max, inputmode: "numeric" });
 }
 
-/** A select for one seat: a person, or one of the server's bot kinds. */
+/** A select for one seat: a person, or one of the server's bots by level. */
 function seatSelect(seat, bots, initial) {
   return h(
     "select",
     { name: `seat${seat}`, "data-testid": `seat-kind-${seat}` },
     h("option", { value: "", selected: initial === "" }, t("seat_human")),
-    bots.map((b) =>
-      h("option", { value: b, selected: initial === b }, `${t("seat_bot")}: ${b}`),
+    byLevel(bots).map((b) =>
+      h("option", { value: b, selected: initial === b, title: botTitle(b) }, `${t("seat_bot")} · ${botLevel(b)}`),
     ),
   );
 }
-
 
 /** Read the form into the POST /api/rooms body. */
 function roomRequest(form, preset) {
@@ -54,162 +53,247 @@ function roomRequest(form, preset) {
     bot_delay_ms: num("bot_delay_ms"),
     public: form.elements.public.checked,
   };
+  const next = num("next_seconds");
+  body.next_seconds = next > 0 ? next : null;
   // A seed makes the deals reproducible (to replay a match with friends, or in tests).
   if (v("seed").trim() !== "") body.seed = num("seed");
   return body;
 }
 
-function createForm(data, onCreated) {
-  const presets = data.presets;
-  const bots = data.bots || [];
-  const defaultBot = bots.includes("greedy") ? "greedy" : bots[0] || "";
-  const byId = (id) => presets.find((p) => p.id === id) || presets[0];
-  const first = byId(data.default);
-  const error = h("p", { class: "error", "data-testid": "create-error" });
-  const desc = h("p", { class: "preset-desc", "data-testid": "preset-desc" }, presetDesc(first));
+/**
+ * The lobby page. Its state: the presets, the rooms, the chosen preset (a new one draws the
+ * option controls afresh at its values) and the toggles that grey out what depends on them.
+ */
+export function startLobby(app) {
+  const ui = { data: null, rooms: null, failed: null, preset: null, toggles: {}, error: null, busy: false };
+  const nameRef = createRef();
 
-  const opts = first.options;
-  const seatField = (s) =>
-    field(
-      t("seat_n", { n: s + 1 }),
-      seatSelect(s, bots, s === 0 ? "" : defaultBot),
-      `field-seat-${s}`,
-    );
-  const speeds = [
-    ["0", "speed_fast"],
-    ["400", "speed_normal"],
-    ["1200", "speed_slow"],
-  ];
+  const savedName = () => localStorage.getItem(NAME_KEY) || "";
+  function keepName() {
+    const name = (nameRef.current?.value ?? "").trim();
+    if (name) localStorage.setItem(NAME_KEY, name);
+    else localStorage.removeItem(NAME_KEY);
+  }
 
-  const form = h(
-    "form",
-    { class: "panel create", "data-testid": "create-form" },
-    h("h2", {}, t("create_room")),
-    field(
-      t("preset"),
-      h(
-        "select",
-        { name: "preset", "data-testid": "preset" },
-        presets.map((p) =>
-          h("option", { value: p.id, selected: p.id === first.id }, presetName(p)),
-        ),
-      ),
-      "field-preset",
-    ),
-    desc,
-    field(t("match_hands"), numberInput("match_hands", opts.match_hands, 1, 99), "field-hands"),
-    h(
-      "fieldset",
-      {},
-      h("legend", {}, t("seats")),
-      [0, 1, 2].map(seatField),
-      field(t("shouxing"), checkbox("shouxing", opts.shouxing), "field-shouxing"),
-      optionFields(data, first, ["shouxing_liuju_reward"]),
-    ),
-    h(
-      "fieldset",
-      {},
-      h("legend", {}, t("liuzi")),
-      field(t("liuzi"), checkbox("liuzi", opts.liuzi), "field-liuzi"),
-      field(t("liuzi_dealer"), numberInput("liuzi_dealer", opts.liuzi_dealer), "field-liuzi-dealer"),
-      field(t("liuzi_other"), numberInput("liuzi_other", opts.liuzi_other), "field-liuzi-other"),
-      optionFields(data, first, ["deng_value", "liuzi_min_xi"]),
-    ),
-    ruleSection(data, first),
-    field(t("turn_timer"), numberInput("turn_seconds", data.turn_seconds ?? 20, 0, 600), "field-timer"),
-    h("p", { class: "help" }, t("turn_timer_help")),
-    field(t("public_room"), checkbox("public", false), "field-public"),
-    h(
-      "details",
-      { class: "more" },
-      h("summary", { "data-testid": "more-options" }, t("more_options")),
+  /** After POST /api/rooms: remember what the creator's browser keeps, and go to the room. */
+  function created(res, req) {
+    keepName();
+    // The creator sits at the first seat left for a person (none: watches the bots).
+    const human = [0, 1, 2].find((s) => !(String(s) in req.bots));
+    if (human !== undefined) sessionStorage.setItem(autositKey(res.room_id), String(human));
+    // Shown once by the server: the 守醒 invitation and the creator's token stay with this browser.
+    if (res.shouxing_invite) localStorage.setItem(inviteKey(res.room_id), res.shouxing_invite);
+    if (res.creator_token) localStorage.setItem(creatorKey(res.room_id), res.creator_token);
+    if (req.turn_seconds === null) sessionStorage.setItem(noTimerKey(res.room_id), "1");
+    location.assign(res.url);
+  }
+
+  async function create(body) {
+    ui.error = null;
+    ui.busy = true;
+    draw();
+    try {
+      created(await api("/api/rooms", body), body);
+    } catch (err) {
+      ui.error = t("error", { msg: err.message });
+      ui.busy = false;
+      draw();
+    }
+  }
+
+  const quickStart = () => create({ bots: { 1: QUICK_BOT, 2: QUICK_BOT } });
+
+  const byId = (id) => ui.data.presets.find((p) => p.id === id) || ui.data.presets[0];
+
+  function createForm() {
+    const data = ui.data;
+    const bots = data.bots || [];
+    const defaultBot = bots.includes(QUICK_BOT) ? QUICK_BOT : bots[0] || "";
+    const preset = byId(ui.preset);
+    const opts = preset.options;
+    const toggles = ui.toggles;
+    const toggle = (name) => (e) => {
+      ui.toggles = { ...ui.toggles, [name]: e.target.checked };
+      draw();
+    };
+    const seatField = (s) =>
+      field(t("seat_n", { n: s + 1 }), seatSelect(s, bots, s === 0 ? "" : defaultBot), `field-seat-${s}`);
+    const speeds = [
+      ["0", "speed_fast"],
+      ["400", "speed_normal"],
+      ["1200", "speed_slow"],
+    ];
+    const submit = (e) => {
+      e.preventDefault();
+      create(roomRequest(e.target, byId(ui.preset)));
+    };
+    return h(
+      "form",
+      { class: "panel create", "data-testid": "create-form", onsubmit: submit },
+      h("h2", {}, t("create_room")),
       field(
-        t("bot_speed"),
+        t("preset"),
         h(
           "select",
-          { name: "bot_delay_ms", "data-testid": "bot-speed" },
-          speeds.map(([ms, key]) => h("option", { value: ms, selected: ms === "400" }, t(key))),
+          {
+            name: "preset",
+            "data-testid": "preset",
+            value: preset.id,
+            onchange: (e) => {
+              // A new preset brings its own defaults for every option and its own 名堂.
+              ui.preset = e.target.value;
+              const p = byId(ui.preset);
+              ui.toggles = { liuzi: p.options.liuzi, shouxing: p.options.shouxing };
+              draw();
+            },
+          },
+          data.presets.map((p) => h("option", { value: p.id }, presetName(p))),
         ),
-        "field-bot-speed",
+        "field-preset",
       ),
-      field(
-        t("seed"),
-        h("input", { type: "number", name: "seed", "data-testid": "seed", placeholder: t("seed_random") }),
-        "field-seed",
-      ),
-    ),
-    error,
-    h("button", { type: "submit", class: "primary", "data-testid": "create-room" }, t("create")),
-  );
-
-  // The stakes only matter with a 留子 pool, the 臭 reward only with a 守醒.
-  form.elements.liuzi.addEventListener("change", () => syncDependents(form));
-  form.elements.shouxing.addEventListener("change", () => syncDependents(form));
-  // A new preset brings its own defaults for every option and its own 名堂.
-  form.elements.preset.addEventListener("change", () => {
-    const p = byId(form.elements.preset.value);
-    desc.textContent = presetDesc(p);
-    applyPreset(form, data, p);
-  });
-  syncDependents(form);
-  form.addEventListener("submit", async (e) => {
-    e.preventDefault();
-    error.textContent = "";
-    const body = roomRequest(form, byId(form.elements.preset.value));
-    try {
-      const res = await api("/api/rooms", body);
-      onCreated(res, body);
-    } catch (err) {
-      error.textContent = t("error", { msg: err.message });
-    }
-  });
-  return form;
-}
-
-function roomList(title, testid, rooms, presets) {
-  if (!rooms.length) return null;
-  const name = (r) => {
-    const p = presets.find((x) => x.id === r.rules.id);
-    return p ? presetName(p) : r.rules.name;
-  };
-  return h(
-    "section",
-    { class: "panel rooms", "data-testid": testid },
-    h("h2", {}, title),
-    h(
-      "ul",
-      {},
-      rooms.map((r) =>
+      h("p", { class: "preset-desc", "data-testid": "preset-desc" }, presetDesc(preset)),
+      // Everything that follows the preset's values is drawn afresh for a new preset.
+      h(
+        "div",
+        { key: preset.id, class: "preset-fields" },
+        field(t("match_hands"), numberInput("match_hands", opts.match_hands, 1, 99), "field-hands"),
         h(
-          "li",
-          { "data-testid": "room-entry", "data-room": r.room_id },
-          h("a", { href: `/r/${r.room_id}` }, r.room_id),
-          ` · ${name(r)} · ${t("players_n", { n: r.seats.filter((s) => s.taken).length })}`,
+          "fieldset",
+          {},
+          h("legend", {}, t("seats")),
+          [0, 1, 2].map(seatField),
+          field(t("shouxing"), checkbox("shouxing", opts.shouxing, toggle("shouxing")), "field-shouxing"),
+          optionFields(data, preset, ["shouxing_liuju_reward"], toggles),
+        ),
+        h(
+          "fieldset",
+          {},
+          h("legend", {}, t("liuzi")),
+          field(t("liuzi"), checkbox("liuzi", opts.liuzi, toggle("liuzi")), "field-liuzi"),
+          field(t("liuzi_dealer"), h("input", { type: "number", name: "liuzi_dealer", defaultValue: String(opts.liuzi_dealer), min: 0, disabled: !toggles.liuzi }), "field-liuzi-dealer"),
+          field(t("liuzi_other"), h("input", { type: "number", name: "liuzi_other", defaultValue: String(opts.liuzi_other), min: 0, disabled: !toggles.liuzi }), "field-liuzi-other"),
+          optionFields(data, preset, ["deng_value", "liuzi_min_xi"], toggles),
+        ),
+        ruleSection(data, preset),
+      ),
+      field(t("turn_timer"), numberInput("turn_seconds", data.turn_seconds ?? 20, 0, 600), "field-timer"),
+      h("p", { class: "help" }, t("turn_timer_help")),
+      field(t("next_timer"), numberInput("next_seconds", data.next_seconds ?? 20, 0, 600), "field-next"),
+      h("p", { class: "help" }, t("next_timer_help")),
+      field(t("public_room"), checkbox("public", false), "field-public"),
+      h(
+        "details",
+        { class: "more" },
+        h("summary", { "data-testid": "more-options" }, t("more_options")),
+        field(
+          t("bot_speed"),
+          h(
+            "select",
+            { name: "bot_delay_ms", "data-testid": "bot-speed" },
+            speeds.map(([ms, key]) => h("option", { value: ms, selected: ms === "400" }, t(key))),
+          ),
+          "field-bot-speed",
+        ),
+        field(
+          t("seed"),
+          h("input", { type: "number", name: "seed", "data-testid": "seed", placeholder: t("seed_random") }),
+          "field-seed",
         ),
       ),
-    ),
-  );
-}
-
-/** Draw the lobby into `root`; onCreated(response, request) runs after a room is made. */
-export async function renderLobby(root, onCreated) {
-  mount(root, h("p", { class: "loading" }, t("connecting")));
-  try {
-    // Our own rooms (this browser holds a seat in them) and the rooms opened as public.
-    const mine = myRoomIds();
-    const query = mine.length ? `?ids=${mine.map(encodeURIComponent).join(",")}` : "";
-    const rooms = api(`/api/rooms${query}`).catch(() => ({ rooms: [] })); // the list is optional
-    const [data, open] = await Promise.all([loadPresets(), rooms]);
-    const list = open.rooms || [];
-    const own = list.filter((r) => mine.includes(r.room_id));
-    const others = list.filter((r) => !mine.includes(r.room_id));
-    mount(
-      root,
-      createForm(data, onCreated),
-      roomList(t("my_rooms"), "my-rooms", own, data.presets),
-      roomList(t("public_rooms"), "open-rooms", others, data.presets),
+      ui.error ? h("p", { class: "error", "data-testid": "create-error" }, ui.error) : null,
+      h("button", { type: "submit", class: "primary", "data-testid": "create-room", disabled: ui.busy }, t("create")),
     );
-  } catch (err) {
-    mount(root, h("p", { class: "error" }, t("error", { msg: err.message })));
   }
+
+  function roomList(title, testid, rooms) {
+    if (!rooms.length) return null;
+    const name = (r) => {
+      const p = ui.data.presets.find((x) => x.id === r.rules.id);
+      return p ? presetName(p) : r.rules.name;
+    };
+    return h(
+      "section",
+      { class: "panel rooms", "data-testid": testid },
+      h("h2", {}, title),
+      h(
+        "ul",
+        {},
+        rooms.map((r) =>
+          h(
+            "li",
+            { key: r.room_id, "data-testid": "room-entry", "data-room": r.room_id },
+            h("a", { href: `/r/${r.room_id}` }, r.room_id),
+            ` · ${name(r)} · ${t("players_n", { n: r.seats.filter((s) => s.taken).length })}`,
+          ),
+        ),
+      ),
+    );
+  }
+
+  function welcome() {
+    return h(
+      "section",
+      { class: "panel welcome", "data-testid": "welcome" },
+      h(
+        "label",
+        { class: "field" },
+        h("span", {}, t("your_name")),
+        h("input", {
+          class: "name",
+          ref: nameRef,
+          "data-testid": "lobby-name",
+          maxlength: 24,
+          placeholder: t("your_name"),
+          defaultValue: savedName(),
+          autocomplete: "nickname",
+          onchange: keepName,
+        }),
+      ),
+      h(
+        "button",
+        { class: "primary quick", "data-testid": "quick-start", disabled: ui.busy || !ui.data, onclick: quickStart },
+        t("quick_start"),
+      ),
+      h("p", { class: "help" }, t("quick_start_help")),
+    );
+  }
+
+  function draw() {
+    let body;
+    if (ui.failed) body = h("p", { class: "error" }, t("error", { msg: ui.failed }));
+    else if (!ui.data) body = [welcome(), h("p", { class: "loading" }, t("connecting"))];
+    else {
+      const list = ui.rooms || [];
+      const mine = myRoomIds();
+      body = [
+        welcome(),
+        roomList(t("my_rooms"), "my-rooms", list.filter((r) => mine.includes(r.room_id))),
+        roomList(t("public_rooms"), "open-rooms", list.filter((r) => !mine.includes(r.room_id))),
+        createForm(),
+      ];
+    }
+    mount(app, header(), h("main", { class: "lobby" }, body));
+  }
+
+  async function load() {
+    try {
+      // Our own rooms (this browser holds a seat in them) and the rooms opened as public.
+      const mine = myRoomIds();
+      const query = mine.length ? `?ids=${mine.map(encodeURIComponent).join(",")}` : "";
+      const rooms = api(`/api/rooms${query}`).catch(() => ({ rooms: [] })); // the list is optional
+      const [data, open] = await Promise.all([loadPresets(), rooms]);
+      ui.data = data;
+      ui.rooms = open.rooms || [];
+      ui.preset = data.default;
+      const first = byId(ui.preset);
+      ui.toggles = { liuzi: first.options.liuzi, shouxing: first.options.shouxing };
+    } catch (err) {
+      ui.failed = err.message;
+    }
+    draw();
+  }
+
+  onLangChange(draw);
+  draw();
+  load();
 }

@@ -1,12 +1,13 @@
 // Pieces shared by every page: the header with its links, the in-page confirmation box and
-// the styled "no such room" page.
+// the styled page for an unknown room or address.
 import { h } from "./dom.js";
 import { t, toggleLang } from "./i18n.js";
 
-export function header(extra) {
+/** The page's top bar; `offline` turns it red (the connection is gone). */
+export function header(extra, offline = false) {
   return h(
     "header",
-    { class: "top" },
+    { class: `top${offline ? " offline" : ""}` },
     h("a", { href: "/", class: "brand" }, t("title")),
     extra || null,
     h("a", { href: "/score", class: "nav", "data-testid": "nav-score" }, t("score_page")),
@@ -33,17 +34,13 @@ export function confirmBox(text, yes, onYes, onNo) {
   );
 }
 
-/** The page for an unknown room, with the way back to the lobby. */
-export function notFoundPage(roomId) {
+/** The page for an unknown room (`roomId`) or an unknown address (`path`), with the way back. */
+export function notFoundPage(roomId, path) {
   return h(
-    "main",
-    { class: "not-found" },
-    h(
-      "section",
-      { class: "panel", "data-testid": "not-found" },
-      h("h2", {}, t("not_found_title")),
-      h("p", {}, t("not_found_text", { id: roomId })),
-      h("a", { href: "/", class: "button primary", "data-testid": "back-lobby" }, t("back_lobby")),
-    ),
+    "section",
+    { class: "panel", "data-testid": "not-found" },
+    h("h2", {}, roomId ? t("not_found_title") : t("no_page_title")),
+    h("p", {}, roomId ? t("not_found_text", { id: roomId }) : t("no_page_text", { path })),
+    h("a", { href: "/", class: "button primary", "data-testid": "back-lobby" }, t("back_lobby")),
   );
 }

@@ -1,7 +1,7 @@
 // Hand history and the replay viewer: step through a finished hand, one action at a time, or
 // let it play at a chosen speed; from above (every hand face up) or from any seat. Each step
 // shows the scores as they stood then (GET /api/rooms/{id}/hands/{n}/replay).
-import { button, h, mount } from "./dom.js";
+import { button, h } from "./dom.js";
 import { api } from "./net.js";
 import { t } from "./i18n.js";
 import { renderBoard, signed } from "./table.js";
@@ -9,26 +9,31 @@ import { breakdownView, eventText } from "./result.js";
 import { loadReview, reviewLabel, reviewLoading, reviewNote, reviewTimeline } from "./review.js";
 import { checkDeal } from "./fairness.js";
 
-/** The list of finished hands, each with a replay button. */
-export async function historyView(roomId, { label, onReplay }) {
+/** Fetch the list of finished hands (GET /api/rooms/{id}/hands). */
+export async function loadHistory(roomId) {
   const data = await api(`/api/rooms/${encodeURIComponent(roomId)}/hands`);
+  return data.hands;
+}
+
+/** The list of finished hands, each with a replay button. */
+export function historyView(hands, { label, onReplay }) {
   return h(
     "section",
     { class: "panel history", "data-testid": "history" },
     h("h2", {}, t("history")),
-    data.hands.length === 0 ? h("p", {}, "—") : null,
+    hands.length === 0 ? h("p", {}, "—") : null,
     h(
       "ol",
       {},
-      data.hands.map((hand) =>
+      hands.map((hand) =>
         h(
           "li",
-          { "data-testid": "history-hand" },
-          h("span", {}, t("hand_n", { n: hand.number }), " · "),
+          { key: hand.number, "data-testid": "history-hand" },
+          h("span", {}, hand.title ?? t("hand_n", { n: hand.number }), " · "),
           h("span", {}, hand.chou ? t("chou") : `${t("winner", { who: label(hand.winner) })}`),
           hand.chou ? null : h("span", {}, ` ${hand.total}`),
           h("span", { class: "moves" }, " (", hand.settlement.seats.map(signed).join(" / "), ")"),
-          button("replay-button", () => onReplay(hand.number), t("replay")),
+          button("replay-button", () => onReplay(hand), t("replay")),
         ),
       ),
     ),
@@ -66,142 +71,179 @@ function scoreStrip(step, last, label) {
   );
 }
 
-/** Open the replay viewer for hand `number` in `root`; onClose() closes it. */
-export async function openReplay(root, roomId, number, { label, bottom, onClose }) {
-  const data = await api(`/api/rooms/${encodeURIComponent(roomId)}/hands/${number}/replay`);
-  const steps = data.steps;
-  let i = 0;
-  // The deal's commitment against its reveal (docs/fairness.md), checked here in the browser.
-  let dealCheck = null;
-  api(`/api/rooms/${encodeURIComponent(roomId)}/hands/${number}`)
-    .then((res) => checkDeal(roomId, number, res.record))
-    .then((result) => {
-      dealCheck = result;
-      if (root.isConnected) draw();
-    })
-    .catch(() => {});
-  let review = null; // 复盘 of our seat, loaded on demand (review.js)
-  let reviewing = false;
-  const startReview = () => {
-    reviewing = true;
-    draw();
-    loadReview(roomId, number, bottom)
+/**
+ * The replay viewer of hand `number`: its steps, where it stands and how it is shown. It owns no
+ * DOM: `view()` describes it and `changed()` (the page's redraw) runs whenever it moves.
+ * opts: {label(seat), title, bottom (the seat to show at the bottom), onClose(), changed()}
+ */
+export class Replay {
+  constructor(roomId, number, opts) {
+    this.roomId = roomId;
+    this.number = number;
+    this.opts = opts;
+    this.steps = null;
+    this.error = null;
+    this.i = 0;
+    this.view = "all"; // "all" (from above) or a seat number
+    this.speed = "1000";
+    this.timer = null;
+    this.dealCheck = null; // the deal's commitment against its reveal (docs/fairness.md)
+    this.review = null; // 复盘 of the bottom seat, loaded on demand (review.js)
+    this.reviewing = false;
+    this.closed = false;
+    const base = `/api/rooms/${encodeURIComponent(roomId)}/hands/${number}`;
+    api(`${base}/replay`)
+      .then((data) => {
+        this.steps = data.steps;
+      })
+      .catch((err) => {
+        this.error = err.message;
+      })
+      .then(() => this.changed());
+    api(base)
+      .then((res) => checkDeal(roomId, number, res.record))
+      .then((result) => {
+        this.dealCheck = result;
+        this.changed();
+      })
+      .catch(() => {});
+  }
+
+  changed() {
+    if (!this.closed) this.opts.changed();
+  }
+
+  close() {
+    this.stop();
+    this.closed = true;
+    this.opts.onClose();
+  }
+
+  stop() {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  play() {
+    this.stop();
+    this.timer = setInterval(() => {
+      if (this.closed || this.i >= this.steps.length - 1) {
+        this.stop();
+      } else {
+        this.i += 1;
+      }
+      this.changed();
+    }, Number(this.speed));
+  }
+
+  go(k) {
+    this.stop();
+    this.i = Math.max(0, Math.min(this.steps.length - 1, k));
+    this.changed();
+  }
+
+  startReview() {
+    this.reviewing = true;
+    this.changed();
+    loadReview(this.roomId, this.number, this.opts.bottom)
       .then((r) => {
-        review = r;
+        this.review = r;
       })
       .catch(() => {
-        reviewing = false;
+        this.reviewing = false;
       })
-      .then(draw);
-  };
-  let view = "all"; // "all" (from above) or a seat number
-  let speed = "1000";
-  let timer = null;
+      .then(() => this.changed());
+  }
 
-  const stop = () => {
-    if (timer) clearInterval(timer);
-    timer = null;
-  };
-  const play = () => {
-    stop();
-    timer = setInterval(() => {
-      if (!root.isConnected || i >= steps.length - 1) {
-        stop();
-        if (root.isConnected) draw();
-        return;
-      }
-      i += 1;
-      draw();
-    }, Number(speed));
-  };
-
-  const draw = () => {
+  render() {
+    const { label } = this.opts;
+    const close = button("replay-close", () => this.close(), t("close"));
+    if (this.error) {
+      return h("div", { class: "replay", "data-testid": "replay" }, h("p", { class: "error" }, this.error), close);
+    }
+    if (!this.steps) {
+      return h("div", { class: "replay", "data-testid": "replay-loading" }, h("p", { class: "loading" }, "…"), close);
+    }
+    const { steps, i, view } = this;
     const step = steps[i];
     const obs = step.observation;
-    const seat = view === "all" ? bottom : view;
+    const seat = view === "all" ? this.opts.bottom : view;
     // From a seat: only that seat's hand shows; from above: all three.
     const hands = view === "all" ? obs.hands : obs.hands.map((hand, s) => (s === view ? hand : undefined));
     const scoreAt = (s) => obs.scores[s];
     const ctx = { bottom: seat, label, score: scoreAt, hands, numbers: step.numbers, mySeat: null, legal: [] };
     const atStart = i === 0;
     const atEnd = i === steps.length - 1;
-    const go = (k) => () => {
-      stop();
-      i = Math.max(0, Math.min(steps.length - 1, k));
-      draw();
-    };
+    const go = (k) => () => this.go(k);
     const viewSelect = h(
       "select",
       {
         "data-testid": "replay-view",
+        value: String(view),
         onchange: (e) => {
-          view = e.target.value === "all" ? "all" : Number(e.target.value);
-          draw();
+          this.view = e.target.value === "all" ? "all" : Number(e.target.value);
+          this.changed();
         },
       },
-      h("option", { value: "all", selected: view === "all" }, t("view_all")),
-      [0, 1, 2].map((s) => h("option", { value: String(s), selected: view === s }, t("view_seat", { who: label(s) }))),
+      h("option", { value: "all" }, t("view_all")),
+      [0, 1, 2].map((s) => h("option", { value: String(s) }, t("view_seat", { who: label(s) }))),
     );
     const speedSelect = h(
       "select",
       {
         "data-testid": "replay-speed",
+        value: this.speed,
         onchange: (e) => {
-          speed = e.target.value;
-          if (timer) play();
+          this.speed = e.target.value;
+          if (this.timer) this.play();
+          this.changed();
         },
       },
-      SPEEDS.map(([ms, text]) => h("option", { value: ms, selected: ms === speed }, text)),
+      SPEEDS.map(([ms, text]) => h("option", { value: ms }, text)),
     );
-    mount(
-      root,
+    const check = this.dealCheck;
+    return h(
+      "div",
+      { class: "replay", "data-testid": "replay" },
       h(
         "div",
-        { class: "replay", "data-testid": "replay" },
-        h(
-          "div",
-          { class: "replay-bar" },
-          h("strong", {}, t("replay"), " · ", t("hand_n", { n: number })),
-          h("span", { "data-testid": "replay-step" }, t("step", { i, n: steps.length - 1 })),
-          dealCheck === "verified" || dealCheck === "failed"
-            ? h(
-                "span",
-                { class: `deal-check ${dealCheck}`, "data-testid": "deal-check", "data-result": dealCheck },
-                dealCheck === "verified" ? "✓ 发牌已验证 · deal verified" : "✗ 发牌验证失败 · deal NOT verified",
-              )
-            : null,
-          review || reviewing ? null : button("review-button", startReview, reviewLabel()),
-          button("replay-close", () => {
-            stop();
-            onClose();
-          }, t("close")),
-        ),
-        review ? reviewTimeline(review, i, (k) => go(k)()) : reviewing ? reviewLoading() : null,
-        review ? reviewNote(review, i) : null,
-        h(
-          "div",
-          { class: "replay-nav" },
-          nav("replay-first", go(0), atStart, `|◀ ${t("first")}`),
-          nav("replay-prev", go(i - 1), atStart, `◀ ${t("prev")}`),
-          timer
-            ? nav("replay-pause", () => { stop(); draw(); }, false, `❚❚ ${t("pause")}`)
-            : nav("replay-play", () => { play(); draw(); }, atEnd, `▶ ${t("autoplay_replay")}`),
-          nav("replay-next", go(i + 1), atEnd, `${t("next")} ▶`),
-          nav("replay-last", go(steps.length - 1), atEnd, `${t("last")} ▶|`),
-          h("label", {}, t("speed"), " ", speedSelect),
-          h("label", {}, t("view_from"), " ", viewSelect),
-        ),
-        scoreStrip(step, atEnd, label),
-        h(
-          "ul",
-          { class: "replay-events", "data-testid": "replay-events" },
-          step.action ? h("li", { class: "actor" }, `${label(step.seat)}: ${step.action}`) : null,
-          step.events.filter((e) => e.type !== "dealt").map((e) => h("li", {}, eventText(e, label))),
-        ),
-        renderBoard(obs, ctx),
-        step.breakdown ? breakdownView(step.breakdown) : obs.result?.breakdown ? breakdownView(obs.result.breakdown) : null,
+        { class: "replay-bar" },
+        h("strong", {}, t("replay"), " · ", this.opts.title ?? t("hand_n", { n: this.number })),
+        h("span", { "data-testid": "replay-step" }, t("step", { i, n: steps.length - 1 })),
+        check === "verified" || check === "failed"
+          ? h(
+              "span",
+              { class: `deal-check ${check}`, "data-testid": "deal-check", "data-result": check },
+              check === "verified" ? `✓ ${t("deal_verified")}` : `✗ ${t("deal_failed")}`,
+            )
+          : null,
+        this.review || this.reviewing ? null : button("review-button", () => this.startReview(), reviewLabel()),
+        close,
       ),
+      this.review ? reviewTimeline(this.review, i, (k) => this.go(k), label) : this.reviewing ? reviewLoading() : null,
+      this.review ? reviewNote(this.review, i) : null,
+      h(
+        "div",
+        { class: "replay-nav" },
+        nav("replay-first", go(0), atStart, `|◀ ${t("first")}`),
+        nav("replay-prev", go(i - 1), atStart, `◀ ${t("prev")}`),
+        this.timer
+          ? nav("replay-pause", () => { this.stop(); this.changed(); }, false, `❚❚ ${t("pause")}`)
+          : nav("replay-play", () => { this.play(); this.changed(); }, atEnd, `▶ ${t("autoplay_replay")}`),
+        nav("replay-next", go(i + 1), atEnd, `${t("next")} ▶`),
+        nav("replay-last", go(steps.length - 1), atEnd, `${t("last")} ▶|`),
+        h("label", {}, t("speed"), " ", speedSelect),
+        h("label", {}, t("view_from"), " ", viewSelect),
+      ),
+      scoreStrip(step, atEnd, label),
+      h(
+        "ul",
+        { class: "replay-events", "data-testid": "replay-events" },
+        step.action ? h("li", { class: "actor" }, `${label(step.seat)}: ${step.action}`) : null,
+        step.events.filter((e) => e.type !== "dealt").map((e) => h("li", {}, eventText(e, label))),
+      ),
+      renderBoard(obs, ctx),
+      step.breakdown ? breakdownView(step.breakdown) : obs.result?.breakdown ? breakdownView(obs.result.breakdown) : null,
     );
-  };
-  draw();
+  }
 }

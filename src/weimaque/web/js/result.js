@@ -32,13 +32,17 @@ export function breakdownView(b) {
           "tr",
           { "data-testid": "group", "data-kind": g.kind },
           h("td", { class: "gkind" }, t(`kind_${g.kind}`)),
-          h("td", { class: "gcards" }, cardRow(g.cards, { size: "xs" })),
+          h("td", { class: "gcards" }, h("span", { class: "gcards-row" }, cardRow(g.cards, { size: "s" }))),
           h("td", { class: "num" }, `${g.xi} ${t("xi")}`),
           h(
             "td",
             { class: "tags" },
-            (g.tags || []).map((tag) =>
-              h("span", { class: `tag ${tag}`, "data-testid": "group-tag", "data-tag": tag }, t(`tag_${tag}`)),
+            h(
+              "span",
+              { class: "tags-row" },
+              (g.tags || []).map((tag) =>
+                h("span", { class: `tag ${tag}`, "data-testid": "group-tag", "data-tag": tag }, t(`tag_${tag}`)),
+              ),
             ),
           ),
         ),
@@ -145,14 +149,14 @@ function allHands(end, label) {
   );
 }
 
-/** The panel shown when a hand ends (protocol hand_end). */
-export function handEndView(end, { label, onNext, canNext, extra }) {
+/** The panel shown when a hand ends (protocol hand_end); the bar over it holds 下一局. */
+export function handEndView(end, { label, title }) {
   const r = end.result;
   const headline = r.chou ? t("chou") : t("winner", { who: label(r.winner) });
   return h(
     "section",
     { class: "panel hand-end", "data-testid": "hand-end" },
-    h("h2", {}, t("hand_n", { n: end.hand_number }), " · ", headline),
+    h("h2", {}, title ?? t("hand_n", { n: end.hand_number }), " · ", headline),
     r.chou
       ? h("p", { class: "chou-reason", "data-testid": "chou-reason" }, t(`chou_${r.chou_reason || "stock_empty"}`))
       : h(
@@ -170,12 +174,22 @@ export function handEndView(end, { label, onNext, canNext, extra }) {
       ? h("p", { class: "next-dealer" }, t("next_dealer", { who: label(end.settlement.next_dealer) }))
       : null,
     allHands(end, label),
-    end.match_over
-      ? h("p", { class: "match-over", "data-testid": "match-over" }, t("match_over"))
-      : canNext
-        ? h("button", { class: "primary", "data-testid": "next-hand", onclick: onNext }, t("next_hand"))
-        : null,
-    extra || null,
+  );
+}
+
+/** The final standings of a match (protocol match_end), best first. */
+export function matchTotals(end, label) {
+  return h(
+    "ol",
+    { class: "final", "data-testid": "final-totals" },
+    end.ranking.map((seat) =>
+      h(
+        "li",
+        { key: seat, "data-testid": `final-${seat}` },
+        h("span", { class: "who" }, label(seat)),
+        h("span", { class: "num" }, signed(end.ledger.seats[seat]) || "0"),
+      ),
+    ),
   );
 }
 

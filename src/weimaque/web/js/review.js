@@ -3,29 +3,32 @@
 // Replay step i shows the state after action i-1, so a decision at action `step` is step + 1.
 import { h } from "./dom.js";
 import { api } from "./net.js";
-import { currentLang } from "./i18n.js";
+import { t } from "./i18n.js";
 
-const TEXT = {
-  zh: {
-    review: "复盘",
-    loading: "复盘计算中…",
-    best: "机器人选",
-    cost: "估计损失",
-    mistake: "失误",
-    ok: "无明显失误",
-  },
-  en: {
-    review: "复盘 review",
-    loading: "Reviewing…",
-    best: "bot plays",
-    cost: "estimated cost",
-    mistake: "mistake",
-    ok: "no clear mistake",
-  },
-};
-const say = (key) => (TEXT[currentLang()] || TEXT.zh)[key];
+const fixed = (x) => (typeof x === "number" ? x.toFixed(1) : String(x));
+const plus = (x) => (x > 0 ? `+${fixed(x)}` : fixed(x));
 
-export const reviewLabel = () => say("review");
+/** A graded decision's reason in the current language, from its data (`why`). */
+export function reasonText(d) {
+  const w = d.why;
+  if (!w) return d.reason; // a review from before reasons were data: its English sentence
+  const params = { ...w, cost: fixed(w.cost ?? 0), se: fixed(w.se ?? 0), signed: plus(w.cost ?? 0), score: plus(w.score ?? 0) };
+  return t(`why_${w.kind}`, params);
+}
+
+/** The review's closing sentence in the current language. */
+export function summaryText(sum) {
+  if (!sum.decisions) return t("review_none");
+  const head = t("review_head", { n: sum.decisions, agree: sum.agree ?? 0 });
+  if (!sum.mistakes) return `${head} ${t("review_clean")}`;
+  const w = sum.worst_decision;
+  const worst = w ? t("review_worst", { hand: w.hand, step: w.step, taken: w.taken, best: w.best }) : "";
+  return `${head} ${t("review_mistakes", { n: sum.mistakes, lost: fixed(sum.points_lost) })}${worst}`;
+}
+
+const say = (key) => t(`review_${key}`);
+
+export const reviewLabel = () => say("label");
 export const reviewLoading = () => h("p", { "data-testid": "review-loading" }, say("loading"));
 
 /** Fetch the review of `seat` for finished hand `number`. */
@@ -41,11 +44,12 @@ export function reviewTimeline(review, current, go) {
   return h(
     "div",
     { class: "review-timeline", "data-testid": "review-timeline" },
-    h("strong", {}, say("review"), " "),
+    h("strong", {}, say("label"), " "),
     review.decisions.map((d) =>
       h(
         "button",
         {
+          key: `${d.hand}:${d.step}`,
           class: `small review-mark${d.mistake ? " mistake" : ""}${d.step + 1 === current ? " here" : ""}`,
           "data-testid": d.mistake ? "review-mistake" : "review-mark",
           title: `${d.taken} → ${d.best}`,
@@ -54,7 +58,7 @@ export function reviewTimeline(review, current, go) {
         d.mistake ? "✗" : "·",
       ),
     ),
-    h("p", { class: "review-summary", "data-testid": "review-summary" }, review.summary.text),
+    h("p", { class: "review-summary", "data-testid": "review-summary" }, summaryText(review.summary)),
   );
 }
 
@@ -67,6 +71,6 @@ export function reviewNote(review, i) {
     { class: `review-note${d.mistake ? " mistake" : ""}`, "data-testid": "review-note" },
     h("span", {}, `${d.taken} · ${say("best")} ${d.best} · ${say("cost")} ${d.cost.toFixed(1)} ± ${d.se.toFixed(1)}`),
     d.mistake ? h("strong", {}, ` · ${say("mistake")}`) : null,
-    h("div", { class: "review-reason" }, d.reason),
+    h("div", { class: "review-reason", "data-testid": "review-reason" }, reasonText(d)),
   );
 }

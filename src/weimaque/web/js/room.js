@@ -1,28 +1,47 @@
-// The room page (/r/{id}): wires the socket (net.js) to the state (store.js) and redraws the
-// page from that state on every change. The table comes first, so a phone held sideways shows
-// the three seats, the claim, the hand and the buttons on one screen; the room's bar follows.
-import { button, h, mount } from "./dom.js";
-import { RoomSocket, saveToken } from "./net.js";
-import { applyMessage, emptyRoomState } from "./store.js";
+// The room page (/r/{id}): wires the socket (net.js) to the state (store.js) and describes the
+// page from that state; dom.js `mount` brings the DOM in line with it on every change, touching
+// only what changed. The table fills the screen (a phone held sideways shows it whole); the
+// room's bar (seats, rules, invite link, hands played, the whole log) is a drawer behind the
+// menu button, as the apps keep it. Between hands the result lies over the table with the
+// countdown, who is ready and 下一局 always in reach.
+import { button, createRef, h, mount } from "./dom.js";
+import { api, RoomSocket, saveToken } from "./net.js";
+import { applyMessage, emptyRoomState, secondsLeft } from "./store.js";
 import { onLangChange, refusal, t } from "./i18n.js";
 import { actionBar, renderBoard } from "./table.js";
-import { eventText, handEndView } from "./result.js";
-import { historyView, openReplay } from "./replay.js";
+import { card } from "./cards.js";
+import { eventText, handEndView, matchTotals } from "./result.js";
+import { historyView, loadHistory, Replay } from "./replay.js";
 import { noteCommitment } from "./fairness.js";
 import { loadPresets, rulesSummary } from "./rules.js";
 import { hintFaces, hintsView, hintsWanted, setHintsWanted } from "./hints.js";
 import { confirmBox, header, notFoundPage } from "./page.js";
+import { botLevel, botTitle } from "./bots.js";
 
-const NAME_KEY = "wmq.name";
+export const NAME_KEY = "wmq.name";
 export const autositKey = (roomId) => `wmq.autosit.${roomId}`;
 export const inviteKey = (roomId) => `wmq.invite.${roomId}`;
+// The creator's token (shown once by POST /api/rooms): frees a seat or gives it to a bot.
+export const creatorKey = (roomId) => `wmq.creator.${roomId}`;
 // The creator of a room without a timer agrees to it when seated.
 export const noTimerKey = (roomId) => `wmq.notimer.${roomId}`;
 
+const TOAST_MS = 6000;
+
 export function startRoom(app, roomId) {
   const s = emptyRoomState(roomId);
-  // `name` is what the player has typed so far: a redraw (another seat joining) must not wipe it.
-  const ui = { history: null, replay: null, busy: false, confirm: null, logOpen: false, name: null };
+  const ui = {
+    menu: false, // the room drawer is open
+    history: null, // the list of finished hands, while shown
+    replay: null, // the open Replay
+    busy: false, // an action is in flight
+    confirm: null, // {text, yes, onYes}
+    logOpen: false,
+    toast: null, // {text, until}
+    copied: false,
+    resultHidden: false, // the player put the result aside to look at the table
+  };
+  const nameRef = createRef();
   const socket = new RoomSocket(roomId, {
     onMessage: (msg) => receive(msg),
     onState: (conn) => {
@@ -32,15 +51,26 @@ export function startRoom(app, roomId) {
     },
   });
 
+  function toast(text) {
+    ui.toast = { text, until: Date.now() + TOAST_MS };
+  }
+
   function receive(msg) {
+    const handBefore = s.handNumber;
     applyMessage(s, msg);
     if (msg.type === "snapshot") noteCommitment(roomId, msg.hand_number, msg.commitment);
+    if (s.handNumber !== handBefore) ui.resultHidden = false;
     // "ack": the server took the action; its events may wait for a claim window to close.
     if (["ack", "events", "snapshot", "error", "hand_end"].includes(msg.type)) ui.busy = false;
-    if (msg.type === "error" && msg.code === "bad_token") saveToken(roomId, null);
-    // A stale or refused action, or a gap in the events: ask for a fresh snapshot.
-    if (msg.type === "error" && ["stale", "not_your_turn", "illegal_action"].includes(msg.code)) {
-      s.resync = true;
+    if (msg.type === "error") {
+      if (msg.code === "bad_token") saveToken(roomId, null);
+      if (msg.code !== "room_not_found") toast(refusal(msg));
+      // A stale or refused action, or a gap in the events: ask for a fresh snapshot.
+      if (["stale", "not_your_turn", "illegal_action"].includes(msg.code)) s.resync = true;
+    }
+    if (msg.type === "vote_result" && !msg.passed) {
+      const who = (msg.refused_by || []).map(label).join("、");
+      toast(t("vote_refused", { who }));
     }
     if (s.resync) {
       s.resync = false;
@@ -54,7 +84,7 @@ export function startRoom(app, roomId) {
         socket.noTimer(true);
       }
     }
-    if (msg.type === "hand_end" && ui.history) loadHistory();
+    if (msg.type === "hand_end" && ui.history) showHistory();
     draw();
   }
 
@@ -66,33 +96,39 @@ export function startRoom(app, roomId) {
   }
 
   const mySeat = () => (typeof s.you.seat === "number" ? s.you.seat : null);
+  const heldSeat = () => (s.you.held === null || s.you.held === undefined ? null : s.you.held);
   const online = () => s.conn === "open";
+  const seatInfo = (seat) => s.room?.seats?.[seat];
+  const between = () => s.room && s.room.status !== "playing";
 
+  /** A seat's name for people: the player's name, or a bot's level (新手 / 普通 / 高手). */
   function label(seat) {
-    const info = s.room?.seats?.[seat];
-    // Bots are named after their kind by the server; number them so two bots differ.
+    const info = seatInfo(seat);
     // The server names an unnamed player 玩家N: show that in the chosen language.
     const unnamed = !info?.name || info.name === `玩家${seat + 1}`;
     const name =
       info?.kind === "bot"
-        ? t("bot_name", { n: seat + 1 })
+        ? t("bot_named", { n: seat + 1, level: botLevel(info.bot) })
         : unnamed
           ? t("player_n", { n: seat + 1 })
           : info.name;
     return seat === mySeat() ? `${name}（${t("you")}）` : name;
   }
 
+  /** How a finished hand is named: 第 N 局 of its match (第 M 场 too once a room has had two). */
+  function handTitle(hand, many) {
+    return many ? t("match_hand_n", { m: hand.match ?? 1, n: hand.inMatch }) : t("hand_n", { n: hand.inMatch });
+  }
+
   function badges(seat) {
-    const info = s.room?.seats?.[seat];
+    const info = seatInfo(seat);
     if (!info) return [];
+    const gone = info.kind === "human" && info.taken && !info.connected && !info.away;
     return [
-      info.kind === "bot" ? h("span", { class: "badge bot" }, info.bot) : null,
       info.away ? h("span", { class: "badge away" }, t("away")) : null,
-      info.autoplay || info.away
+      gone ? h("span", { class: "badge off", "data-testid": "offline-badge" }, t("offline")) : null,
+      info.autoplay || info.away || info.offline
         ? h("span", { class: "badge auto", "data-testid": "autoplay-badge" }, t("autoplay"))
-        : null,
-      info.kind === "human" && info.taken && !info.connected && !info.away
-        ? h("span", { class: "badge off" }, t("offline"))
         : null,
     ].filter(Boolean);
   }
@@ -108,7 +144,7 @@ export function startRoom(app, roomId) {
   }
 
   function sit(seat) {
-    const name = (ui.name ?? "").trim();
+    const name = (nameRef.current?.value ?? localStorage.getItem(NAME_KEY) ?? "").trim();
     if (name) localStorage.setItem(NAME_KEY, name);
     const invite =
       seat === "shouxing"
@@ -119,40 +155,57 @@ export function startRoom(app, roomId) {
   }
 
   function ask(text, yes, onYes) {
-    ui.confirm = confirmBox(text, yes, () => {
-      ui.confirm = null;
-      onYes();
-      draw();
-    }, () => {
-      ui.confirm = null;
-      draw();
-    });
+    ui.confirm = { text, yes, onYes };
     draw();
   }
 
-  async function loadHistory() {
+  async function showHistory() {
     try {
-      ui.history = await historyView(roomId, { label, onReplay: showReplay });
+      // The room numbers its hands across 再来一局; each match counts its own from 1.
+      const hands = await loadHistory(roomId);
+      const count = {};
+      for (const hand of hands) {
+        const m = hand.match ?? 1;
+        count[m] = (count[m] || 0) + 1;
+        hand.inMatch = count[m];
+      }
+      const many = Object.keys(count).length > 1;
+      for (const hand of hands) hand.title = handTitle(hand, many);
+      ui.history = { hands };
     } catch (err) {
-      ui.history = h("p", { class: "error" }, t("error", { msg: err.message }));
+      ui.history = { error: err.message };
     }
     draw();
   }
 
-  function showReplay(number) {
-    ui.replay = h("div", { class: "replay-host", "data-testid": "replay-host" });
-    const close = () => {
-      ui.replay = null;
-      draw();
-    };
-    const opts = { label, bottom: mySeat() ?? 0, onClose: close };
-    openReplay(ui.replay, roomId, number, opts).catch((err) =>
-      mount(ui.replay, h("p", { class: "error" }, err.message), button("replay-close", close, t("close"))),
-    );
+  function showReplay(hand) {
+    ui.menu = false;
+    ui.replay = new Replay(roomId, hand.number, {
+      label,
+      title: hand.title,
+      bottom: mySeat() ?? 0,
+      changed: draw,
+      onClose: () => {
+        ui.replay = null;
+        draw();
+      },
+    });
+    window.scrollTo(0, 0);
     draw();
   }
 
-  // ---- pieces of the room page
+  const creatorToken = () => localStorage.getItem(creatorKey(roomId));
+
+  async function creatorCall(path, body = {}) {
+    try {
+      await api(`/api/rooms/${encodeURIComponent(roomId)}/seats/${path}`, { creator_token: creatorToken(), ...body });
+    } catch (err) {
+      toast(refusal({ code: err.code, message: err.message }));
+      draw();
+    }
+  }
+
+  // ---- pieces of the room drawer
 
   /** The room's rules: its preset and every option its creator changed; its timer. */
   function rulesLine() {
@@ -168,9 +221,15 @@ export function startRoom(app, roomId) {
       " · ",
       h("span", { "data-testid": "room-timer" }, turn ? t("timer_room", { s: turn }) : t("no_timer")),
       s.room.no_timer_asked && turn ? h("span", { class: "muted" }, ` (${t("no_timer_pending")})`) : null,
-      s.room.practice ? h("span", { class: "muted", "data-testid": "practice-seed" }, ` · 练习 seed ${s.room.practice_seed}`) : null,
+      s.room.practice
+        ? h("span", { class: "muted", "data-testid": "practice-seed" }, ` · ${t("practice_seed", { seed: s.room.practice_seed })}`)
+        : null,
       commitment
-        ? h("span", { class: "muted", "data-testid": "commitment", title: commitment }, ` · 发牌承诺 ${commitment.slice(0, 12)}…`)
+        ? h(
+            "span",
+            { class: "muted", "data-testid": "commitment", title: commitment },
+            ` · ${t("commitment")} ${commitment.slice(0, 12)}…`,
+          )
         : null,
     );
   }
@@ -194,29 +253,28 @@ export function startRoom(app, roomId) {
 
   function shareBar() {
     const url = `${location.origin}/r/${roomId}`;
-    const copy = h("button", { class: "small", "data-testid": "copy-link" }, t("copy"));
-    copy.addEventListener("click", async () => {
+    const copy = async () => {
       try {
         await navigator.clipboard.writeText(url);
-        copy.textContent = t("copied");
+        ui.copied = true;
+        draw();
       } catch {
         document.querySelector("[data-testid=share-link]")?.select();
       }
-    });
+    };
     return h(
       "div",
       { class: "share" },
       h("span", {}, t("share")),
       h("input", { readonly: true, value: url, "data-testid": "share-link", onfocus: (e) => e.target.select() }),
-      copy,
+      button("copy-link", copy, ui.copied ? t("copied") : t("copy")),
     );
   }
 
-  /** 旁观 (confirmed, keeps the seat), 坐回, 离座 (between hands only). */
+  /** 旁观 (confirmed, keeps the seat), 坐回, 离座 (between hands only), 解散 (by vote). */
   function seatControls() {
     const me = mySeat();
-    const held = s.you.held;
-    const between = s.room?.status !== "playing";
+    const held = heldSeat();
     const out = [];
     if (me !== null) {
       out.push(
@@ -225,12 +283,25 @@ export function startRoom(app, roomId) {
         }),
       );
     }
-    if (held !== null && held !== undefined) {
+    if (held !== null) {
       out.push(h("span", { class: "watching", "data-testid": "watching" }, t("watching_seat")));
-      out.push(button("sit-back", () => socket.sitBack(), t("sit_back"), { class: "small primary", disabled: !online() }));
+      out.push(
+        button(
+          "sit-back",
+          () => {
+            // Back at the table: the drawer closes and the page shows the table.
+            ui.menu = false;
+            socket.sitBack();
+            window.scrollTo(0, 0);
+            draw();
+          },
+          t("sit_back"),
+          { class: "small primary", disabled: !online() },
+        ),
+      );
     }
     if (me !== null && s.room?.no_timer_asked) {
-      const agreed = s.room.seats[me]?.no_timer;
+      const agreed = seatInfo(me)?.no_timer;
       out.push(
         button("no-timer", () => socket.noTimer(!agreed), agreed ? t("no_timer_agreed") : t("no_timer_agree"), {
           "aria-pressed": agreed ? "true" : "false",
@@ -238,90 +309,202 @@ export function startRoom(app, roomId) {
         }),
       );
     }
-    if (me !== null || (held !== null && held !== undefined)) {
+    if (me !== null || held !== null) {
       out.push(
-        button("leave-seat", () => ask(t("leave_confirm"), t("leave_yes"), () => socket.leave()), t("leave_seat"), {
-          disabled: !between || !online(),
-          title: between ? "" : t("leave_between"),
+        button("leave-seat", () => ask(t("leave_confirm"), t("leave_yes"), () => { ui.menu = false; socket.leave(); }), t("leave_seat"), {
+          disabled: !between() || !online(),
+          title: between() ? "" : t("leave_between"),
         }),
+      );
+    }
+    if (me !== null && s.room && !s.room.match_over && !s.room.vote) {
+      out.push(
+        button(
+          "dissolve",
+          () =>
+            ask(t("dissolve_confirm"), t("dissolve_yes"), () => {
+              ui.menu = false;
+              socket.send("dissolve");
+            }),
+          t("dissolve"),
+          { disabled: !online() },
+        ),
       );
     }
     return out;
   }
 
-  function seatList() {
-    if (!s.room) return null;
-    const seatless = mySeat() === null && s.you.seat !== "shouxing" && (s.you.held === null || s.you.held === undefined);
-    const free = s.room.seats.filter((x) => x.kind === "human" && !x.taken);
-    const shouxingFree = s.room.shouxing && !s.room.shouxing.taken;
+  /** The creator's buttons for a seat whose player has gone, or an empty one. */
+  function creatorButtons(x) {
+    if (!creatorToken() || x.kind !== "human" || x.seat === mySeat()) return null;
+    const gone = !x.taken || !x.connected;
+    if (!gone) return null;
     return h(
-      "div",
-      { class: "seats", "data-testid": "seat-list" },
+      "span",
+      { class: "creator" },
+      x.taken
+        ? button("free-seat", () => ask(t("free_confirm", { who: label(x.seat) }), t("free_yes"), () => creatorCall(`${x.seat}/free`)), t("free_seat"), {
+            disabled: !between(),
+            title: between() ? t("free_help") : t("leave_between"),
+          })
+        : null,
+      button("seat-bot", () => ask(t("bot_confirm", { who: x.taken ? label(x.seat) : t("seat_n", { n: x.seat + 1 }) }), t("bot_yes"), () => creatorCall(`${x.seat}/bot`)), t("give_bot")),
+    );
+  }
+
+  function seatChips(withSit) {
+    if (!s.room) return null;
+    const seatless = mySeat() === null && s.you.seat !== "shouxing" && heldSeat() === null;
+    const shouxingFree = s.room.shouxing && !s.room.shouxing.taken;
+    return [
       s.room.seats.map((x) =>
         h(
           "span",
-          { class: `seat-chip${x.seat === mySeat() ? " me" : ""}`, "data-testid": `seat-chip-${x.seat}` },
+          {
+            key: x.seat,
+            class: `seat-chip${x.seat === mySeat() ? " me" : ""}`,
+            "data-testid": `seat-chip-${x.seat}`,
+            title: x.kind === "bot" ? botTitle(x.bot) : null,
+          },
           x.taken ? label(x.seat) : t("empty"),
-          seatless && x.kind === "human" && !x.taken ? button(`sit-${x.seat}`, () => sit(x.seat), t("sit")) : null,
+          ...badges(x.seat),
+          withSit && seatless && x.kind === "human" && !x.taken ? button(`sit-${x.seat}`, () => sit(x.seat), t("sit"), { class: "small primary" }) : null,
+          withSit ? null : creatorButtons(x),
         ),
       ),
       s.room.shouxing
         ? h(
             "span",
-            { class: `seat-chip${s.you.seat === "shouxing" ? " me" : ""}` },
+            { key: "shouxing", class: `seat-chip${s.you.seat === "shouxing" ? " me" : ""}` },
             "守醒 ",
             s.room.shouxing.name || t("empty"),
-            seatless && shouxingFree ? button("sit-shouxing", () => sit("shouxing"), t("sit")) : null,
+            withSit && seatless && shouxingFree ? button("sit-shouxing", () => sit("shouxing"), t("sit"), { class: "small primary" }) : null,
           )
         : null,
-      seatless && (free.length || shouxingFree)
-        ? h("input", {
-            class: "name",
-            "data-testid": "name-input",
-            placeholder: t("your_name"),
-            maxlength: 24,
-            value: ui.name ?? (ui.name = localStorage.getItem(NAME_KEY) || ""),
-            oninput: (e) => {
-              ui.name = e.target.value;
-            },
-          })
-        : null,
-      seatControls(),
-      h("span", { class: "spectators" }, t("spectators", { n: s.room.spectators })),
+    ];
+  }
+
+  /** A visitor with no seat: the name first, then 坐下 at a free seat. */
+  function joinPanel() {
+    if (!s.room || mySeat() !== null || s.you.seat === "shouxing" || heldSeat() !== null) return null;
+    const free = s.room.seats.some((x) => x.kind === "human" && !x.taken);
+    const shouxingFree = s.room.shouxing && !s.room.shouxing.taken;
+    if (!free && !shouxingFree) return null;
+    return h(
+      "section",
+      { class: "panel join", "data-testid": "join" },
+      h("h2", {}, t("join_title")),
+      h(
+        "label",
+        { class: "field" },
+        h("span", {}, t("your_name")),
+        h("input", {
+          class: "name",
+          ref: nameRef,
+          "data-testid": "name-input",
+          placeholder: t("your_name"),
+          maxlength: 24,
+          defaultValue: localStorage.getItem(NAME_KEY) || "",
+          autocomplete: "nickname",
+        }),
+      ),
+      h("div", { class: "seats", "data-testid": "seat-list" }, seatChips(true)),
     );
   }
 
-  const timerText = () => t("timer", { s: Math.max(0, Math.ceil((s.deadline - Date.now()) / 1000)) });
+  function drawer() {
+    if (!ui.menu) return null;
+    return h(
+      "div",
+      { class: "drawer-host", "data-testid": "drawer-host" },
+      h("div", { class: "drawer-shade", onclick: () => { ui.menu = false; draw(); } }),
+      h(
+        "aside",
+        { class: "drawer", "data-testid": "drawer" },
+        h(
+          "div",
+          { class: "drawer-head" },
+          h("strong", {}, `${t("room")} ${roomId}`),
+          button("menu-close", () => { ui.menu = false; draw(); }, "✕", { "aria-label": t("close") }),
+        ),
+        h(
+          "div",
+          { class: "seats", "data-testid": "seat-list" },
+          seatChips(false),
+          h("span", { class: "spectators" }, t("spectators", { n: s.room?.spectators ?? 0 })),
+        ),
+        h("div", { class: "seat-controls" }, seatControls()),
+        rulesLine(),
+        shareBar(),
+        inviteBar(),
+        meldLegend(),
+        h(
+          "div",
+          { class: "history-bar" },
+          button(
+            "history-toggle",
+            () => {
+              if (ui.history) {
+                ui.history = null;
+                draw();
+              } else showHistory();
+            },
+            t("history"),
+          ),
+        ),
+        ui.history
+          ? ui.history.error
+            ? h("p", { class: "error" }, t("error", { msg: ui.history.error }))
+            : historyView(ui.history.hands, { label, onReplay: showReplay })
+          : null,
+        log(true),
+      ),
+    );
+  }
+
+  /** What the colours of the melds mean. */
+  function meldLegend() {
+    const sample = (opts, cls = "") => h("span", { class: `legend-card ${cls}` }, card("七", { size: "xs", ...opts }));
+    return h(
+      "div",
+      { class: "legend", "data-testid": "meld-legend" },
+      h("span", { class: "label" }, t("legend")),
+      h("span", { class: "legend-item" }, sample({ mark: "claimed" }), t("legend_claimed")),
+      h("span", { class: "legend-item" }, sample({}, "meld face-down"), t("legend_own_wei")),
+      h("span", { class: "legend-item" }, sample({ down: true }), t("legend_hidden_wei")),
+    );
+  }
+
+  // ---- the table
+
+  const timerText = () => t("timer", { s: secondsLeft(s.deadline) });
 
   function timerNode() {
     if (!s.deadline) return null;
     return h("div", { class: "timer", "data-testid": "timer" }, timerText());
   }
 
-  /** 托管 state of our seat: a banner with 取消托管 (one tap), or the 托管 button. */
+  /** 托管 state of our seat: a banner with 取消托管 (one tap). */
   function autoplayControl() {
     const me = mySeat();
     if (me === null) return null;
-    const info = s.room?.seats?.[me];
-    if (info?.autoplay) {
-      return h(
-        "div",
-        { class: "autoplay-banner", "data-testid": "autoplay-banner" },
-        h("span", {}, t("autoplay_banner")),
-        h(
-          "button",
-          { class: "primary", "data-testid": "autoplay-off", disabled: !online(), onclick: () => socket.autoplay(false) },
-          t("autoplay_off"),
-        ),
-      );
-    }
-    return null;
+    if (!seatInfo(me)?.autoplay) return null;
+    return h(
+      "div",
+      { class: "autoplay-banner", "data-testid": "autoplay-banner" },
+      h("span", {}, t("autoplay_banner")),
+      h(
+        "button",
+        { class: "primary", "data-testid": "autoplay-off", disabled: !online(), onclick: () => socket.autoplay(false) },
+        t("autoplay_off"),
+      ),
+    );
   }
 
   function toolRow() {
     const me = mySeat();
     if (me === null) return null;
-    const info = s.room?.seats?.[me];
+    const info = seatInfo(me);
     const on = hintsWanted();
     return h(
       "div",
@@ -351,20 +534,20 @@ export function startRoom(app, roomId) {
   }
 
   function board() {
-    document.body.dataset.busy = ui.busy ? "true" : "false"; // for tests: an action in flight
     const me = mySeat();
     const legal = s.legal.map((a) => a.text);
     const mayAct = me !== null && s.toAct && !ui.busy;
     const canAct = mayAct && online();
     const showHints = me !== null && hintsWanted() ? s.hints : null;
     const ctx = {
-      bottom: me ?? (typeof s.you.held === "number" ? s.you.held : 0),
+      bottom: me ?? (typeof heldSeat() === "number" ? heldSeat() : 0),
       mySeat: me,
       label,
       badges,
       score,
       hands: s.obs.hands,
       numbers: s.numbers,
+      won: s.obs.phase === "over",
       hintFaces: showHints ? hintFaces(showHints) : null,
       legal: canAct ? legal : [],
       toAct: s.toAct,
@@ -388,15 +571,21 @@ export function startRoom(app, roomId) {
     return renderBoard(s.obs, ctx);
   }
 
-  function log() {
-    const lines = s.history.filter((e) => e.type !== "dealt");
+  /** The log of the hand: the last lines under the table, every line in the drawer. */
+  function log(all) {
+    const lines = s.history.map((e, i) => [e, i]).filter(([e]) => e.type !== "dealt");
     if (!lines.length) return null;
-    const shown = ui.logOpen ? lines : lines.slice(-4);
+    const open = all || ui.logOpen;
+    const shown = open ? lines : lines.slice(-4);
     return h(
       "div",
-      { class: `log-box${ui.logOpen ? " open" : ""}` },
-      h("ol", { class: "log", "data-testid": "log" }, shown.map((e) => h("li", {}, eventText(e, label)))),
-      lines.length > 4
+      { class: `log-box${open ? " open" : ""}${all ? " all" : ""}` },
+      h(
+        "ol",
+        { class: "log", "data-testid": all ? "log-all" : "log" },
+        shown.map(([e, i]) => h("li", { key: i }, eventText(e, label))),
+      ),
+      !all && lines.length > 4
         ? button(
             "log-toggle",
             () => {
@@ -409,79 +598,253 @@ export function startRoom(app, roomId) {
     );
   }
 
-  function handEnd() {
-    if (!s.lastHand) return null;
-    const me = mySeat();
-    const ready = me !== null && s.room?.seats?.[me]?.ready;
-    return handEndView(s.lastHand, {
-      label,
-      canNext: me !== null && !ready && !s.lastHand.match_over,
-      onNext: () => socket.next(),
-    });
+  // ---- between hands: the result, the countdown, who is ready; the vote; the match's end
+
+  /** Who is ready for the next hand (准备), and the countdown to the deal. */
+  function readyLine() {
+    if (!s.room || s.room.match_over) return null;
+    const seats = s.room.seats;
+    const waiting = seats.filter((x) => !x.ready).map((x) => label(x.seat));
+    const left = secondsLeft(s.nextDeadline);
+    return h(
+      "div",
+      { class: "ready-line", "data-testid": "ready-line" },
+      seats.map((x) =>
+        h(
+          "span",
+          {
+            key: x.seat,
+            class: `ready-mark${x.ready ? " ready" : ""}`,
+            "data-testid": `ready-${x.seat}`,
+            "data-ready": x.ready ? "true" : "false",
+          },
+          label(x.seat),
+          " ",
+          x.ready ? t("ready") : "…",
+        ),
+      ),
+      s.nextDeadline
+        ? h("span", { class: "countdown", "data-testid": "next-countdown", "data-left": left }, t("next_in", { s: left }))
+        : null,
+      waiting.length ? h("span", { class: "waiting-for", "data-testid": "waiting-for" }, t("waiting_for", { who: waiting.join("、") })) : null,
+    );
   }
 
-  function matchEnd() {
+  /** The bar that stays in reach over the result: 下一局 (or 再来一局), ready marks, countdown. */
+  function resultBar() {
+    const me = mySeat();
+    const end = s.lastHand;
+    const over = s.room?.match_over || end?.match_over;
+    const ready = me !== null && seatInfo(me)?.ready;
+    const out = [];
+    if (over) {
+      out.push(rematchLine());
+    } else {
+      out.push(readyLine());
+      if (me !== null) {
+        out.push(
+          ready
+            ? h("span", { class: "ready-done", "data-testid": "ready-done" }, t("ready_done"))
+            : h("button", { class: "primary", "data-testid": "next-hand", disabled: !online(), onclick: () => socket.next() }, t("next_hand")),
+        );
+      }
+    }
+    out.push(button("result-hide", () => { ui.resultHidden = true; draw(); }, t("see_table")));
+    return h("div", { class: "result-bar", "data-testid": "result-bar" }, out);
+  }
+
+  function rematchLine() {
+    const me = mySeat();
+    const r = s.room?.rematch;
+    const chosen = r?.chosen || [false, false, false];
+    const mine = me !== null && chosen[me];
+    return h(
+      "div",
+      { class: "rematch", "data-testid": "rematch" },
+      r
+        ? h(
+            "span",
+            { class: "rematch-marks" },
+            (s.room?.seats || []).map((x) =>
+              h("span", { key: x.seat, class: `ready-mark${chosen[x.seat] || x.kind === "bot" ? " ready" : ""}`, "data-testid": `rematch-${x.seat}` }, label(x.seat), " ", chosen[x.seat] || x.kind === "bot" ? "✓" : "…"),
+            ),
+            h("span", { class: "countdown", "data-testid": "rematch-countdown" }, t("rematch_in", { s: secondsLeft(s.rematchDeadline) })),
+          )
+        : null,
+      me !== null && !mine
+        ? h("button", { class: "primary", "data-testid": "rematch-button", disabled: !online(), onclick: () => socket.send("rematch") }, t("rematch"))
+        : null,
+      mine ? h("span", { class: "ready-done" }, t("rematch_chosen")) : null,
+      h("a", { href: "/", class: "button", "data-testid": "to-lobby" }, t("back_lobby")),
+    );
+  }
+
+  /** The final standings, once, with how the match ended (比赛结束 or 房间已解散). */
+  function matchEndPanel() {
     const end = s.matchEnd;
     if (!end) return null;
     return h(
       "section",
-      { class: "panel match-end", "data-testid": "match-end" },
-      h("h2", {}, t("match_over")),
-      h("ol", {}, end.ranking.map((seat) => h("li", {}, `${label(seat)}: ${end.ledger.seats[seat]}`))),
-      h("a", { href: "/", class: "button primary" }, t("create_room")),
+      { class: "match-end", "data-testid": "match-end", "data-dissolved": end.dissolved ? "true" : "false" },
+      h("h2", {}, end.dissolved ? t("dissolved") : t("match_over")),
+      matchTotals(end, label),
+    );
+  }
+
+  function resultOverlay() {
+    if (ui.resultHidden || ui.replay) return null;
+    const end = s.lastHand;
+    const dissolved = s.matchEnd?.dissolved;
+    if (!end && !dissolved) return null;
+    if (s.room?.status === "playing") return null;
+    return h(
+      "div",
+      { class: "result-host", "data-testid": "result-host" },
+      h(
+        "div",
+        { class: "result-sheet" },
+        resultBar(),
+        h(
+          "div",
+          { class: "result-body" },
+          matchEndPanel(),
+          end && !(dissolved && end.hand_number !== s.handNumber)
+            ? handEndView(end, { label, title: t("hand_n", { n: end.hand_number - (s.room?.first_hand ?? 1) + 1 }) })
+            : null,
+        ),
+      ),
+    );
+  }
+
+  /** A 解散 vote in progress: who asked, who agreed, and our 同意 / 拒绝. */
+  function votePanel() {
+    const v = s.room?.vote;
+    if (!v) return null;
+    const me = mySeat();
+    const mine = me === null ? undefined : v.answers[me];
+    return h(
+      "div",
+      { class: "modal", "data-testid": "vote" },
+      h(
+        "div",
+        { class: "panel dialog vote" },
+        h("h2", {}, t("vote_title", { who: label(v.by) })),
+        h("p", { class: "help" }, t("vote_help", { s: secondsLeft(s.voteDeadline) })),
+        h(
+          "ul",
+          { class: "vote-answers" },
+          (s.room.seats || []).map((x) =>
+            h(
+              "li",
+              { key: x.seat, "data-testid": `vote-${x.seat}`, "data-answer": String(v.answers[x.seat]) },
+              label(x.seat),
+              " · ",
+              v.answers[x.seat] === true ? t("agree") : v.answers[x.seat] === false ? t("refuse") : t("vote_waiting"),
+            ),
+          ),
+        ),
+        me !== null && mine === null
+          ? h(
+              "div",
+              { class: "dialog-buttons" },
+              h("button", { class: "primary", "data-testid": "vote-agree", onclick: () => socket.send("vote", { agree: true }) }, t("agree")),
+              h("button", { "data-testid": "vote-refuse", onclick: () => socket.send("vote", { agree: false }) }, t("refuse")),
+            )
+          : null,
+      ),
     );
   }
 
   function main() {
+    if (ui.replay) return [ui.replay.render()];
+    const end = s.lastHand || s.matchEnd;
     return [
-      s.obs ? board() : h("p", { class: "panel waiting", "data-testid": "waiting" }, t("waiting_players")),
-      handEnd(),
-      matchEnd(),
-      log(),
-      h("div", { class: "room-bar" }, seatList(), rulesLine(), shareBar(), inviteBar()),
-      h(
-        "div",
-        { class: "history-bar" },
-        button(
-          "history-toggle",
-          () => {
-            if (ui.history) {
-              ui.history = null;
-              draw();
-            } else loadHistory();
-          },
-          t("history"),
-        ),
-      ),
-      ui.history,
+      joinPanel(),
+      s.obs
+        ? board()
+        : h(
+            "section",
+            { class: "panel waiting", "data-testid": "waiting" },
+            h("p", {}, t("waiting_players")),
+            h(
+              "div",
+              { class: "seats" },
+              seatChips(false),
+              h("span", { class: "spectators" }, t("spectators", { n: s.room?.spectators ?? 0 })),
+            ),
+            shareBar(),
+          ),
+      ui.resultHidden && end && s.room?.status !== "playing"
+        ? h("button", { class: "primary result-show", "data-testid": "result-show", onclick: () => { ui.resultHidden = false; draw(); } }, t("see_result"))
+        : null,
+      log(false),
     ];
   }
 
   function draw() {
+    document.body.dataset.busy = ui.busy ? "true" : "false"; // for tests: an action in flight
     if (s.notFound) {
-      mount(app, header(), notFoundPage(roomId));
+      mount(app, header(), h("main", { class: "not-found" }, notFoundPage(roomId)));
       return;
     }
-    const conn =
-      s.conn === "open"
+    const offline = s.conn === "closed";
+    const status = offline
+      ? h("span", { class: "offline-banner", "data-testid": "offline" }, t("offline_banner"))
+      : s.conn === "open"
         ? null
-        : h("span", { class: "conn", "data-testid": "conn" }, s.conn === "closed" ? t("disconnected") : t("connecting"));
-    const err = s.error && !s.notFound ? h("p", { class: "toast error", "data-testid": "error" }, refusal(s.error)) : null;
-    s.error = null; // an error is shown once, with the redraw that follows it
+        : h("span", { class: "conn", "data-testid": "conn" }, t("connecting"));
+    const toastNode = ui.toast && ui.toast.until > Date.now()
+      ? h("p", { class: "toast error", "data-testid": "error", role: "status" }, ui.toast.text)
+      : null;
     mount(
       app,
-      header(h("span", { class: "room-id" }, `${t("room")} ${roomId}`, conn)),
-      s.conn === "closed" ? h("div", { class: "offline-banner", "data-testid": "offline" }, t("offline_banner")) : null,
-      err,
-      h("main", { class: `room${s.conn === "open" ? "" : " offline"}` }, ui.replay || main()),
-      ui.confirm,
+      header(
+        h(
+          "span",
+          { class: "room-id" },
+          button("menu", () => { ui.menu = !ui.menu; draw(); }, `☰ ${t("room")} ${roomId}`, {
+            class: "menu-button",
+            "aria-expanded": ui.menu ? "true" : "false",
+          }),
+          status,
+        ),
+        offline,
+      ),
+      h(
+        "main",
+        { class: `room${s.conn === "open" ? "" : " offline"}${s.lastHand || s.matchEnd ? " ended" : ""}` },
+        main(),
+      ),
+      resultOverlay(),
+      votePanel(),
+      drawer(),
+      toastNode,
+      ui.confirm
+        ? confirmBox(
+            ui.confirm.text,
+            ui.confirm.yes,
+            () => {
+              const { onYes } = ui.confirm;
+              ui.confirm = null;
+              onYes();
+              draw();
+            },
+            () => {
+              ui.confirm = null;
+              draw();
+            },
+          )
+        : null,
     );
   }
 
-  // The countdown ticks without a full redraw.
+  // The clocks tick (the turn timer, the countdown to the next deal, a vote) and a toast fades:
+  // a redraw that changes only those numbers.
   setInterval(() => {
-    const node = document.querySelector("[data-testid=timer]");
-    if (node && s.deadline) node.textContent = timerText();
+    if (s.deadline || s.nextDeadline || s.voteDeadline || s.rematchDeadline || ui.toast) {
+      if (ui.toast && ui.toast.until <= Date.now()) ui.toast = null;
+      draw();
+    }
   }, 500);
   // Keep idle connections (and proxies) alive.
   setInterval(() => socket.send("ping", { t: Date.now() }), 25000);

@@ -40,19 +40,23 @@ const label = (name) => t(SPEC[name]?.label || `opt_${name}`);
 /** Whether this server lets a room set `name` (an older one may not know every option). */
 export const roomMay = (data, name) => name in (data.room_options || {});
 
-function optionField(spec, value) {
+// The form's controls are uncontrolled: they start at the preset's values (defaultValue /
+// defaultChecked) and are read when the form is sent; a new preset draws them afresh (a `key`).
+function optionField(spec, value, toggles) {
   const attrs = { name: spec.name, "data-testid": spec.name };
+  // A stake or reward only matters with its 留子 / 守醒 on: greyed out otherwise.
+  const disabled = spec.needs ? !toggles?.[spec.needs] : false;
   let input;
   if (spec.kind === "bool") {
-    input = h("input", { ...attrs, type: "checkbox", checked: value });
+    input = h("input", { ...attrs, type: "checkbox", defaultChecked: value, disabled });
   } else if (spec.kind === "choice") {
     input = h(
       "select",
-      attrs,
+      { ...attrs, disabled },
       spec.choices.map((c) => h("option", { value: c, selected: c === value }, t(`opt_${c}`))),
     );
   } else {
-    input = h("input", { ...attrs, type: "number", value, min: spec.min, inputmode: "numeric" });
+    input = h("input", { ...attrs, type: "number", defaultValue: String(value), min: spec.min, inputmode: "numeric", disabled });
   }
   return h(
     "label",
@@ -63,15 +67,15 @@ function optionField(spec, value) {
 }
 
 /** The fields of the named options this server accepts, set to the preset's values. */
-export function optionFields(data, preset, names) {
-  return names.filter((n) => roomMay(data, n)).map((n) => optionField(SPEC[n], preset.options[n]));
+export function optionFields(data, preset, names, toggles) {
+  return names.filter((n) => roomMay(data, n)).map((n) => optionField(SPEC[n], preset.options[n], toggles));
 }
 
 function patternBox(key, value, group, checked) {
   return h(
     "label",
     { class: "pattern", title: key },
-    h("input", { type: "checkbox", name: group, value: key, checked, "data-testid": `${group}-${key}` }),
+    h("input", { type: "checkbox", name: group, value: key, defaultChecked: checked, "data-testid": `${group}-${key}` }),
     ` ${patternName(key)} `,
     h("small", {}, value),
   );
@@ -111,28 +115,6 @@ export function ruleSection(data, preset) {
     optionFields(data, preset, [...names, "score_target"]),
     h("div", { class: "pattern-host" }, patternFields(data, preset)),
   );
-}
-
-/** Reset every option control and the 名堂 lists to a newly chosen preset. */
-export function applyPreset(form, data, preset) {
-  for (const spec of OPTIONS) {
-    const el = form.elements[spec.name];
-    if (!el) continue;
-    const value = preset.options[spec.name];
-    if (spec.kind === "bool") el.checked = value;
-    else el.value = value;
-  }
-  form.querySelector(".pattern-host")?.replaceChildren(...patternFields(data, preset).filter(Boolean));
-  syncDependents(form);
-}
-
-/** A stake or reward only matters with its 留子 / 守醒 on: grey it out otherwise. */
-export function syncDependents(form) {
-  for (const spec of OPTIONS) {
-    const el = form.elements[spec.name];
-    const toggle = spec.needs && form.elements[spec.needs];
-    if (el && toggle) el.disabled = !toggle.checked;
-  }
 }
 
 function readOption(el, spec, fallback) {

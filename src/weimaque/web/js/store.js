@@ -18,11 +18,32 @@ export function emptyRoomState(roomId) {
     match: null,
     lastHand: null, // hand_end payload while between hands
     matchEnd: null,
+    // Local Date.now()-based deadlines from RoomInfo: the next deal, a 解散 vote, a 再来一局.
+    nextDeadline: null,
+    voteDeadline: null,
+    rematchDeadline: null,
     error: null,
     notFound: false,
     chiOpen: false, // UI: the 吃 run chooser is open
     resync: false, // we missed a hand's start (or an action was refused): ask for a snapshot
   };
+}
+
+/** Whole seconds left until a local deadline (0 once it has passed). */
+export function secondsLeft(deadline) {
+  return deadline ? Math.max(0, Math.ceil((deadline - Date.now()) / 1000)) : 0;
+}
+
+// A countdown of RoomInfo ({left_ms}) as a deadline on this browser's clock (clocks differ).
+const localDeadline = (block) => (block && typeof block.left_ms === "number" ? Date.now() + block.left_ms : null);
+
+function setRoom(s, room) {
+  s.room = room;
+  s.nextDeadline = localDeadline(room?.next_hand);
+  s.voteDeadline = localDeadline(room?.vote);
+  s.rematchDeadline = localDeadline(room?.rematch);
+  // A new match in the room (再来一局): the last match's result and standings are history.
+  if (room && !room.match_over && s.matchEnd) s.matchEnd = null;
 }
 
 /** Fold one server message into the state; returns the same (mutated) object. */
@@ -47,7 +68,7 @@ const HANDLERS = {
   },
 
   snapshot(s, msg) {
-    s.room = msg.room;
+    setRoom(s, msg.room);
     s.you = { held: null, ...(msg.you || s.you) };
     s.handNumber = msg.hand_number;
     s.obs = msg.observation;
@@ -55,6 +76,16 @@ const HANDLERS = {
     s.match = msg.match;
     s.lastHand = msg.last_hand;
     if (msg.match && !msg.match.over) s.matchEnd = null;
+    // After a reload the match's end is told by the snapshot alone: rank the seats from it.
+    if (msg.match?.over && !s.matchEnd) {
+      const scores = msg.match.scores;
+      s.matchEnd = {
+        ranking: [0, 1, 2].sort((a, b) => scores[b] - scores[a] || a - b),
+        ledger: msg.match.ledger,
+        scores,
+        dissolved: Boolean(msg.room?.dissolved),
+      };
+    }
     s.resync = false;
     setDecision(s, msg);
   },
@@ -117,11 +148,21 @@ const HANDLERS = {
 
   match_end(s, msg) {
     s.matchEnd = msg;
-    if (s.match) s.match.hands = msg.hands;
+    if (s.match) {
+      s.match.hands = msg.hands;
+      s.match.over = true;
+      s.match.scores = msg.scores ?? s.match.scores;
+    }
+    if (msg.dissolved) {
+      // A dissolved match abandons the hand in progress: nothing is left to decide.
+      s.toAct = false;
+      s.legal = [];
+      s.deadline = null;
+    }
   },
 
   room(s, msg) {
-    s.room = msg.room;
+    setRoom(s, msg.room);
   },
 
   error(s, msg) {

@@ -49,7 +49,14 @@ function seatHeader(obs, seat, rel, ctx) {
     where ? h("span", { class: "where" }, where) : null,
     h("span", { class: "seat-name", "data-testid": "seat-name" }, ctx.label(seat)),
     obs.dealer === seat ? h("span", { class: "badge dealer" }, t("dealer")) : null,
-    obs.dead[seat] ? h("span", { class: "badge dead", "data-testid": "dead" }, t("dead")) : null,
+    obs.dead[seat]
+      ? h(
+          "details",
+          { class: "badge dead", "data-testid": "dead" },
+          h("summary", {}, t("dead")),
+          h("span", { class: "explain", "data-testid": "dead-explain" }, t("dead_explain")),
+        )
+      : null,
     ...(ctx.badges ? ctx.badges(seat) : []),
     mingXi(seat, ctx),
     h("span", { class: "seat-score", "data-testid": "seat-score" }, signed(ctx.score(seat))),
@@ -83,10 +90,11 @@ export function melds(list, size) {
   return h(
     "div",
     { class: "melds", "data-testid": "melds" },
-    list.map((m) =>
+    list.map((m, i) =>
       h(
         "div",
         {
+          key: i,
           class: `meld ${m.kind}${m.face_down ? " face-down" : ""}`,
           "data-kind": m.kind,
           "data-cards": m.cards || "",
@@ -101,15 +109,8 @@ export function melds(list, size) {
 
 /** A meld's cards; the card a 吃 took from the table is tinted, as the apps show it. */
 function claimedRow(cards, claimed, size) {
-  let marked = false;
-  return faces(cards).map((f) => {
-    const node = card(f, { size });
-    if (!marked && claimed === f) {
-      node.classList.add("claimed");
-      marked = true;
-    }
-    return node;
-  });
+  const at = claimed ? faces(cards).indexOf(claimed) : -1;
+  return faces(cards).map((f, i) => card(f, { size, key: i, mark: i === at ? "claimed" : null }));
 }
 
 /** Our own bans (RULES §5.2, §5.3): faces we may not 吃 or 碰 this hand. */
@@ -170,11 +171,14 @@ function ownNumbers(ctx) {
     "div",
     { class: "own-xi", "data-testid": "own-xi", "data-total": own.total, "data-to-min": own.to_min },
     h("span", {}, t("own_xi", { hand: own.hand, total: own.total })),
-    h(
-      "span",
-      { class: own.to_min ? "to-min" : "to-min ok" },
-      own.to_min ? t("to_min", { n: own.to_min }) : t("min_ok", { n: ctx.numbers.min_xi }),
-    ),
+    // Once the hand is over the result panel says who won and why: no "差 N 息" under a win.
+    ctx.won
+      ? null
+      : h(
+          "span",
+          { class: own.to_min ? "to-min" : "to-min ok" },
+          own.to_min ? t("to_min", { n: own.to_min }) : t("min_ok", { n: ctx.numbers.min_xi }),
+        ),
   );
 }
 
@@ -233,6 +237,7 @@ function handView(hand, ctx) {
     return h(
       "button",
       {
+        key: face,
         class: `stack${ok ? " legal" : ""}${legal.size && !ok ? " blocked" : ""}`,
         "data-testid": "hand-face",
         "data-face": face,
@@ -242,7 +247,7 @@ function handView(hand, ctx) {
         onclick: ok ? () => ctx.onDiscard(face) : null,
       },
       hinted.has(face) ? h("span", { class: "ting", "data-testid": "ting-tag" }, t("hint_tag")) : null,
-      Array.from({ length: n }, () => card(face, { size: "l" })),
+      Array.from({ length: n }, (_, i) => card(face, { size: "l", key: i })),
     );
   };
   return h(
