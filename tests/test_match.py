@@ -125,3 +125,37 @@ def test_views_carry_the_match_scores() -> None:
     match.rules = match.rules.with_options(match_hands=4)
     state = match.start_hand()
     assert observation(state, 0)["scores"] == match.scores
+
+
+def test_ending_early_drops_the_hand_in_progress_and_shares_the_pool() -> None:
+    # 解散: the finished hands stand, the hand being played is not scored, and what the 留子
+    # pool still holds is shared as at a normal end (RULES §8.5, §8.6).
+    rules = get_rules("anxiang").with_options(liuzi=True, match_hands=8)
+    match = Match.new(rules, 5)
+    rng = random.Random(5)
+    for _ in range(2):
+        state = match.start_hand()
+        while not state.is_terminal():
+            policy_play(state, rng)
+        match.finish_hand()
+    before = list(match.scores)
+    pool, dealer = match.pool, match.dealer
+    assert pool % 3 != 0  # some units do not divide: they go from the dealer on
+    match.start_hand()
+    match.end_early()
+    assert match.is_over() and match.current is None and len(match.hands) == 2
+    assert match.pool == 0
+    base, odd = divmod(pool, 3)
+    share = [base + (1 if (s - dealer) % 3 < odd else 0) for s in range(3)]
+    assert match.final_share == tuple(share)
+    assert match.scores == [b + s for b, s in zip(before, share, strict=True)]
+    ledger = match.ledger()
+    assert sum(ledger["seats"]) + ledger["shouxing"] + ledger["pool"] == 0
+    # The record says so, and replays to the same ledger.
+    record = json.loads(json.dumps(match.record(), ensure_ascii=False))
+    assert record["ended_early"] is True
+    assert replay_match(record).ledger() == ledger
+    with pytest.raises(ValueError, match="over"):
+        match.end_early()
+    with pytest.raises(ValueError, match="over"):
+        match.start_hand()

@@ -94,6 +94,8 @@ class Match:
     settlements: list[Settlement] = field(default_factory=list)
     current: GameState | None = None
     final_share: tuple[int, int, int] | None = None
+    #: The match was ended before its end (``end_early``: a table's 解散).
+    ended_early: bool = False
 
     @classmethod
     def new(cls, rules: RuleConfig | str = "anxiang", seed: int = 0) -> Match:
@@ -108,6 +110,8 @@ class Match:
 
     def is_over(self) -> bool:
         """Whether the match has ended."""
+        if self.ended_early:
+            return True
         if self.rules.score_target and max(self.scores) >= self.rules.score_target:
             return True
         return len(self.hands) >= self.rules.match_hands
@@ -142,6 +146,19 @@ class Match:
             self._share_pool()
         return s
 
+    def end_early(self) -> None:
+        """End the match now, settled as it stands (解散, the table agreeing to stop).
+
+        A hand in progress is dropped: not scored, not counted, not recorded. The finished hands
+        stand, and a 留子 pool still holding units is shared as at a normal end (RULES §8.5).
+        """
+        if self.is_over():
+            raise WeimaqueError("the match is over")
+        self.current = None
+        self.ended_early = True
+        if self.pool:
+            self._share_pool()
+
     def _share_pool(self) -> None:
         """The pool left at the end is shared equally; the odd units go from the dealer on [D]."""
         base, odd = divmod(self.pool, NUM_SEATS)
@@ -158,8 +175,8 @@ class Match:
         return {"seats": list(self.scores), "shouxing": self.shouxing, "pool": self.pool}
 
     def record(self) -> dict[str, Any]:
-        """The match record, holding every hand record."""
-        return {
+        """The match record, holding every hand record (``ended_early`` only when it was)."""
+        out = {
             "version": MATCH_VERSION,
             "rules": self.rules.id,
             "overrides": overrides_of(self.rules),
@@ -168,6 +185,9 @@ class Match:
             "final_pool_share": None if self.final_share is None else list(self.final_share),
             "ledger": self.ledger(),
         }
+        if self.ended_early:
+            out["ended_early"] = True
+        return out
 
 
 def replay_match(record: dict[str, Any]) -> Match:
@@ -179,6 +199,8 @@ def replay_match(record: dict[str, Any]) -> Match:
         if match.current.dealer != match.dealer:
             raise WeimaqueError("match record: a hand's dealer does not follow the rotation")
         match.finish_hand()
+    if record.get("ended_early"):
+        match.end_early()
     if match.ledger() != record["ledger"]:
         raise WeimaqueError("match replay does not reproduce the recorded ledger")
     return match

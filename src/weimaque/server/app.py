@@ -26,7 +26,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
-from weimaque.bots import REGISTRY, check_spec
+from weimaque.bots import REGISTRY, check_spec, get_bot
 from weimaque.errors import WeimaqueError
 from weimaque.rules.config import OPTION_NAMES, PATTERN_NAMES, RuleConfig
 from weimaque.rules.registry import DEFAULT_PRESET, list_rules
@@ -44,10 +44,20 @@ from weimaque.server.limits import (
     send_within,
 )
 from weimaque.server.manager import RoomManager
-from weimaque.server.options import DEFAULT_TURN_SECONDS, ROOM_OPTIONS, RoomError, RoomOptions
+from weimaque.server.options import (
+    DEFAULT_NEXT_SECONDS,
+    DEFAULT_TURN_SECONDS,
+    DEFAULT_VOTE_SECONDS,
+    ROOM_OPTIONS,
+    RoomError,
+    RoomOptions,
+    autoplay_bot_name,
+    quoted,
+)
 from weimaque.server.protocol import (
     PROTOCOL_VERSION,
     ProtocolError,
+    clean_text,
     error_message,
     is_token,
     parse_client,
@@ -241,7 +251,7 @@ def create_app(
         room_id = str(request.path_params["room_id"])
         room = manager.get(room_id)
         if room is None:
-            return _error(404, "room_not_found", f"no room {room_id!r}")
+            return _error(404, "room_not_found", f"no room {quoted(room_id)}")
         return room
 
     async def index(request: Request) -> Response:
@@ -284,6 +294,8 @@ def create_app(
                 "pattern_names": dict(PATTERN_NAMES),
                 "bots": sorted(REGISTRY),
                 "turn_seconds": DEFAULT_TURN_SECONDS,
+                "next_seconds": DEFAULT_NEXT_SECONDS,
+                "vote_seconds": DEFAULT_VOTE_SECONDS,
             }
         )
 
@@ -318,7 +330,10 @@ def create_app(
             status_code=201,
         )
 
-    async def free_seat(request: Request) -> Response:
+    async def creator_request(
+        request: Request, fields: frozenset[str]
+    ) -> tuple[Room, dict[str, Any]] | JSONResponse:
+        """The room and the body of a creator's request: JSON, bounded, with its token."""
         room = room_or_404(request)
         if isinstance(room, JSONResponse):
             return room
@@ -326,25 +341,72 @@ def create_app(
             raw = await read_json(request.stream(), request.headers, limits.max_body)
         except BodyError as exc:
             return _error(exc.status, exc.code, exc.message)
-        token = raw.get("creator_token") if isinstance(raw, dict) else None
+        if not isinstance(raw, dict):
+            return _error(400, "bad_request", f"the body must be a JSON object, not {quoted(raw)}")
+        unknown = sorted(quoted(k, 30) for k in set(raw) - fields)
+        if unknown:
+            return _error(400, "bad_request", f"unknown fields {', '.join(unknown[:5])}")
+        token = raw.get("creator_token")
         if (
             room.creator is None
             or not is_token(token)
             or not secrets.compare_digest(hash_token(str(token)), room.creator)
         ):
-            return _error(403, "forbidden", "only the room's creator (creator_token) frees seats")
+            return _error(403, "forbidden", "only the room's creator (creator_token) may do this")
+        return room, raw
+
+    def seat_param(request: Request, shouxing: bool) -> SeatId | JSONResponse:
         text = str(request.path_params["seat"])
-        seat: SeatId | None = "shouxing" if text == "shouxing" else None
+        if text == "shouxing" and shouxing:
+            return "shouxing"
         if text in ("0", "1", "2"):
-            seat = int(text)
-        if seat is None:
-            return _error(404, "bad_seat", "seats are 0, 1, 2 and shouxing")
-        if room.state is not None and room.connected(seat):
-            return _error(
-                409, "hand_in_progress", "a player at the table is freed only between hands"
-            )
+            return int(text)
+        known = "0, 1, 2 and shouxing" if shouxing else "0, 1 and 2"
+        return _error(400, "bad_seat", f"seats are {known}, not {quoted(text)}")
+
+    async def free_seat(request: Request) -> Response:
+        found = await creator_request(request, frozenset({"creator_token"}))
+        if isinstance(found, JSONResponse):
+            return found
+        room, _ = found
+        seat = seat_param(request, shouxing=True)
+        if isinstance(seat, JSONResponse):
+            return seat
+        if room.state is not None:
+            # Whoever sat in a seat freed mid-hand would read the hand its player held.
+            return _error(409, "hand_in_progress", "a seat is freed only between hands")
         if not room.free_seat(seat):
             return _error(409, "bad_seat", f"seat {seat} is not held by a person")
+        return JSONResponse({"v": PROTOCOL_VERSION, "room": room.info()})
+
+    async def seat_bot(request: Request) -> Response:
+        found = await creator_request(request, frozenset({"creator_token", "bot"}))
+        if isinstance(found, JSONResponse):
+            return found
+        room, raw = found
+        seat = seat_param(request, shouxing=False)
+        if isinstance(seat, JSONResponse):
+            return seat
+        assert isinstance(seat, int)
+        spec = raw.get("bot", autoplay_bot_name())
+        if not isinstance(spec, str):
+            return _error(400, "bad_bots", f"bot must be a bot kind, not {quoted(spec)}")
+        try:
+            check_spec(spec)
+            kind = get_bot(spec)
+        except WeimaqueError as exc:
+            return _error(400, "bad_bots", f"bot {quoted(spec)}: {clean_text(str(exc), 300)}")
+        del kind
+        if room.seats[seat].kind == "bot":
+            return _error(409, "bad_seat", f"seat {seat} is played by a bot already")
+        if room.present(seat):
+            return _error(
+                409,
+                "seat_connected",
+                f"seat {seat}'s player is connected: only a gone player's "
+                "seat (or an empty one) is given to a bot",
+            )
+        room.give_to_bot(seat, spec)
         return JSONResponse({"v": PROTOCOL_VERSION, "room": room.info()})
 
     async def list_rooms(request: Request) -> Response:
@@ -373,7 +435,8 @@ def create_app(
             {
                 "v": PROTOCOL_VERSION,
                 "room_id": room.id,
-                "hands": room.summaries(),
+                "match_number": room.match_number,
+                "hands": room.all_summaries(),
                 "ledger": room.match.ledger(),
             }
         )
@@ -387,38 +450,47 @@ def create_app(
         record = room.match.record()
         record.pop("seed", None)
         record["room_id"] = room.id
+        record["match_number"] = room.match_number
+        record["first_hand"] = room.first_hand
         record["hands"] = list(room.match.hands)
         return JSONResponse(record)
 
-    def finished(request: Request) -> tuple[Room, int, dict[str, Any]] | JSONResponse:
+    def finished(request: Request) -> tuple[Room, int, int, dict[str, Any]] | JSONResponse:
         room = room_or_404(request)
         if isinstance(room, JSONResponse):
             return room
-        try:
-            number = int(request.path_params["number"])
-        except ValueError:
-            return _error(404, "hand_not_found", "hand numbers are integers")
-        record = manager.hand_record(room.id, number)
-        if record is None:
+        text = str(request.path_params["number"])
+        if not text.isdecimal() or len(text) > 12:
+            return _error(404, "hand_not_found", f"hand numbers are integers, not {quoted(text)}")
+        number = int(text)
+        found = room.hand_record(number)
+        if found is None:
             if number == room.hand_number and room.state is not None:
                 return _error(404, "hand_not_finished", f"hand {number} is still being played")
             return _error(404, "hand_not_found", f"no finished hand {number}")
-        return room, number, record
+        match, record = found
+        return room, number, match, record
 
     async def hand(request: Request) -> Response:
         found = finished(request)
         if isinstance(found, JSONResponse):
             return found
-        room, number, record = found
+        room, number, match, record = found
         return JSONResponse(
-            {"v": PROTOCOL_VERSION, "room_id": room.id, "number": number, "record": record}
+            {
+                "v": PROTOCOL_VERSION,
+                "room_id": room.id,
+                "number": number,
+                "match": match,
+                "record": record,
+            }
         )
 
     async def hand_replay(request: Request) -> Response:
         found = finished(request)
         if isinstance(found, JSONResponse):
             return found
-        room, number, record = found
+        room, number, _, record = found
         steps = await asyncio.to_thread(replay_steps, record)
         return JSONResponse(
             {"v": PROTOCOL_VERSION, "room_id": room.id, "number": number, "steps": steps}
@@ -456,14 +528,11 @@ def create_app(
         found = finished(request)
         if isinstance(found, JSONResponse):
             return found
-        room, number, record = found
-        try:
-            seat = int(request.query_params.get("seat", ""))
-            if not 0 <= seat <= 2:
-                raise ValueError(seat)
-        except ValueError:
-            seat_text = request.query_params.get("seat")
-            return _error(400, "bad_seat", f"seat must be 0, 1 or 2, not {seat_text!r}")
+        room, number, _, record = found
+        seat_text = request.query_params.get("seat")
+        if seat_text not in ("0", "1", "2"):
+            return _error(400, "bad_seat", f"seat must be 0, 1 or 2, not {quoted(seat_text)}")
+        seat = int(seat_text)
         key = (room.id, number, seat)
         try:
             result = await reviewed(key, record)
@@ -582,6 +651,7 @@ def create_app(
         Route("/api/rooms/{room_id}/hands", hands),
         Route("/api/rooms/{room_id}/record", match_record),
         Route("/api/rooms/{room_id}/seats/{seat}/free", free_seat, methods=["POST"]),
+        Route("/api/rooms/{room_id}/seats/{seat}/bot", seat_bot, methods=["POST"]),
         Route("/api/rooms/{room_id}/hands/{number}", hand),
         Route("/api/rooms/{room_id}/hands/{number}/replay", hand_replay),
         Route("/api/rooms/{room_id}/hands/{number}/review", hand_review),

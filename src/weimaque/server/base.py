@@ -21,19 +21,24 @@ from weimaque.rules.config import RuleConfig
 from weimaque.rules.registry import overrides_of
 from weimaque.server.gate import Gate
 from weimaque.server.numbers import HintCache
-from weimaque.server.options import DEFAULT_TURN_SECONDS, RoomOptions
+from weimaque.server.options import DEFAULT_TURN_SECONDS, OFFLINE_GRACE_S, RoomOptions
 from weimaque.server.persist import Recorder
 from weimaque.server.seats import Conn, Seat, SeatId
 from weimaque.server.store import Store
+from weimaque.server.votes import Rematch, Vote
 
 Status = Literal["waiting", "playing", "between_hands", "over"]
 
 
-def hand_summary(number: int, record: dict[str, Any], room_id: str) -> dict[str, Any]:
-    """The summary of a finished hand (no deal, no actions)."""
+def hand_summary(
+    number: int, record: dict[str, Any], room_id: str, match: int = 1
+) -> dict[str, Any]:
+    """The summary of a finished hand (no deal, no actions): hand ``number`` of the room, played
+    in its match ``match``."""
     result = record.get("result") or {}
     return {
         "number": number,
+        "match": match,
         "dealer": record["dealer"],
         "winner": result.get("winner"),
         "total": result.get("total", 0),
@@ -43,8 +48,21 @@ def hand_summary(number: int, record: dict[str, Any], room_id: str) -> dict[str,
     }
 
 
+def timed(deadline: float, now: float, seconds: int) -> dict[str, Any]:
+    """A running clock as the protocol shows it: seconds, the deadline (Unix ms) and time left."""
+    left = deadline - now
+    return {
+        "seconds": seconds,
+        "deadline_ms": int((time.time() + left) * 1000),
+        "left_ms": max(0, int(left * 1000)),
+    }
+
+
 class RoomBase:
-    """A table of three seats playing one match (RULES §8.6): its state."""
+    """A table of three seats playing matches one after another (RULES §8.6): its state."""
+
+    #: Seconds a person's seat may have no open connection before it is offline (托管 plays it).
+    offline_grace: float = OFFLINE_GRACE_S
 
     def __init__(
         self,
@@ -90,7 +108,24 @@ class RoomBase:
         #: News built on the next turn of the loop (``RoomViews.send_events``).
         self._pending: list[Callable[[], None]] = []
         self._flush_scheduled = False
-        self._between_since = time.monotonic()
+        #: The room's clock (monotonic seconds); a test may give a room a clock of its own.
+        self.clock: Callable[[], float] = time.monotonic
+        self._between_since = self.clock()
+        #: The match's number in the room (1 for the first; 再来一局 starts the next).
+        self.match_number = 1
+        #: (match number, record) of every finished hand of the room's earlier matches.
+        self.archive: list[tuple[int, dict[str, Any]]] = []
+        #: The match was ended by a vote (解散).
+        self.dissolved = False
+        self.vote: Vote | None = None
+        self.rematch: Rematch | None = None
+        #: When each seat's last proposal to 解散 was refused.
+        self._refused: dict[int, float] = {}
+        #: When each person's seat lost its last open connection, and the seats now offline.
+        self._gone: dict[int, float] = {}
+        self.offline_seats: set[int] = set()
+        #: Between hands: when the countdown deals the next hand (None: no countdown runs).
+        self._next_deadline: float | None = None
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -105,8 +140,17 @@ class RoomBase:
 
     @property
     def hand_number(self) -> int:
-        """1-based number of the current (or last) hand; 0 before the first deal."""
-        return len(self.match.hands) + (1 if self.match.current is not None else 0)
+        """The room-wide number of the current (or last) hand; 0 before the room's first deal.
+
+        Hands are numbered across the room's matches, so a number names one hand for good.
+        """
+        played = len(self.archive) + len(self.match.hands)
+        return played + (1 if self.match.current is not None else 0)
+
+    @property
+    def first_hand(self) -> int:
+        """The room-wide number of the current match's first hand."""
+        return len(self.archive) + 1
 
     @property
     def status(self) -> Status:
@@ -135,8 +179,44 @@ class RoomBase:
         """Whether a connection is open for the seat."""
         return any(c.seat == seat for c in self.conns)
 
+    def present(self, seat: SeatId) -> bool:
+        """Whether the seat's player has an open connection (playing or watching, 旁观)."""
+        return any(c.seat == seat or c.held == seat for c in self.conns)
+
+    def gone_since(self, seat: int, now: float) -> float:
+        """When the seat's player lost their last connection (a seat never connected since the
+        room was loaded counts from the first time it is asked about)."""
+        return self._gone.setdefault(seat, now)
+
+    def decides_next(self, seat: int) -> bool:
+        """Whether the seat's player is one the next deal waits for: a person at the table, not
+        offline, not under 托管 nor watching (docs/protocol.md §3)."""
+        s = self.seats[seat]
+        return (
+            s.kind == "human"
+            and s.taken
+            and seat not in self.offline_seats
+            and not (s.autoplay or s.away)
+            and not (self.opts.autoplay_absent and not self.present(seat))
+        )
+
+    def seat_ready(self, seat: int) -> bool:
+        """RoomInfo's ``ready``: a bot, or a taken seat the next deal does not wait for."""
+        s = self.seats[seat]
+        if s.kind == "bot":
+            return True
+        return s.taken and (s.ready or not self.decides_next(seat))
+
+    def seated_people(self) -> list[SeatId]:
+        """The seats held by a person (the 守醒's too)."""
+        out: list[SeatId] = [s for s, seat in enumerate(self.seats) if seat.kind == "human"]
+        if self.shouxing is not None:
+            out.append("shouxing")
+        return [s for s in out if self._seat(s).token is not None]
+
     def info(self) -> dict[str, Any]:
         """RoomInfo (docs/protocol.md §1)."""
+        now = self.clock()
         seats = []
         for s, seat in enumerate(self.seats):
             seats.append(
@@ -147,10 +227,11 @@ class RoomBase:
                     "taken": seat.taken,
                     "name": seat.name,
                     "connected": seat.kind == "bot" or self.connected(s),
+                    "offline": s in self.offline_seats,
                     "autoplay": seat.autoplay,
                     "away": seat.away,
                     "no_timer": seat.no_timer,
-                    "ready": seat.kind == "bot" or seat.ready,
+                    "ready": self.seat_ready(s),
                 }
             )
         sx = self.shouxing
@@ -175,24 +256,82 @@ class RoomBase:
             "no_timer_asked": self.opts.turn_seconds is None,
             "autoplay_absent": self.opts.autoplay_absent,
             "bot_delay_ms": self.opts.bot_delay_ms,
+            "next_seconds": self.opts.next_seconds,
+            "vote_seconds": self.opts.vote_seconds,
             "hand_number": self.hand_number,
             "hands_played": len(self.match.hands),
             "match_hands": self.rules.match_hands,
             "match_over": self.match.is_over(),
+            "match_number": self.match_number,
+            "first_hand": self.first_hand,
+            "dissolved": self.dissolved,
+            "next_hand": self._next_hand_info(now),
+            "vote": self._vote_info(now),
+            "rematch": self._rematch_info(now),
+        }
+
+    def _next_hand_info(self, now: float) -> dict[str, Any] | None:
+        deadline, seconds = self._next_deadline, self.opts.next_seconds
+        if deadline is None or seconds is None or self.status != "between_hands":
+            return None
+        return timed(deadline, now, seconds)
+
+    def _vote_info(self, now: float) -> dict[str, Any] | None:
+        vote = self.vote
+        if vote is None:
+            return None
+        return {
+            "kind": "dissolve",
+            "by": vote.by,
+            **timed(vote.deadline, now, vote.seconds),
+            "answers": list(vote.answers),
+        }
+
+    def _rematch_info(self, now: float) -> dict[str, Any] | None:
+        rematch = self.rematch
+        if rematch is None:
+            return None
+        return {
+            # A bot plays on in the next match: it has chosen.
+            "chosen": [
+                seat.kind == "bot" or s in rematch.chosen for s, seat in enumerate(self.seats)
+            ],
+            "shouxing": None if self.shouxing is None else "shouxing" in rematch.chosen,
+            **timed(rematch.deadline, now, rematch.seconds),
         }
 
     def summaries(self) -> list[dict[str, Any]]:
-        """Summaries of the finished hands."""
-        return [hand_summary(n + 1, rec, self.id) for n, rec in enumerate(self.match.hands)]
+        """Summaries of the current match's finished hands (numbered room-wide)."""
+        first, match = self.first_hand, self.match_number
+        return [
+            hand_summary(first + n, rec, self.id, match) for n, rec in enumerate(self.match.hands)
+        ]
+
+    def all_summaries(self) -> list[dict[str, Any]]:
+        """Summaries of every finished hand of the room, each with its match's number."""
+        done = [(m, rec) for m, rec in self.archive]
+        done += [(self.match_number, rec) for rec in self.match.hands]
+        return [hand_summary(n, rec, self.id, m) for n, (m, rec) in enumerate(done, 1)]
+
+    def hand_record(self, number: int) -> tuple[int, dict[str, Any]] | None:
+        """(match number, record) of the room's finished hand ``number``, or None."""
+        if 1 <= number <= len(self.archive):
+            return self.archive[number - 1]
+        index = number - self.first_hand
+        if 0 <= index < len(self.match.hands):
+            return self.match_number, self.match.hands[index]
+        return None
 
     def match_info(self) -> dict[str, Any]:
         """Match totals for snapshots."""
         return {
+            "number": self.match_number,
             "scores": list(self.match.scores),
             "ledger": self.match.ledger(),
             "hands_played": len(self.match.hands),
             "match_hands": self.rules.match_hands,
             "over": self.match.is_over(),
+            "dissolved": self.dissolved,
             "hands": self.summaries(),
         }
 
@@ -213,4 +352,4 @@ class RoomBase:
         }
 
 
-__all__ = ["RoomBase", "Status", "hand_summary"]
+__all__ = ["RoomBase", "Status", "hand_summary", "timed"]

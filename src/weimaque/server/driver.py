@@ -1,7 +1,8 @@
-"""The hand driver: dealing, applying actions, ending hands, and the automatic play.
+"""The hand driver: dealing, applying actions, ending hands and matches, and the automatic play.
 
-Bots, the turn timer and 托管 (a seat played by the server's bot when its player runs out of
-time or is away) all run in one asyncio task per room, ``_drive``.
+Bots, the turn timer, 托管 (a seat played by the server's bot when its player runs out of time,
+is away or offline) and the room's clocks (the countdown to the next deal, the offline grace, a
+vote to 解散 and the 再来一局 window) all run in one asyncio task per room, ``_drive``.
 """
 
 from __future__ import annotations
@@ -9,19 +10,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import random
-import time
+import secrets
 from typing import Any
 
 from weimaque.bots import Bot, BotView, get_bot
 from weimaque.game.actions import Action
 from weimaque.game.events import Event
 from weimaque.game.state import NUM_SEATS
+from weimaque.match import Match
 from weimaque.server import botpool
 from weimaque.server.fairness import commitment, deal_json, new_secret, reveal
-from weimaque.server.options import ABSENT_SECONDS, autoplay_bot_name
+from weimaque.server.gate import Gate
+from weimaque.server.options import autoplay_bot_name
 from weimaque.server.protocol import server_message
-from weimaque.server.seats import Conn
+from weimaque.server.seats import Conn, SeatId
 from weimaque.server.views import RoomViews
 
 log = logging.getLogger("weimaque.server")
@@ -38,33 +42,54 @@ class HandDriver(RoomViews):
         return all(s.taken for s in self.seats)
 
     def _ready_to_deal(self) -> bool:
+        """Whether the next hand may be dealt now (docs/protocol.md §3).
+
+        A match's first hand is dealt as soon as the seats are taken. Later ones: once somebody
+        pressed 下一局 and nobody the deal waits for (``decides_next``) still has to, or when the
+        countdown ends; a table of bots deals after its bot delay.
+        """
         if self.state is not None or self.match.is_over() or not self._all_taken():
             return False
         if not self.match.hands:
             return True
-        humans = [s for s, seat in enumerate(self.seats) if seat.kind == "human"]
-        if not humans:
+        if self._all_bots():
+            return self.clock() >= self._between_since + self.opts.bot_delay_ms / 1000
+        pressed = any(seat.ready for seat in self.seats if seat.kind == "human")
+        if pressed and not any(
+            self.decides_next(s) and not self.seats[s].ready for s in range(NUM_SEATS)
+        ):
             return True
-        # Seats under 托管 (or watched by their player) are ready; the players at the table
-        # deal the next hand when all of them are.
-        present = [
-            s
-            for s in humans
-            if self.connected(s) and not (self.seats[s].autoplay or self.seats[s].away)
-        ]
-        if present and all(self.seats[s].ready for s in present):
-            return True
-        turn = self.turn_seconds
-        return turn is not None and time.monotonic() - self._between_since >= turn
+        deadline = self._next_deadline
+        return deadline is not None and self.clock() >= deadline
+
+    def _countdown(self) -> bool:
+        """Between hands with every seat taken: start the countdown if none runs; whether it did.
+
+        It starts when a hand ends, and again when the table fills after a seat was left empty
+        (a seat emptied between hands stops it).
+        """
+        seconds = self.opts.next_seconds
+        if (
+            seconds is None
+            or self._next_deadline is not None
+            or self.status != "between_hands"
+            or not self._all_taken()
+        ):
+            return False
+        self._next_deadline = self.clock() + seconds
+        return True
 
     def _maybe_deal(self, origin: Conn | None = None, re: Any = None) -> bool:
         """Deal the next hand if the room is ready; send everyone a snapshot."""
         self.flush_pending()
+        if self._countdown():
+            self.broadcast_room()
         if not self._ready_to_deal():
             return False
         state = self.match.start_hand()
         for seat in self.seats:
             seat.ready = False
+        self._next_deadline = None
         self.last_hand = None
         self._last_state = None
         self._commit(state.seed)
@@ -97,7 +122,7 @@ class HandDriver(RoomViews):
     def _track(self) -> None:
         """Start the decision clock of each seat that must decide now."""
         state = self.state
-        now = time.monotonic()
+        now = self.clock()
         todo = set() if state is None else set(state.to_act())
         for seat in list(self._since):
             if seat not in todo:
@@ -140,28 +165,165 @@ class HandDriver(RoomViews):
         self._last_state = state
         self.last_hand = self._hand_end(number, state, settlement)
         self.last_hand["fairness"] = record.get("fairness")
-        self._between_since = time.monotonic()
+        self._between_since = self.clock()
         for seat in self.seats:
             seat.ready = False  # 托管 stays on until its player cancels it
         self._since.clear()
-        self.recorder.hand_finished(number, record, self.match.ledger(), self.match.is_over())
+        over = self.match.is_over()
+        self._next_deadline = None
+        if over:
+            self.vote = None  # the match ended on its own: nothing left to vote on
+        else:
+            self._countdown()
+        self.recorder.hand_finished(
+            number, record, self.match.ledger(), over, match=self.match_number
+        )
         self.broadcast(server_message("hand_end", **self.last_hand))
-        if self.match.is_over():
-            ranking = sorted(range(NUM_SEATS), key=lambda s: (-self.match.scores[s], s))
+        if over:
+            self.broadcast(self._match_end())
+        self.broadcast_room()
+
+    def _match_end(self) -> dict[str, Any]:
+        """The ``match_end`` message: the current match's totals as they stand now."""
+        match = self.match
+        ranking = sorted(range(NUM_SEATS), key=lambda s: (-match.scores[s], s))
+        return server_message(
+            "match_end",
+            match_number=self.match_number,
+            dissolved=self.dissolved,
+            hands_played=len(match.hands),
+            ledger=match.ledger(),
+            scores=list(match.scores),
+            final_pool_share=None if match.final_share is None else list(match.final_share),
+            ranking=ranking,
+            hands=self.summaries(),
+        )
+
+    # ----------------------------------------------------------------- 解散 and 再来一局
+
+    def _settle_vote(self) -> None:
+        """Close the open vote if it is decided: passed (the match ends now) or refused."""
+        vote = self.vote
+        if vote is None:
+            return
+        now = self.clock()
+        refused = vote.refused_by()
+        voters = [s for s, seat in enumerate(self.seats) if seat.kind == "human" and seat.taken]
+        if refused:
+            self.vote = None
+            self._refused[vote.by] = now
             self.broadcast(
                 server_message(
-                    "match_end",
-                    hands_played=len(self.match.hands),
-                    ledger=self.match.ledger(),
-                    scores=list(self.match.scores),
-                    final_pool_share=None
-                    if self.match.final_share is None
-                    else list(self.match.final_share),
-                    ranking=ranking,
-                    hands=self.summaries(),
+                    "vote_result", kind="dissolve", passed=False, by=vote.by, refused_by=refused
                 )
             )
+            self.broadcast_room()
+        elif vote.passed(voters, now):
+            self.vote = None
+            self.broadcast(
+                server_message(
+                    "vote_result", kind="dissolve", passed=True, by=vote.by, refused_by=[]
+                )
+            )
+            self._dissolve()
+
+    def _dissolve(self) -> None:
+        """解散: the match ends now, settled as it stands; a hand in progress is dropped unseen."""
+        self.flush_pending()
+        abandoned = self.hand_number if self.state is not None else None
+        self.match.end_early()
+        self.dissolved = True
+        self._since.clear()
+        self._seen.clear()
+        self._counted.clear()
+        # The dropped hand's deal is never revealed: it was not played out.
+        self.deal_commitment = self._deal_secret = None
+        self._next_deadline = None
+        self.recorder.match_ended(self.match.ledger(), abandoned)
+        self.broadcast(self._match_end())
+        # Everyone's view of the table without the dropped hand (answers held by a claim
+        # window go out with it).
+        replies = self.gate.replies
+        self.gate = Gate()
+        for conn in list(self.conns):
+            conn.send(self.snapshot(conn, replies.pop(conn, None)))
         self.broadcast_room()
+        self._wake.set()
+
+    def _settle_rematch(self) -> None:
+        """Start the next match if the 再来一局 window is decided; close it if nobody chose."""
+        rematch = self.rematch
+        if rematch is None:
+            return
+        now = self.clock()
+        seated = self.seated_people()
+        if rematch.ready(seated, now):
+            self._start_match({s for s in seated if s in rematch.chosen})
+        elif now >= rematch.deadline:
+            self.rematch = None
+            self.broadcast_room()
+
+    def _next_seed(self) -> int:
+        """The next match's seed: from the OS CSPRNG, or derived from a practice room's seed."""
+        if self.opts.seed is None:
+            return secrets.randbits(63)
+        return random.Random(f"{self.opts.seed}:match:{self.match_number}").getrandbits(63)
+
+    def _start_match(self, keep: set[SeatId]) -> None:
+        """再来一局: the next match, same rules, a fresh seed; people not in ``keep`` lose their
+        seats (bots keep theirs)."""
+        self.flush_pending()
+        self.rematch = None
+        freed = [s for s in self.seated_people() if s not in keep]
+        for seat_id in freed:
+            self._clear_seat(seat_id)
+        self.archive.extend((self.match_number, rec) for rec in self.match.hands)
+        self.match_number += 1
+        self.seed = self._next_seed()
+        self.match = Match.new(self.rules, self.seed)
+        self.rng = random.Random(f"{self.seed}:bots")
+        self.dissolved = False
+        self.vote = None
+        self._refused.clear()
+        self.last_hand = None
+        self._last_state = None
+        self._next_deadline = None
+        self.gate = Gate()
+        for s, seat in enumerate(self.seats):
+            seat.ready = False
+            if s in keep:
+                seat.autoplay = False  # they chose to play on: they are at the table
+        self.recorder.match_started(self.match_number, self.seed, self.seats_json())
+        self._notify_freed(freed)
+        if not self._maybe_deal():
+            self.send_snapshots()
+        self.broadcast_room()
+        self._wake.set()
+
+    def _clear_seat(self, seat_id: SeatId) -> None:
+        """A person's seat is given up: its token stops working (its connections are told by
+        ``_notify_freed``). A seat emptied between hands stops the countdown."""
+        seat = self._seat(seat_id)
+        seat.token = seat.name = None
+        seat.ready = seat.autoplay = seat.away = seat.no_timer = False
+        if isinstance(seat_id, int):
+            self._gone.pop(seat_id, None)
+            self.offline_seats.discard(seat_id)
+        if self.state is None:
+            self._next_deadline = None
+
+    def _notify_freed(
+        self, freed: list[SeatId], origin: Conn | None = None, re: Any = None
+    ) -> None:
+        """The connections of freed seats become spectators: a welcome and a snapshot each."""
+        for conn in list(self.conns):
+            seat = conn.seat if conn.seat is not None else conn.held
+            if seat is None or seat not in freed:
+                continue
+            conn.seat = conn.held = conn.token = None
+            reply = re if conn is origin else None
+            conn.send(self._welcome(conn, reply))
+            conn.send(self.snapshot(conn, reply))
 
     # ----------------------------------------------------------------- bots, timer, 托管
 
@@ -174,16 +336,9 @@ class HandDriver(RoomViews):
         """(seconds until the next automatic decision, its seat or None)."""
         state = self.state
         if state is None:
-            turn = self.turn_seconds
-            if self.match.hands and not self.match.is_over() and self._all_bots():
-                # A table of bots deals its next hand without waiting for anyone.
-                delay = self.opts.bot_delay_ms / 1000
-                return max(0.0, self._between_since + delay - time.monotonic()), None
-            if turn is not None and self.match.hands and not self.match.is_over():
-                return max(0.0, self._between_since + turn - time.monotonic()), None
-            return 3600.0, None
-        now = time.monotonic()
-        best: tuple[float, int | None] = (3600.0, None)
+            return math.inf, None
+        now = self.clock()
+        best: tuple[float, int | None] = (math.inf, None)
         for seat in state.to_act():
             due = self._seat_due(seat, now)
             if due is None:
@@ -197,33 +352,102 @@ class HandDriver(RoomViews):
         return all(seat.kind == "bot" for seat in self.seats)
 
     def _seat_due(self, seat: int, now: float) -> float | None:
-        """When the server decides for a seat that must decide (None: it waits for its player)."""
+        """When the server decides for a seat that must decide (None: it waits for its player).
+
+        A bot, a seat under 托管 or watched by its player: after the bot delay. A person with no
+        open connection: once the offline grace has passed (at once with ``autoplay_absent``),
+        or when the turn timer runs out, whichever comes first.
+        """
         since = self._since.get(seat, now)
         s = self.seats[seat]
-        if (
-            s.kind == "bot"
-            or s.autoplay
-            or s.away
-            or (self.opts.autoplay_absent and not self.connected(seat))
-        ):
-            return since + self.opts.bot_delay_ms / 1000
+        delay = self.opts.bot_delay_ms / 1000
+        if s.kind == "bot" or s.autoplay or s.away:
+            return since + delay
+        present = self.present(seat)
+        if not present and self.opts.autoplay_absent:
+            return since + delay
         turn = self.turn_seconds
-        if turn is not None:
-            return since + turn
-        if not self.connected(seat):
-            return since + ABSENT_SECONDS  # no timer: still, a vanished player never blocks
-        return None
+        due = None if turn is None else since + turn
+        if not present:
+            offline = max(since, self.gone_since(seat, now) + self.offline_grace) + delay
+            due = offline if due is None else min(due, offline)
+        return due
+
+    def _clocks(self, now: float) -> float:
+        """When the next of the room's own clocks is due (offline marks, vote, 再来一局, deal)."""
+        times = [math.inf]
+        for s, seat in enumerate(self.seats):
+            if (
+                seat.kind == "human"
+                and seat.taken
+                and s not in self.offline_seats
+                and not self.present(s)
+            ):
+                times.append(self.gone_since(s, now) + self.offline_grace)
+        if self.vote is not None:
+            times.append(self.vote.deadline)
+        if self.rematch is not None:
+            times.append(self.rematch.deadline)
+        if self.state is None and self.match.hands and not self.match.is_over():
+            if self._all_bots():
+                times.append(self._between_since + self.opts.bot_delay_ms / 1000)
+            elif self._next_deadline is not None:
+                times.append(self._next_deadline)
+        return min(times)
+
+    def _mark_offline(self, now: float) -> bool:
+        """Raise (or lower) each seat's offline mark; whether any changed.
+
+        The mark goes up when the grace has passed since the seat's last connection closed:
+        a time that depends on nothing else (never on whether the seat has an option in a
+        claim window, which nobody else may learn, docs/protocol.md §2.3).
+        """
+        changed = False
+        for s in range(NUM_SEATS):
+            offline = self._offline_by(s, now)
+            if offline != (s in self.offline_seats):
+                changed = True
+                if offline:
+                    self.offline_seats.add(s)
+                else:
+                    self.offline_seats.discard(s)
+        return changed
+
+    def _offline_by(self, seat: int, now: float) -> bool:
+        """Whether a person's seat has had no open connection for the offline grace at ``now``."""
+        s = self.seats[seat]
+        return (
+            s.kind == "human"
+            and s.taken
+            and not self.present(seat)
+            and now >= self.gone_since(seat, now) + self.offline_grace
+        )
+
+    def _housekeep(self) -> bool:
+        """Run the room's clocks that are due; whether anything happened."""
+        now = self.clock()
+        done = False
+        if self._mark_offline(now):
+            self.broadcast_room()
+            done = True
+        if self.vote is not None and now >= self.vote.deadline:
+            self._settle_vote()
+            done = True
+        if self.rematch is not None and now >= self.rematch.deadline:
+            self._settle_rematch()
+            done = True
+        if self.state is None and self._maybe_deal():
+            done = True
+        return done
 
     async def _step(self) -> bool:
         """Make the automatic decision that is due, if any; whether something happened."""
         self.flush_pending()
+        if self._housekeep():
+            return True
         wait, seat = self._due()
-        if wait > 0:
-            return False
         state = self.state
-        if state is None:
-            return self._maybe_deal()
-        if seat is None:
+        if wait > 0 or state is None or seat is None:
             return False
         s = self.seats[seat]
         bot = self.bots.get(seat) if s.kind == "bot" else self._auto_bot()
@@ -240,15 +464,20 @@ class HandDriver(RoomViews):
             action = rng.choice(view.legal)
         if self.state is not state or len(state.actions) != before or seat not in state.to_act():
             return True  # someone acted meanwhile; look again
-        due = self._seat_due(seat, time.monotonic())
-        if due is None or due > time.monotonic():
-            return True  # the player took the seat back meanwhile (取消托管)
+        now = self.clock()
+        due = self._seat_due(seat, now)
+        if due is None or due > now:
+            return True  # the player took the seat back meanwhile (取消托管, back online)
         if not state.can(seat, action):
             log.error("bot %s chose illegal %s; playing the first legal action", bot.name, action)
             action = state.legal_actions(seat)[0]
-        if s.kind == "human" and not s.autoplay and state.phase != "claim":
-            # The 托管 badge goes up on a turn everyone sees, never inside a claim window:
-            # it would name the seat that had an option there (issue 13 §2).
+        absent = not self.present(seat) and (
+            self.opts.autoplay_absent or self._offline_by(seat, now)
+        )
+        if s.kind == "human" and not (s.autoplay or s.away or absent) and state.phase != "claim":
+            # The turn timer ran out: the 托管 badge goes up, on a turn everyone sees, never
+            # inside a claim window (it would name the seat that had an option there). A seat
+            # played because it is offline gets none: its player plays again on coming back.
             s.autoplay = True
             self.broadcast_room()
         self.apply(seat, action, auto=True)
@@ -265,6 +494,7 @@ class HandDriver(RoomViews):
                 log.exception("room %s: automatic play failed", self.id)
                 await asyncio.sleep(1)
             wait, _ = self._due()
+            wait = min(wait, self._clocks(self.clock()) - self.clock(), 3600.0)
             if wait <= 0:  # nothing could be done now: do not spin
                 wait = 0.05
             self._wake.clear()

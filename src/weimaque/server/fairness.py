@@ -195,6 +195,8 @@ def verify_document(doc: Any) -> Verified:
             raise VerifyError(f"{where}: {exc}") from exc
         if "settlement" in hand and hand["settlement"] != settlement.to_dict():
             raise VerifyError(f"{where}: the settlement does not follow from the result")
+    if match is not None and match_doc is not None and match_doc.get("ended_early"):
+        match.end_early()  # 解散: the pool left is shared as at a normal end (RULES §8.5)
     ledger = None if match_doc is None else match_doc.get("ledger")
     if match is not None and ledger is not None and match.ledger() != ledger:
         raise VerifyError(f"match: the ledger {ledger} is not the replayed {match.ledger()}")

@@ -147,7 +147,9 @@ async def read_json(receive: AsyncIterator[bytes], headers: Headers, limit: int)
         shown = ascii(ctype[:60])
         raise BodyError(415, "bad_content_type", f"the body must be application/json, not {shown}")
     declared = headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > limit):
+    if declared is not None and (
+        not declared.isdigit() or len(declared) > 18 or int(declared) > limit
+    ):
         raise BodyError(413, "too_large", f"the body must be at most {limit} bytes")
     body = bytearray()
     async for chunk in receive:

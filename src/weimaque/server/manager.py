@@ -115,6 +115,8 @@ class RoomManager:
             else Seat("human", None, stored_hash(sx_raw.get("token")), sx_raw.get("name"))
         )
         room = Room(room_id, opts, rules, data.seed, self.store, seats, shouxing, data.created)
+        room.match_number = data.match_number
+        room.archive = list(data.archive)
         match = room.match
         last: GameState | None = None
         settlement: Settlement | None = None
@@ -124,7 +126,11 @@ class RoomManager:
             settlement = match.finish_hand()
         if last is not None and settlement is not None:
             room._last_state = last
-            room.last_hand = room._hand_end(len(match.hands), last, settlement)
+            room.last_hand = room._hand_end(room.hand_number, last, settlement)
+        if data.dissolved and not match.is_over():
+            # Ended by a vote (解散): settled as it stood, the hand then in progress dropped.
+            match.end_early()
+            room.dissolved = True
         cur = data.current
         if cur is not None and not match.is_over():
             state = match.start_hand()
@@ -136,12 +142,14 @@ class RoomManager:
                 room.gate.replay(state, int(seat), Action.parse(text), sx)
             room.last_hand = None
             room._last_state = None
-            found = self.store.deal(room_id, len(match.hands) + 1)
+            found = self.store.deal(room_id, room.hand_number)
             if found is not None:
                 room.deal_commitment, room._deal_secret = found
             room._track()
             if state.is_terminal():
                 room._end_hand()
+        elif not match.is_over() and match.hands:
+            room._countdown()  # between hands: a fresh countdown to the next deal
         room.creator, room.invite = self.store.keys(room_id)
         self.rooms[room_id] = room
         return room
@@ -226,12 +234,10 @@ class RoomManager:
                 if room.free_seat(seat_id):
                     log.info("room %s: seat %s freed (absent)", room.id, seat_id)
 
-    def hand_record(self, room_id: str, number: int) -> dict[str, Any] | None:
-        """A finished hand's record (never the hand in progress)."""
+    def hand_record(self, room_id: str, number: int) -> tuple[int, dict[str, Any]] | None:
+        """(match number, record) of a finished hand of the room (never the hand in progress)."""
         room = self.get(room_id)
-        if room is None or not 1 <= number <= len(room.match.hands):
-            return None
-        return room.match.hands[number - 1]
+        return None if room is None else room.hand_record(number)
 
 
 __all__ = ["RoomManager"]

@@ -12,8 +12,14 @@ MAX_BOT_DELAY_MS: Final = 10_000
 MAX_TURN_SECONDS: Final = 3600
 #: The turn timer of a room that does not choose one: 托管 plays for a seat silent this long.
 DEFAULT_TURN_SECONDS: Final = 20
-#: In a room without a timer, a seat with no open connection is played by 托管 after this long.
-ABSENT_SECONDS: Final = 30
+#: Between hands: the next hand is dealt this long after the last one ended (``next_seconds``).
+DEFAULT_NEXT_SECONDS: Final = 20
+NEXT_SECONDS_RANGE: Final = (3, 600)
+#: How long a vote to 解散 (and a 再来一局 window) stays open (``vote_seconds``).
+DEFAULT_VOTE_SECONDS: Final = 60
+VOTE_SECONDS_RANGE: Final = (5, 600)
+#: A person's seat with no open connection this long is offline: 托管 plays it (docs §3).
+OFFLINE_GRACE_S: Final = 5.0
 
 #: The rule options a room may choose (docs/protocol.md §1), besides the 名堂 switches.
 ROOM_OPTIONS: Final = (
@@ -37,6 +43,29 @@ ROOM_OPTIONS: Final = (
 PATTERN_SWITCHES: Final = ("enable_patterns", "disable_patterns")
 
 
+def quoted(value: Any, limit: int = 60) -> str:
+    """``repr(value)`` cut to ``limit`` characters, for error messages that quote client input.
+
+    Never fails: an integer of thousands of digits is shown by its size.
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 200:
+        return f"<an integer of about {int(value.bit_length() * 0.30103)} digits>"
+    text = ascii(value) if isinstance(value, str) else repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _bounded(raw: dict[str, Any], name: str, default: int | None, low: int, high: int) -> Any:
+    """An integer option within ``low..high`` (or null); booleans and other types refused."""
+    value = raw.get(name, default)
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise RoomError(
+            "bad_request", f"{name} must be an integer {low}..{high} or null, not {quoted(value)}"
+        )
+    return value
+
+
 class RoomError(WeimaqueError):
     """Bad room options (answered with HTTP 400)."""
 
@@ -58,6 +87,10 @@ class RoomOptions:
     bot_delay_ms: int = 400
     seed: int | None = None
     public: bool = False
+    #: Seconds between a hand's end and the next deal; None: wait for the players (``next``).
+    next_seconds: int | None = DEFAULT_NEXT_SECONDS
+    #: Seconds a vote to 解散 and a 再来一局 window stay open.
+    vote_seconds: int = DEFAULT_VOTE_SECONDS
 
     @staticmethod
     def from_json(raw: Any) -> RoomOptions:
@@ -75,53 +108,73 @@ class RoomOptions:
             "bot_delay_ms",
             "seed",
             "public",
+            "next_seconds",
+            "vote_seconds",
         }
         unknown = sorted(set(raw) - known)
         if unknown:
             raise RoomError("bad_request", f"unknown fields {unknown}; known: {sorted(known)}")
         preset = raw.get("preset", "anxiang")
         if not isinstance(preset, str):
-            raise RoomError("bad_request", f"preset must be a string, not {preset!r}")
+            raise RoomError("bad_request", f"preset must be a string, not {quoted(preset)}")
         options = raw.get("options") or {}
         if not isinstance(options, dict):
-            raise RoomError("bad_options", f"options must be an object, not {options!r}")
+            raise RoomError("bad_options", f"options must be an object, not {quoted(options)}")
         bad = sorted(k for k in options if k not in (*ROOM_OPTIONS, *PATTERN_SWITCHES))
         if bad:
             raise RoomError("bad_options", f"a room may not set {bad}; it may set {ROOM_OPTIONS}")
         for switch in PATTERN_SWITCHES:
             keys = options.get(switch, [])
             if not isinstance(keys, list) or not all(isinstance(k, str) for k in keys):
-                raise RoomError("bad_options", f"{switch} must be a list of keys: {keys!r}")
+                raise RoomError("bad_options", f"{switch} must be a list of keys: {quoted(keys)}")
         bots_raw = raw.get("bots") or {}
         if not isinstance(bots_raw, dict):
-            raise RoomError("bad_request", f"bots must be an object seat → kind, not {bots_raw!r}")
+            raise RoomError(
+                "bad_request", f"bots must be an object seat → kind, not {quoted(bots_raw)}"
+            )
         bots: dict[int, str] = {}
         for key, kind in bots_raw.items():
             if str(key) not in ("0", "1", "2") or not isinstance(kind, str):
-                raise RoomError("bad_bots", f"bad bot seat {key!r}: {kind!r}")
+                raise RoomError("bad_bots", f"bad bot seat {quoted(key)}: {quoted(kind)}")
             bots[int(key)] = kind
         turn = raw.get("turn_seconds", DEFAULT_TURN_SECONDS)
         if turn is not None and (
             not isinstance(turn, int) or isinstance(turn, bool) or not 1 <= turn <= MAX_TURN_SECONDS
         ):
-            raise RoomError("bad_request", f"turn_seconds must be 1..{MAX_TURN_SECONDS} or null")
+            raise RoomError(
+                "bad_request",
+                f"turn_seconds must be 1..{MAX_TURN_SECONDS} or null, not {quoted(turn)}",
+            )
         absent = raw.get("autoplay_absent", False)
         if not isinstance(absent, bool):
-            raise RoomError("bad_request", f"autoplay_absent must be a boolean, not {absent!r}")
+            raise RoomError(
+                "bad_request", f"autoplay_absent must be a boolean, not {quoted(absent)}"
+            )
         delay = raw.get("bot_delay_ms", 400)
         if (
             not isinstance(delay, int)
             or isinstance(delay, bool)
             or not 0 <= delay <= MAX_BOT_DELAY_MS
         ):
-            raise RoomError("bad_request", f"bot_delay_ms must be 0..{MAX_BOT_DELAY_MS}")
+            raise RoomError(
+                "bad_request", f"bot_delay_ms must be 0..{MAX_BOT_DELAY_MS}, not {quoted(delay)}"
+            )
         seed = raw.get("seed")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-            raise RoomError("bad_request", f"seed must be an integer or null, not {seed!r}")
+            raise RoomError("bad_request", f"seed must be an integer or null, not {quoted(seed)}")
         public = raw.get("public", False)
         if not isinstance(public, bool):
-            raise RoomError("bad_request", f"public must be a boolean, not {public!r}")
-        return RoomOptions(preset, dict(options), bots, turn, absent, delay, seed, public)
+            raise RoomError("bad_request", f"public must be a boolean, not {quoted(public)}")
+        next_seconds = _bounded(raw, "next_seconds", DEFAULT_NEXT_SECONDS, *NEXT_SECONDS_RANGE)
+        vote = raw.get("vote_seconds", DEFAULT_VOTE_SECONDS)
+        low, high = VOTE_SECONDS_RANGE
+        if not isinstance(vote, int) or isinstance(vote, bool) or not low <= vote <= high:
+            raise RoomError(
+                "bad_request", f"vote_seconds must be an integer {low}..{high}, not {quoted(vote)}"
+            )
+        return RoomOptions(
+            preset, dict(options), bots, turn, absent, delay, seed, public, next_seconds, vote
+        )
 
     def to_json(self) -> dict[str, Any]:
         """Stored form."""
@@ -134,6 +187,8 @@ class RoomOptions:
             "bot_delay_ms": self.bot_delay_ms,
             "seed": self.seed,
             "public": self.public,
+            "next_seconds": self.next_seconds,
+            "vote_seconds": self.vote_seconds,
         }
 
 
@@ -143,13 +198,18 @@ def autoplay_bot_name() -> str:
 
 
 __all__ = [
-    "ABSENT_SECONDS",
+    "DEFAULT_NEXT_SECONDS",
     "DEFAULT_TURN_SECONDS",
+    "DEFAULT_VOTE_SECONDS",
     "MAX_BOT_DELAY_MS",
     "MAX_TURN_SECONDS",
+    "NEXT_SECONDS_RANGE",
+    "OFFLINE_GRACE_S",
     "PATTERN_SWITCHES",
     "ROOM_OPTIONS",
+    "VOTE_SECONDS_RANGE",
     "RoomError",
     "RoomOptions",
     "autoplay_bot_name",
+    "quoted",
 ]

@@ -91,12 +91,29 @@ class Recorder:
             loop.call_soon(flush_actions)
 
     def hand_finished(
-        self, number: int, record: dict[str, Any], ledger: dict[str, Any], over: bool
+        self,
+        number: int,
+        record: dict[str, Any],
+        ledger: dict[str, Any],
+        over: bool,
+        match: int = 1,
     ) -> None:
-        """A hand ended (and maybe the match)."""
+        """Hand ``number`` of the room ended, in match ``match`` (and maybe the match ended)."""
         flush_actions()
         if self.store is not None:
-            self.store.finish_hand(self.room_id, number, record, ledger, over)
+            self.store.finish_hand(self.room_id, number, record, ledger, over, match)
+
+    def match_ended(self, ledger: dict[str, Any], abandoned: int | None) -> None:
+        """The match was dissolved (解散); ``abandoned``: the number of the hand dropped."""
+        flush_actions()
+        if self.store is not None:
+            self.store.end_match(self.room_id, ledger, True, abandoned)
+
+    def match_started(self, number: int, seed: int, seats: dict[str, Any]) -> None:
+        """The room started its match ``number`` (再来一局)."""
+        flush_actions()
+        if self.store is not None:
+            self.store.new_match(self.room_id, number, seed, seats)
 
 
 __all__ = ["Recorder", "flush_actions"]

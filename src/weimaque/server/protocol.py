@@ -60,6 +60,10 @@ ErrorCode = Literal[
     "rate_limited",
     "forbidden",
     "room_full",
+    "vote_open",
+    "no_vote",
+    "already_voted",
+    "match_not_over",
     "internal",
 ]
 
@@ -220,6 +224,25 @@ class NoTimer(ClientMessage):
     agree: StrictBool
 
 
+class Dissolve(ClientMessage):
+    """Propose 解散房间: end the match now, if every other player agrees."""
+
+    type: Literal["dissolve"]
+
+
+class Vote(ClientMessage):
+    """Answer the open vote (同意 or 拒绝)."""
+
+    type: Literal["vote"]
+    agree: StrictBool
+
+
+class Rematch(ClientMessage):
+    """再来一局: after the match, play another in this room."""
+
+    type: Literal["rematch"]
+
+
 class Ping(ClientMessage):
     """Keep-alive; answered by ``pong``."""
 
@@ -232,7 +255,21 @@ class Ping(ClientMessage):
     ) = None
 
 
-AnyClientMessage = Join | Sit | Act | Next | Spectate | Leave | Autoplay | Hints | NoTimer | Ping
+AnyClientMessage = (
+    Join
+    | Sit
+    | Act
+    | Next
+    | Spectate
+    | Leave
+    | Autoplay
+    | Hints
+    | NoTimer
+    | Dissolve
+    | Vote
+    | Rematch
+    | Ping
+)
 MESSAGE_TYPES: Final[dict[str, type[ClientMessage]]] = {
     "join": Join,
     "sit": Sit,
@@ -243,6 +280,9 @@ MESSAGE_TYPES: Final[dict[str, type[ClientMessage]]] = {
     "autoplay": Autoplay,
     "hints": Hints,
     "no_timer": NoTimer,
+    "dissolve": Dissolve,
+    "vote": Vote,
+    "rematch": Rematch,
     "ping": Ping,
 }
 
@@ -345,16 +385,14 @@ def parse_client(text: str | bytes) -> AnyClientMessage:
         raise ProtocolError(
             "bad_message", f"bad {kind} message: {_describe(exc)}", data, re
         ) from exc
-    assert isinstance(
-        message, Join | Sit | Act | Next | Spectate | Leave | Autoplay | Hints | NoTimer | Ping
-    )
+    assert isinstance(message, AnyClientMessage)
     if isinstance(message, Join) and message.token is not None and not is_token(message.token):
         # Checked before any comparison: compare_digest refuses non-ASCII text.
         raise ProtocolError("bad_token", "this room holds no seat with that token", data, re)
     return message
 
 
-def server_message(kind: str, re: Any = None, **fields: Any) -> dict[str, Any]:
+def server_message(kind: str, re: Any = None, /, **fields: Any) -> dict[str, Any]:
     """A server message: ``{"v": 1, "type": kind, ["re": re], **fields}``."""
     out: dict[str, Any] = {"v": PROTOCOL_VERSION, "type": kind}
     re = safe_id(re)

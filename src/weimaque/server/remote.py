@@ -40,6 +40,7 @@ from weimaque.server.limits import (
     send_within,
 )
 from weimaque.server.manager import RoomManager
+from weimaque.server.options import quoted
 from weimaque.server.protocol import (
     PROTOCOL_VERSION,
     ProtocolError,
@@ -86,15 +87,18 @@ class RemoteBots:
         room_id = str(request.path_params["room_id"])
         room = self.manager.get(room_id)
         if room is None:
-            return _error(404, "room_not_found", f"no room {room_id!r}")
+            return _error(404, "room_not_found", f"no room {quoted(room_id)}")
         try:
             # JSON only, bounded like every other body (issue 13 §1.6).
             raw = await read_json(request.stream(), request.headers, self.limits.max_body)
         except BodyError as exc:
             return _error(exc.status, exc.code, exc.message)
         raw = {} if raw is None else raw
-        if not isinstance(raw, dict) or set(raw) - {"creator_token", "seat", "name"}:
-            return _error(400, "bad_request", f"expected creator_token, seat, name: {raw!r}")
+        if not isinstance(raw, dict):
+            return _error(400, "bad_request", f"expected creator_token, seat, name: {quoted(raw)}")
+        unknown = sorted(quoted(k, 30) for k in set(raw) - {"creator_token", "seat", "name"})
+        if unknown:
+            return _error(400, "bad_request", f"unknown fields {', '.join(unknown[:5])}")
         creator = raw.get("creator_token")
         # The creator token is kept hashed with the room (it survives a restart).
         known = room.creator
@@ -104,16 +108,21 @@ class RemoteBots:
             return _error(403, "bad_token", "only the room's creator may issue a bot token")
         seat_id = raw.get("seat")
         if not isinstance(seat_id, int) or isinstance(seat_id, bool) or seat_id not in range(3):
-            return _error(400, "bad_seat", f"seat must be 0, 1 or 2, not {seat_id!r}")
+            return _error(400, "bad_seat", f"seat must be 0, 1 or 2, not {quoted(seat_id)}")
         name = raw.get("name", f"bot{seat_id + 1}")
         if not isinstance(name, str) or not 1 <= len(name) <= MAX_NAME:
-            return _error(400, "bad_request", f"name must be 1..{MAX_NAME} characters: {name!r}")
+            return _error(
+                400, "bad_request", f"name must be 1..{MAX_NAME} characters: {quoted(name)}"
+            )
         seat = room.seats[seat_id]
         if seat.kind == "bot" or seat.taken:
+            # Never a taken seat, mid-hand or not: whoever held the new token would read the
+            # hand its player holds.
             return _error(400, "seat_taken", f"seat {seat_id} is not free")
         bot_token = new_token()
         seat.token = hash_token(bot_token)  # kept hashed, like every seat token
         seat.name = clean_name(name) or f"bot{seat_id + 1}"
+        room._gone[seat_id] = room.clock()  # offline until the bot connects (docs §3)
         room._save_seats()
         if not room._maybe_deal():
             room.broadcast_room()

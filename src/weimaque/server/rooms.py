@@ -1,4 +1,5 @@
-"""Rooms: three seats held by secret tokens, bots, spectators, a turn timer with 托管, persistence.
+"""Rooms: three seats held by secret tokens, bots, spectators, a turn timer with 托管, matches one
+after another (解散 by vote, 再来一局), persistence.
 
 No web imports here: a connection is any object with a non-blocking ``send(message)``. The room
 is built in layers, one module each:
@@ -7,16 +8,20 @@ is built in layers, one module each:
 - :mod:`.seats`: seats, tokens and connections;
 - :mod:`.base`: the room's state and its public information;
 - :mod:`.views`: the messages sent to each connection (built from per-viewer engine views only);
-- :mod:`.driver`: dealing, applying actions, ending hands, bots, the turn timer and 托管;
-- this module: handling client messages;
+- :mod:`.votes`: a vote to 解散 and the 再来一局 window;
+- :mod:`.driver`: dealing, applying actions, ending hands and matches, bots, the turn timer,
+  托管 and the room's clocks;
+- this module: handling client messages, and the creator's seat controls;
 - :mod:`.persist` and :mod:`.manager`: writing rooms to the store, and the rooms of a server.
 """
 
 from __future__ import annotations
 
+import math
 import secrets
 import time
 
+from weimaque.bots import get_bot
 from weimaque.errors import IllegalAction, InvalidNotation
 from weimaque.game.actions import Action
 from weimaque.game.state import NUM_SEATS
@@ -35,6 +40,7 @@ from weimaque.server.protocol import (
     Act,
     AnyClientMessage,
     Autoplay,
+    Dissolve,
     ErrorCode,
     Hints,
     Join,
@@ -43,8 +49,10 @@ from weimaque.server.protocol import (
     NoTimer,
     Ping,
     ProtocolError,
+    Rematch,
     Sit,
     Spectate,
+    Vote,
     safe_id,
     server_message,
 )
@@ -58,6 +66,8 @@ from weimaque.server.seats import (
     new_token,
 )
 from weimaque.server.views import replay_steps
+from weimaque.server.votes import Rematch as RematchWindow
+from weimaque.server.votes import Vote as DissolveVote
 
 
 class Room(HandDriver):
@@ -77,9 +87,12 @@ class Room(HandDriver):
         return conn
 
     def disconnect(self, conn: Conn) -> None:
-        """A connection closed."""
+        """A connection closed; a seat left with none starts its offline grace (docs §3)."""
         self.flush_pending()
         self.conns.discard(conn)
+        seat = conn.seat if conn.seat is not None else conn.held
+        if isinstance(seat, int) and not self.present(seat):
+            self._gone[seat] = self.clock()
         if conn.seat is not None:
             self.broadcast_room()
         self._wake.set()
@@ -109,6 +122,12 @@ class Room(HandDriver):
         elif isinstance(msg, Hints):
             conn.hints = msg.on
             conn.send(self.snapshot(conn, msg.id))
+        elif isinstance(msg, Dissolve):
+            self._propose(conn, msg)
+        elif isinstance(msg, Vote):
+            self._vote(conn, msg)
+        elif isinstance(msg, Rematch):
+            self._rematch(conn, msg)
 
     def _fail(self, code: ErrorCode, message: str, msg: AnyClientMessage) -> ProtocolError:
         return ProtocolError(code, message, msg.model_dump(exclude_none=True), msg.id)
@@ -122,6 +141,13 @@ class Room(HandDriver):
                 conn.send(self.snapshot(conn, msg.id))
                 raise self._fail("bad_token", "this room holds no seat with that token", msg)
             conn.token = msg.token
+            if isinstance(seat, int):
+                # Back from offline: the player plays again at once, on a fresh clock.
+                self._gone.pop(seat, None)
+                if seat in self.offline_seats:
+                    self.offline_seats.discard(seat)
+                    self._since.pop(seat, None)
+                    self._track()
             if msg.watch:
                 self._watch(conn, seat)
             else:
@@ -168,16 +194,16 @@ class Room(HandDriver):
             raise self._fail("not_seated", "this connection holds no seat to leave", msg)
         if self.state is not None:
             raise self._fail("hand_in_progress", "a seat may be left only between hands", msg)
-        seat = self._seat(seat_id)
-        seat.token = seat.name = None
-        seat.ready = seat.autoplay = seat.away = seat.no_timer = False
+        # Leaving revokes the token: no connection keeps it.
+        self._clear_seat(seat_id)
         self._save_seats()
-        for other in list(self.conns):
-            if other.seat == seat_id or other.held == seat_id:
-                # Leaving revokes the token: no connection keeps it.
-                other.seat = other.held = other.token = None
-                other.send(self._welcome(other, msg.id if other is conn else None))
-                other.send(self.snapshot(other, msg.id if other is conn else None))
+        self._notify_freed([seat_id], conn, msg.id)
+        self._after_seats_changed()
+
+    def _after_seats_changed(self) -> None:
+        """Tell everyone; a vote or a 再来一局 window may be decided by who is seated now."""
+        self._settle_vote()
+        self._settle_rematch()
         self.broadcast_room()
         self._wake.set()
 
@@ -258,7 +284,11 @@ class Room(HandDriver):
             raise self._fail("forbidden", "a player who holds a seat may not sit as 守醒", msg)
 
     def free_seat(self, seat_id: SeatId) -> bool:
-        """Free a person's seat (its token no longer holds it); whether it was held."""
+        """Free a person's seat (its token no longer holds it); whether it was held.
+
+        Only between hands (``POST …/free`` refuses during a hand): a seat freed mid-hand could
+        be taken by someone who would then read the hand its player held.
+        """
         if seat_id == "shouxing":
             seat = self.shouxing
         elif isinstance(seat_id, int) and 0 <= seat_id < NUM_SEATS:
@@ -267,17 +297,29 @@ class Room(HandDriver):
             seat = None
         if seat is None or seat.kind != "human" or seat.token is None:
             return False
-        seat.token = seat.name = None
-        seat.ready = seat.autoplay = seat.away = False
+        self._clear_seat(seat_id)
         self._save_seats()
-        for conn in list(self.conns):
-            if conn.seat == seat_id or conn.held == seat_id:
-                conn.seat = conn.held = conn.token = None
-                conn.send(self._welcome(conn, None))
-                conn.send(self.snapshot(conn))
-        self.broadcast_room()
-        self._wake.set()
+        self._notify_freed([seat_id])
+        self._after_seats_changed()
         return True
+
+    def give_to_bot(self, seat_id: int, spec: str) -> None:
+        """The creator gives a person's seat to a server bot ``spec`` (checked by the caller: the
+        seat is empty or its player has no open connection). Allowed mid-hand: the bot shows
+        nothing to anyone. The seat's token stops working."""
+        bot = get_bot(spec)
+        seat = self.seats[seat_id]
+        held = seat.token is not None
+        self._clear_seat(seat_id)
+        seat.kind, seat.bot, seat.name = "bot", spec, spec
+        self.bots[seat_id] = bot
+        self._save_seats()
+        if held:
+            self._notify_freed([seat_id])
+        if not self._maybe_deal():
+            self._after_seats_changed()
+        else:
+            self._wake.set()
 
     def _act(self, conn: Conn, msg: Act) -> None:
         seat = conn.seat
@@ -322,7 +364,69 @@ class Room(HandDriver):
             raise self._fail("hand_in_progress", "the hand is not over", msg)
         self.seats[seat].ready = True
         if not self._maybe_deal(conn, msg.id):
+            # Said at once to the one who pressed; everyone else hears it with the next change.
+            conn.send(server_message("room", msg.id, room=self.info()))
             self.broadcast_room()
+
+    # ----------------------------------------------------------------- 解散 and 再来一局
+
+    def _propose(self, conn: Conn, msg: Dissolve) -> None:
+        seat = conn.seat
+        if not isinstance(seat, int):
+            raise self._fail("not_seated", "only a seated player may propose to 解散", msg)
+        if self.match.is_over():
+            raise self._fail("match_over", "the match is over", msg)
+        if self.vote is not None:
+            raise self._fail(
+                "vote_open", f"a vote to 解散 proposed by seat {self.vote.by} is open", msg
+            )
+        now = self.clock()
+        refused = self._refused.get(seat)
+        seconds = self.opts.vote_seconds
+        if refused is not None and now < refused + seconds:
+            wait = math.ceil(refused + seconds - now)
+            raise self._fail(
+                "rate_limited",
+                f"seat {seat}'s proposal was refused; it may propose again in {wait} s",
+                msg,
+            )
+        self.vote = DissolveVote.open(seat, now, seconds)
+        self._settle_vote()
+        self._answer_room(conn, msg.id)
+
+    def _vote(self, conn: Conn, msg: Vote) -> None:
+        seat = conn.seat
+        if not isinstance(seat, int):
+            raise self._fail("not_seated", "only a seated player votes", msg)
+        vote = self.vote
+        if vote is None:
+            raise self._fail("no_vote", "no vote is open", msg)
+        if vote.answers[seat] is not None:
+            said = "agreed" if vote.answers[seat] else "refused"
+            raise self._fail("already_voted", f"seat {seat} has {said} already", msg)
+        vote.answers[seat] = msg.agree
+        self._settle_vote()
+        self._answer_room(conn, msg.id)
+
+    def _rematch(self, conn: Conn, msg: Rematch) -> None:
+        seat = conn.seat if conn.seat is not None else conn.held
+        if seat is None:
+            raise self._fail("not_seated", "only a seated player chooses 再来一局", msg)
+        if not self.match.is_over():
+            raise self._fail("match_not_over", "再来一局 is chosen once the match is over", msg)
+        if self.rematch is None:
+            seconds = self.opts.vote_seconds
+            self.rematch = RematchWindow(self.clock() + seconds, seconds)
+        self.rematch.chosen.add(seat)
+        self._settle_rematch()
+        self._answer_room(conn, msg.id)
+
+    def _answer_room(self, conn: Conn, re: object) -> None:
+        """The room as it now stands, to the sender (with ``re``) and, coalesced, to all."""
+        if conn in self.conns:
+            conn.send(server_message("room", re, room=self.info()))
+        self.broadcast_room()
+        self._wake.set()
 
 
 __all__ = [

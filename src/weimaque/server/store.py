@@ -1,11 +1,16 @@
 """SQLite persistence of rooms, matches and hands (stdlib ``sqlite3``, zero set-up).
 
-A room row holds its options, the hashes of its seat tokens and its bot kinds; ``room_keys``
-the hashes of the creator's token and of the 守醒 invitation; ``deals`` each hand's commitment and
-its secret (docs/fairness.md), revealed only once the hand is over; ``hands`` holds every
-finished hand's record (with its settlement and revealed commitment); ``current`` holds the hand
-in progress as (rules, seed, dealer, actions), enough to restore it by replaying (the hand is
-fully described by them, RULES §2.2).
+A room row holds its options, the hashes of its seat tokens and its bot kinds; ``matches`` the
+room's current match (its number in the room, seed, ledger, whether it is over and whether it
+was dissolved); ``room_keys`` the hashes of the creator's token and of the 守醒 invitation;
+``deals`` each hand's commitment and its secret (docs/fairness.md), revealed only once the hand
+is over; ``hands`` holds every finished hand's record (with its settlement and revealed
+commitment) and the number of its match; ``current`` holds the hand in progress as (rules, seed,
+dealer, actions), enough to restore it by replaying (the hand is fully described by them, RULES
+§2.2). Hand numbers count the hands of the room, across its matches.
+
+A database written before a column existed is brought up to date when it is opened
+(``_MIGRATIONS``): what it lacks takes the value of a room's first match.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ import os
 import sqlite3
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
@@ -43,13 +48,16 @@ CREATE TABLE IF NOT EXISTS matches (
     overrides TEXT NOT NULL,
     seed INTEGER NOT NULL,
     ledger TEXT NOT NULL,
-    over INTEGER NOT NULL DEFAULT 0
+    over INTEGER NOT NULL DEFAULT 0,
+    number INTEGER NOT NULL DEFAULT 1,
+    dissolved INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS hands (
     room_id TEXT NOT NULL REFERENCES rooms(id),
     number INTEGER NOT NULL,
     record TEXT NOT NULL,
     finished REAL NOT NULL,
+    match INTEGER NOT NULL DEFAULT 1,
     PRIMARY KEY (room_id, number)
 );
 CREATE TABLE IF NOT EXISTS room_keys (
@@ -76,6 +84,14 @@ CREATE TABLE IF NOT EXISTS current (
 """
 
 
+#: Columns added since the first schema: (table, column, definition), added where missing.
+_MIGRATIONS: Final = (
+    ("matches", "number", "INTEGER NOT NULL DEFAULT 1"),
+    ("matches", "dissolved", "INTEGER NOT NULL DEFAULT 0"),
+    ("hands", "match", "INTEGER NOT NULL DEFAULT 1"),
+)
+
+
 def default_path() -> str:
     """``$WMQ_DB`` or ``./weimaque.db``."""
     return os.environ.get("WMQ_DB") or DEFAULT_DB
@@ -91,8 +107,14 @@ class StoredRoom:
     seats: dict[str, Any]
     status: str
     seed: int
+    #: The finished hands of the current match, in order.
     hands: list[dict[str, Any]]
     current: dict[str, Any] | None
+    #: The current match's number in the room (1 for the first).
+    match_number: int = 1
+    dissolved: bool = False
+    #: (match number, record) of every finished hand of the earlier matches, in order.
+    archive: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
 
 
 def _dump(value: Any) -> str:
@@ -124,6 +146,15 @@ class Store:
             self._checkpointer.start()
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.executescript(_SCHEMA)
+        self._migrate()
+
+    def _migrate(self) -> None:
+        """Add the columns an older database lacks (their defaults describe its rooms)."""
+        for table, column, definition in _MIGRATIONS:
+            have = {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}
+            if column not in have:
+                self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {definition}")
+                log.info("database %s: added %s.%s", self.path, table, column)
 
     def _checkpoint_loop(self) -> None:
         """Every ``checkpoint_seconds``, a passive checkpoint on a connection of its own."""
@@ -217,13 +248,16 @@ class Store:
         record: dict[str, Any],
         ledger: dict[str, Any],
         over: bool,
+        match: int = 1,
     ) -> None:
-        """Store a finished hand's record and the match ledger; drop the hand in progress."""
+        """Store a finished hand's record (hand ``number`` of the room, in match ``match``) and
+        the match ledger; drop the hand in progress."""
         with self.db:
             self.db.execute("BEGIN")
             self.db.execute(
-                "INSERT OR REPLACE INTO hands (room_id, number, record, finished) VALUES (?,?,?,?)",
-                (room_id, number, _dump(record), time.time()),
+                "INSERT OR REPLACE INTO hands (room_id, number, record, finished, match) "
+                "VALUES (?,?,?,?,?)",
+                (room_id, number, _dump(record), time.time(), match),
             )
             self.db.execute("DELETE FROM current WHERE room_id = ?", (room_id,))
             self.db.execute(
@@ -233,6 +267,41 @@ class Store:
             self.db.execute(
                 "UPDATE rooms SET status = ? WHERE id = ?",
                 ("over" if over else "between_hands", room_id),
+            )
+
+    def end_match(
+        self, room_id: str, ledger: dict[str, Any], dissolved: bool, abandoned: int | None
+    ) -> None:
+        """The match ended before its end (解散): its ledger, the hand in progress dropped.
+
+        ``abandoned`` is the number of the hand dropped unplayed, whose deal row goes with it
+        (its number is the next hand's).
+        """
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.execute("DELETE FROM current WHERE room_id = ?", (room_id,))
+            if abandoned is not None:
+                self.db.execute(
+                    "DELETE FROM deals WHERE room_id = ? AND number = ?", (room_id, abandoned)
+                )
+            self.db.execute(
+                "UPDATE matches SET ledger = ?, over = 1, dissolved = ? WHERE room_id = ?",
+                (_dump(ledger), int(dissolved), room_id),
+            )
+            self.db.execute("UPDATE rooms SET status = 'over' WHERE id = ?", (room_id,))
+
+    def new_match(self, room_id: str, number: int, seed: int, seats: dict[str, Any]) -> None:
+        """The room starts match ``number`` (再来一局) with ``seed`` and these seats."""
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.execute(
+                "UPDATE matches SET number = ?, seed = ?, ledger = ?, over = 0, dissolved = 0 "
+                "WHERE room_id = ?",
+                (number, seed, _dump(None), room_id),
+            )
+            self.db.execute(
+                "UPDATE rooms SET status = 'waiting', seats = ? WHERE id = ?",
+                (_dump(seats), room_id),
             )
 
     def hand(self, room_id: str, number: int) -> dict[str, Any] | None:
@@ -245,18 +314,22 @@ class Store:
     def load(self, room_id: str) -> StoredRoom | None:
         """Everything stored about a room, or None."""
         row = self.db.execute(
-            "SELECT r.id, r.created, r.config, r.seats, r.status, m.seed "
+            "SELECT r.id, r.created, r.config, r.seats, r.status, m.seed, m.number, m.dissolved "
             "FROM rooms r JOIN matches m ON m.room_id = r.id WHERE r.id = ?",
             (room_id,),
         ).fetchone()
         if row is None:
             return None
-        hands = [
-            json.loads(r[0])
-            for r in self.db.execute(
-                "SELECT record FROM hands WHERE room_id = ? ORDER BY number", (room_id,)
-            )
-        ]
+        current_match = int(row[6])
+        hands: list[dict[str, Any]] = []
+        archive: list[tuple[int, dict[str, Any]]] = []
+        for record, match in self.db.execute(
+            "SELECT record, match FROM hands WHERE room_id = ? ORDER BY number", (room_id,)
+        ):
+            if match == current_match:
+                hands.append(json.loads(record))
+            else:
+                archive.append((int(match), json.loads(record)))
         cur = self.db.execute(
             "SELECT number, rules, overrides, seed, dealer, actions FROM current WHERE room_id = ?",
             (room_id,),
@@ -282,6 +355,9 @@ class Store:
             seed=row[5],
             hands=hands,
             current=current,
+            match_number=current_match,
+            dissolved=bool(row[7]),
+            archive=archive,
         )
 
     def save_keys(self, room_id: str, creator: str | None, invite: str | None) -> None:

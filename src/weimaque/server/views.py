@@ -8,7 +8,6 @@ Every message about the hand is built from ``observation(state, viewer)`` and
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -18,7 +17,7 @@ from weimaque.game.observation import observation
 from weimaque.game.record import start_from_record
 from weimaque.game.state import NUM_SEATS, GameState
 from weimaque.match import Settlement
-from weimaque.server.base import RoomBase
+from weimaque.server.base import RoomBase, timed
 from weimaque.server.gate import settled, viewers
 from weimaque.server.numbers import breakdown_json, hints, table_xi
 from weimaque.server.protocol import server_message
@@ -81,12 +80,7 @@ class RoomViews(RoomBase):
         s = self.seats[seat]
         if s.kind == "bot" or s.autoplay or s.away:
             return None
-        left = self._since[seat] + turn - time.monotonic()
-        return {
-            "deadline_ms": int((time.time() + left) * 1000),
-            "left_ms": max(0, int(left * 1000)),
-            "seconds": turn,
-        }
+        return timed(self._since[seat] + turn, self.clock(), turn)
 
     def _legal(self, seat: SeatId | None) -> list[dict[str, Any]]:
         state = self.state
