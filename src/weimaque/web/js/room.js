@@ -40,6 +40,7 @@ export function startRoom(app, roomId) {
     toast: null, // {text, until}
     copied: false,
     resultHidden: false, // the player put the result aside to look at the table
+    forceResult: false, // a visitor who may sit down asked to see the result
   };
   const nameRef = createRef();
   const socket = new RoomSocket(roomId, {
@@ -55,11 +56,14 @@ export function startRoom(app, roomId) {
     ui.toast = { text, until: Date.now() + TOAST_MS };
   }
 
+  let received = 0;
+
   function receive(msg) {
+    document.body.dataset.received = String(++received); // for tests: messages taken in
     const handBefore = s.handNumber;
     applyMessage(s, msg);
     if (msg.type === "snapshot") noteCommitment(roomId, msg.hand_number, msg.commitment);
-    if (s.handNumber !== handBefore) ui.resultHidden = false;
+    if (s.handNumber !== handBefore) ui.resultHidden = ui.forceResult = false;
     // "ack": the server took the action; its events may wait for a claim window to close.
     if (["ack", "events", "snapshot", "error", "hand_end"].includes(msg.type)) ui.busy = false;
     if (msg.type === "error") {
@@ -384,12 +388,16 @@ export function startRoom(app, roomId) {
     ];
   }
 
+  /** Whether this visitor holds no seat and may take one (the join panel shows). */
+  function mayJoin() {
+    if (!s.room || mySeat() !== null || s.you.seat === "shouxing" || heldSeat() !== null) return false;
+    const free = s.room.seats.some((x) => x.kind === "human" && !x.taken);
+    return free || Boolean(s.room.shouxing && !s.room.shouxing.taken);
+  }
+
   /** A visitor with no seat: the name first, then 坐下 at a free seat. */
   function joinPanel() {
-    if (!s.room || mySeat() !== null || s.you.seat === "shouxing" || heldSeat() !== null) return null;
-    const free = s.room.seats.some((x) => x.kind === "human" && !x.taken);
-    const shouxingFree = s.room.shouxing && !s.room.shouxing.taken;
-    if (!free && !shouxingFree) return null;
+    if (!mayJoin()) return null;
     return h(
       "section",
       { class: "panel join", "data-testid": "join" },
@@ -692,7 +700,8 @@ export function startRoom(app, roomId) {
   }
 
   function resultOverlay() {
-    if (ui.resultHidden || ui.replay) return null;
+    // A visitor who may sit down sees the join panel first; the result is one tap away.
+    if (ui.resultHidden || ui.replay || (mayJoin() && !ui.forceResult)) return null;
     const end = s.lastHand;
     const dissolved = s.matchEnd?.dissolved;
     if (!end && !dissolved) return null;
@@ -774,8 +783,8 @@ export function startRoom(app, roomId) {
             ),
             shareBar(),
           ),
-      ui.resultHidden && end && s.room?.status !== "playing"
-        ? h("button", { class: "primary result-show", "data-testid": "result-show", onclick: () => { ui.resultHidden = false; draw(); } }, t("see_result"))
+      (ui.resultHidden || (mayJoin() && !ui.forceResult)) && end && s.room?.status !== "playing"
+        ? h("button", { class: "primary result-show", "data-testid": "result-show", onclick: () => { ui.resultHidden = false; ui.forceResult = true; draw(); } }, t("see_result"))
         : null,
       log(false),
     ];

@@ -183,8 +183,9 @@ function ownNumbers(ctx) {
 }
 
 /**
- * The bottom seat: its header with our 息, a 托管 banner, melds and row, then the hand with the
- * controls beside it (below it on a narrow screen), then the 听 hints.
+ * The bottom seat: its header with our 息 and our tools (hints, 托管), a 托管 banner, melds and
+ * row, then the hand with the claim buttons beside it (below it on a narrow screen), then the
+ * 听 hints.
  */
 function ownArea(obs, seat, ctx) {
   const hand = seat === ctx.mySeat ? obs.hand : ctx.hands?.[seat];
@@ -201,12 +202,13 @@ function ownArea(obs, seat, ctx) {
       seatHeader(obs, seat, "bottom", ctx),
       ownNumbers(ctx),
       seat === ctx.mySeat ? bansLine(obs, seat) : null,
+      ctx.side || null,
     ),
     ctx.banner || null,
-    h("div", { class: "own-table" }, melds(obs.melds[seat], "m"), discardRow(obs.rows[seat])),
     h(
       "div",
       { class: "own-body" },
+      h("div", { class: "own-table" }, melds(obs.melds[seat], "m"), discardRow(obs.rows[seat])),
       hand !== undefined
         ? handView(hand, ctx)
         : h(
@@ -214,7 +216,7 @@ function ownArea(obs, seat, ctx) {
             { class: "hand-count", "data-testid": "hand-count" },
             t("hand_size", { n: obs.hand_sizes[seat] }),
           ),
-      ctx.controls || ctx.side ? h("div", { class: "side" }, ctx.controls || null, ctx.side || null) : null,
+      ctx.controls ? h("div", { class: "side" }, ctx.controls) : null,
     ),
     ctx.below || null,
   );
