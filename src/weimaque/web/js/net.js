@@ -57,6 +57,16 @@ export class RoomSocket {
     this.retry = 0;
     this.stopped = false;
     this.ws = null;
+    this.timer = null;
+    // The browser knows when its network goes: drop the socket at once (the table sees the seat
+    // offline and 托管 takes it after the grace), and come back as soon as it returns.
+    window.addEventListener("offline", () => this.ws?.close());
+    window.addEventListener("online", () => {
+      if (this.stopped || this.open || this.ws?.readyState === WebSocket.CONNECTING) return;
+      clearTimeout(this.timer);
+      this.retry = 0;
+      this.connect();
+    });
   }
 
   connect() {
@@ -93,8 +103,9 @@ export class RoomSocket {
     this.onState("closed");
     // 4404: the room does not exist; retrying cannot help.
     if (this.stopped || event.code === 4404) return;
+    if (!navigator.onLine) return; // the "online" event reconnects
     const delay = Math.min(8000, 500 * 2 ** this.retry++);
-    setTimeout(() => this.connect(), delay);
+    this.timer = setTimeout(() => this.connect(), delay);
   }
 
   /** Send a message; returns its id (echoed back as "re"), or null when not connected. */

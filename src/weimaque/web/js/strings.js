@@ -279,7 +279,7 @@ export const STRINGS = {
     legend_claimed: "吃来的牌",
     legend_own_wei: "你的暗偎（别人看不见）",
     legend_hidden_wei: "别家的暗偎",
-    dead_explain: "死手：这一手已不能再胡（规则 §5.4），只能继续出牌直到本局结束。",
+    dead_explain: "死手：该出牌时手里没有能打的牌，这一局不能再胡；照常摸牌、偎、碰、吃（规则 §4.1、§3.1.8）。",
     match_hand_n: "第 {m} 场 第 {n} 局",
     // between hands
     ready: "准备",
@@ -604,7 +604,7 @@ export const STRINGS = {
     legend_claimed: "card taken by 吃",
     legend_own_wei: "your face-down 偎 (hidden from others)",
     legend_hidden_wei: "another seat's face-down 偎",
-    dead_explain: "死手 (dead hand): this hand can no longer win (RULES §5.4); it keeps discarding until the hand ends.",
+    dead_explain: "死手 (dead hand): it had no card it may discard, so it may not 胡 for the rest of the hand; it still draws, 偎s, 碰s and 吃s (RULES §4.1, §3.1.8).",
     match_hand_n: "Match {m}, hand {n}",
     ready: "ready",
     ready_done: "Ready ✓",
