@@ -248,9 +248,11 @@ def test_reload_mid_hand_keeps_the_seat_on_a_phone(
 
     play_until_end(page)
     page.get_by_test_id("hand-end").wait_for()
-    # A one-hand match: the hand's end is the match's end, with the final ranking.
+    # A one-hand match: the hand's end is the match's end, with the final ranking, said once.
     page.get_by_test_id("match-end").wait_for()
     assert page.get_by_test_id("next-hand").count() == 0
+    assert page.get_by_text("比赛结束").count() == 1
+    assert page.get_by_test_id("rematch-button").count() == 1
     shot(page, "hand-end-phone")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert page_errors == []
@@ -274,6 +276,7 @@ def test_friend_joins_by_share_link_and_spectator_sees_no_hand(
     friend = new_page(browser, page_errors, PHONE)
     friend.goto(link)
     friend.get_by_test_id("name-input").fill("小李")
+    friend.get_by_test_id("name-input").press("ArrowLeft")  # the caret between 小 and 李
     # Someone opens the link while the friend is typing: the redraw that follows keeps the name.
     watcher = new_page(browser, page_errors, PHONE)
     watcher.goto(link)
@@ -281,6 +284,10 @@ def test_friend_joins_by_share_link_and_spectator_sees_no_hand(
     # The friend's page has redrawn (two spectators now).
     sync_api.expect(friend.locator(".spectators")).to_have_text("旁观 2")
     assert friend.get_by_test_id("name-input").input_value() == "小李"
+    # ...and the focus and the caret where they were.
+    assert friend.evaluate(
+        "() => [document.activeElement.dataset.testid, document.activeElement.selectionStart]"
+    ) == ["name-input", 1]
     friend.get_by_test_id("sit-1").click()
 
     # Three seats filled: the hand is dealt at once, both players see their own hand.

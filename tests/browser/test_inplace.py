@@ -21,11 +21,13 @@ from tests.browser.test_browser import (
     DESKTOP,
     Browser,
     Page,
+    close_menu,
     decide,
     new_page,
+    open_menu,
     pytestmark,
 )
-from tests.browser.test_table import LANDSCAPE, post
+from tests.browser.test_table import LANDSCAPE, doc_shot, post
 
 __all__ = ["pytestmark"]  # skipped, as the other browser tests, without Chromium
 
@@ -174,6 +176,20 @@ def test_the_hand_the_log_and_the_result_survive_other_peoples_messages(
         assert page.evaluate(ATTACHED_JS) == [True, True]
         assert page.evaluate(SELECTION_KEPT_JS)
         end.click(position={"x": 5, "y": 5}, trial=True)  # still there to act on
+        # An open replay stays open and where it was while the table's news comes in.
+        open_menu(page)
+        page.get_by_test_id("history-toggle").click()
+        page.get_by_test_id("replay-button").first.click()
+        page.get_by_test_id("replay").wait_for()
+        page.get_by_test_id("replay-next").click()
+        page.get_by_test_id("replay-next").click()
+        step = page.get_by_test_id("replay-step").inner_text()
+        page.evaluate(HOLD_JS, ["[data-testid=replay]", "[data-testid=replay-events]"])
+        before = int(page.evaluate("document.body.dataset.received"))
+        friend.send(type="autoplay", on=False)
+        page.wait_for_function(f"() => Number(document.body.dataset.received) > {before}")
+        assert page.evaluate(ATTACHED_JS) == [True, True]
+        assert page.get_by_test_id("replay-step").inner_text() == step
     finally:
         friend.close()
         for w in watchers:
@@ -215,6 +231,10 @@ def test_a_phone_held_sideways_needs_no_scroll(
     page.get_by_test_id("sit-0").click()
     page.get_by_test_id("hand").wait_for()
     seen: dict[str, tuple[int, int]] = {"deal": _fits(page)}
+    # The room's bar lives in a drawer over the table.
+    open_menu(page)
+    doc_shot(page, "room-drawer-phone-landscape")
+    close_menu(page)
     for _ in range(300):
         state = page.evaluate(LANDSCAPE_STATE_JS)
         if state != "wait" and state not in seen:

@@ -249,6 +249,16 @@ def test_scripted_hand_on_a_phone_held_sideways(
         assert muls and all(m in effects for m in muls)  # a multiplier reads ×N, not +N
         assert page.get_by_test_id("multiplier").inner_text() == f"×{b.multiplier}"
         assert page.get_by_test_id("all-hands").count() == 1
+        # After the win, the winner's own line no longer counts 息 short of 起胡.
+        assert page.locator("[data-testid=own-xi] .to-min").count() == 0
+        # The group table: readable cards, and every cell of a row (its tags too) on one line.
+        row = page.get_by_test_id("group").first
+        tops = row.locator("td").evaluate_all(
+            "tds => tds.map(td => [getComputedStyle(td).display, td.getBoundingClientRect().top])"
+        )
+        assert {d for d, _ in tops} == {"table-cell"} and len({t for _, t in tops}) == 1
+        width = row.locator(".card").first.evaluate("c => c.getBoundingClientRect().width")
+        assert width >= 14
         for s in range(3):
             assert page.get_by_test_id(f"end-hand-{s}").count() == 1
         end.scroll_into_view_if_needed()
@@ -478,6 +488,7 @@ def test_english_and_chinese_everywhere(
     page = new_page(browser, page_errors, DESKTOP)
     page.goto(server + "/")
     page.get_by_test_id("create-form").wait_for()
+    doc_shot(page, "lobby-desktop")
     # Preset descriptions follow the language.
     assert "安乡默认规则" in page.get_by_test_id("preset-desc").inner_text()
     page.get_by_test_id("lang-toggle").click()
@@ -490,6 +501,15 @@ def test_english_and_chinese_everywhere(
     doc_shot(page, "not-found-desktop")
     page.get_by_test_id("lang-toggle").click()
     assert "找不到这个房间" in page.get_by_test_id("not-found").inner_text()
+    # Any other unknown address: the same styled page (not a bare "Not Found"), both languages.
+    res = page.goto(server + "/no/such/page")
+    assert res is not None and res.status == 404
+    page.get_by_test_id("not-found").wait_for()
+    assert "没有这个页面" in page.get_by_test_id("not-found").inner_text()
+    page.get_by_test_id("lang-toggle").click()
+    assert "/no/such/page" in page.get_by_test_id("not-found").inner_text()
+    assert "Nothing here" in page.get_by_test_id("not-found").inner_text()
+    page.get_by_test_id("lang-toggle").click()
     page.get_by_test_id("back-lobby").click()
     page.get_by_test_id("create-form").wait_for()
     # The lobby lists our own rooms (and public ones), not every room of the server.
@@ -570,6 +590,8 @@ def test_disconnected_buttons_are_disabled_and_the_seat_comes_back(
         proc.wait(10)
         # The server is gone: a banner says so and nothing can be tapped.
         page.get_by_test_id("offline").wait_for()
+        # The red header says so; nothing is pushed below the fold on a phone held sideways.
+        assert page.evaluate("document.documentElement.scrollHeight") <= LANDSCAPE["height"]
         assert page.locator("[data-testid=hand-face][data-legal=true]").count() == 0
         assert page.get_by_test_id("autoplay-on").is_disabled()
         shot(page, "offline-phone-landscape")
@@ -614,4 +636,75 @@ def test_no_timer_needs_every_player(server: str, browser: Browser, page_errors:
     friend.wait_for_function(
         "() => document.querySelector('[data-testid=room-timer]').textContent.includes('不限时')"
     )
+    assert page_errors == []
+
+
+def test_quick_start_seats_a_newcomer_with_two_bots_by_level(
+    server: str, browser: Browser, page_errors: list[str]
+) -> None:
+    page = new_page(browser, page_errors, LANDSCAPE)
+    page.goto(server + "/")
+    # The first screen: a name and 快速开始 above the rooms and the full form.
+    name = page.get_by_test_id("lobby-name")
+    quick = page.get_by_test_id("quick-start")
+    quick.wait_for()
+    form = page.get_by_test_id("create-form")
+    box_quick, box_form = quick.bounding_box(), form.bounding_box()
+    assert box_quick and box_form and box_quick["y"] < box_form["y"]
+    assert box_quick["y"] + box_quick["height"] <= LANDSCAPE["height"]
+    # The bots of the form are offered by level, their technical names in the tooltip.
+    options = page.get_by_test_id("seat-kind-1").locator("option").all_inner_texts()
+    assert "机器人 · 普通" in options and not any("greedy" in o for o in options)
+    name.fill("阿明")
+    quick.click()
+    page.wait_for_url("**/r/*")
+    page.get_by_test_id("hand").wait_for()
+    # Seated at once, under the name typed in the lobby, against two 普通 bots.
+    names = page.locator("[data-testid=seat-name]").all_inner_texts()
+    assert "阿明（你）" in names
+    assert sorted(n for n in names if "机器人" in n) == ["机器人2·普通", "机器人3·普通"]
+    assert "greedy" not in page.get_by_test_id("board").inner_text()
+    open_menu(page)
+    assert page.get_by_test_id("seat-chip-1").get_attribute("title") == "技术名称: greedy"
+    assert page_errors == []
+
+
+def test_the_creator_gives_a_gone_friends_seat_to_a_bot(
+    server: str, browser: Browser, page_errors: list[str]
+) -> None:
+    host = new_page(browser, page_errors, LANDSCAPE)
+    host.goto(server + "/")
+    host.get_by_test_id("create-form").wait_for()
+    host.get_by_test_id("seat-kind-1").select_option("")  # a friend's seat
+    host.get_by_test_id("seat-kind-2").select_option("random")
+    host.get_by_test_id("more-options").click()
+    host.get_by_test_id("bot-speed").select_option("0")
+    host.get_by_test_id("create-room").click()
+    host.wait_for_url("**/r/*")
+    host.get_by_test_id("waiting").wait_for()
+    room = host.url.rsplit("/", 1)[1]
+    assert host.evaluate(f"localStorage.getItem('wmq.creator.{room}')")
+    friend = new_page(browser, page_errors, PHONE)
+    friend.goto(host.url)
+    friend.get_by_test_id("sit-1").click()
+    host.get_by_test_id("hand").wait_for()
+    friend.get_by_test_id("hand").wait_for()
+    # While the friend is here the creator has nothing to take; once gone, 交给机器人.
+    open_menu(host)
+    assert host.locator("[data-testid=seat-chip-1] [data-testid=seat-bot]").count() == 0
+    friend.context.close()
+    button = host.locator("[data-testid=seat-chip-1] [data-testid=seat-bot]")
+    button.wait_for(timeout=10_000)
+    # Freeing the seat waits for the hand's end: nobody may sit down into the friend's hand.
+    assert host.locator("[data-testid=seat-chip-1] [data-testid=free-seat]").is_disabled()
+    button.click()
+    host.get_by_test_id("confirm-yes").click()
+    host.wait_for_function(
+        "() => document.querySelector('[data-testid=seat-chip-1]')?.textContent.includes('机器人')"
+    )
+    info = get(server, f"/api/rooms/{room}")["room"]
+    assert info["seats"][1]["kind"] == "bot" and info["status"] == "playing"
+    close_menu(host)
+    play_until_end(host)
+    host.get_by_test_id("hand-end").wait_for()
     assert page_errors == []

@@ -85,6 +85,10 @@ _PLACEHOLDER: Final = """<!doctype html>
 """
 
 
+#: The rendering library of the browser UI, installed by ``make setup`` (npm ci, docs/web.md).
+UI_LIBRARY: Final = "node_modules/preact/dist/preact.mjs"
+
+
 def web_dir() -> Path:
     """The folder of the static UI (``src/weimaque/web``)."""
     return Path(str(resources.files("weimaque") / "web"))
@@ -256,6 +260,13 @@ def create_app(
 
     async def index(request: Request) -> Response:
         return index_response()
+
+    async def unknown_path(request: Request) -> Response:
+        if request.url.path.startswith("/api/"):
+            return _error(404, "not_found", f"no endpoint {quoted(request.url.path)}")
+        response = index_response()
+        response.status_code = 404
+        return response
 
     async def share(request: Request) -> Response:
         response = index_response()
@@ -660,7 +671,11 @@ def create_app(
     ]
     if web.is_dir():
         routes.append(Mount("/static", StaticFiles(directory=web), name="static"))
-        routes.append(Mount("/", StaticFiles(directory=web, html=True), name="web"))
+        if not (web / UI_LIBRARY).is_file():
+            log.warning("the browser UI's library %s is missing: run `make setup`", UI_LIBRARY)
+    # Any other address: an API caller gets a JSON error, a person the styled page that says
+    # there is nothing there (drawn by the UI, with the way back to the lobby), both 404.
+    routes.append(Route("/{path:path}", unknown_path, methods=["GET", "HEAD"]))
     middleware = [Middleware(SecurityHeaders), Middleware(ApiRateLimit, limits=limits)]
     app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
     app.state.manager = manager
