@@ -29,6 +29,7 @@ from weimaque.game.actions import Action
 from weimaque.match import Match
 from weimaque.rules.registry import get_rules
 from weimaque.server.app import create_app
+from weimaque.server.fairness import verify_document
 from weimaque.server.manager import RoomManager
 from weimaque.server.options import OFFLINE_GRACE_S, RoomOptions
 from weimaque.server.rooms import Room
@@ -393,8 +394,7 @@ def test_a_dissolved_room_stays_dissolved_after_a_restart(tmp_path: Path) -> Non
         # The 留子 pool left is shared as at a normal end (RULES §8.5).
         pool = first["ledger"]["pool"]
         assert ended["ledger"]["pool"] == 0
-        if pool:
-            assert sum(ended["final_pool_share"]) == pool
+        assert pool > 0 and sum(ended["final_pool_share"]) == pool
         c.close()
         server.proc.kill()
         server.proc.wait(10)
@@ -416,6 +416,7 @@ def test_a_dissolved_room_stays_dissolved_after_a_restart(tmp_path: Path) -> Non
         assert c.reply(c.send(type="dissolve"), "error")["code"] == "match_over"
         record = again.get(f"/api/rooms/{room}/record")
         assert record["ended_early"] is True and record["ledger"] == ended["ledger"]
+        assert verify_document(record).hands == 1  # what `wmq verify` checks, pool share too
         c.close()
     finally:
         again.stop()
@@ -850,22 +851,25 @@ def test_a_database_of_the_first_schema_opens_and_restores(tmp_path: Path) -> No
 def test_wmq_serve_closes_silent_sockets_within_about_40_s(monkeypatch: pytest.MonkeyPatch) -> None:
     # A socket that stops answering WebSocket pings (a phone that lost its network) is closed
     # by uvicorn's keepalive: a ping every ws_ping_interval, closed ws_ping_timeout after one
-    # goes unanswered; then the seat's offline grace starts (docs/protocol.md §3).
+    # goes unanswered; then the seat's offline grace starts (docs/protocol.md §3). Checked here
+    # on what `wmq serve` hands uvicorn (nothing is served: a silent socket takes 40 s).
+    import inspect
+
     import uvicorn
     from typer.testing import CliRunner
 
+    import weimaque.cli.serve
+    import weimaque.server.app
     from weimaque.cli.app import app
 
     seen: dict[str, Any] = {}
-
-    def run(app_: Any, **kwargs: Any) -> None:
-        seen.update(kwargs)
-        seen["config"] = uvicorn.Config(app_, **kwargs)
-
-    monkeypatch.setattr(uvicorn, "run", run)
+    monkeypatch.setattr(uvicorn, "run", lambda app_, **kwargs: seen.update(kwargs))
+    monkeypatch.setattr(weimaque.server.app, "create_app", lambda *a, **k: object())
+    monkeypatch.setattr(weimaque.cli.serve, "quiet_collector", lambda: None)
     done = CliRunner().invoke(app, ["serve", "--port", "1", "--db", ":memory:"])
     assert done.exit_code == 0, done.output
-    config = seen["config"]
-    assert config.ws == "websockets-sansio"
-    interval, timeout = config.ws_ping_interval, config.ws_ping_timeout
+    assert seen["ws"] == "websockets-sansio"  # whose keepalive closes the socket (uvicorn)
+    defaults = inspect.signature(uvicorn.Config).parameters
+    interval = seen.get("ws_ping_interval", defaults["ws_ping_interval"].default)
+    timeout = seen.get("ws_ping_timeout", defaults["ws_ping_timeout"].default)
     assert interval is not None and timeout is not None and interval + timeout <= 40
