@@ -12,7 +12,9 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
+import os
 import random
+import signal
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
@@ -376,6 +378,21 @@ def test_a_match_that_ended_is_not_dissolved_and_a_lone_player_ends_it_alone(
 # ------------------------------------------------------------------ restarts (a real server)
 
 
+def crash(server: serverkit.Server) -> None:
+    """SIGKILL the server, then the bot workers it leaves behind (by their ids)."""
+    pid = server.proc.pid
+    children = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                children.append(int(stat.parent.name))
+    server.proc.kill()
+    server.proc.wait(10)
+    for child in children:
+        with contextlib.suppress(OSError):
+            os.kill(child, signal.SIGKILL)
+
+
 def test_a_dissolved_room_stays_dissolved_after_a_restart(tmp_path: Path) -> None:
     body = {"seed": 44, "bots": {"1": "greedy", "2": "greedy"}, "bot_delay_ms": 0}
     body["options"] = {"liuzi": True}
@@ -396,8 +413,7 @@ def test_a_dissolved_room_stays_dissolved_after_a_restart(tmp_path: Path) -> Non
         assert ended["ledger"]["pool"] == 0
         assert pool > 0 and sum(ended["final_pool_share"]) == pool
         c.close()
-        server.proc.kill()
-        server.proc.wait(10)
+        crash(server)
     finally:
         server.stop()
     again = serverkit.Server(tmp_path)
@@ -448,8 +464,7 @@ def test_match_two_restores_with_its_own_ledger_and_room_wide_numbers(tmp_path: 
         assert end3["ledger"]["seats"] == end3["settlement"]["seats"]  # match 2's own ledger
         c.until(lambda m: m["type"] == "room" and m["room"]["next_hand"] is not None)
         c.close()
-        server.proc.kill()
-        server.proc.wait(10)
+        crash(server)
     finally:
         server.stop()
     again = serverkit.Server(tmp_path)

@@ -190,7 +190,7 @@ class RoomBase:
 
     def decides_next(self, seat: int) -> bool:
         """Whether the seat's player is one the next deal waits for: a person at the table, not
-        offline, not under 托管 nor watching (docs/protocol.md §3)."""
+        offline, not under 托管 nor watching (docs/protocol.md §2.4)."""
         s = self.seats[seat]
         return (
             s.kind == "human"

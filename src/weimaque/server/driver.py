@@ -42,7 +42,7 @@ class HandDriver(RoomViews):
         return all(s.taken for s in self.seats)
 
     def _ready_to_deal(self) -> bool:
-        """Whether the next hand may be dealt now (docs/protocol.md §3).
+        """Whether the next hand may be dealt now (docs/protocol.md §2.4).
 
         A match's first hand is dealt as soon as the seats are taken. Later ones: once somebody
         pressed 下一局 and nobody the deal waits for (``decides_next``) still has to, or when the

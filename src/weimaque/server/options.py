@@ -18,7 +18,8 @@ NEXT_SECONDS_RANGE: Final = (3, 600)
 #: How long a vote to 解散 (and a 再来一局 window) stays open (``vote_seconds``).
 DEFAULT_VOTE_SECONDS: Final = 60
 VOTE_SECONDS_RANGE: Final = (5, 600)
-#: A person's seat with no open connection this long is offline: 托管 plays it (docs §3).
+#: A person's seat with no open connection this long is offline: 托管 plays it
+#: (docs/protocol.md §3).
 OFFLINE_GRACE_S: Final = 5.0
 
 #: The rule options a room may choose (docs/protocol.md §1), besides the 名堂 switches.

@@ -122,7 +122,8 @@ class RemoteBots:
         bot_token = new_token()
         seat.token = hash_token(bot_token)  # kept hashed, like every seat token
         seat.name = clean_name(name) or f"bot{seat_id + 1}"
-        room._gone[seat_id] = room.clock()  # offline until the bot connects (docs §3)
+        # Offline until the bot connects (docs/protocol.md §3).
+        room._gone[seat_id] = room.clock()
         room._save_seats()
         if not room._maybe_deal():
             room.broadcast_room()

@@ -87,7 +87,7 @@ class Room(HandDriver):
         return conn
 
     def disconnect(self, conn: Conn) -> None:
-        """A connection closed; a seat left with none starts its offline grace (docs §3)."""
+        """A connection closed; a seat left with none starts its offline grace (protocol §3)."""
         self.flush_pending()
         self.conns.discard(conn)
         seat = conn.seat if conn.seat is not None else conn.held
