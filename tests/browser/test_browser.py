@@ -108,6 +108,20 @@ def create_room(
     return page.url.rsplit("/", 1)[1]
 
 
+def host_for_a_friend(host: Page, base: str) -> str:
+    """Create through the lobby a room with seat 1 for a friend and a quick bot at seat 2."""
+    host.goto(base + "/")
+    host.get_by_test_id("create-form").wait_for()
+    host.get_by_test_id("seat-kind-1").select_option("")  # seat 1 for a friend
+    host.get_by_test_id("seat-kind-2").select_option("random")
+    host.get_by_test_id("more-options").click()
+    host.get_by_test_id("bot-speed").select_option("0")
+    host.get_by_test_id("create-room").click()
+    host.wait_for_url("**/r/*")
+    host.get_by_test_id("waiting").wait_for()
+    return host.url.rsplit("/", 1)[1]
+
+
 def decide(page: Page) -> str:
     """Wait until something is asked of us (or the hand ends) and answer it; returns what."""
     handle = page.wait_for_function(ASKED_JS)
@@ -262,15 +276,7 @@ def test_friend_joins_by_share_link_and_spectator_sees_no_hand(
     server: str, browser: Browser, page_errors: list[str]
 ) -> None:
     host = new_page(browser, page_errors, DESKTOP)
-    host.goto(server + "/")
-    host.get_by_test_id("create-form").wait_for()
-    host.get_by_test_id("seat-kind-1").select_option("")  # seat 1 for a friend
-    host.get_by_test_id("seat-kind-2").select_option("random")
-    host.get_by_test_id("more-options").click()
-    host.get_by_test_id("bot-speed").select_option("0")
-    host.get_by_test_id("create-room").click()
-    host.wait_for_url("**/r/*")
-    host.get_by_test_id("waiting").wait_for()
+    host_for_a_friend(host, server)
     link = host.get_by_test_id("share-link").input_value()
 
     friend = new_page(browser, page_errors, PHONE)

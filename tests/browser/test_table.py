@@ -27,6 +27,7 @@ from tests.browser.test_browser import (  # noqa: F401  (pytestmark: skip withou
     Browser,
     Page,
     close_menu,
+    host_for_a_friend,
     new_page,
     open_menu,
     play_until_end,
@@ -675,16 +676,7 @@ def test_the_creator_gives_a_gone_friends_seat_to_a_bot(
     server: str, browser: Browser, page_errors: list[str]
 ) -> None:
     host = new_page(browser, page_errors, LANDSCAPE)
-    host.goto(server + "/")
-    host.get_by_test_id("create-form").wait_for()
-    host.get_by_test_id("seat-kind-1").select_option("")  # a friend's seat
-    host.get_by_test_id("seat-kind-2").select_option("random")
-    host.get_by_test_id("more-options").click()
-    host.get_by_test_id("bot-speed").select_option("0")
-    host.get_by_test_id("create-room").click()
-    host.wait_for_url("**/r/*")
-    host.get_by_test_id("waiting").wait_for()
-    room = host.url.rsplit("/", 1)[1]
+    room = host_for_a_friend(host, server)
     assert host.evaluate(f"localStorage.getItem('wmq.creator.{room}')")
     friend = new_page(browser, page_errors, PHONE)
     friend.goto(host.url)

@@ -5,7 +5,7 @@ import { createRef, h, mount } from "./dom.js";
 import { api, myRoomIds } from "./net.js";
 import { onLangChange, presetDesc, presetName, t } from "./i18n.js";
 import { loadPresets, optionFields, ruleOverrides, ruleSection } from "./rules.js";
-import { header } from "./page.js";
+import { header, nameField } from "./page.js";
 import { botLevel, botTitle, byLevel } from "./bots.js";
 import { autositKey, creatorKey, inviteKey, NAME_KEY, noTimerKey } from "./room.js";
 
@@ -234,21 +234,7 @@ export function startLobby(app) {
     return h(
       "section",
       { class: "panel welcome", "data-testid": "welcome" },
-      h(
-        "label",
-        { class: "field" },
-        h("span", {}, t("your_name")),
-        h("input", {
-          class: "name",
-          ref: nameRef,
-          "data-testid": "lobby-name",
-          maxlength: 24,
-          placeholder: t("your_name"),
-          defaultValue: savedName(),
-          autocomplete: "nickname",
-          onchange: keepName,
-        }),
-      ),
+      nameField(nameRef, "lobby-name", savedName()),
       h(
         "button",
         { class: "primary quick", "data-testid": "quick-start", disabled: ui.busy || !ui.data, onclick: quickStart },

@@ -44,3 +44,21 @@ export function notFoundPage(roomId, path) {
     h("a", { href: "/", class: "button primary", "data-testid": "back-lobby" }, t("back_lobby")),
   );
 }
+
+/** The player's name field (lobby and join panel): uncontrolled, so a redraw keeps what is typed. */
+export function nameField(ref, testid, initial) {
+  return h(
+    "label",
+    { class: "field" },
+    h("span", {}, t("your_name")),
+    h("input", {
+      class: "name",
+      ref,
+      "data-testid": testid,
+      placeholder: t("your_name"),
+      maxlength: 24,
+      defaultValue: initial,
+      autocomplete: "nickname",
+    }),
+  );
+}

@@ -15,7 +15,7 @@ import { historyView, loadHistory, Replay } from "./replay.js";
 import { noteCommitment } from "./fairness.js";
 import { loadPresets, rulesSummary } from "./rules.js";
 import { hintFaces, hintsView, hintsWanted, setHintsWanted } from "./hints.js";
-import { confirmBox, header, notFoundPage } from "./page.js";
+import { confirmBox, header, nameField, notFoundPage } from "./page.js";
 import { botLevel, botTitle } from "./bots.js";
 
 export const NAME_KEY = "wmq.name";
@@ -402,20 +402,7 @@ export function startRoom(app, roomId) {
       "section",
       { class: "panel join", "data-testid": "join" },
       h("h2", {}, t("join_title")),
-      h(
-        "label",
-        { class: "field" },
-        h("span", {}, t("your_name")),
-        h("input", {
-          class: "name",
-          ref: nameRef,
-          "data-testid": "name-input",
-          placeholder: t("your_name"),
-          maxlength: 24,
-          defaultValue: localStorage.getItem(NAME_KEY) || "",
-          autocomplete: "nickname",
-        }),
-      ),
+      nameField(nameRef, "name-input", localStorage.getItem(NAME_KEY) || ""),
       h("div", { class: "seats", "data-testid": "seat-list" }, seatChips(true)),
     );
   }
