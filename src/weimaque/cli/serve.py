@@ -65,10 +65,12 @@ def register(app: typer.Typer) -> None:
             typer.Option(
                 "--limit",
                 help="Change one bound, NAME=VALUE (repeatable): max_message, max_body, "
-                "queue_messages, send_timeout, conns_per_room, conns_per_address, room_burst, "
+                "queue_messages, send_timeout, conns_per_room, conns_per_address, "
+                "max_connections, join_timeout, head_timeout, room_burst, "
                 "room_interval, http_burst, http_rate, ws_burst, ws_rate, ws_address_burst, "
                 "ws_address_rate, seat_grace, "
-                "idle_evict, bot_workers (docs/protocol.md §6).",
+                "idle_evict, bot_workers, reviews_per_address, reviews_waiting "
+                "(docs/protocol.md §6).",
             ),
         ] = None,
     ) -> None:
@@ -77,6 +79,7 @@ def register(app: typer.Typer) -> None:
 
         from weimaque.server.app import create_app
         from weimaque.server.store import default_path
+        from weimaque.server.tcp import guarded_http
 
         limits = parse_limits(limit or [])
         path = db or default_path()
@@ -89,6 +92,8 @@ def register(app: typer.Typer) -> None:
             host=host,
             port=port,
             log_level="warning",
+            # Connections are counted per address and must send their request in time (§6).
+            http=guarded_http(limits),
             # Frames are refused above the size limit before they are read in full, and no
             # frame is ever inflated: a small compressed frame cannot cost a large one's CPU.
             ws="websockets-sansio",

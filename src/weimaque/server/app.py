@@ -10,7 +10,6 @@ import contextlib
 import copy
 import logging
 import secrets
-from collections import OrderedDict
 from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
@@ -31,7 +30,9 @@ from weimaque.errors import WeimaqueError
 from weimaque.rules.config import OPTION_NAMES, PATTERN_NAMES, RuleConfig
 from weimaque.rules.registry import DEFAULT_PRESET, list_rules
 from weimaque.server import botpool
+from weimaque.server.fairqueue import FairQueue, Refused
 from weimaque.server.limits import (
+    CLOSE_SILENT,
     BodyError,
     Counter,
     Limits,
@@ -75,8 +76,6 @@ log = logging.getLogger("weimaque.server")
 REVIEW_BOT: Final = "mcts:iters=300"
 #: Reviews kept in memory (they are computed again when asked for after that).
 REVIEWS_KEPT: Final = 256
-#: Reviews computed (or waiting for the review process) at once; more are refused with 429.
-REVIEWS_AT_ONCE: Final = 4
 
 _PLACEHOLDER: Final = """<!doctype html>
 <html lang="zh"><head><meta charset="utf-8"><title>安乡偎麻雀</title></head>
@@ -237,11 +236,12 @@ def create_app(
     store = store if store is not None else Store(db)
     limits = limits or Limits()
     manager = RoomManager(store, limits=limits)
-    remote = RemoteBots(manager, limits)
+    # Players' and bots' sockets of one address count together.
+    ws_per_address = Counter()
+    remote = RemoteBots(manager, limits, ws_per_address)
     web = web_dir()
     pool = botpool.configure(limits.bot_workers)
     room_limiter = RateLimiter(limits.room_burst, limits.room_interval)
-    ws_per_address = Counter()
     # One budget for all the sockets of an address: many sockets are no way around the rate.
     address_budget = RateLimiter(limits.ws_address_burst, 1.0 / limits.ws_address_rate)
 
@@ -508,31 +508,21 @@ def create_app(
         )
 
     # 复盘 costs seconds of search: it runs in a process of its own (never on the event loop's
-    # interpreter lock, never in the bots' pool), one key at a time however many ask, and the
-    # last REVIEWS_KEPT results are kept.
+    # interpreter lock, never in the bots' pool), one review at a time, the addresses that wait
+    # served in turn, each with a budget of its own (docs/protocol.md §6); the last
+    # REVIEWS_KEPT results are kept and served to anyone.
     review_pool = botpool.BotPool(1)
-    reviews: OrderedDict[tuple[str, int, int], dict[str, Any]] = OrderedDict()
-    reviewing: dict[tuple[str, int, int], asyncio.Future[dict[str, Any]]] = {}
 
-    async def reviewed(key: tuple[str, int, int], record: dict[str, Any]) -> dict[str, Any]:
-        if key in reviews:
-            reviews.move_to_end(key)
-            return reviews[key]
-        running = reviewing.get(key)
-        if running is None:
-            if len(reviewing) >= REVIEWS_AT_ONCE:
-                raise BodyError(429, "busy", "too many reviews are being computed; try again soon")
-            running = asyncio.ensure_future(review_pool.review(record, key[2], REVIEW_BOT))
-            reviewing[key] = running
-            try:
-                result = await asyncio.shield(running)
-            finally:
-                reviewing.pop(key, None)
-            reviews[key] = result
-            while len(reviews) > REVIEWS_KEPT:
-                reviews.popitem(last=False)
-            return result
-        return await asyncio.shield(running)
+    async def compute_review(key: tuple[str, int, int], record: dict[str, Any]) -> dict[str, Any]:
+        return await review_pool.review(record, key[2], REVIEW_BOT)
+
+    reviews: FairQueue[tuple[str, int, int], dict[str, Any]] = FairQueue(
+        compute_review,
+        limits.reviews_per_address,
+        limits.reviews_waiting,
+        REVIEWS_KEPT,
+        what="reviews",
+    )
 
     async def hand_review(request: Request) -> Response:
         """复盘 of one seat of a finished hand (bots.review), computed once and kept."""
@@ -546,9 +536,14 @@ def create_app(
         seat = int(seat_text)
         key = (room.id, number, seat)
         try:
-            result = await reviewed(key, record)
-        except BodyError as exc:
-            return _error(exc.status, exc.code, exc.message)
+            result = await reviews.get(key, record, client_address(request.scope))
+        except Refused as exc:
+            response = _error(429, "busy", exc.message)
+            response.headers["retry-after"] = str(exc.retry_after)
+            return response
+        except Exception as exc:  # the review process failed (logged by the queue)
+            message = f"the review could not be computed ({type(exc).__name__}); try again"
+            return _error(503, "review_failed", message)
         body: dict[str, Any] = {"v": PROTOCOL_VERSION, "room_id": room.id, "number": number}
         body.update(copy.deepcopy(result))
         for d in body["decisions"]:
@@ -594,6 +589,7 @@ def create_app(
         conn = room.connect(client)
         budget = RateLimiter(limits.ws_burst, 1.0 / limits.ws_rate, max_keys=1)
         told = 0.0
+        silent = False
 
         async def writer() -> None:
             while (text := await client.queue.get()) is not None:
@@ -603,9 +599,20 @@ def create_app(
                     return
 
         async def reader() -> None:
-            nonlocal told
+            nonlocal told, silent
+            first = True
             while client.failed is None:
-                frame = await websocket.receive()
+                if first:
+                    # A socket that never speaks is closed: it holds a connection and a
+                    # descriptor, and receives the room's broadcasts, for nothing.
+                    try:
+                        frame = await asyncio.wait_for(websocket.receive(), limits.join_timeout)
+                    except TimeoutError:
+                        silent = True
+                        return
+                    first = False
+                else:
+                    frame = await websocket.receive()
                 if frame["type"] == "websocket.disconnect":
                     return
                 if not budget.allow("") or not address_budget.allow(address):
@@ -634,6 +641,10 @@ def create_app(
             failed=lambda: client.failed,
             stop_writer=client.close,
         )
+        if silent:
+            reason = f"no message within {limits.join_timeout:g} s"
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(websocket.close(CLOSE_SILENT, reason), timeout=1)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -646,6 +657,7 @@ def create_app(
         finally:
             await manager.close()
             pool.close()
+            await reviews.close()
             review_pool.close()
             store.close()
 

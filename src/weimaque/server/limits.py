@@ -50,9 +50,19 @@ class Limits:
     queue_messages: int = 256
     #: seconds one write may take before the connection counts as a stalled reader
     send_timeout: float = 10.0
-    #: open WebSockets in one room, and from one client address (all rooms)
+    #: open WebSockets in one room, and from one client address (all rooms, players' and bots'
+    #: sockets together); HTTP connections of one address that have no request in progress
+    #: are counted apart, against the same cap
     conns_per_room: int = 64
     conns_per_address: int = 256
+    #: open TCP connections of the whole server (HTTP and WebSocket), kept below the process's
+    #: file descriptor limit whatever this says
+    max_connections: int = 4096
+    #: seconds a WebSocket may stay open before its first message (a bot's: a valid join line)
+    join_timeout: float = 5.0
+    #: seconds an HTTP connection may take to send a complete request head, from its opening
+    #: or from the end of its previous response
+    head_timeout: float = 10.0
     #: rooms one address may create: a burst, then one per ``room_interval`` seconds
     room_burst: int = 60
     room_interval: float = 2.0
@@ -71,6 +81,9 @@ class Limits:
     idle_evict: float = 600.0
     #: threads or processes thinking for bots, server-wide
     bot_workers: int = 1
+    #: 复盘 requests of one address being computed or waiting, and of the whole server
+    reviews_per_address: int = 2
+    reviews_waiting: int = 16
 
 
 class RateLimiter:
@@ -212,6 +225,8 @@ def client_address(scope: Scope) -> str:
 
 #: Close code of a connection dropped for falling behind or for a message it could not be sent.
 CLOSE_BEHIND: Final = 1008
+#: Close code of a WebSocket that sent nothing (a bot: no valid join line) in ``join_timeout``.
+CLOSE_SILENT: Final = 4408
 
 
 async def send_within(websocket: WebSocket, text: str, timeout: float) -> str | None:

@@ -32,9 +32,13 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from weimaque.bots.external import PROTOCOL
 from weimaque.server.limits import (
+    CLOSE_SILENT,
     BodyError,
+    Counter,
     Limits,
     RateLimiter,
+    client_address,
+    origin_allowed,
     read_json,
     run_connection,
     send_within,
@@ -53,20 +57,26 @@ from weimaque.server.seats import Conn, hash_token, new_token
 
 log = logging.getLogger("weimaque.server")
 
-#: Close codes of the bot socket: unknown room, refused join.
+#: Close codes of the bot socket: unknown room, refused join, a cap reached, a foreign page's
+#: ``Origin`` (the handshake's HTTP 403); no join line in time is ``limits.CLOSE_SILENT``.
 CLOSE_NO_ROOM = 4404
 CLOSE_REFUSED = 4401
 CLOSE_FULL = 4429
+CLOSE_ORIGIN = 4403
 MAX_NAME = 24
 
 
 class RemoteBots:
     """Creator tokens of the rooms of one server, the bot-token endpoint and the bot socket."""
 
-    def __init__(self, manager: RoomManager, limits: Limits | None = None) -> None:
+    def __init__(
+        self, manager: RoomManager, limits: Limits | None = None, conns: Counter | None = None
+    ) -> None:
         self.manager = manager
         #: the same bounds as players' sockets: queue, write timeout, message rate
         self.limits = limits if limits is not None else Limits()
+        #: open sockets per address, shared with the players' sockets (``conns_per_address``)
+        self.conns = conns if conns is not None else Counter()
         self.creators: dict[str, str] = {}
 
     def creator_token(self, room: Room) -> str:
@@ -132,8 +142,29 @@ class RemoteBots:
         return JSONResponse(body, status_code=201)
 
     async def socket(self, websocket: WebSocket) -> None:
-        """One remote bot: a join with its token, then the bot protocol both ways."""
-        await websocket.accept()
+        """One remote bot: a join with its token, then the bot protocol both ways.
+
+        The socket counts against its address's ``conns_per_address`` from the handshake on,
+        and is closed if no valid join line comes within ``join_timeout`` seconds.
+        """
+        if not origin_allowed(websocket.headers):
+            # A page on another site, as for players' sockets: refuse the handshake (HTTP 403).
+            await websocket.close(code=CLOSE_ORIGIN)
+            return
+        address = client_address(websocket.scope)
+        cap = self.limits.conns_per_address
+        if not self.conns.add(address, cap):
+            await websocket.accept()
+            message = f"at most {cap} connections per address"
+            await _refuse(websocket, "rate_limited", message, CLOSE_FULL)
+            return
+        try:
+            await websocket.accept()
+            await self._serve(websocket)
+        finally:
+            self.conns.remove(address)
+
+    async def _serve(self, websocket: WebSocket) -> None:
         room = self.manager.get(str(websocket.path_params["room_id"]))
         if room is None:
             await _refuse(websocket, "room_not_found", "no such room", CLOSE_NO_ROOM)
@@ -142,8 +173,13 @@ class RemoteBots:
             message = f"room {room.id} has {self.limits.conns_per_room} connections already"
             await _refuse(websocket, "rate_limited", message, CLOSE_FULL)
             return
+        wait = self.limits.join_timeout
         try:
-            first = json.loads(await websocket.receive_text())
+            first = json.loads(await asyncio.wait_for(websocket.receive_text(), wait))
+        except TimeoutError:
+            message = f"no join line within {wait:g} s"
+            await _refuse(websocket, "join_timeout", message, CLOSE_SILENT)
+            return
         except (ValueError, KeyError, RecursionError, WebSocketDisconnect):
             await _refuse(websocket, "bad_join", "the first line must be a JSON join")
             return

@@ -1,0 +1,289 @@
+"""Every socket counted and timed, and 复盘 budgets per address, against a real ``wmq serve``.
+
+Each client comes from a loopback address of its own (Linux routes all of 127.0.0.0/8 to the
+loopback, as bench/server.py uses), so one address's sockets and reviews are told apart from
+another's exactly as the server tells real clients apart (docs/protocol.md §6).
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.sync.client import ClientConnection, connect
+
+from tests.serverkit import Server, running
+
+CAP = 12
+JOIN_TIMEOUT = 1.5
+HEAD_TIMEOUT = 2.0
+TIGHT = {"conns_per_address": CAP, "join_timeout": JOIN_TIMEOUT, "head_timeout": HEAD_TIMEOUT}
+
+
+@pytest.fixture(scope="module")
+def tight(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with running(tmp_path_factory.mktemp("tight"), TIGHT) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def plain(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with running(tmp_path_factory.mktemp("plain")) as server:
+        yield server
+
+
+def http_from(
+    server: Server, address: str, path: str, method: str = "GET", body: Any = None
+) -> tuple[int, dict[str, str], Any]:
+    """One request from ``address``: status, headers, the JSON body."""
+    conn = http.client.HTTPConnection(
+        "127.0.0.1", server.port, timeout=60, source_address=(address, 0)
+    )
+    try:
+        data = None if body is None else json.dumps(body)
+        headers = {} if body is None else {"Content-Type": "application/json"}
+        conn.request(method, path, data, headers)
+        res = conn.getresponse()
+        raw = res.read()
+        return res.status, {k.lower(): v for k, v in res.getheaders()}, json.loads(raw or "null")
+    finally:
+        conn.close()
+
+
+def bot_socket(server: Server, room: str, address: str, **kw: Any) -> ClientConnection:
+    ws = connect(
+        f"ws://127.0.0.1:{server.port}/ws/{room}/bot",
+        open_timeout=10,
+        close_timeout=2,
+        source_address=(address, 0),
+        **kw,
+    )
+    return ws.__enter__()  # as serverkit does: kept open past this call
+
+
+def player_socket(server: Server, room: str, address: str) -> ClientConnection:
+    ws = connect(
+        f"ws://127.0.0.1:{server.port}/ws/{room}",
+        open_timeout=10,
+        close_timeout=2,
+        source_address=(address, 0),
+    )
+    return ws.__enter__()
+
+
+def refused(ws: ClientConnection, timeout: float = 10) -> tuple[dict[str, Any], int | None]:
+    """The error line a refused socket gets, and the code it is then closed with."""
+    first = json.loads(ws.recv(timeout=timeout))
+    with pytest.raises(ConnectionClosed):
+        ws.recv(timeout=timeout)
+    return first, ws.close_code
+
+
+def still_serving(server: Server) -> None:
+    """Another client is served meanwhile: health, a new room, a player's socket."""
+    status, _, body = http_from(server, "127.0.0.1", "/api/health")
+    assert status == 200 and body["ok"] is True
+    room = server.room()["room_id"]
+    with player_socket(server, room, "127.0.0.1") as ws:
+        ws.send(json.dumps({"v": 1, "type": "join", "id": 1}))
+        assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
+
+
+def test_idle_bot_sockets_count_against_the_address_cap_and_time_out(tight: Server) -> None:
+    room = tight.room()["room_id"]
+    opened = time.monotonic()
+    idle = [bot_socket(tight, room, "127.0.0.2") for _ in range(CAP)]
+    try:
+        with bot_socket(tight, room, "127.0.0.2") as extra:
+            error, code = refused(extra)
+        assert error["code"] == "rate_limited" and f"at most {CAP}" in error["message"]
+        assert code == 4429
+        still_serving(tight)
+        # Without a join line each is told so and closed after join_timeout, not before.
+        for ws in idle:
+            error, code = refused(ws)
+            assert error == {
+                "type": "error",
+                "code": "join_timeout",
+                "message": f"no join line within {JOIN_TIMEOUT:g} s",
+            }
+            assert code == 4408
+        took = time.monotonic() - opened
+        assert JOIN_TIMEOUT - 0.1 <= took < JOIN_TIMEOUT + 5, took
+    finally:
+        for ws in idle:
+            ws.close()
+    # The address has its sockets back: a new one is heard (a join with a wrong token).
+    with bot_socket(tight, room, "127.0.0.2") as ws:
+        ws.send(json.dumps({"type": "join", "protocol": "weimaque-bot/1", "token": "x" * 24}))
+        error, code = refused(ws)
+    assert error["code"] == "bad_token" and code == 4401
+
+
+def test_bot_and_player_sockets_share_one_cap(tight: Server) -> None:
+    room = tight.room()["room_id"]
+    half = CAP // 2
+    players = [player_socket(tight, room, "127.0.0.3") for _ in range(half)]
+    for ws in players:
+        ws.send(json.dumps({"v": 1, "type": "join", "id": 1}))
+        assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
+    bots = [bot_socket(tight, room, "127.0.0.3") for _ in range(CAP - half)]
+    try:
+        with player_socket(tight, room, "127.0.0.3") as one_more:
+            error, code = refused(one_more)
+        assert error["code"] == "rate_limited" and code == 4429
+        with bot_socket(tight, room, "127.0.0.3") as one_more:
+            error, code = refused(one_more)
+        assert error["code"] == "rate_limited" and code == 4429
+    finally:
+        for ws in [*players, *bots]:
+            ws.close()
+
+
+def test_a_silent_player_socket_is_closed_but_a_joined_one_stays(tight: Server) -> None:
+    room = tight.room()["room_id"]
+    with player_socket(tight, room, "127.0.0.4") as joined, player_socket(
+        tight, room, "127.0.0.4"
+    ) as silent:
+        joined.send(json.dumps({"v": 1, "type": "join", "id": 1}))
+        assert json.loads(joined.recv(timeout=10))["type"] == "welcome"
+        start = time.monotonic()
+        with pytest.raises(ConnectionClosed):
+            while True:
+                silent.recv(timeout=JOIN_TIMEOUT + 5)
+        assert silent.close_code == 4408
+        assert f"{JOIN_TIMEOUT:g} s" in (silent.close_reason or "")
+        assert time.monotonic() - start < JOIN_TIMEOUT + 5
+        time.sleep(JOIN_TIMEOUT)
+        joined.send(json.dumps({"v": 1, "type": "ping", "id": 2, "t": 1}))
+        while (msg := json.loads(joined.recv(timeout=10)))["type"] != "pong":
+            pass
+        assert msg["re"] == 2
+
+
+def test_a_silent_http_connection_is_counted_and_closed(tight: Server) -> None:
+    quiet = [
+        socket.create_connection(("127.0.0.1", tight.port), 10, ("127.0.0.5", 0))
+        for _ in range(CAP)
+    ]
+    try:
+        time.sleep(0.2)  # every one of them accepted before the next
+        with socket.create_connection(("127.0.0.1", tight.port), 10, ("127.0.0.5", 0)) as extra:
+            assert extra.recv(200).startswith(b"HTTP/1.1 429 ")
+        still_serving(tight)
+        start = time.monotonic()
+        for s in quiet:
+            s.settimeout(HEAD_TIMEOUT + 5)
+            assert s.recv(10) == b""  # closed by the server: no request head in time
+        assert time.monotonic() - start < HEAD_TIMEOUT + 5
+    finally:
+        for s in quiet:
+            s.close()
+    assert http_from(tight, "127.0.0.5", "/api/health")[0] == 200
+
+
+def test_the_bot_socket_checks_origin(plain: Server) -> None:
+    room = plain.room()["room_id"]
+    with pytest.raises(InvalidStatus) as refusal:
+        bot_socket(plain, room, "127.0.0.1", origin="http://evil.example")
+    assert refusal.value.response.status_code == 403
+    join = json.dumps({"type": "join", "protocol": "weimaque-bot/1", "token": "x" * 24})
+    # The server's own page, and a program that sends no Origin, are heard.
+    for origin in (f"http://127.0.0.1:{plain.port}", None):
+        with bot_socket(plain, room, "127.0.0.1", origin=origin) as ws:
+            ws.send(join)
+            assert refused(ws)[0]["code"] == "bad_token"
+
+
+def finished_hands(server: Server, address: str, seed: int) -> tuple[str, list[int]]:
+    """A room of three bots that has played its two hands."""
+    body = {
+        "seed": seed,
+        "bots": {"0": "random", "1": "random", "2": "random"},
+        "options": {"match_hands": 2},
+        "turn_seconds": None,
+        "bot_delay_ms": 0,
+    }
+    status, _, data = http_from(server, address, "/api/rooms", "POST", body)
+    assert status == 201, data
+    room = data["room_id"]
+    deadline = time.monotonic() + 60
+    while server.get(f"/api/rooms/{room}")["room"]["status"] != "over":
+        assert time.monotonic() < deadline, "the bots stopped"
+        time.sleep(0.1)
+    return room, [h["number"] for h in server.get(f"/api/rooms/{room}/hands")["hands"]]
+
+
+class Asker(threading.Thread):
+    """One review request from ``address``, answered in a thread."""
+
+    def __init__(self, server: Server, address: str, path: str) -> None:
+        super().__init__(daemon=True)
+        self.server, self.address, self.path = server, address, path
+        self.answer: tuple[int, dict[str, str], Any] | None = None
+        self.at = 0.0
+        self.start()
+
+    def run(self) -> None:
+        self.answer = http_from(self.server, self.address, self.path)
+        self.at = time.monotonic()
+
+
+def test_one_address_cannot_deny_another_its_review(plain: Server) -> None:
+    room, numbers = finished_hands(plain, "127.0.0.6", seed=5)
+    paths = [f"/api/rooms/{room}/hands/{n}/review?seat={s}" for n in numbers for s in range(3)]
+    first = http_from(plain, "127.0.0.6", paths[0])
+    assert first[0] == 200, first
+    # Four more at once from the same address: two are taken (one computing, one waiting).
+    askers = [Asker(plain, "127.0.0.6", p) for p in paths[1:5]]
+    deadline = time.monotonic() + 0.5
+    while sum(a.answer is not None for a in askers) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    # A cached review is anyone's, the asker's own budget spent or not.
+    again = http_from(plain, "127.0.0.6", paths[0])
+    assert again[0] == 200 and again[2] == first[2]
+    # Another address gets its review however many the first one asked for.
+    other = http_from(plain, "127.0.0.7", paths[5])
+    assert other[0] == 200, other
+    for a in askers:
+        a.join(60)
+    answers = [a.answer for a in askers]
+    assert all(a is not None for a in answers)
+    refusals = [a for a in answers if a is not None and a[0] == 429]
+    assert len(refusals) == 2 and sum(a is not None and a[0] == 200 for a in answers) == 2
+    for status, headers, body in refusals:
+        assert body["error"]["code"] == "busy"
+        assert "of this address" in body["error"]["message"] and "at most 2" in (
+            body["error"]["message"]
+        )
+        assert int(headers["retry-after"]) >= 1
+
+
+def test_the_review_queue_serves_addresses_in_turn(tmp_path: Path) -> None:
+    with running(tmp_path, {"reviews_per_address": 3}) as server:
+        room, numbers = finished_hands(server, "127.0.0.8", seed=6)
+        paths = [f"/api/rooms/{room}/hands/{n}/review?seat={s}" for n in numbers for s in range(3)]
+        # Address A asks for three reviews (the first starts computing), then B for two.
+        a = []
+        for path in paths[:3]:
+            a.append(Asker(server, "127.0.0.8", path))
+            time.sleep(0.05)
+        b = []
+        for path in paths[3:5]:
+            b.append(Asker(server, "127.0.0.9", path))
+            time.sleep(0.05)
+        for asker in [*a, *b]:
+            asker.join(60)
+            assert asker.answer is not None and asker.answer[0] == 200, asker.answer
+        order = sorted([*a, *b], key=lambda asker: asker.at)
+        # One at a time, in turn: A's first, B's first, A's second, B's second, A's third (a
+        # queue in order of arrival would serve all of A's before any of B's).
+        assert order == [a[0], b[0], a[1], b[1], a[2]], [(x.address, x.path) for x in order]
