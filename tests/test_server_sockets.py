@@ -150,9 +150,10 @@ def test_bot_and_player_sockets_share_one_cap(tight: Server) -> None:
 
 def test_a_silent_player_socket_is_closed_but_a_joined_one_stays(tight: Server) -> None:
     room = tight.room()["room_id"]
-    with player_socket(tight, room, "127.0.0.4") as joined, player_socket(
-        tight, room, "127.0.0.4"
-    ) as silent:
+    with (
+        player_socket(tight, room, "127.0.0.4") as joined,
+        player_socket(tight, room, "127.0.0.4") as silent,
+    ):
         joined.send(json.dumps({"v": 1, "type": "join", "id": 1}))
         assert json.loads(joined.recv(timeout=10))["type"] == "welcome"
         start = time.monotonic()
@@ -259,11 +260,10 @@ def test_one_address_cannot_deny_another_its_review(plain: Server) -> None:
     assert all(a is not None for a in answers)
     refusals = [a for a in answers if a is not None and a[0] == 429]
     assert len(refusals) == 2 and sum(a is not None and a[0] == 200 for a in answers) == 2
-    for status, headers, body in refusals:
+    for _, headers, body in refusals:
         assert body["error"]["code"] == "busy"
-        assert "of this address" in body["error"]["message"] and "at most 2" in (
-            body["error"]["message"]
-        )
+        message = body["error"]["message"]
+        assert "of this address" in message and "at most 2" in message
         assert int(headers["retry-after"]) >= 1
 
 
@@ -287,3 +287,22 @@ def test_the_review_queue_serves_addresses_in_turn(tmp_path: Path) -> None:
         # One at a time, in turn: A's first, B's first, A's second, B's second, A's third (a
         # queue in order of arrival would serve all of A's before any of B's).
         assert order == [a[0], b[0], a[1], b[1], a[2]], [(x.address, x.path) for x in order]
+
+
+def test_a_request_head_trickled_in_is_cut_off(tight: Server) -> None:
+    with socket.create_connection(("127.0.0.1", tight.port), 10, ("127.0.0.10", 0)) as slow:
+        slow.sendall(f"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1:{tight.port}\r\n".encode())
+        slow.settimeout(0.25)
+        start = time.monotonic()
+        closed = False
+        while time.monotonic() - start < HEAD_TIMEOUT + 5:
+            try:
+                slow.sendall(b"X-Slow: 1\r\n")  # a header line now and then, never the end
+                closed = slow.recv(10) == b""
+            except TimeoutError:
+                continue
+            except OSError:
+                closed = True
+            if closed:
+                break
+        assert closed and time.monotonic() - start >= HEAD_TIMEOUT - 0.1
