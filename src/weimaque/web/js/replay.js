@@ -3,7 +3,7 @@
 // shows the scores as they stood then (GET /api/rooms/{id}/hands/{n}/replay).
 import { button, h } from "./dom.js";
 import { api } from "./net.js";
-import { t } from "./i18n.js";
+import { refusal, t } from "./i18n.js";
 import { renderBoard, signed } from "./table.js";
 import { breakdownView, eventText } from "./result.js";
 import { loadReview, reviewLabel, reviewLoading, reviewNote, reviewTimeline } from "./review.js";
@@ -144,13 +144,16 @@ export class Replay {
 
   startReview() {
     this.reviewing = true;
+    this.reviewError = null;
     this.changed();
     loadReview(this.roomId, this.number, this.opts.bottom)
       .then((r) => {
         this.review = r;
       })
-      .catch(() => {
+      .catch((err) => {
+        // Refused (the server's 复盘 budget, docs/protocol.md) or failed: say so, allow a retry.
         this.reviewing = false;
+        this.reviewError = refusal({ code: err.code, message: err.message });
       })
       .then(() => this.changed());
   }
@@ -222,6 +225,7 @@ export class Replay {
       ),
       this.review ? reviewTimeline(this.review, i, (k) => this.go(k), label) : this.reviewing ? reviewLoading() : null,
       this.review ? reviewNote(this.review, i) : null,
+      this.reviewError ? h("p", { class: "error", "data-testid": "review-error" }, this.reviewError) : null,
       h(
         "div",
         { class: "replay-nav" },
