@@ -81,13 +81,27 @@ class Seat:
         self.ws: ClientConnection = connect(base.replace("http", "ws") + f"/ws/{room_id}")
         self.ws.__enter__()
         self.n = 0
+        #: the latest snapshot or events message
+        self.view: dict[str, Any] = {}
         self.request(type="sit", seat=seat, name=f"友{seat}")
+
+    def receive(self, timeout: float) -> dict[str, Any]:
+        msg: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
+        if msg["type"] in ("snapshot", "events"):
+            self.view = msg
+        return msg
+
+    def act(self, text: str) -> dict[str, Any]:
+        """Play ``text`` in the decision that offers it, naming that decision."""
+        while text not in [a["text"] for a in self.view.get("legal_actions", [])]:
+            self.receive(10)
+        return self.request(type="act", action=text, decision=self.view["decision"])
 
     def request(self, **fields: Any) -> dict[str, Any]:
         self.n += 1
         self.ws.send(json.dumps({"v": 1, "id": self.n, **fields}, ensure_ascii=False))
         while True:
-            msg = json.loads(self.ws.recv(timeout=10))
+            msg = self.receive(10)
             # An accepted action is acked at once; its events may wait for a claim window.
             if msg.get("ack") == self.n or (
                 msg.get("re") == self.n and msg["type"] in ("events", "welcome", "error")
@@ -216,7 +230,7 @@ def test_scripted_hand_on_a_phone_held_sideways(
                 before = page.get_by_test_id("hand").get_attribute("data-cards") or ""
                 page_act(page, text)
             else:
-                others[seat].request(type="act", action=text)
+                others[seat].act(text)
             state.apply(seat, Action.parse(text))
             if (
                 seat == 0
