@@ -25,7 +25,7 @@ from weimaque.bots import get_bot
 from weimaque.errors import IllegalAction, InvalidNotation
 from weimaque.game.actions import Action
 from weimaque.game.state import NUM_SEATS
-from weimaque.server.base import Status, hand_summary
+from weimaque.server.base import DECISION_SPAN, Status, hand_summary
 from weimaque.server.driver import HandDriver
 from weimaque.server.options import (
     MAX_BOT_DELAY_MS,
@@ -321,6 +321,10 @@ class Room(HandDriver):
             raise self._fail("not_seated", "only a seated player may act", msg)
         state = self.state
         if state is None:
+            if 0 < msg.decision // DECISION_SPAN <= self.hand_number:
+                raise self._fail(
+                    "stale", f"decision {msg.decision} is gone; no hand is in progress", msg
+                )
             raise self._fail("no_hand", "no hand is in progress", msg)
         if msg.hand is not None and msg.hand != self.hand_number:
             raise self._fail(
