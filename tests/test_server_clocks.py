@@ -330,6 +330,42 @@ def test_an_old_decision_is_refused_and_the_game_goes_on(server: Server) -> None
         tab.c.close()
 
 
+def test_a_dropped_hands_decision_numbers_are_never_given_again(server: Server) -> None:
+    # 解散 drops the hand in progress and gives its number to the next hand dealt (in the next
+    # match): its decisions are numbered above every one of the dropped hand.
+    room_id = server.room(
+        seed=3, turn_seconds=None, bot_delay_ms=0, bots={"1": "random", "2": "random"}
+    )["room_id"]
+    tab = seat_tab(server, room_id, 0)
+    seen: list[int] = []
+    try:
+        for _ in range(3):
+            view = tab.until(lambda m: m["type"] in ("snapshot", "events") and bool(m["to_act"]))
+            seen.append(view["decision"])
+            i = tab.send(type="act", action=legal(view)[0], decision=view["decision"])
+            assert tab.answer(i)["type"] == "ack"
+        view = tab.until(lambda m: m["type"] in ("snapshot", "events") and bool(m["to_act"]))
+        dropped, old = view["hand_number"], view["decision"]
+        tab.send(type="dissolve")  # the bots agree: it passes at once
+        tab.until(lambda m: m["type"] == "match_end" and m["dissolved"])
+        i = tab.send(type="act", action=legal(view)[0], decision=old)
+        assert tab.answer(i)["code"] == "stale"
+        tab.send(type="rematch")  # the only person seated: the next match starts at once
+        snap = tab.until(lambda m: m["type"] == "snapshot" and m["room"]["match_number"] == 2)
+        assert snap["hand_number"] == dropped
+        assert snap["decision"] > max([*seen, old])
+        if not snap["to_act"]:
+            snap = tab.until(lambda m: m["type"] in ("snapshot", "events") and bool(m["to_act"]))
+        view = snap
+        assert view["decision"] > old
+        i = tab.send(type="act", action=legal(view)[0], decision=old)
+        assert tab.answer(i)["code"] == "stale"
+        i = tab.send(type="act", action=legal(view)[0], decision=view["decision"])
+        assert tab.answer(i)["type"] == "ack"
+    finally:
+        tab.c.close()
+
+
 def test_a_decision_number_counts_only_what_the_seat_was_shown(server: Server) -> None:
     # Seat 0 and a spectator check every number they are sent against what they know: the hand,
     # the events they were shown, the actions seat 0 took itself. Nothing else enters it: not
@@ -373,7 +409,7 @@ def test_a_decision_number_counts_only_what_the_seat_was_shown(server: Server) -
                         if m["decision"] is None:  # between hands: no decision at all
                             assert m["type"] == "snapshot" and m["room"]["status"] != "playing"
                             continue
-                        expected = k[0] * DECISION_SPAN + k[1] + k[2]
+                        expected = k[0] * DECISION_SPAN + k[1] + k[2]  # in the room's 1st match
                         assert m["decision"] == expected, (name, m["decision"], k)
                         checked[name] += 1
                         if name == "seat" and m["to_act"] and m["decision"] not in decisions[-1:]:

@@ -30,7 +30,7 @@ from weimaque.server.votes import Rematch, Vote
 
 Status = Literal["waiting", "playing", "between_hands", "over"]
 
-#: Decision numbers per hand: hand ``n``'s decisions are numbered from ``n * DECISION_SPAN``
+#: Decision numbers per hand: a hand's decisions are numbered from ``hand_key * DECISION_SPAN``
 #: (docs/protocol.md §2.2). A hand has far fewer events and actions than this (its stock holds
 #: 22 cards), so numbers never repeat over a room's life.
 DECISION_SPAN: Final = 10_000
@@ -165,6 +165,15 @@ class RoomBase:
         """
         played = len(self.archive) + len(self.match.hands)
         return played + (1 if self.match.current is not None else 0)
+
+    @property
+    def hand_key(self) -> int:
+        """A number of the current (or last) hand that grows with every hand dealt in the room.
+
+        ``hand_number`` plus the matches before this one: a 解散 drops its hand and gives its
+        number to the next hand dealt, which is the next match's, so only this never repeats.
+        """
+        return self.hand_number + self.match_number - 1
 
     @property
     def first_hand(self) -> int:

@@ -321,7 +321,7 @@ class Room(HandDriver):
             raise self._fail("not_seated", "only a seated player may act", msg)
         state = self.state
         if state is None:
-            if 0 < msg.decision // DECISION_SPAN <= self.hand_number:
+            if msg.decision >= DECISION_SPAN:  # a hand's decision: that hand is over
                 raise self._fail(
                     "stale", f"decision {msg.decision} is gone; no hand is in progress", msg
                 )

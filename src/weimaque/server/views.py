@@ -96,7 +96,7 @@ class RoomViews(RoomBase):
         if state is None:
             return None
         own = 0 if not isinstance(viewer, int) else sum(1 for s, _ in state.actions if s == viewer)
-        return self.hand_number * DECISION_SPAN + seen + own
+        return self.hand_key * DECISION_SPAN + seen + own
 
     def decision_of(self, viewer: Viewer) -> int | None:
         """The decision number the viewer's views show now (None between hands)."""
