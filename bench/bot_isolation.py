@@ -63,7 +63,8 @@ async def seat(port: int, room: str, s: int, hands: int, rng: random.Random) -> 
                 n += 1
                 text = rng.choice(msg["legal_actions"])["text"]
                 pending[n] = time.perf_counter()
-                await ws.send(json.dumps({"v": 1, "id": n, "type": "act", "action": text}))
+                act = {"v": 1, "id": n, "type": "act", "action": text, "decision": msg["decision"]}
+                await ws.send(json.dumps(act))
     return lat
 
 

@@ -113,7 +113,9 @@ def nasty_value(rng: random.Random, depth: int = 0) -> Any:
     return None
 
 
-def hostile(rng: random.Random, legal: list[str], token: str | None) -> str | bytes:
+def hostile(
+    rng: random.Random, legal: list[str], token: str | None, decision: int | None = None
+) -> str | bytes:
     """One hostile frame (text or binary)."""
     kind = rng.random()
     if kind < 0.05:
@@ -124,11 +126,14 @@ def hostile(rng: random.Random, legal: list[str], token: str | None) -> str | by
         return '{"v": 1, "type": "sit", "seat": 0, "name": "\\ud800\\u202e"}'
     msg: dict[str, Any] = {"v": rng.choice([1, 1, 1, 2, True, 1.0, "1", None])}
     msg["type"] = rng.choice(TYPES)
-    for key in rng.sample(["id", "seat", "name", "token", "action", "hand", "t", "invite", "x"], 3):
+    keys = ["id", "seat", "name", "token", "action", "hand", "decision", "t", "invite", "x"]
+    for key in rng.sample(keys, 3):
         msg[key] = nasty_value(rng)
     if rng.random() < 0.3:
         msg["type"] = "act"
         msg["action"] = rng.choice([*legal, "出三", "碰", "胡", "吃一二三", 99, -1]) if legal else 7
+        if rng.random() < 0.7:  # the decision shown, so the act reaches the rules' checks
+            msg["decision"] = decision
     if rng.random() < 0.1 and token:
         msg = {"v": 1, "type": "join", "token": token + rng.choice(["", "x", "é"])}
     text = json.dumps(msg, ensure_ascii=rng.random() < 0.5)
@@ -153,11 +158,12 @@ async def fuzzer(
     legal: list[str] = []
     token: str | None = None
     hand = 0
+    decision: int | None = None
     waiting: set[int] = set()
     got = 0
 
     async def read() -> None:
-        nonlocal legal, token, hand, got
+        nonlocal legal, token, hand, got, decision
         async for raw in ws:
             report.replies += 1
             got += 1
@@ -178,6 +184,7 @@ async def fuzzer(
             if msg.get("type") in ("snapshot", "events"):
                 legal = [a["text"] for a in msg.get("legal_actions") or []]
                 hand = msg.get("hand_number", hand)
+                decision = msg.get("decision")
             if msg.get("type") == "hand_end":
                 await ws.send(json.dumps({"v": 1, "type": "next"}))
             waiting.discard(msg.get("re"))
@@ -192,11 +199,10 @@ async def fuzzer(
             if legal and rng.random() < 0.35:
                 action = rng.choice(legal)
                 legal = []
-                await ws.send(
-                    json.dumps({"v": 1, "type": "act", "action": action, "hand": hand, "id": k})
-                )
+                act = {"v": 1, "type": "act", "action": action, "hand": hand, "id": k}
+                await ws.send(json.dumps({**act, "decision": decision}))
             else:
-                await ws.send(hostile(rng, legal, token))
+                await ws.send(hostile(rng, legal, token, decision))
             report.sent += 1
             # A client that reads its replies: at most 32 messages unanswered (every message
             # is answered at least once, but for a few; so wait a second at most). A client

@@ -134,7 +134,7 @@ async def seat_client(
                 await send(type="next")
             elif kind in ("snapshot", "events") and msg["legal_actions"] and not pending:
                 choice = rng.choice(msg["legal_actions"])
-                i = await send(type="act", action=choice["text"])
+                i = await send(type="act", action=choice["text"], decision=msg["decision"])
                 pending[i] = time.perf_counter()
         if seat == 0:
             stats.tables_done += 1

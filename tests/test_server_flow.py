@@ -281,7 +281,11 @@ def test_a_vote_passes_with_two_agreeing_and_one_silent(client: TestClient) -> N
             seat = state.to_act()[0]
             acked(
                 clients[seat],
-                clients[seat].send(type="act", action=str(state.legal_actions(seat)[0])),
+                clients[seat].send(
+                    type="act",
+                    action=str(state.legal_actions(seat)[0]),
+                    decision=room.decision_of(seat),
+                ),
             )
         number = room.hand_number
         proposed = time.monotonic()
@@ -608,7 +612,7 @@ def test_an_offline_player_is_played_in_a_claim_window_and_comes_back(client: Te
         gone, token = loose(client, room_id, stack, 2)
         deal = room.state
         assert deal is not None and deal.dealer == 0
-        acked(c0, c0.send(type="act", action=str(first)))
+        acked(c0, c0.send(type="act", action=str(first), decision=room.decision_of(0)))
         assert deal.phase == "claim" and deal.to_act() == (2,)
         gone.hang_up()
         closed = time.monotonic()

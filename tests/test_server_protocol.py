@@ -113,7 +113,7 @@ def act_first(room: Room, clients: dict[int, Client]) -> tuple[int, str, Msg]:
     seat = state.to_act()[0]
     action = str(state.legal_actions(seat)[0])
     c = clients[seat]
-    ack = acked(c, c.send(type="act", action=action))
+    ack = acked(c, c.send(type="act", action=action, decision=room.decision_of(seat)))
     assert ack["actor"] == {"seat": seat, "action": action, "auto": False}
     return seat, action, ack
 
@@ -295,6 +295,7 @@ def test_bad_messages_get_errors_and_the_connection_survives(client: TestClient)
         other = (seat + 1) % 3
         c = clients[seat]
         c.drain()
+        d = room.decision_of(seat)
         bad_inputs: list[tuple[str, str]] = [
             ("{not json", "bad_json"),
             ("[1, 2]", "bad_json"),
@@ -302,18 +303,28 @@ def test_bad_messages_get_errors_and_the_connection_survives(client: TestClient)
             ('{"v": 1, "type": "dance"}', "unknown_type"),
             ('{"v": 1}', "unknown_type"),
             ('{"v": 1, "type": "sit", "seat": "1"}', "bad_message"),
-            ('{"v": 1, "type": "act", "action": 1.5}', "bad_message"),
-            ('{"v": 1, "type": "act", "action": "出三", "extra": true}', "bad_message"),
-            ('{"v": 1, "type": "act", "action": "跳"}', "bad_action"),
-            ('{"v": 1, "type": "act", "action": 99}', "bad_action"),
-            ('{"v": 1, "type": "act", "action": "出一", "hand": 7}', "stale"),
+            (f'{{"v": 1, "type": "act", "action": 1.5, "decision": {d}}}', "bad_message"),
+            (
+                f'{{"v": 1, "type": "act", "action": "出三", "decision": {d}, "extra": 1}}',
+                "bad_message",
+            ),
+            ('{"v": 1, "type": "act", "action": "出三"}', "bad_message"),
+            (f'{{"v": 1, "type": "act", "action": "跳", "decision": {d}}}', "bad_action"),
+            (f'{{"v": 1, "type": "act", "action": 99, "decision": {d}}}', "bad_action"),
+            (f'{{"v": 1, "type": "act", "action": "出一", "decision": {d - 1}}}', "stale"),
+            (f'{{"v": 1, "type": "act", "action": "出一", "hand": 7, "decision": {d}}}', "stale"),
             ('{"v": 1, "type": "sit", "seat": 1}', "already_seated"),
             ('{"v": 1, "type": "next"}', "hand_in_progress"),
         ]
         held = set(state.hand_faces(seat))
         missing = next(f for f in range(20) if f not in held)
         bad_inputs.append(
-            (json.dumps({"v": 1, "type": "act", "action": str(Action.discard(missing))}), "")
+            (
+                json.dumps(
+                    {"v": 1, "type": "act", "action": str(Action.discard(missing)), "decision": d}
+                ),
+                "",
+            )
         )
         for text, code in bad_inputs:
             c.ws.send_text(text)
@@ -331,11 +342,13 @@ def test_bad_messages_get_errors_and_the_connection_survives(client: TestClient)
         # An illegal action names the rule; a seat that need not decide is refused.
         o = clients[other]
         if other not in state.to_act():
-            assert o.reply(o.send(type="act", action="过"), "error")["code"] == "not_your_turn"
+            sent = o.send(type="act", action="过", decision=room.decision_of(other))
+            assert o.reply(sent, "error")["code"] == "not_your_turn"
         # A spectator may not act nor take a bot/taken seat.
         spec = Client(stack.enter_context(client.websocket_connect(f"/ws/{room_id}")))
         spec.reply(spec.send(type="join"), "snapshot")
-        assert spec.reply(spec.send(type="act", action="过"), "error")["code"] == "not_seated"
+        sent = spec.send(type="act", action="过", decision=0)
+        assert spec.reply(sent, "error")["code"] == "not_seated"
         assert spec.reply(spec.send(type="sit", seat=0), "error")["code"] == "seat_taken"
         assert spec.reply(spec.send(type="sit", seat=5), "error")["code"] == "bad_seat"
         assert spec.reply(spec.send(type="join", token="nope"), "error")["code"] == "bad_token"
@@ -413,7 +426,8 @@ def test_spectator_sees_the_public_view(client: TestClient) -> None:
             state = room.state
             if 0 in state.to_act():
                 c = clients[0]
-                acked(c, c.send(type="act", action=str(state.legal_actions(0)[0])))
+                action = str(state.legal_actions(0)[0])
+                acked(c, c.send(type="act", action=action, decision=room.decision_of(0)))
                 n += 1
             else:
                 time.sleep(0.005)
@@ -476,13 +490,15 @@ def test_bots_and_the_shouxing(client: TestClient) -> None:
             seen.append(observation(replayed, "shouxing")["hands"])
         assert snap["observation"]["hands"] in seen
         assert snap["legal_actions"] == []
-        assert sx.reply(sx.send(type="act", action="过"), "error")["code"] == "not_seated"
+        sent = sx.send(type="act", action="过", decision=0)
+        assert sx.reply(sent, "error")["code"] == "not_seated"
         n = 0
         while room.state is not None:
             state = room.state
             if 2 in state.to_act():
                 c = clients[2]
-                acked(c, c.send(type="act", action=str(state.legal_actions(2)[0])))
+                action = str(state.legal_actions(2)[0])
+                acked(c, c.send(type="act", action=action, decision=room.decision_of(2)))
                 n += 1
             else:
                 time.sleep(0.005)
@@ -511,7 +527,7 @@ def test_a_declined_hu_leaves_no_gap_for_the_others(client: TestClient) -> None:
             legal = state.legal_actions(seat)
             action = legal[-1] if legal[0].kind == "hu" and seat != 0 else legal[0]
             c = clients[seat]
-            acked(c, c.send(type="act", action=str(action)))
+            acked(c, c.send(type="act", action=str(action), decision=room.decision_of(seat)))
         record = room.match.hands[0]
         replayed = start_from_record(record)
         for s, text in record["actions"]:

@@ -122,7 +122,7 @@ def step(seats: list[Seat]) -> bool:
         for s in seats:
             if s.view and s.view["legal_actions"]:
                 action = s.view["legal_actions"][0]["text"]
-                i = s.send(type="act", action=action)
+                i = s.send(type="act", action=action, decision=s.view["decision"])
                 reply = s.until(lambda m, i=i: i in (m.get("re"), m.get("ack")))
                 s.view = None  # a newer view is on its way (after a claim window, maybe)
                 if reply["type"] == "error":
@@ -150,6 +150,9 @@ def test_server_killed_mid_hand_restores_the_hand(tmp_path: Path) -> None:
             assert step(seats)
         drain(seats)
         before = [s.last for s in seats]
+        # A seat that answered its last view (a claim window keeps the news back) is shown
+        # that position again, with no decision offered: it is gone.
+        answered = [s.view is None for s in seats]
         proc.kill()  # SIGKILL: no shutdown handler runs
         proc.wait()
         for s in seats:
@@ -165,6 +168,9 @@ def test_server_killed_mid_hand_restores_the_hand(tmp_path: Path) -> None:
             old = before[k]
             assert old is not None
             assert snap["you"]["seat"] == k
+            if answered[k]:
+                old = {**old, "legal_actions": []}
+                old["observation"] = {**old["observation"], "to_act": False, "legal_actions": []}
             assert snap["observation"] == old["observation"]
             assert snap["legal_actions"] == old["legal_actions"]
         for _ in range(400):

@@ -137,6 +137,9 @@ def scripted_room(deal: GameState) -> tuple[Room, dict[Any, Conn], dict[Any, Rec
 
 
 def send(room: Room, conn: Conn, **fields: Any) -> None:
+    if fields["type"] == "act":  # in the decision the connection's seat is shown now
+        assert isinstance(conn.seat, int)
+        fields.setdefault("decision", room.decision_of(conn.seat))
     room.handle(conn, parse_client(json.dumps({"v": 1, **fields}, ensure_ascii=False)))
 
 
@@ -234,7 +237,8 @@ def play_out(clients: dict[int, Client], spectator: Client, hands: int) -> list[
                         for other in clients.values():
                             other.send(type="next")
                 if m["type"] in ("snapshot", "events") and m["legal_actions"]:
-                    c.send(type="act", action=m["legal_actions"][0]["text"], hand=m["hand_number"])
+                    text = m["legal_actions"][0]["text"]
+                    c.send(type="act", action=text, hand=m["hand_number"], decision=m["decision"])
         spectator.drain(0.0)
     for c in everyone:
         c.drain(0.2)

@@ -219,7 +219,7 @@ def test_result_formula_and_tags_for_a_scripted_win(client: TestClient) -> None:
             state = room.state
             assert state is not None and seat in state.to_act(), (seat, text)
             c = clients[seat]
-            acked(c, c.send(type="act", action=text))
+            acked(c, c.send(type="act", action=text, decision=room.decision_of(seat)))
         end = clients[0].until(lambda m: m["type"] == "hand_end")
     b = end["breakdown"]
     assert end["result"]["winner"] == 0 and b["multiplier"] > 1

@@ -81,13 +81,29 @@ class Seat:
         self.ws: ClientConnection = connect(base.replace("http", "ws") + f"/ws/{room_id}")
         self.ws.__enter__()
         self.n = 0
+        #: the latest snapshot or events message
+        self.view: dict[str, Any] = {}
         self.request(type="sit", seat=seat, name=f"友{seat}")
+
+    def receive(self, timeout: float) -> dict[str, Any]:
+        msg: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
+        if msg["type"] in ("snapshot", "events"):
+            self.view = msg
+        return msg
+
+    def act(self, text: str) -> dict[str, Any]:
+        """Play ``text`` in the decision that offers it, naming that decision."""
+        while text not in [a["text"] for a in self.view.get("legal_actions", [])]:
+            self.receive(10)
+        answer = self.request(type="act", action=text, decision=self.view["decision"])
+        self.view = {}  # that decision is answered: the next is in a later view
+        return answer
 
     def request(self, **fields: Any) -> dict[str, Any]:
         self.n += 1
         self.ws.send(json.dumps({"v": 1, "id": self.n, **fields}, ensure_ascii=False))
         while True:
-            msg = json.loads(self.ws.recv(timeout=10))
+            msg = self.receive(10)
             # An accepted action is acked at once; its events may wait for a claim window.
             if msg.get("ack") == self.n or (
                 msg.get("re") == self.n and msg["type"] in ("events", "welcome", "error")
@@ -216,7 +232,7 @@ def test_scripted_hand_on_a_phone_held_sideways(
                 before = page.get_by_test_id("hand").get_attribute("data-cards") or ""
                 page_act(page, text)
             else:
-                others[seat].request(type="act", action=text)
+                others[seat].act(text)
             state.apply(seat, Action.parse(text))
             if (
                 seat == 0
@@ -299,6 +315,50 @@ def test_scripted_hand_on_a_phone_held_sideways(
     finally:
         for c in others.values():
             c.close()
+    assert page_errors == []
+
+
+def test_a_decision_answered_in_another_tab_is_refused_as_stale(
+    server: str, browser: Browser, page_errors: list[str]
+) -> None:
+    # The scripted hand up to a claim window where seats 0 and 2 both decide. Another tab of
+    # seat 0 answers first; the page, still showing 过 (the window is open for seat 2, so no
+    # news comes), sends its 过 too: refused as stale, and the fresh snapshot offers nothing.
+    room = post(server, "/api/rooms", {"seed": SCRIPTED_SEED, "turn_seconds": None})["room_id"]
+    page = new_page(browser, page_errors, DESKTOP)
+    page.goto(f"{server}/r/{room}")
+    page.get_by_test_id("sit-0").click()
+    page.get_by_test_id("join").wait_for(state="detached")
+    others = {s: Seat(server, room, s) for s in (1, 2)}
+    page.get_by_test_id("hand").wait_for()
+    window = 17
+    assert SCRIPTED[window] == (0, "过") and SCRIPTED[window + 1][0] == 2
+    token = page.evaluate(f"localStorage.getItem('wmq.token.{room}')")
+    with connect(server.replace("http", "ws") + f"/ws/{room}") as tab:
+        for seat, text in SCRIPTED[:window]:
+            if seat == 0:
+                page_act(page, text)
+            else:
+                others[seat].act(text)
+        pass_button = page.locator("[data-testid=actions] button[data-action='过']")
+        pass_button.wait_for()
+        tab.send(json.dumps({"v": 1, "type": "join", "token": token, "id": 1}))
+        while (snap := json.loads(tab.recv(timeout=10)))["type"] != "snapshot":
+            pass
+        assert "过" in [a["text"] for a in snap["legal_actions"]]
+        tab.send(json.dumps({"v": 1, "type": "act", "action": "过", "decision": snap["decision"]}))
+        while json.loads(tab.recv(timeout=10))["type"] != "ack":
+            pass
+        assert pass_button.count() == 1  # nothing told the page: the window is still open
+        page_act(page, "过")
+        page.get_by_test_id("error").wait_for()
+        pass_button.wait_for(state="detached")
+        assert page.locator("[data-testid=actions] button").count() == 0
+        # Seat 0 passed once; the hand goes on: seat 2's 碰, then its 出.
+        for seat, text in SCRIPTED[window + 1 : window + 3]:
+            others[seat].act(text)
+    for other in others.values():
+        other.close()
     assert page_errors == []
 
 

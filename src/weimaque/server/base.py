@@ -11,7 +11,8 @@ import asyncio
 import random
 import time
 from collections.abc import Callable
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import Any, Final, Literal
 
 from weimaque.bots import Bot, get_bot
 from weimaque.game.events import Viewer
@@ -28,6 +29,23 @@ from weimaque.server.store import Store
 from weimaque.server.votes import Rematch, Vote
 
 Status = Literal["waiting", "playing", "between_hands", "over"]
+
+#: Decision numbers per hand: a hand's decisions are numbered from ``hand_key * DECISION_SPAN``
+#: (docs/protocol.md §2.2). A hand has far fewer events and actions than this (its stock holds
+#: 22 cards), so numbers never repeat over a room's life.
+DECISION_SPAN: Final = 10_000
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionClock:
+    """A seat's decision clock: when the decision was posed, and the turn timer in force then.
+
+    The timer belongs to the decision (docs/protocol.md §3): only its end (an action, by the
+    player or by 托管) stops it, and a change of the room's timer counts from the next one.
+    """
+
+    since: float
+    seconds: int | None
 
 
 def hand_summary(
@@ -97,7 +115,8 @@ class RoomBase:
         self.conns: set[Conn] = set()
         self.last_hand: dict[str, Any] | None = None
         self._last_state: GameState | None = None
-        self._since: dict[int, float] = {}
+        #: The decision clock of each seat that must decide now.
+        self._since: dict[int, DecisionClock] = {}
         #: Viewers waiting for a claim window to close (issue 13 §2; :mod:`.gate`).
         self.gate = Gate()
         #: Per viewer: (events counted, how many of them it sees), for the ``from`` field.
@@ -146,6 +165,15 @@ class RoomBase:
         """
         played = len(self.archive) + len(self.match.hands)
         return played + (1 if self.match.current is not None else 0)
+
+    @property
+    def hand_key(self) -> int:
+        """A number of the current (or last) hand that grows with every hand dealt in the room.
+
+        ``hand_number`` plus the matches before this one: a 解散 drops its hand and gives its
+        number to the next hand dealt, which is the next match's, so only this never repeats.
+        """
+        return self.hand_number + self.match_number - 1
 
     @property
     def first_hand(self) -> int:
@@ -352,4 +380,4 @@ class RoomBase:
         }
 
 
-__all__ = ["RoomBase", "Status", "hand_summary", "timed"]
+__all__ = ["DECISION_SPAN", "DecisionClock", "RoomBase", "Status", "hand_summary", "timed"]

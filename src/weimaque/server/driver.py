@@ -21,6 +21,7 @@ from weimaque.game.events import Event
 from weimaque.game.state import NUM_SEATS
 from weimaque.match import Match
 from weimaque.server import botpool
+from weimaque.server.base import DecisionClock
 from weimaque.server.fairness import commitment, deal_json, new_secret, reveal
 from weimaque.server.gate import Gate
 from weimaque.server.options import autoplay_bot_name
@@ -120,7 +121,11 @@ class HandDriver(RoomViews):
         self.deal_commitment = self._deal_secret = None
 
     def _track(self) -> None:
-        """Start the decision clock of each seat that must decide now."""
+        """Start the decision clock of each seat posed a decision (docs/protocol.md §3).
+
+        A clock starts with the turn timer then in force and runs until the decision ends: a
+        seat's action (``apply``) or the end of the hand. Nothing else restarts it.
+        """
         state = self.state
         now = self.clock()
         todo = set() if state is None else set(state.to_act())
@@ -128,7 +133,8 @@ class HandDriver(RoomViews):
             if seat not in todo:
                 del self._since[seat]
         for seat in todo:
-            self._since.setdefault(seat, now)
+            if seat not in self._since:
+                self._since[seat] = DecisionClock(now, self.turn_seconds)
 
     def apply(
         self,
@@ -358,7 +364,8 @@ class HandDriver(RoomViews):
         open connection: once the offline grace has passed (at once with ``autoplay_absent``),
         or when the turn timer runs out, whichever comes first.
         """
-        since = self._since.get(seat, now)
+        clock = self._since.get(seat)
+        since = now if clock is None else clock.since
         s = self.seats[seat]
         delay = self.opts.bot_delay_ms / 1000
         if s.kind == "bot" or s.autoplay or s.away:
@@ -366,7 +373,7 @@ class HandDriver(RoomViews):
         present = self.present(seat)
         if not present and self.opts.autoplay_absent:
             return since + delay
-        turn = self.turn_seconds
+        turn = self.turn_seconds if clock is None else clock.seconds
         due = None if turn is None else since + turn
         if not present:
             offline = max(since, self.gone_since(seat, now) + self.offline_grace) + delay

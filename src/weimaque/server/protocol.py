@@ -178,10 +178,13 @@ class Sit(ClientMessage):
 
 
 class Act(ClientMessage):
-    """Take an action, as text (``出三``) or action id."""
+    """Take an action, as text (``出三``) or action id, in the decision numbered ``decision``."""
 
     type: Literal["act"]
     action: Annotated[StrictStr, Field(max_length=40)] | StrictInt
+    #: The ``decision`` of the view the action answers: required, so that an action is never
+    #: applied to a decision its sender did not see.
+    decision: Annotated[StrictInt, Field(ge=0, le=_MAX_ID)]
     hand: StrictInt | None = None
 
 

@@ -236,6 +236,8 @@ class Link:
         self.sent = 0
         self.next_id = 0
         self.pending: int | None = None
+        #: the room's number of the decision the pending request asks (docs/protocol.md §2.2)
+        self.decision: int | None = None
         self.seat: int | None = None
         self.observation: dict[str, Any] | None = None
         self.last: dict[str, Any] | None = None
@@ -292,6 +294,7 @@ class Link:
     def _request(self, message: dict[str, Any]) -> None:
         self.next_id += 1
         self.pending, self.last = self.next_id, message
+        self.decision = message.get("decision")
         timer = message.get("timer")
         legal = message.get("legal_actions") or []
         self._out(
@@ -375,7 +378,8 @@ class Link:
         if data.get("id") != self.pending:
             return  # a late answer to an earlier request
         self.pending = None
-        self.room_message({"type": "act", "action": action, "hand": self.hand})
+        act = {"type": "act", "action": action, "hand": self.hand, "decision": self.decision}
+        self.room_message(act)
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:

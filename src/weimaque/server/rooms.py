@@ -25,7 +25,7 @@ from weimaque.bots import get_bot
 from weimaque.errors import IllegalAction, InvalidNotation
 from weimaque.game.actions import Action
 from weimaque.game.state import NUM_SEATS
-from weimaque.server.base import Status, hand_summary
+from weimaque.server.base import DECISION_SPAN, Status, hand_summary
 from weimaque.server.driver import HandDriver
 from weimaque.server.options import (
     MAX_BOT_DELAY_MS,
@@ -142,12 +142,10 @@ class Room(HandDriver):
                 raise self._fail("bad_token", "this room holds no seat with that token", msg)
             conn.token = msg.token
             if isinstance(seat, int):
-                # Back from offline: the player plays again at once, on a fresh clock.
+                # Back from offline: the player plays again at once, on the decision's own clock
+                # (docs/protocol.md §3: nothing but the decision's end restarts it).
                 self._gone.pop(seat, None)
-                if seat in self.offline_seats:
-                    self.offline_seats.discard(seat)
-                    self._since.pop(seat, None)
-                    self._track()
+                self.offline_seats.discard(seat)
             if msg.watch:
                 self._watch(conn, seat)
             else:
@@ -157,10 +155,9 @@ class Room(HandDriver):
                     s = self.seats[seat]
                     s.away = False
                     if back:
-                        # Sitting back after watching: the player plays again, on a fresh clock.
+                        # Sitting back after watching: the player plays again, with what is
+                        # left of the decision's clock.
                         s.autoplay = False
-                        self._since.pop(seat, None)
-                        self._track()
             if msg.name is not None:
                 self._seat(seat).name = msg.name
                 self._save_seats()
@@ -216,10 +213,8 @@ class Room(HandDriver):
         s.away = False
         if msg.on:
             s.ready = True
-        else:
-            # 取消托管 restarts the decision clock: the player gets a whole turn back.
-            self._since.pop(seat, None)
-            self._track()
+        # 取消托管 gives the player the turn back with what is left of the decision's clock,
+        # as a real table's timer keeps running (docs/protocol.md §3).
         conn.send(self.snapshot(conn, msg.id))
         self.broadcast_room()
         self._wake.set()
@@ -232,10 +227,9 @@ class Room(HandDriver):
             raise self._fail(
                 "bad_message", f"this room has a {self.opts.turn_seconds} s timer", msg
             )
+        # The room's timer changes from the next decision: a running clock keeps its own.
         self.seats[seat].no_timer = msg.agree
         self._save_seats()
-        self._since.pop(seat, None)
-        self._track()
         conn.send(self.snapshot(conn, msg.id))
         self.broadcast_room()
         self._wake.set()
@@ -327,10 +321,23 @@ class Room(HandDriver):
             raise self._fail("not_seated", "only a seated player may act", msg)
         state = self.state
         if state is None:
+            if msg.decision >= DECISION_SPAN:  # a hand's decision: that hand is over
+                raise self._fail(
+                    "stale", f"decision {msg.decision} is gone; no hand is in progress", msg
+                )
             raise self._fail("no_hand", "no hand is in progress", msg)
         if msg.hand is not None and msg.hand != self.hand_number:
             raise self._fail(
                 "stale", f"hand {msg.hand} is not the current hand {self.hand_number}", msg
+            )
+        decision = self.decision_of(seat)
+        if msg.decision != decision:
+            # Answered already (from another connection of the seat, or by 托管) or superseded:
+            # never applied to a decision its sender did not see (docs/protocol.md §2.2).
+            raise self._fail(
+                "stale",
+                f"decision {msg.decision} is gone; seat {seat} is at decision {decision}",
+                msg,
             )
         try:
             action = (

@@ -17,7 +17,7 @@ from weimaque.game.observation import observation
 from weimaque.game.record import start_from_record
 from weimaque.game.state import NUM_SEATS, GameState
 from weimaque.match import Settlement
-from weimaque.server.base import RoomBase, timed
+from weimaque.server.base import DECISION_SPAN, RoomBase, timed
 from weimaque.server.gate import settled, viewers
 from weimaque.server.numbers import breakdown_json, hints, table_xi
 from weimaque.server.protocol import server_message
@@ -74,13 +74,38 @@ class RoomViews(RoomBase):
         return conn.seat
 
     def _timer(self, seat: SeatId | None) -> dict[str, Any] | None:
-        turn = self.turn_seconds
-        if turn is None or not isinstance(seat, int) or seat not in self._since:
+        if not isinstance(seat, int):
+            return None
+        clock = self._since.get(seat)
+        if clock is None or clock.seconds is None:
             return None
         s = self.seats[seat]
         if s.kind == "bot" or s.autoplay or s.away:
             return None
-        return timed(self._since[seat] + turn, self.clock(), turn)
+        return timed(clock.since + clock.seconds, self.clock(), clock.seconds)
+
+    def _decision(self, viewer: Viewer, seen: int) -> int | None:
+        """The decision number of a view of the hand in progress (docs/protocol.md §2.2).
+
+        ``seen`` is how many of the hand's events the view shows. The number is the hand's
+        base plus those events plus the viewer's own actions: nothing the viewer does not know
+        (no other seat's hidden answer in a claim window counts, §2.3). It grows with each of
+        the viewer's decisions, since each ends with an action of its own.
+        """
+        state = self.state
+        if state is None:
+            return None
+        own = 0 if not isinstance(viewer, int) else sum(1 for s, _ in state.actions if s == viewer)
+        return self.hand_key * DECISION_SPAN + seen + own
+
+    def decision_of(self, viewer: Viewer) -> int | None:
+        """The decision number the viewer's views show now (None between hands)."""
+        state = self.state
+        if state is None:
+            return None
+        held = self.gate.waiting(viewer)
+        upto = len(state.events) if held is None else NUM_SEATS if held.upto is None else held.upto
+        return self._decision(viewer, self._visible_before(viewer, upto))
 
     def _legal(self, seat: SeatId | None) -> list[dict[str, Any]]:
         state = self.state
@@ -134,13 +159,18 @@ class RoomViews(RoomBase):
         if held is not None:
             # Waiting for a window to close: the position of its last delivery (see .gate).
             events = events[: NUM_SEATS if held.upto is None else held.upto]
-            legal = [] if held.obs is None else held.obs.get("legal_actions", [])
+            obs = held.obs
+            legal = [] if obs is None else obs.get("legal_actions", [])
+            if obs is not None and legal and any(s == viewer for s, _, _ in held.actors):
+                # The viewer has answered the decision shown: it is gone, none is offered.
+                legal = []
+                obs = {**obs, "to_act": False, "legal_actions": []}
             fields.update(
-                observation=held.obs,
+                observation=obs,
                 legal_actions=[{"text": t, "id": Action.parse(t).id} for t in legal],
                 to_act=bool(legal),
                 timer=None,
-                numbers=None if held.obs is None else table_xi(held.obs, self.rules),
+                numbers=None if obs is None else table_xi(obs, self.rules),
             )
             fields.pop("hints", None)
         history = [v for e in events if (v := e.view(viewer)) is not None]
@@ -150,6 +180,7 @@ class RoomViews(RoomBase):
             room=self.info(),
             you=self._you(conn),
             hand_number=self.hand_number,
+            decision=self._decision(viewer, len(history)),
             **fields,
             history=history,
             event_count=len(history),
@@ -317,6 +348,7 @@ class RoomViews(RoomBase):
                     "events",
                     reply,
                     hand_number=hand,
+                    decision=self._decision(self.viewer_of(conn), seen + len(views)),
                     **{"from": seen},
                     events=views,
                     actor=actor,

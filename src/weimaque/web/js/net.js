@@ -156,8 +156,9 @@ export class RoomSocket {
     return this.send("sit", fields);
   }
 
-  act(action, hand) {
-    return this.send("act", hand ? { action, hand } : { action });
+  /** An action in the decision numbered `decision` (from the last snapshot or events). */
+  act(action, decision, hand) {
+    return this.send("act", hand ? { action, decision, hand } : { action, decision });
   }
 
   next() {

@@ -142,7 +142,7 @@ export function startRoom(app, roomId) {
   /** Send an action once: the controls stay disabled until the server answers. */
   function act(text) {
     if (ui.busy || !online()) return;
-    if (socket.act(text, s.handNumber || undefined) === null) return;
+    if (socket.act(text, s.decision, s.handNumber || undefined) === null) return;
     ui.busy = true;
     draw();
   }

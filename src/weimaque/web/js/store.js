@@ -8,6 +8,7 @@ export function emptyRoomState(roomId) {
     room: null, // RoomInfo
     you: { seat: null, role: "spectator", name: null, held: null },
     handNumber: 0,
+    decision: null, // the number of the decision shown: every act names it (null between hands)
     obs: null, // observation of this connection's viewer
     history: [], // event views of the current hand
     legal: [], // [{text, id}]
@@ -54,6 +55,7 @@ export function applyMessage(s, msg) {
 }
 
 function setDecision(s, msg) {
+  s.decision = msg.decision ?? null;
   s.numbers = msg.numbers || null;
   s.hints = msg.hints || null;
   s.legal = msg.legal_actions || [];
