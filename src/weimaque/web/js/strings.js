@@ -224,7 +224,7 @@ export const STRINGS = {
     // errors from the server, by code
     code_illegal_action: "这一步不合规则",
     code_not_your_turn: "还没轮到你",
-    code_stale: "这一局已经过去了",
+    code_stale: "这一步已经过去了",
     code_seat_taken: "这个座位已经有人",
     code_bad_token: "座位凭证失效，请重新坐下",
     code_hand_in_progress: "这一局还没打完",
@@ -565,7 +565,7 @@ export const STRINGS = {
     err_bad_request: "Bad request",
     code_illegal_action: "That move is not allowed",
     code_not_your_turn: "It is not your turn",
-    code_stale: "That hand is over",
+    code_stale: "That decision is gone",
     code_seat_taken: "That seat is taken",
     code_bad_token: "Your seat pass expired; sit down again",
     code_hand_in_progress: "The hand is still being played",
