@@ -63,6 +63,9 @@ class RoomBase:
 
     #: Seconds a person's seat may have no open connection before it is offline (托管 plays it).
     offline_grace: float = OFFLINE_GRACE_S
+    #: The least pause before an automatic move where no person holding a seat is connected
+    #: (the server's ``unattended_delay_ms``; docs/protocol.md §6).
+    unattended_delay: float = 0.0
 
     def __init__(
         self,
@@ -127,6 +130,10 @@ class RoomBase:
         #: Between hands: when the countdown deals the next hand (None: no countdown runs).
         self._next_deadline: float | None = None
         self._wake = asyncio.Event()
+        #: Held while an action is written and applied: one at a time, in order.
+        self.acting = asyncio.Lock()
+        #: Actions being written for connections (kept until done).
+        self._acts: set[asyncio.Task[None]] = set()
         self._task: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self.closed = False

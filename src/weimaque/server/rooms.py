@@ -17,9 +17,12 @@ is built in layers, one module each:
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import math
 import secrets
 import time
+from collections.abc import Awaitable
 
 from weimaque.bots import get_bot
 from weimaque.errors import IllegalAction, InvalidNotation
@@ -65,9 +68,12 @@ from weimaque.server.seats import (
     hash_token,
     new_token,
 )
+from weimaque.server.store import StoreUnavailable
 from weimaque.server.views import replay_steps
 from weimaque.server.votes import Rematch as RematchWindow
 from weimaque.server.votes import Vote as DissolveVote
+
+log = logging.getLogger("weimaque.server")
 
 
 class Room(HandDriver):
@@ -97,10 +103,17 @@ class Room(HandDriver):
             self.broadcast_room()
         self._wake.set()
 
-    def handle(self, conn: Conn, msg: AnyClientMessage) -> None:
-        """Handle one parsed client message; raise ``ProtocolError`` for a refused one."""
+    def handle(self, conn: Conn, msg: AnyClientMessage) -> Awaitable[None] | None:
+        """Handle one parsed client message; raise ``ProtocolError`` for a refused one.
+
+        An action in a room with a store is answered once it is written: then the result is an
+        awaitable, done when the connection has had its answer (the caller awaits it before the
+        connection's next message, so that its messages keep their order).
+        """
         self.flush_pending()
         self.ensure_driver()
+        if isinstance(msg, Act):
+            return self._act(conn, msg)
         if isinstance(msg, Ping):
             conn.send(server_message("pong", msg.id, t=msg.t, server_ms=int(time.time() * 1000)))
         elif isinstance(msg, Join):
@@ -109,8 +122,6 @@ class Room(HandDriver):
             self._sit(conn, msg)
         elif isinstance(msg, Spectate):
             self._spectate(conn, msg)
-        elif isinstance(msg, Act):
-            self._act(conn, msg)
         elif isinstance(msg, Next):
             self._next(conn, msg)
         elif isinstance(msg, Leave):
@@ -128,6 +139,7 @@ class Room(HandDriver):
             self._vote(conn, msg)
         elif isinstance(msg, Rematch):
             self._rematch(conn, msg)
+        return None
 
     def _fail(self, code: ErrorCode, message: str, msg: AnyClientMessage) -> ProtocolError:
         return ProtocolError(code, message, msg.model_dump(exclude_none=True), msg.id)
@@ -321,7 +333,39 @@ class Room(HandDriver):
         else:
             self._wake.set()
 
-    def _act(self, conn: Conn, msg: Act) -> None:
+    def _act(self, conn: Conn, msg: Act) -> Awaitable[None] | None:
+        seat, action = self._check_act(conn, msg)
+        if not self.recorder.durable:
+            self._accept(conn, msg, seat, action)
+            return None
+        task = asyncio.get_running_loop().create_task(self._act_logged(conn, msg))
+        self._acts.add(task)
+        task.add_done_callback(self._acts.discard)
+        # Shielded: a connection that closes meanwhile never stops an action being written.
+        return asyncio.shield(task)
+
+    async def _act_logged(self, conn: Conn, msg: Act) -> None:
+        """Check the action again once no other is being written, write it, then apply it."""
+        async with self.acting:
+            try:
+                seat, action = self._check_act(conn, msg)
+                if not await self._logged(seat, action):
+                    raise self._fail("no_hand", "the hand ended before this action was stored", msg)
+            except ProtocolError as exc:
+                conn.send(exc.to_message())
+                return
+            except StoreUnavailable as exc:
+                text = f"the action was not stored ({exc}); nothing was applied: try again"
+                conn.send(self._fail("storage_unavailable", text, msg).to_message())
+                return
+            except Exception as exc:
+                log.error("room %s: an action failed: %s: %s", self.id, type(exc).__name__, exc)
+                conn.send(self._fail("internal", "internal server error", msg).to_message())
+                return
+            self._accept(conn, msg, seat, action)
+
+    def _check_act(self, conn: Conn, msg: Act) -> tuple[int, Action]:
+        """The seat and the action of an ``act`` the room accepts now (else ``ProtocolError``)."""
         seat = conn.seat
         if not isinstance(seat, int):
             raise self._fail("not_seated", "only a seated player may act", msg)
@@ -346,6 +390,10 @@ class Room(HandDriver):
             state.verify(seat, action)
         except IllegalAction as exc:
             raise self._fail("illegal_action", str(exc), msg) from exc
+        return seat, action
+
+    def _accept(self, conn: Conn, msg: Act, seat: int, action: Action) -> None:
+        """Answer an accepted (and, with a store, written) action, then apply it."""
         self._seat(seat).autoplay = False
         # Accepted: said at once, the same whether or not a claim window will hold the events
         # (their ``events`` message, with ``re``, comes when this seat is settled; see .gate).
