@@ -259,7 +259,7 @@ class RoomManager:
             if room.status == "over":
                 limit = min(limit, 30.0)
             if self.store is not None and now - since >= limit:
-                if room.acting.locked() or self.store.failing is not None:
+                if room.acting.held or self.store.failing is not None:
                     continue  # it leaves once what it did is in the store
                 # Everything it did is in the store before it leaves memory.
                 await room.recorder.written()

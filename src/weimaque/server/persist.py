@@ -14,6 +14,12 @@ from what is written here by ``RoomManager.restore`` (:mod:`weimaque.server.mana
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import threading
+import weakref
+from collections import deque
+from collections.abc import Callable
+from concurrent.futures import Future
 from typing import Any
 
 from weimaque.game.actions import Action
@@ -21,6 +27,64 @@ from weimaque.game.state import GameState
 from weimaque.rules.config import RuleConfig
 from weimaque.rules.registry import overrides_of
 from weimaque.server.store import Store
+
+
+class _Inbox:
+    """Writes done by the store's thread, handed to one event loop: a single wake-up of the
+    loop for all that one transaction wrote (a wake-up per write would cost the writer the
+    interpreter lock each time, see ``store._statements``)."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.items: deque[tuple[Callable[[Future[None]], None], Future[None]]] = deque()
+        self.lock = threading.Lock()
+        self.scheduled = False
+
+    def put(self, callback: Callable[[Future[None]], None], done: Future[None]) -> None:
+        """From any thread: run ``callback(done)`` on the loop soon."""
+        self.items.append((callback, done))
+        with self.lock:
+            if self.scheduled:
+                return
+            self.scheduled = True
+        with contextlib.suppress(RuntimeError):  # a loop closed meanwhile: nobody waits
+            self.loop.call_soon_threadsafe(self.run)
+
+    def run(self) -> None:
+        with self.lock:
+            self.scheduled = False
+        while self.items:
+            callback, done = self.items.popleft()
+            callback(done)
+
+
+_inboxes: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Inbox] = weakref.WeakKeyDictionary()
+
+
+def on_loop(done: Future[None], callback: Callable[[Future[None]], None]) -> None:
+    """Run ``callback(done)`` on the running event loop once the store has done ``done``."""
+    loop = asyncio.get_running_loop()
+    inbox = _inboxes.get(loop)
+    if inbox is None:
+        inbox = _inboxes[loop] = _Inbox(loop)
+    done.add_done_callback(lambda finished: inbox.put(callback, finished))
+
+
+async def written(done: Future[None]) -> None:
+    """Wait on the event loop until the store has done ``done`` (its error raised here)."""
+    waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def settle(finished: Future[None]) -> None:
+        if waiter.done():
+            return
+        failed = finished.exception()
+        if failed is None:
+            waiter.set_result(None)
+        else:
+            waiter.set_exception(failed)
+
+    on_loop(done, settle)
+    await waiter
 
 
 class Recorder:
@@ -61,14 +125,22 @@ class Recorder:
                 self.room_id, number, rules.id, overrides_of(rules), state.seed, state.dealer
             )
 
-    async def action(self, number: int, state: GameState, seat: int, action: Action) -> None:
-        """Write ``seat``'s ``action`` as the next action of hand ``number`` (``state``, before
-        it is applied); raise ``StoreUnavailable`` when the store cannot."""
+    def append(
+        self, number: int, state: GameState, seat: int, action: Action
+    ) -> Future[None] | None:
+        """Start writing ``seat``'s ``action`` as the next action of hand ``number`` (``state``,
+        before it is applied): a future that fails with ``StoreUnavailable`` when the store
+        cannot write it (None without a store)."""
         if self.store is None:
-            return
+            return None
         seq = len(state.actions)
-        done = self.store.append_action(self.room_id, number, seq, seat, str(action))
-        await asyncio.wrap_future(done)
+        return self.store.append_action(self.room_id, number, seq, seat, str(action))
+
+    async def action(self, number: int, state: GameState, seat: int, action: Action) -> None:
+        """Write the action (``append``) and wait until it is written."""
+        done = self.append(number, state, seat, action)
+        if done is not None:
+            await written(done)
 
     def hand_finished(
         self,
@@ -95,7 +167,7 @@ class Recorder:
     async def written(self) -> None:
         """Wait until everything this room (and any other) queued so far is written."""
         if self.store is not None:
-            await asyncio.wrap_future(self.store.barrier())
+            await written(self.store.barrier())
 
 
-__all__ = ["Recorder"]
+__all__ = ["Recorder", "on_loop", "written"]

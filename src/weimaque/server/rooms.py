@@ -23,6 +23,7 @@ import math
 import secrets
 import time
 from collections.abc import Awaitable
+from concurrent.futures import Future
 
 from weimaque.bots import get_bot
 from weimaque.errors import IllegalAction, InvalidNotation
@@ -39,6 +40,7 @@ from weimaque.server.options import (
     RoomOptions,
     autoplay_bot_name,
 )
+from weimaque.server.persist import on_loop
 from weimaque.server.protocol import (
     Act,
     AnyClientMessage,
@@ -338,31 +340,63 @@ class Room(HandDriver):
         if not self.recorder.durable:
             self._accept(conn, msg, seat, action)
             return None
-        task = asyncio.get_running_loop().create_task(self._act_logged(conn, msg))
+        if self.acting.take():  # no other action being written: straight to the store
+            return self._write_act(conn, msg, seat, action)
+        task = asyncio.get_running_loop().create_task(self._act_in_turn(conn, msg))
         self._acts.add(task)
         task.add_done_callback(self._acts.discard)
         # Shielded: a connection that closes meanwhile never stops an action being written.
         return asyncio.shield(task)
 
-    async def _act_logged(self, conn: Conn, msg: Act) -> None:
-        """Check the action again once no other is being written, write it, then apply it."""
-        async with self.acting:
+    async def _act_in_turn(self, conn: Conn, msg: Act) -> None:
+        """Wait for the actions written before this one, check it again, then write it."""
+        await self.acting.acquire()
+        try:
+            seat, action = self._check_act(conn, msg)
+        except ProtocolError as exc:
+            self.acting.release()
+            conn.send(exc.to_message())
+            return
+        await self._write_act(conn, msg, seat, action)
+
+    def _write_act(self, conn: Conn, msg: Act, seat: int, action: Action) -> asyncio.Future[None]:
+        """Write a checked action (``acting`` held); once it is written, answer and apply it.
+
+        Done when the connection has its answer: the ``ack``, or ``storage_unavailable`` with
+        nothing applied. The lock is released then, whatever happens to the connection.
+        """
+        loop = asyncio.get_running_loop()
+        answered: asyncio.Future[None] = loop.create_future()
+        state = self.state
+        assert state is not None
+        before = len(state.actions)
+        try:
+            written = self.recorder.append(self.hand_number, state, seat, action)
+            assert written is not None
+        except BaseException:
+            self.acting.release()
+            raise
+
+        def finish(done: Future[None]) -> None:  # on the loop, once the writer is done
             try:
-                seat, action = self._check_act(conn, msg)
-                if not await self._logged(seat, action):
-                    raise self._fail("no_hand", "the hand ended before this action was stored", msg)
-            except ProtocolError as exc:
-                conn.send(exc.to_message())
-                return
-            except StoreUnavailable as exc:
-                text = f"the action was not stored ({exc}); nothing was applied: try again"
-                conn.send(self._fail("storage_unavailable", text, msg).to_message())
-                return
-            except Exception as exc:
-                log.error("room %s: an action failed: %s: %s", self.id, type(exc).__name__, exc)
-                conn.send(self._fail("internal", "internal server error", msg).to_message())
-                return
-            self._accept(conn, msg, seat, action)
+                failed = done.exception()
+                if isinstance(failed, StoreUnavailable):
+                    text = f"the action was not stored ({failed}); nothing was applied: try again"
+                    conn.send(self._fail("storage_unavailable", text, msg).to_message())
+                elif failed is not None:
+                    log.error("room %s: an action failed: %s", self.id, failed)
+                    conn.send(self._fail("internal", "internal server error", msg).to_message())
+                elif self.state is state and len(state.actions) == before:
+                    self._accept(conn, msg, seat, action)
+                else:  # dropped by a vote to 解散 meanwhile (its write removes the action)
+                    conn.send(self._fail("no_hand", "the hand is over", msg).to_message())
+            finally:
+                self.acting.release()
+                if not answered.done():
+                    answered.set_result(None)
+
+        on_loop(written, finish)
+        return answered
 
     def _check_act(self, conn: Conn, msg: Act) -> tuple[int, Action]:
         """The seat and the action of an ``act`` the room accepts now (else ``ProtocolError``)."""

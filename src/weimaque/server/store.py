@@ -165,11 +165,14 @@ def _dump(value: Any) -> str:
 
 
 Op = Callable[[sqlite3.Connection], object]
+#: Rows of ``actions`` appended by one statement at most.
+_ROWS_PER_INSERT: Final = 400
 
 
 @dataclass(eq=False, slots=True)
 class _Job:
-    """One write: ``op`` runs inside the writer's transaction (None: a barrier, nothing runs)."""
+    """One write: ``op`` runs inside the writer's transaction, or ``row`` is appended to the
+    action log (neither: a barrier, nothing is written)."""
 
     op: Op | None
     #: Kept and tried again until written (the room's state has moved past it already); else
@@ -178,6 +181,44 @@ class _Job:
     future: Future[None] = field(default_factory=Future)
     deadline: float = math.inf
     started: bool = False
+    row: tuple[str, int, int, int, str] | None = None
+
+
+def _appending(rows: list[tuple[str, int, int, int, str]]) -> Op:
+    sql = "INSERT INTO actions (room_id, number, seq, seat, action) VALUES " + ",".join(
+        ["(?, ?, ?, ?, ?)"] * len(rows)
+    )
+    params = [value for row in rows for value in row]
+    return lambda db: db.execute(sql, params)
+
+
+def _statements(jobs: list[_Job]) -> tuple[list[Op], bool]:
+    """The writes of ``jobs`` in order, each run of appended actions one statement; and whether
+    it is all one statement (atomic by itself, without a transaction around it).
+
+    The writer's thread gives up the interpreter lock at every statement and may wait for it
+    as long as the event loop's thread keeps it (the switch interval): few statements per
+    batch keep a busy server's actions from waiting on it.
+    """
+    ops: list[Op] = []
+    run: list[tuple[str, int, int, int, str]] = []
+    plain = True
+    for job in jobs:
+        if job.row is not None:
+            run.append(job.row)
+            if len(run) == _ROWS_PER_INSERT:
+                ops.append(_appending(run))
+                run = []
+            continue
+        if run:
+            ops.append(_appending(run))
+            run = []
+        if job.op is not None:
+            ops.append(job.op)
+            plain = False
+    if run:
+        ops.append(_appending(run))
+    return ops, plain and len(ops) == 1
 
 
 def _store_wide(exc: BaseException) -> bool:
@@ -266,9 +307,12 @@ class Store:
 
     # ----------------------------------------------------------------- the writer
 
-    def _submit(self, op: Op | None, must: bool = True) -> Future[None]:
+    def _submit(
+        self, op: Op | None, must: bool = True, row: tuple[str, int, int, int, str] | None = None
+    ) -> Future[None]:
         """Queue a write for the writer thread; its future is done once it is written."""
-        job = _Job(op, must, deadline=math.inf if must else time.monotonic() + TRY_SECONDS)
+        deadline = math.inf if must else time.monotonic() + TRY_SECONDS
+        job = _Job(op, must, deadline=deadline, row=row)
         with self._cv:
             if self._closing:
                 job.future.set_exception(StoreUnavailable("the store is closed"))
@@ -328,12 +372,12 @@ class Store:
                 self._fail(job, StoreUnavailable(f"not written within {TRY_SECONDS:g} s"))
                 continue
             ready.append(job)
-        ops = [job.op for job in ready if job.op is not None]
+        ops, single = _statements(ready)
         if not ops:
             self._done(ready, wrote=False)
             return []
         try:
-            self._transaction(ops)
+            self._transaction(ops, single)
         except Exception as exc:
             if _store_wide(exc):
                 return self._failed(ready, exc)
@@ -351,9 +395,10 @@ class Store:
                 else:
                     self._fail(job, StoreUnavailable(self.failing or "the store is failing"))
                 continue
+            ops, single = _statements([job])
             try:
-                if job.op is not None:
-                    self._transaction([job.op])
+                if ops:
+                    self._transaction(ops, single)
             except Exception as exc:
                 if _store_wide(exc):
                     kept.extend(self._failed([job], exc))
@@ -361,12 +406,15 @@ class Store:
                 log.exception("database %s: a write failed and is dropped", self.path)
                 self._fail(job, StoreUnavailable(f"the write failed: {exc}"))
                 continue
-            self._done([job], wrote=job.op is not None)
+            self._done([job], wrote=bool(ops))
         return kept
 
-    def _transaction(self, ops: list[Op]) -> None:
+    def _transaction(self, ops: list[Op], single: bool = False) -> None:
         with self._write_lock:
             db = self.db
+            if single:  # one statement: a transaction of its own
+                ops[0](db)
+                return
             db.execute("BEGIN IMMEDIATE")
             try:
                 for op in ops:
@@ -547,15 +595,7 @@ class Store:
         Tried once: its future fails with :class:`StoreUnavailable` if the file refuses it (or
         the writer has not reached it within ``TRY_SECONDS``), and then nothing was written.
         """
-        row = (room_id, number, seq, seat, action)
-
-        def op(db: sqlite3.Connection) -> None:
-            db.execute(
-                "INSERT INTO actions (room_id, number, seq, seat, action) VALUES (?, ?, ?, ?, ?)",
-                row,
-            )
-
-        return self._submit(op, must=False)
+        return self._submit(None, must=False, row=(room_id, number, seq, seat, action))
 
     def finish_hand(
         self,
