@@ -10,7 +10,6 @@ on the room object (``offline_grace``, or its options replaced) rather than slep
 from __future__ import annotations
 
 import asyncio
-
 import contextlib
 import dataclasses
 import json
