@@ -51,6 +51,8 @@ WAL_LIMIT_BYTES: Final = 4 * 1024 * 1024
 BUSY_SECONDS: Final = 5.0
 #: How long a checkpoint waits for readers (it tries again after the next writes).
 CHECKPOINT_BUSY_MS: Final = 100
+#: How often the writer looks at the log's size.
+SIZE_CHECK_SECONDS: Final = 0.05
 #: A write a player waits for that the writer has not started within this many seconds fails.
 TRY_SECONDS: Final = 10.0
 #: While writes fail: how often they are tried again (or, with none waiting, the file probed).
@@ -271,7 +273,7 @@ class Store:
         self._closing = False
         self._close_by = math.inf
         self._dirty = False
-        self._last_checkpoint = time.monotonic()
+        self._last_checkpoint = self._next_size_check = time.monotonic()
         self._warned = 0.0
         self._writer = threading.Thread(target=self._write_loop, name="wmq-store", daemon=True)
         self._writer.start()
@@ -489,10 +491,16 @@ class Store:
         if self.memory or not self._dirty:
             return
         now = time.monotonic()
-        since = now - self._last_checkpoint
-        if since < self.checkpoint_seconds and (since < 0.25 or self.wal_size() <= self.wal_limit):
-            return
+        if now - self._last_checkpoint < self.checkpoint_seconds:
+            # The size is looked at every SIZE_CHECK_SECONDS (a stat gives up the interpreter
+            # lock, see ``_statements``): the log passes its limit by that long's writes at most.
+            if now < self._next_size_check:
+                return
+            self._next_size_check = now + SIZE_CHECK_SECONDS
+            if self.wal_size() <= self.wal_limit:
+                return
         self._last_checkpoint = now
+        self._next_size_check = now + RETRY_SECONDS  # if this one cannot complete
         with self._write_lock:
             try:
                 # Between the writer's own transactions no other writer runs: the checkpoint
@@ -509,6 +517,7 @@ class Store:
                     self.db.execute(f"PRAGMA busy_timeout={int(self.busy_seconds * 1000)}")
         if row is not None and row[0] == 0:
             self._dirty = False
+            self._next_size_check = now
 
     def close(self, timeout: float = 5.0) -> None:
         """Write what is queued (for at most ``timeout`` s) and close, the log folded in."""
