@@ -54,6 +54,7 @@ from weimaque.server.options import (
     autoplay_bot_name,
     quoted,
 )
+from weimaque.server.persist import written
 from weimaque.server.protocol import (
     PROTOCOL_VERSION,
     ProtocolError,
@@ -165,6 +166,8 @@ MAX_SEED: Final = 2**63 - 1
 MAX_MATCH_HANDS: Final = 100
 #: How long creating a room waits for it to be written before answering 503.
 CREATE_WAIT_SECONDS: Final = 10.0
+#: Addresses whose rooms in play are counted before those with none left are forgotten.
+MAX_ADDRESSES: Final = 10_000
 
 
 def check_room_body(raw: Any) -> None:
@@ -400,11 +403,13 @@ def create_app(
         except RoomError as exc:
             return _error(400, exc.code, str(exc))
         created_by.setdefault(address, set()).add(room.id)
+        if len(created_by) > MAX_ADDRESSES:  # forget the addresses with no room in play
+            for other in list(created_by):
+                live_rooms(other)
         keys = manager.issue_keys(room)
         # Answered once the room is in the store: a room id given out is never lost.
         try:
-            written = asyncio.wrap_future(store.barrier())
-            await asyncio.wait_for(asyncio.shield(written), CREATE_WAIT_SECONDS)
+            await asyncio.wait_for(written(store.barrier()), CREATE_WAIT_SECONDS)
         except TimeoutError:
             return _error(503, "storage_unavailable", f"the store cannot write: {store.failing}")
         return JSONResponse(
