@@ -34,6 +34,7 @@ from websockets.asyncio.client import connect
 from tests.serverkit import Msg, Server
 from weimaque.game.actions import Action
 from weimaque.match import Match
+from weimaque.server.store import Store, StoreUnavailable
 
 #: What the store keeps the write-ahead log under (store.WAL_LIMIT_BYTES), with one batch of
 #: writes on top.
@@ -307,6 +308,38 @@ def test_a_failing_disk_loses_no_acknowledged_action(tmp_path: Path, disk: Disk)
     finally:
         disk.free()
         server.stop()
+
+
+def test_the_store_keeps_what_follows_and_refuses_what_a_player_waits_for(
+    tmp_path: Path,
+) -> None:
+    store = Store(tmp_path / "rooms.db", busy_seconds=0.2)
+    try:
+        store.create_room("r", {}, {"seats": []}, "anxiang", {}, 1)
+        store.start_hand("r", 1, "anxiang", {}, 1, 0)
+        store.append_action("r", 1, 0, 0, "出三").result(5)
+        # Another connection holds the write lock: nothing can be written.
+        lock = sqlite3.connect(store.path, isolation_level=None)
+        lock.execute("BEGIN IMMEDIATE")
+        try:
+            seats = store.save_seats("r", {"seats": [], "name": "p1"})  # follows: kept
+            refused = store.append_action("r", 1, 1, 1, "过")  # a player waits: refused
+            with pytest.raises(StoreUnavailable, match="locked"):
+                refused.result(5)
+            assert store.failing is not None and "locked" in store.failing
+            assert not seats.done()
+        finally:
+            lock.execute("ROLLBACK")
+            lock.close()
+        seats.result(5)  # written, in its order, once the lock is gone
+        assert store.failing is None
+        store.append_action("r", 1, 1, 1, "过").result(5)
+        loaded = store.load("r")
+        assert loaded is not None and loaded.current is not None
+        assert loaded.current["actions"] == [[0, "出三"], [1, "过"]]
+        assert loaded.seats["name"] == "p1"
+    finally:
+        store.close()
 
 
 # ------------------------------------------------------------------ the write-ahead log

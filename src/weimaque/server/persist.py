@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import threading
 import weakref
 from collections import deque
@@ -27,6 +28,8 @@ from weimaque.game.state import GameState
 from weimaque.rules.config import RuleConfig
 from weimaque.rules.registry import overrides_of
 from weimaque.server.store import Store
+
+log = logging.getLogger("weimaque.server")
 
 
 class _Inbox:
@@ -55,7 +58,10 @@ class _Inbox:
             self.scheduled = False
         while self.items:
             callback, done = self.items.popleft()
-            callback(done)
+            try:
+                callback(done)
+            except Exception:  # one room's bug never keeps the others' answers
+                log.exception("a write's answer failed")
 
 
 _inboxes: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Inbox] = weakref.WeakKeyDictionary()
@@ -76,6 +82,9 @@ async def written(done: Future[None]) -> None:
 
     def settle(finished: Future[None]) -> None:
         if waiter.done():
+            return
+        if finished.cancelled():
+            waiter.cancel()
             return
         failed = finished.exception()
         if failed is None:

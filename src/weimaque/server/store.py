@@ -347,7 +347,13 @@ class Store:
                     break
                 batch = [self._jobs.popleft() for _ in range(min(len(self._jobs), MAX_BATCH))]
             if batch:
-                kept = self._write(batch)
+                try:
+                    kept = self._write(batch)
+                except Exception:  # a bug of the writer itself: nobody waits for ever
+                    log.exception("database %s: the writer failed", self.path)
+                    for job in batch:
+                        self._fail(job, StoreUnavailable("the store's writer failed"))
+                    continue
                 if kept:  # they go first, in their order, once the file writes again
                     with self._cv:
                         self._jobs.extendleft(reversed(kept))
