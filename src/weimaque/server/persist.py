@@ -17,11 +17,12 @@ import asyncio
 import contextlib
 import logging
 import threading
+import time
 import weakref
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future
-from typing import Any
+from typing import Any, Final
 
 from weimaque.game.actions import Action
 from weimaque.game.state import GameState
@@ -32,16 +33,50 @@ from weimaque.server.store import Store
 log = logging.getLogger("weimaque.server")
 
 
+#: While writes are outstanding, the event loop gives the interpreter lock up for this long
+#: every NUDGE_SECONDS (every SLOW_NUDGE_SECONDS once none has been done for STALL_SECONDS:
+#: the writer is then waiting on the disk or a lock, not on the interpreter lock).
+YIELD_SECONDS: Final = 0.0001
+NUDGE_SECONDS: Final = 0.0002
+SLOW_NUDGE_SECONDS: Final = 0.005
+STALL_SECONDS: Final = 0.05
+
+
 class _Inbox:
-    """Writes done by the store's thread, handed to one event loop: a single wake-up of the
-    loop for all that one transaction wrote (a wake-up per write would cost the writer the
-    interpreter lock each time, see ``store._statements``)."""
+    """Writes done by the store's thread, handed to one event loop.
+
+    One wake-up of the loop for all that one transaction wrote (a wake-up per write would cost
+    the writer the interpreter lock each time, see ``store._statements``). And while writes
+    are outstanding, the loop lets the writer have the interpreter lock (``nudge``): CPython
+    hands a waiting thread the lock only when its holder keeps it a whole switch interval, and
+    a busy event loop, making a system call every few microseconds, never does, so the writer
+    would wait for the loop to run out of work (seconds, under load) at every statement.
+    """
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
         self.items: deque[tuple[Callable[[Future[None]], None], Future[None]]] = deque()
         self.lock = threading.Lock()
         self.scheduled = False
+        self.outstanding = 0
+        self.nudging = False
+        self.last_done = 0.0
+
+    def watch(self) -> None:
+        """On the loop: one more write is outstanding."""
+        self.outstanding += 1
+        if not self.nudging:
+            self.nudging = True
+            self.last_done = time.monotonic()
+            self.loop.call_later(NUDGE_SECONDS, self.nudge)
+
+    def nudge(self) -> None:
+        if self.outstanding <= 0:
+            self.nudging = False
+            return
+        time.sleep(YIELD_SECONDS)  # a blocking sleep: the writer takes the lock meanwhile
+        stalled = time.monotonic() - self.last_done > STALL_SECONDS
+        self.loop.call_later(SLOW_NUDGE_SECONDS if stalled else NUDGE_SECONDS, self.nudge)
 
     def put(self, callback: Callable[[Future[None]], None], done: Future[None]) -> None:
         """From any thread: run ``callback(done)`` on the loop soon."""
@@ -58,6 +93,8 @@ class _Inbox:
             self.scheduled = False
         while self.items:
             callback, done = self.items.popleft()
+            self.outstanding -= 1
+            self.last_done = time.monotonic()
             try:
                 callback(done)
             except Exception:  # one room's bug never keeps the others' answers
@@ -73,6 +110,7 @@ def on_loop(done: Future[None], callback: Callable[[Future[None]], None]) -> Non
     inbox = _inboxes.get(loop)
     if inbox is None:
         inbox = _inboxes[loop] = _Inbox(loop)
+    inbox.watch()
     done.add_done_callback(lambda finished: inbox.put(callback, finished))
 
 
