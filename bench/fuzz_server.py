@@ -87,9 +87,10 @@ class Report:
 
 
 def start_server(db: Path, port: int, log: Path) -> subprocess.Popen[bytes]:
-    """``wmq serve`` with message rates high enough that every fuzz message is parsed."""
+    """``wmq serve`` with message rates high enough that every fuzz message is parsed (and the
+    room of bots at its own pace, so that its hands end within the run and are checked)."""
     limits = ("ws_rate=1000000", "ws_burst=1000000", "room_burst=1000", "http_burst=100000")
-    limits += ("ws_address_rate=1000000", "ws_address_burst=1000000")
+    limits += ("ws_address_rate=1000000", "ws_address_burst=1000000", "unattended_delay_ms=1")
     return _serve.start_server(db, port, limits, log)
 
 

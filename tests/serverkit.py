@@ -34,9 +34,11 @@ def free_port() -> int:
 class Server:
     """``wmq serve`` on a free port with a fresh database; ``log`` is its stderr."""
 
-    def __init__(self, tmp: Path, limits: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self, tmp: Path, limits: dict[str, Any] | None = None, db: Path | None = None
+    ) -> None:
         self.port = free_port()
-        self.db = tmp / "server.db"
+        self.db = db if db is not None else tmp / "server.db"
         self.log_path = tmp / "server.log"
         args = [sys.executable, "-c", "from weimaque.cli.app import main; main()", "serve"]
         args += ["--port", str(self.port), "--db", str(self.db)]

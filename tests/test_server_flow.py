@@ -9,6 +9,7 @@ on the room object (``offline_grace``, or its options replaced) rather than slep
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import dataclasses
 import json
@@ -815,20 +816,26 @@ def test_a_database_of_the_first_schema_opens_and_restores(tmp_path: Path) -> No
     manager = RoomManager(store)
     bots = {0: "random", 1: "random", 2: "random"}
     room = manager.create(RoomOptions(bots=bots, seed=71, options={"match_hands": 4}))
-    for _ in range(2):
+
+    async def play() -> None:  # each action written, then applied, as the server does
+        for _ in range(2):
+            state = room.state
+            while state is not None and not state.is_terminal():
+                seat = state.to_act()[0]
+                assert await room.play(seat, state.legal_actions(seat)[0])
+                if room.state is None:
+                    break
+            room._between_since = -1e9
+            room._maybe_deal()
         state = room.state
-        while state is not None and not state.is_terminal():
+        assert state is not None
+        for _ in range(3):
             seat = state.to_act()[0]
-            room.apply(seat, state.legal_actions(seat)[0], auto=True)
-            if room.state is None:
-                break
-        room._between_since = -1e9
-        room._maybe_deal()
+            assert await room.play(seat, state.legal_actions(seat)[0])
+
+    asyncio.run(play())
     state = room.state
     assert state is not None
-    for _ in range(3):
-        seat = state.to_act()[0]
-        room.apply(seat, state.legal_actions(seat)[0], auto=True)
     want = (room.hand_number, list(room.match.scores), [[s, str(a)] for s, a in state.actions])
     store.close()
     old = tmp_path / "old.db"
@@ -841,15 +848,24 @@ def test_a_database_of_the_first_schema_opens_and_restores(tmp_path: Path) -> No
         "hands": "room_id, number, record, finished",
         "room_keys": "room_id, creator, invite",
         "deals": "room_id, number, commitment, secret",
-        "current": "room_id, number, rules, overrides, seed, dealer, actions",
     }
     for table, cols in copies.items():
         db.execute(f"INSERT INTO {table} ({cols}) SELECT {cols} FROM src.{table}")
+    # The first schema kept the hand in progress's actions as one JSON list in ``current``.
+    db.execute(
+        "INSERT INTO current (room_id, number, rules, overrides, seed, dealer, actions) "
+        "SELECT c.room_id, c.number, c.rules, c.overrides, c.seed, c.dealer, "
+        "(SELECT json_group_array(json_array(a.seat, a.action)) FROM "
+        "(SELECT seat, action FROM src.actions WHERE room_id = c.room_id AND number = c.number "
+        "ORDER BY seq) a) FROM src.current c"
+    )
     db.commit()
     db.execute("DETACH DATABASE src")
     db.close()
     store = Store(old)
     try:
+        logged = store.db.execute("SELECT actions FROM current").fetchall()
+        assert logged == [("[]",)]  # moved into the action log, one row each
         columns = {r[1] for r in store.db.execute("PRAGMA table_info(matches)")}
         assert {"number", "dissolved"} <= columns
         assert "match" in {r[1] for r in store.db.execute("PRAGMA table_info(hands)")}

@@ -67,7 +67,8 @@ def register(app: typer.Typer) -> None:
                 help="Change one bound, NAME=VALUE (repeatable): max_message, max_body, "
                 "queue_messages, send_timeout, conns_per_room, conns_per_address, "
                 "max_connections, join_timeout, head_timeout, room_burst, "
-                "room_interval, http_burst, http_rate, ws_burst, ws_rate, ws_address_burst, "
+                "room_interval, rooms_per_address, bot_rooms_per_address, unattended_delay_ms, "
+                "http_burst, http_rate, ws_burst, ws_rate, ws_address_burst, "
                 "ws_address_rate, seat_grace, "
                 "idle_evict, bot_workers, reviews_per_address, reviews_waiting "
                 "(docs/protocol.md §6).",

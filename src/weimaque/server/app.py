@@ -44,7 +44,7 @@ from weimaque.server.limits import (
     run_connection,
     send_within,
 )
-from weimaque.server.manager import RoomManager
+from weimaque.server.manager import RestoreBusy, RoomManager
 from weimaque.server.options import (
     DEFAULT_NEXT_SECONDS,
     DEFAULT_TURN_SECONDS,
@@ -55,6 +55,7 @@ from weimaque.server.options import (
     autoplay_bot_name,
     quoted,
 )
+from weimaque.server.persist import written
 from weimaque.server.protocol import (
     PROTOCOL_VERSION,
     ProtocolError,
@@ -160,6 +161,12 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
 
 
 MAX_SEED: Final = 2**63 - 1
+#: The most hands a match of a room created over HTTP may have (RULES §8.6's match).
+MAX_MATCH_HANDS: Final = 100
+#: How long creating a room waits for it to be written before answering 503.
+CREATE_WAIT_SECONDS: Final = 10.0
+#: Addresses whose rooms in play are counted before those with none left are forgotten.
+MAX_ADDRESSES: Final = 10_000
 
 
 def check_room_body(raw: Any) -> None:
@@ -176,6 +183,17 @@ def check_room_body(raw: Any) -> None:
     seed = raw.get("seed")
     if isinstance(seed, int) and not isinstance(seed, bool) and not 0 <= seed <= MAX_SEED:
         raise RoomError("bad_request", f"seed must be within 0..{MAX_SEED}, not {seed}")
+    options = raw.get("options")
+    hands = options.get("match_hands") if isinstance(options, dict) else None
+    if (
+        hands is not None
+        and isinstance(hands, int)
+        and not isinstance(hands, bool)
+        and not 1 <= hands <= MAX_MATCH_HANDS
+    ):
+        raise RoomError(
+            "bad_options", f"match_hands must be 1..{MAX_MATCH_HANDS}, not {quoted(hands)}"
+        )
 
 
 def _preset_json(config: RuleConfig) -> dict[str, Any]:
@@ -251,12 +269,51 @@ def create_app(
             return FileResponse(index, media_type="text/html")
         return HTMLResponse(_PLACEHOLDER)
 
-    def room_or_404(request: Request) -> Room | JSONResponse:
+    async def room_or_404(request: Request) -> Room | JSONResponse:
         room_id = str(request.path_params["room_id"])
-        room = manager.get(room_id)
+        try:
+            room = await manager.fetch(room_id) if len(room_id) <= 64 else None
+        except RestoreBusy as exc:
+            return _error(503, "busy", str(exc))
         if room is None:
             return _error(404, "room_not_found", f"no room {quoted(room_id)}")
         return room
+
+    #: The rooms each address created that are not over, for the per-address caps.
+    created_by: dict[str, set[str]] = {}
+
+    def live_rooms(address: str) -> list[Room]:
+        """The rooms ``address`` created that are in memory and not over."""
+        ids = created_by.get(address, set())
+        live = []
+        for room_id in list(ids):
+            room = manager.rooms.get(room_id)
+            if room is None or room.status == "over":
+                ids.discard(room_id)  # over, or left memory (where it plays no more)
+            else:
+                live.append(room)
+        if not ids:
+            created_by.pop(address, None)
+        return live
+
+    def too_many_rooms(address: str, bots_only: bool) -> JSONResponse | None:
+        """429 when ``address`` has its share of rooms (of rooms of bots only, ``bots_only``)."""
+        live = live_rooms(address)
+        if len(live) >= limits.rooms_per_address:
+            message = f"at most {limits.rooms_per_address} rooms per address that are not over"
+            return _error(429, "rate_limited", message)
+        if bots_only and sum(r._all_bots() for r in live) >= limits.bot_rooms_per_address:
+            message = (
+                f"at most {limits.bot_rooms_per_address} rooms of bots only per address "
+                "that are not over"
+            )
+            return _error(429, "rate_limited", message)
+        return None
+
+    def store_failing() -> JSONResponse | None:
+        if store.failing is None:
+            return None
+        return _error(503, "storage_unavailable", f"the store cannot write: {store.failing}")
 
     async def index(request: Request) -> Response:
         return index_response()
@@ -270,9 +327,10 @@ def create_app(
 
     async def share(request: Request) -> Response:
         response = index_response()
-        if manager.get(str(request.path_params["room_id"])) is None:
+        found = await room_or_404(request)
+        if isinstance(found, JSONResponse):
             # The page itself draws the styled "no such room" screen, with a way back.
-            response.status_code = 404
+            response.status_code = found.status_code
         return response
 
     async def score_page(request: Request) -> Response:
@@ -290,9 +348,17 @@ def create_app(
         return JSONResponse({"v": PROTOCOL_VERSION, **result})
 
     async def health(request: Request) -> Response:
-        return JSONResponse(
-            {"ok": True, "v": PROTOCOL_VERSION, "rooms_in_memory": len(manager.rooms)}
-        )
+        failing = store.failing
+        body: dict[str, Any] = {
+            "ok": failing is None,
+            "v": PROTOCOL_VERSION,
+            "rooms_in_memory": len(manager.rooms),
+            "store": "ok" if failing is None else "failing",
+            "writes_waiting": store.pending(),
+        }
+        if failing is not None:
+            body["reason"] = failing
+        return JSONResponse(body, status_code=200 if failing is None else 503)
 
     async def presets(request: Request) -> Response:
         return JSONResponse(
@@ -316,6 +382,9 @@ def create_app(
         except BodyError as exc:
             return _error(exc.status, exc.code, exc.message)
         address = client_address(request.scope)
+        failing = store_failing()
+        if failing is not None:
+            return failing
         if not room_limiter.allow(address):
             wait = max(1, int(room_limiter.retry_after(address) + 0.999))
             response = _error(429, "rate_limited", f"too many new rooms; retry in {wait} s")
@@ -323,10 +392,26 @@ def create_app(
             return response
         try:
             check_room_body(raw)
-            room = manager.create(RoomOptions.from_json(raw))
+            opts = RoomOptions.from_json(raw)
         except RoomError as exc:
             return _error(400, exc.code, str(exc))
+        refused = too_many_rooms(address, bots_only=len(opts.bots) == 3)
+        if refused is not None:
+            return refused
+        try:
+            room = manager.create(opts)
+        except RoomError as exc:
+            return _error(400, exc.code, str(exc))
+        created_by.setdefault(address, set()).add(room.id)
+        if len(created_by) > MAX_ADDRESSES:  # forget the addresses with no room in play
+            for other in list(created_by):
+                live_rooms(other)
         keys = manager.issue_keys(room)
+        # Answered once the room is in the store: a room id given out is never lost.
+        try:
+            await asyncio.wait_for(written(store.barrier()), CREATE_WAIT_SECONDS)
+        except TimeoutError:
+            return _error(503, "storage_unavailable", f"the store cannot write: {store.failing}")
         return JSONResponse(
             {
                 "v": PROTOCOL_VERSION,
@@ -345,7 +430,7 @@ def create_app(
         request: Request, fields: frozenset[str]
     ) -> tuple[Room, dict[str, Any]] | JSONResponse:
         """The room and the body of a creator's request: JSON, bounded, with its token."""
-        room = room_or_404(request)
+        room = await room_or_404(request)
         if isinstance(room, JSONResponse):
             return room
         try:
@@ -417,6 +502,12 @@ def create_app(
                 f"seat {seat}'s player is connected: only a gone player's "
                 "seat (or an empty one) is given to a bot",
             )
+        if sum(s.kind == "bot" for s in room.seats) == 2:  # it becomes a room of bots only
+            address = client_address(request.scope)
+            refused = too_many_rooms(address, bots_only=True)
+            if refused is not None:
+                return refused
+            created_by.setdefault(address, set()).add(room.id)
         room.give_to_bot(seat, spec)
         return JSONResponse({"v": PROTOCOL_VERSION, "room": room.info()})
 
@@ -433,13 +524,13 @@ def create_app(
         return JSONResponse({"v": PROTOCOL_VERSION, "rooms": [r.info() for r in rooms[:50]]})
 
     async def room_info(request: Request) -> Response:
-        room = room_or_404(request)
+        room = await room_or_404(request)
         if isinstance(room, JSONResponse):
             return room
         return JSONResponse({"v": PROTOCOL_VERSION, "room": room.info()})
 
     async def hands(request: Request) -> Response:
-        room = room_or_404(request)
+        room = await room_or_404(request)
         if isinstance(room, JSONResponse):
             return room
         return JSONResponse(
@@ -453,7 +544,7 @@ def create_app(
         )
 
     async def match_record(request: Request) -> Response:
-        room = room_or_404(request)
+        room = await room_or_404(request)
         if isinstance(room, JSONResponse):
             return room
         # The finished hands only (each with its revealed commitment): what ``wmq verify`` reads.
@@ -466,8 +557,8 @@ def create_app(
         record["hands"] = list(room.match.hands)
         return JSONResponse(record)
 
-    def finished(request: Request) -> tuple[Room, int, int, dict[str, Any]] | JSONResponse:
-        room = room_or_404(request)
+    async def finished(request: Request) -> tuple[Room, int, int, dict[str, Any]] | JSONResponse:
+        room = await room_or_404(request)
         if isinstance(room, JSONResponse):
             return room
         text = str(request.path_params["number"])
@@ -483,7 +574,7 @@ def create_app(
         return room, number, match, record
 
     async def hand(request: Request) -> Response:
-        found = finished(request)
+        found = await finished(request)
         if isinstance(found, JSONResponse):
             return found
         room, number, match, record = found
@@ -498,7 +589,7 @@ def create_app(
         )
 
     async def hand_replay(request: Request) -> Response:
-        found = finished(request)
+        found = await finished(request)
         if isinstance(found, JSONResponse):
             return found
         room, number, _, record = found
@@ -526,7 +617,7 @@ def create_app(
 
     async def hand_review(request: Request) -> Response:
         """复盘 of one seat of a finished hand (bots.review), computed once and kept."""
-        found = finished(request)
+        found = await finished(request)
         if isinstance(found, JSONResponse):
             return found
         room, number, _, record = found
@@ -563,7 +654,11 @@ def create_app(
             return
         address = client_address(websocket.scope)
         room_id = str(websocket.path_params["room_id"])
-        room = manager.get(room_id) if len(room_id) <= 64 else None
+        try:
+            room = await manager.fetch(room_id) if len(room_id) <= 64 else None
+        except RestoreBusy as exc:
+            await refuse(websocket, 4429, error_message("rate_limited", str(exc)))
+            return
         if room is None:
             shown = room_id[:64].encode("utf-8", "replace").decode("utf-8")
             await refuse(
@@ -625,7 +720,9 @@ def create_app(
                 if data is None:
                     data = frame.get("bytes") or b""
                 try:
-                    room.handle(conn, parse_client(data))
+                    answered = room.handle(conn, parse_client(data))
+                    if answered is not None:  # an action: answered once it is stored
+                        await answered
                 except ProtocolError as exc:
                     client.send(exc.to_message())
                 except Exception as exc:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final, Literal
@@ -48,6 +49,54 @@ class DecisionClock:
     seconds: int | None
 
 
+class ActionLock:
+    """Actions of one room written and applied one at a time, in the order they came.
+
+    Like ``asyncio.Lock``, but a free lock is taken at once (``take``), without waiting for a
+    turn of the event loop: a player's action costs one hop to the store's writer and back.
+    """
+
+    def __init__(self) -> None:
+        """A free lock."""
+        self.held = False
+        self._waiting: deque[asyncio.Future[None]] = deque()
+
+    def take(self) -> bool:
+        """Take the lock if it is free; whether it was."""
+        if self.held:
+            return False
+        self.held = True
+        return True
+
+    async def acquire(self) -> None:
+        """Wait for the lock (in order) and take it."""
+        if self.take():
+            return
+        turn = asyncio.get_running_loop().create_future()
+        self._waiting.append(turn)
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():
+                self.release()  # it was handed over just as the waiter went away
+            raise
+
+    def release(self) -> None:
+        """Hand the lock to the next waiter, or free it."""
+        while self._waiting:
+            turn = self._waiting.popleft()
+            if not turn.done():
+                turn.set_result(None)
+                return
+        self.held = False
+
+    async def __aenter__(self) -> None:
+        await self.acquire()
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.release()
+
+
 def hand_summary(
     number: int, record: dict[str, Any], room_id: str, match: int = 1
 ) -> dict[str, Any]:
@@ -81,6 +130,9 @@ class RoomBase:
 
     #: Seconds a person's seat may have no open connection before it is offline (托管 plays it).
     offline_grace: float = OFFLINE_GRACE_S
+    #: The least pause before an automatic move where no person holding a seat is connected
+    #: (the server's ``unattended_delay_ms``; docs/protocol.md §6).
+    unattended_delay: float = 0.0
 
     def __init__(
         self,
@@ -146,6 +198,10 @@ class RoomBase:
         #: Between hands: when the countdown deals the next hand (None: no countdown runs).
         self._next_deadline: float | None = None
         self._wake = asyncio.Event()
+        #: Held while an action is written and applied: one at a time, in order.
+        self.acting = ActionLock()
+        #: Actions being written for connections (kept until done).
+        self._acts: set[asyncio.Task[None]] = set()
         self._task: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self.closed = False
@@ -380,4 +436,12 @@ class RoomBase:
         }
 
 
-__all__ = ["DECISION_SPAN", "DecisionClock", "RoomBase", "Status", "hand_summary", "timed"]
+__all__ = [
+    "DECISION_SPAN",
+    "ActionLock",
+    "DecisionClock",
+    "RoomBase",
+    "Status",
+    "hand_summary",
+    "timed",
+]

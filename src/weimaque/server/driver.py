@@ -27,6 +27,7 @@ from weimaque.server.gate import Gate
 from weimaque.server.options import autoplay_bot_name
 from weimaque.server.protocol import server_message
 from weimaque.server.seats import Conn, SeatId
+from weimaque.server.store import StoreUnavailable
 from weimaque.server.views import RoomViews
 
 log = logging.getLogger("weimaque.server")
@@ -51,10 +52,12 @@ class HandDriver(RoomViews):
         """
         if self.state is not None or self.match.is_over() or not self._all_taken():
             return False
+        if self.recorder.failing is not None:
+            return False  # a hand nobody could act in: dealt once the store writes again
         if not self.match.hands:
             return True
         if self._all_bots():
-            return self.clock() >= self._between_since + self.opts.bot_delay_ms / 1000
+            return self.clock() >= self._between_since + self._auto_delay()
         pressed = any(seat.ready for seat in self.seats if seat.kind == "human")
         if pressed and not any(
             self.decides_next(s) and not self.seats[s].ready for s in range(NUM_SEATS)
@@ -136,6 +139,31 @@ class HandDriver(RoomViews):
             if seat not in self._since:
                 self._since[seat] = DecisionClock(now, self.turn_seconds)
 
+    async def _logged(self, seat: int, action: Action) -> bool:
+        """Write a verified action as the next of the hand in progress, before it is applied
+        (the caller holds ``acting``); whether the hand is still where it was, to apply it.
+
+        Raise ``StoreUnavailable`` when the store cannot write it: then nothing was written.
+        Only a vote to 解散 can drop the hand meanwhile, and its write removes the action again.
+        """
+        state = self.state
+        assert state is not None
+        before = len(state.actions)
+        await self.recorder.action(self.hand_number, state, seat, action)
+        return self.state is state and len(state.actions) == before
+
+    async def play(self, seat: int, action: Action, auto: bool = True) -> bool:
+        """Write and then apply a verified action of the seat that must decide; whether it was
+        applied (no connection is answered: the driver's and the tests' way to act)."""
+        async with self.acting:
+            state = self.state
+            if state is None or not state.can(seat, action):
+                return False
+            if not await self._logged(seat, action):
+                return False
+            self.apply(seat, action, auto=auto)
+            return True
+
     def apply(
         self,
         seat: int,
@@ -144,7 +172,10 @@ class HandDriver(RoomViews):
         origin: Conn | None = None,
         re: Any = None,
     ) -> None:
-        """Apply a verified action and send each connection what it may see of it."""
+        """Apply a verified action and send each connection what it may see of it.
+
+        In a room with a store the action is in the store already (``_logged``).
+        """
         self.flush_pending()
         state = self.state
         assert state is not None
@@ -152,7 +183,6 @@ class HandDriver(RoomViews):
         before = state.copy()
         state.apply(seat, action)
         new: list[Event] = state.events[first:]
-        self.recorder.actions(state)
         self._since.pop(seat, None)
         self._track()
         self.send_events(new, first, seat, action, auto, origin, re, before)
@@ -181,6 +211,8 @@ class HandDriver(RoomViews):
             self.vote = None  # the match ended on its own: nothing left to vote on
         else:
             self._countdown()
+        # The hand's end follows from its last action, stored before it was applied: a restart
+        # ends the hand again if this write has not been made (the store keeps trying it).
         self.recorder.hand_finished(
             number, record, self.match.ledger(), over, match=self.match_number
         )
@@ -367,7 +399,7 @@ class HandDriver(RoomViews):
         clock = self._since.get(seat)
         since = now if clock is None else clock.since
         s = self.seats[seat]
-        delay = self.opts.bot_delay_ms / 1000
+        delay = self._auto_delay()
         if s.kind == "bot" or s.autoplay or s.away:
             return since + delay
         present = self.present(seat)
@@ -380,9 +412,22 @@ class HandDriver(RoomViews):
             due = offline if due is None else min(due, offline)
         return due
 
+    def _auto_delay(self) -> float:
+        """Seconds before an automatic move: the room's ``bot_delay_ms``, and at least the
+        server's ``unattended_delay_ms`` at a table where no person holding a seat is connected
+        (a table of bots, or one its players left to 托管; docs/protocol.md §6)."""
+        delay = self.opts.bot_delay_ms / 1000
+        if delay < self.unattended_delay and not any(
+            seat.kind == "human" and self.present(s) for s, seat in enumerate(self.seats)
+        ):
+            return self.unattended_delay
+        return delay
+
     def _clocks(self, now: float) -> float:
         """When the next of the room's own clocks is due (offline marks, vote, 再来一局, deal)."""
         times = [math.inf]
+        if self.recorder.failing is not None:
+            times.append(now + 1.0)  # look again whether the store writes (a deal waits for it)
         for s, seat in enumerate(self.seats):
             if (
                 seat.kind == "human"
@@ -397,7 +442,7 @@ class HandDriver(RoomViews):
             times.append(self.rematch.deadline)
         if self.state is None and self.match.hands and not self.match.is_over():
             if self._all_bots():
-                times.append(self._between_since + self.opts.bot_delay_ms / 1000)
+                times.append(self._between_since + self._auto_delay())
             elif self._next_deadline is not None:
                 times.append(self._next_deadline)
         return min(times)
@@ -471,23 +516,38 @@ class HandDriver(RoomViews):
             action = rng.choice(view.legal)
         if self.state is not state or len(state.actions) != before or seat not in state.to_act():
             return True  # someone acted meanwhile; look again
-        now = self.clock()
-        due = self._seat_due(seat, now)
-        if due is None or due > now:
-            return True  # the player took the seat back meanwhile (取消托管, back online)
         if not state.can(seat, action):
             log.error("bot %s chose illegal %s; playing the first legal action", bot.name, action)
             action = state.legal_actions(seat)[0]
-        absent = not self.present(seat) and (
-            self.opts.autoplay_absent or self._offline_by(seat, now)
-        )
-        if s.kind == "human" and not (s.autoplay or s.away or absent) and state.phase != "claim":
-            # The turn timer ran out: the 托管 badge goes up, on a turn everyone sees, never
-            # inside a claim window (it would name the seat that had an option there). A seat
-            # played because it is offline gets none: its player plays again on coming back.
-            s.autoplay = True
-            self.broadcast_room()
-        self.apply(seat, action, auto=True)
+        async with self.acting:  # looked at again once no action is being written
+            if (
+                self.state is not state
+                or len(state.actions) != before
+                or seat not in state.to_act()
+            ):
+                return True  # someone acted meanwhile; look again
+            now = self.clock()
+            due = self._seat_due(seat, now)
+            if due is None or due > now:
+                return True  # the player took the seat back meanwhile (取消托管, back online)
+            # Written first: what the table is shown is stored (StoreUnavailable: see _drive).
+            if not await self._logged(seat, action):
+                return True
+            absent = not self.present(seat) and (
+                self.opts.autoplay_absent or self._offline_by(seat, now)
+            )
+            if (
+                s.kind == "human"
+                and not (s.autoplay or s.away or absent)
+                and state.phase != "claim"
+            ):
+                # The turn timer ran out: the 托管 badge goes up, on a turn everyone sees, never
+                # inside a claim window (it would name the seat that had an option there). A
+                # seat played because it is offline gets none: its player plays again on coming
+                # back.
+                s.autoplay = True
+                self.broadcast_room()
+            self.apply(seat, action, auto=True)
         return True
 
     async def _drive(self) -> None:
@@ -497,6 +557,10 @@ class HandDriver(RoomViews):
                 if await self._step():
                     await asyncio.sleep(0)
                     continue
+            except StoreUnavailable as exc:
+                # Nothing was applied; the move is chosen and tried again in a while.
+                log.debug("room %s: an automatic move was not stored: %s", self.id, exc)
+                await asyncio.sleep(1)
             except Exception:
                 log.exception("room %s: automatic play failed", self.id)
                 await asyncio.sleep(1)

@@ -66,6 +66,13 @@ class Limits:
     #: rooms one address may create: a burst, then one per ``room_interval`` seconds
     room_burst: int = 60
     room_interval: float = 2.0
+    #: rooms one address created that may be in play (not over) at once, and of those rooms of
+    #: three bots
+    rooms_per_address: int = 30
+    bot_rooms_per_address: int = 4
+    #: the least pause (ms) before an automatic move at a table where no person holding a seat
+    #: is connected (three bots, or players gone and 托管 playing), whatever its bot_delay_ms
+    unattended_delay_ms: int = 100
     #: HTTP API requests of one address: a burst, then ``http_rate`` per second
     http_burst: int = 200
     http_rate: float = 50.0

@@ -1,4 +1,8 @@
-"""All the rooms of a server: created, looked up, and restored from the store after a restart."""
+"""All the rooms of a server: created, looked up, and restored from the store after a restart.
+
+A room restored while the server runs (it had left memory) is rebuilt in a thread, one at a time
+(:meth:`RoomManager.fetch`): replaying a long match never holds up the other rooms.
+"""
 
 from __future__ import annotations
 
@@ -19,12 +23,14 @@ from weimaque.match import Settlement
 from weimaque.rules.registry import rules_with
 from weimaque.server.limits import Limits
 from weimaque.server.options import RoomError, RoomOptions
-from weimaque.server.persist import flush_actions
 from weimaque.server.rooms import Room
 from weimaque.server.seats import Seat, SeatId, hash_token, new_token, stored_hash
 from weimaque.server.store import Store
 
 log = logging.getLogger("weimaque.server")
+
+#: Rooms waiting to be restored at once (more are answered "busy": they are asked again later).
+RESTORES_WAITING = 16
 
 
 class RoomManager:
@@ -45,6 +51,9 @@ class RoomManager:
         self._idle: dict[str, float] = {}
         self._absent: dict[tuple[str, SeatId], float] = {}
         self._sweeper: asyncio.Task[None] | None = None
+        #: Rooms being restored in a thread, and the one restore that runs at a time.
+        self._restoring: dict[str, asyncio.Future[Room | None]] = {}
+        self._restore_slot = asyncio.Semaphore(1)
 
     def create(self, opts: RoomOptions) -> Room:
         """Create a room from checked options; raise ``RoomError`` for bad rules or bots."""
@@ -63,6 +72,7 @@ class RoomManager:
         while room_id in self.rooms:
             room_id = self._new_id()
         room = Room(room_id, opts, rules, seed, self.store)
+        room.unattended_delay = self.limits.unattended_delay_ms / 1000
         room.recorder.created(opts.to_json(), room.seats_json(), rules, seed)
         self.rooms[room_id] = room
         room.ensure_driver()
@@ -90,8 +100,48 @@ class RoomManager:
                 room._maybe_deal()
         return room
 
+    async def fetch(self, room_id: str) -> Room | None:
+        """A room by id; one that left memory is rebuilt in a thread, never on the event loop.
+
+        Restores run one at a time; asking for a room being restored waits for that restore.
+        Raise ``RestoreBusy`` when too many rooms wait to be restored.
+        """
+        room = self.rooms.get(room_id)
+        if room is not None or self.store is None:
+            return room
+        running = self._restoring.get(room_id)
+        if running is None:
+            if len(self._restoring) >= RESTORES_WAITING:
+                raise RestoreBusy(f"{len(self._restoring)} rooms are being restored; try again")
+            running = asyncio.ensure_future(self._restore_in_thread(room_id))
+            self._restoring[room_id] = running
+            running.add_done_callback(lambda _: self._restoring.pop(room_id, None))
+        return await asyncio.shield(running)
+
+    async def _restore_in_thread(self, room_id: str) -> Room | None:
+        async with self._restore_slot:
+            room = self.rooms.get(room_id)
+            if room is not None:
+                return room
+            built = await asyncio.to_thread(self.build, room_id)
+            if built is None:
+                return None
+            room = self.rooms.setdefault(room_id, built)
+            if room is built and self._sweeper is not None:
+                room.ensure_driver()
+                room._maybe_deal()
+            return room
+
     def restore(self, room_id: str) -> Room | None:
-        """Rebuild a room from the store by replaying its finished hands and its current one."""
+        """Rebuild a room from the store (``build``) and keep it in memory."""
+        room = self.build(room_id)
+        if room is not None:
+            self.rooms[room_id] = room
+        return room
+
+    def build(self, room_id: str) -> Room | None:
+        """A room rebuilt from the store by replaying its finished hands and its current one
+        (not yet kept: any thread may build one)."""
         assert self.store is not None
         data = self.store.load(room_id)
         if data is None:
@@ -115,6 +165,7 @@ class RoomManager:
             else Seat("human", None, stored_hash(sx_raw.get("token")), sx_raw.get("name"))
         )
         room = Room(room_id, opts, rules, data.seed, self.store, seats, shouxing, data.created)
+        room.unattended_delay = self.limits.unattended_delay_ms / 1000
         room.match_number = data.match_number
         room.archive = list(data.archive)
         match = room.match
@@ -151,7 +202,6 @@ class RoomManager:
         elif not match.is_over() and match.hands:
             room._countdown()  # between hands: a fresh countdown to the next deal
         room.creator, room.invite = self.store.keys(room_id)
-        self.rooms[room_id] = room
         return room
 
     def restore_all(self) -> int:
@@ -186,7 +236,6 @@ class RoomManager:
             self._sweeper = None
         for room in list(self.rooms.values()):
             await room.close()
-        flush_actions()
 
     async def _sweep_forever(self) -> None:
         period = max(0.2, min(5.0, self.limits.seat_grace / 4, self.limits.idle_evict / 4))
@@ -210,7 +259,12 @@ class RoomManager:
             if room.status == "over":
                 limit = min(limit, 30.0)
             if self.store is not None and now - since >= limit:
-                flush_actions()  # everything it did is in the store before it leaves memory
+                if room.acting.held or self.store.failing is not None:
+                    continue  # it leaves once what it did is in the store
+                # Everything it did is in the store before it leaves memory.
+                await room.recorder.written()
+                if room.conns or self.rooms.get(room_id) is not room:
+                    continue
                 del self.rooms[room_id]
                 self._idle.pop(room_id, None)
                 await room.close()
@@ -240,4 +294,8 @@ class RoomManager:
         return None if room is None else room.hand_record(number)
 
 
-__all__ = ["RoomManager"]
+class RestoreBusy(Exception):
+    """Too many rooms wait to be restored from the store (answered 503, to be asked again)."""
+
+
+__all__ = ["RestoreBusy", "RoomManager"]

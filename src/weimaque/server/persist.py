@@ -1,5 +1,12 @@
 """Persistence glue: what a room writes to the store as its match goes on.
 
+An action is written before it is applied (:meth:`Recorder.action`, awaited by the room): what a
+player is told was accepted is in the store, and a write the store refuses leaves the table as
+it was. Everything else a room writes follows from what is stored already (a hand's end from its
+last action) or may be lost without losing an action (a deal nobody has acted on, a name): it is
+queued, in order, and the store's writer keeps trying until it is written
+(:mod:`weimaque.server.store`).
+
 A room without a store (tests, benchmarks) gets a recorder that writes nothing. Rooms are rebuilt
 from what is written here by ``RoomManager.restore`` (:mod:`weimaque.server.manager`).
 """
@@ -7,88 +14,180 @@ from what is written here by ``RoomManager.restore`` (:mod:`weimaque.server.mana
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+import contextlib
+import logging
+import threading
+import time
+import weakref
+from collections import deque
+from collections.abc import Callable
+from concurrent.futures import Future
+from typing import Any, Final
 
+from weimaque.game.actions import Action
 from weimaque.game.state import GameState
 from weimaque.rules.config import RuleConfig
 from weimaque.rules.registry import overrides_of
 from weimaque.server.store import Store
 
-#: Recorders with actions not yet written, and whether a write is scheduled.
-_dirty: dict[int, Recorder] = {}
-_scheduled: asyncio.AbstractEventLoop | None = None
+log = logging.getLogger("weimaque.server")
 
 
-def flush_actions() -> None:
-    """Write every room's pending actions, one transaction per store."""
-    global _scheduled
-    _scheduled = None
-    if not _dirty:
-        return
-    by_store: dict[int, tuple[Store, list[tuple[str, list[list[Any]]]]]] = {}
-    for rec in list(_dirty.values()):
-        if rec.store is not None and rec.pending is not None:
-            by_store.setdefault(id(rec.store), (rec.store, []))[1].append(
-                (rec.room_id, rec.pending)
-            )
-        rec.pending = None
-    _dirty.clear()
-    for store, items in by_store.values():
-        store.save_actions_many(items)
+#: While writes are outstanding, the event loop gives the interpreter lock up for this long
+#: every NUDGE_SECONDS (every SLOW_NUDGE_SECONDS once none has been done for STALL_SECONDS:
+#: the writer is then waiting on the disk or a lock, not on the interpreter lock).
+YIELD_SECONDS: Final = 0.0001
+NUDGE_SECONDS: Final = 0.0002
+SLOW_NUDGE_SECONDS: Final = 0.005
+STALL_SECONDS: Final = 0.05
+
+
+class _Inbox:
+    """Writes done by the store's thread, handed to one event loop.
+
+    One wake-up of the loop for all that one transaction wrote (a wake-up per write would cost
+    the writer the interpreter lock each time, see ``store._statements``). And while writes
+    are outstanding, the loop lets the writer have the interpreter lock (``nudge``): CPython
+    hands a waiting thread the lock only when its holder keeps it a whole switch interval, and
+    a busy event loop, making a system call every few microseconds, never does, so the writer
+    would wait for the loop to run out of work (seconds, under load) at every statement.
+    """
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.items: deque[tuple[Callable[[Future[None]], None], Future[None]]] = deque()
+        self.lock = threading.Lock()
+        self.scheduled = False
+        self.outstanding = 0
+        self.nudging = False
+        self.last_done = 0.0
+
+    def watch(self) -> None:
+        """On the loop: one more write is outstanding."""
+        self.outstanding += 1
+        if not self.nudging:
+            self.nudging = True
+            self.last_done = time.monotonic()
+            self.loop.call_later(NUDGE_SECONDS, self.nudge)
+
+    def nudge(self) -> None:
+        if self.outstanding <= 0:
+            self.nudging = False
+            return
+        time.sleep(YIELD_SECONDS)  # a blocking sleep: the writer takes the lock meanwhile
+        stalled = time.monotonic() - self.last_done > STALL_SECONDS
+        self.loop.call_later(SLOW_NUDGE_SECONDS if stalled else NUDGE_SECONDS, self.nudge)
+
+    def put(self, callback: Callable[[Future[None]], None], done: Future[None]) -> None:
+        """From any thread: run ``callback(done)`` on the loop soon."""
+        self.items.append((callback, done))
+        with self.lock:
+            if self.scheduled:
+                return
+            self.scheduled = True
+        with contextlib.suppress(RuntimeError):  # a loop closed meanwhile: nobody waits
+            self.loop.call_soon_threadsafe(self.run)
+
+    def run(self) -> None:
+        with self.lock:
+            self.scheduled = False
+        while self.items:
+            callback, done = self.items.popleft()
+            self.outstanding -= 1
+            self.last_done = time.monotonic()
+            try:
+                callback(done)
+            except Exception:  # one room's bug never keeps the others' answers
+                log.exception("a write's answer failed")
+
+
+_inboxes: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Inbox] = weakref.WeakKeyDictionary()
+
+
+def on_loop(done: Future[None], callback: Callable[[Future[None]], None]) -> None:
+    """Run ``callback(done)`` on the running event loop once the store has done ``done``."""
+    loop = asyncio.get_running_loop()
+    inbox = _inboxes.get(loop)
+    if inbox is None:
+        inbox = _inboxes[loop] = _Inbox(loop)
+    inbox.watch()
+    done.add_done_callback(lambda finished: inbox.put(callback, finished))
+
+
+async def written(done: Future[None]) -> None:
+    """Wait on the event loop until the store has done ``done`` (its error raised here)."""
+    waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def settle(finished: Future[None]) -> None:
+        if waiter.done():
+            return
+        if finished.cancelled():
+            waiter.cancel()
+            return
+        failed = finished.exception()
+        if failed is None:
+            waiter.set_result(None)
+        else:
+            waiter.set_exception(failed)
+
+    on_loop(done, settle)
+    await waiter
 
 
 class Recorder:
-    """Writes one room's seats, hands and actions to an optional store.
-
-    Actions are written on the next turn of the event loop, for all rooms in one transaction,
-    before any message that answers them is sent (the answer's writer runs later in the same
-    FIFO order), so a crash still loses no action a player saw confirmed.
-    """
+    """Writes one room's seats, hands and actions to an optional store."""
 
     def __init__(self, store: Store | None, room_id: str) -> None:
         """A recorder for ``room_id``; ``store`` None records nothing."""
         self.store = store
         self.room_id = room_id
-        self.pending: list[list[Any]] | None = None
+
+    @property
+    def durable(self) -> bool:
+        """Whether actions are written (and so must be awaited before they are applied)."""
+        return self.store is not None
+
+    @property
+    def failing(self) -> str | None:
+        """Why the store's last write failed, or None while it writes."""
+        return None if self.store is None else self.store.failing
 
     def created(
         self, config: dict[str, Any], seats: dict[str, Any], rules: RuleConfig, seed: int
     ) -> None:
         """A new room and its empty match."""
-        flush_actions()
         if self.store is not None:
             self.store.create_room(self.room_id, config, seats, rules.id, overrides_of(rules), seed)
 
     def seats(self, seats: dict[str, Any]) -> None:
         """The seats changed (a token, a name)."""
-        flush_actions()
         if self.store is not None:
             self.store.save_seats(self.room_id, seats)
 
     def hand_started(self, number: int, rules: RuleConfig, state: GameState) -> None:
         """A hand was dealt."""
-        flush_actions()
         if self.store is not None:
             assert state.seed is not None
             self.store.start_hand(
                 self.room_id, number, rules.id, overrides_of(rules), state.seed, state.dealer
             )
 
-    def actions(self, state: GameState) -> None:
-        """The hand in progress took an action."""
-        global _scheduled
+    def append(
+        self, number: int, state: GameState, seat: int, action: Action
+    ) -> Future[None] | None:
+        """Start writing ``seat``'s ``action`` as the next action of hand ``number`` (``state``,
+        before it is applied): a future that fails with ``StoreUnavailable`` when the store
+        cannot write it (None without a store)."""
         if self.store is None:
-            return
-        self.pending = [[s, str(a)] for s, a in state.actions]
-        _dirty[id(self)] = self
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            flush_actions()
-            return
-        if _scheduled is not loop:  # (a flush scheduled on another, maybe closed, loop: again)
-            _scheduled = loop
-            loop.call_soon(flush_actions)
+            return None
+        seq = len(state.actions)
+        return self.store.append_action(self.room_id, number, seq, seat, str(action))
+
+    async def action(self, number: int, state: GameState, seat: int, action: Action) -> None:
+        """Write the action (``append``) and wait until it is written."""
+        done = self.append(number, state, seat, action)
+        if done is not None:
+            await written(done)
 
     def hand_finished(
         self,
@@ -99,21 +198,23 @@ class Recorder:
         match: int = 1,
     ) -> None:
         """Hand ``number`` of the room ended, in match ``match`` (and maybe the match ended)."""
-        flush_actions()
         if self.store is not None:
             self.store.finish_hand(self.room_id, number, record, ledger, over, match)
 
     def match_ended(self, ledger: dict[str, Any], abandoned: int | None) -> None:
         """The match was dissolved (解散); ``abandoned``: the number of the hand dropped."""
-        flush_actions()
         if self.store is not None:
             self.store.end_match(self.room_id, ledger, True, abandoned)
 
     def match_started(self, number: int, seed: int, seats: dict[str, Any]) -> None:
         """The room started its match ``number`` (再来一局)."""
-        flush_actions()
         if self.store is not None:
             self.store.new_match(self.room_id, number, seed, seats)
 
+    async def written(self) -> None:
+        """Wait until everything this room (and any other) queued so far is written."""
+        if self.store is not None:
+            await written(self.store.barrier())
 
-__all__ = ["Recorder", "flush_actions"]
+
+__all__ = ["Recorder", "on_loop", "written"]

@@ -64,6 +64,7 @@ ErrorCode = Literal[
     "no_vote",
     "already_voted",
     "match_not_over",
+    "storage_unavailable",
     "internal",
 ]
 

@@ -43,7 +43,7 @@ from weimaque.server.limits import (
     run_connection,
     send_within,
 )
-from weimaque.server.manager import RoomManager
+from weimaque.server.manager import RestoreBusy, RoomManager
 from weimaque.server.options import quoted
 from weimaque.server.protocol import (
     PROTOCOL_VERSION,
@@ -95,7 +95,10 @@ class RemoteBots:
     async def issue(self, request: Request) -> Response:
         """Reserve a free seat for a bot; answer its bot token."""
         room_id = str(request.path_params["room_id"])
-        room = self.manager.get(room_id)
+        try:
+            room = await self.manager.fetch(room_id) if len(room_id) <= 64 else None
+        except RestoreBusy as exc:
+            return _error(503, "busy", str(exc))
         if room is None:
             return _error(404, "room_not_found", f"no room {quoted(room_id)}")
         try:
@@ -165,7 +168,11 @@ class RemoteBots:
             self.conns.remove(address)
 
     async def _serve(self, websocket: WebSocket) -> None:
-        room = self.manager.get(str(websocket.path_params["room_id"]))
+        room_id = str(websocket.path_params["room_id"])
+        try:
+            room = await self.manager.fetch(room_id) if len(room_id) <= 64 else None
+        except RestoreBusy:
+            room = None
         if room is None:
             await _refuse(websocket, "room_not_found", "no such room", CLOSE_NO_ROOM)
             return

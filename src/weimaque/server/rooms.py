@@ -17,9 +17,13 @@ is built in layers, one module each:
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import math
 import secrets
 import time
+from collections.abc import Awaitable
+from concurrent.futures import Future
 
 from weimaque.bots import get_bot
 from weimaque.errors import IllegalAction, InvalidNotation
@@ -36,6 +40,7 @@ from weimaque.server.options import (
     RoomOptions,
     autoplay_bot_name,
 )
+from weimaque.server.persist import on_loop
 from weimaque.server.protocol import (
     Act,
     AnyClientMessage,
@@ -65,9 +70,12 @@ from weimaque.server.seats import (
     hash_token,
     new_token,
 )
+from weimaque.server.store import StoreUnavailable
 from weimaque.server.views import replay_steps
 from weimaque.server.votes import Rematch as RematchWindow
 from weimaque.server.votes import Vote as DissolveVote
+
+log = logging.getLogger("weimaque.server")
 
 
 class Room(HandDriver):
@@ -97,10 +105,17 @@ class Room(HandDriver):
             self.broadcast_room()
         self._wake.set()
 
-    def handle(self, conn: Conn, msg: AnyClientMessage) -> None:
-        """Handle one parsed client message; raise ``ProtocolError`` for a refused one."""
+    def handle(self, conn: Conn, msg: AnyClientMessage) -> Awaitable[None] | None:
+        """Handle one parsed client message; raise ``ProtocolError`` for a refused one.
+
+        An action in a room with a store is answered once it is written: then the result is an
+        awaitable, done when the connection has had its answer (the caller awaits it before the
+        connection's next message, so that its messages keep their order).
+        """
         self.flush_pending()
         self.ensure_driver()
+        if isinstance(msg, Act):
+            return self._act(conn, msg)
         if isinstance(msg, Ping):
             conn.send(server_message("pong", msg.id, t=msg.t, server_ms=int(time.time() * 1000)))
         elif isinstance(msg, Join):
@@ -109,8 +124,6 @@ class Room(HandDriver):
             self._sit(conn, msg)
         elif isinstance(msg, Spectate):
             self._spectate(conn, msg)
-        elif isinstance(msg, Act):
-            self._act(conn, msg)
         elif isinstance(msg, Next):
             self._next(conn, msg)
         elif isinstance(msg, Leave):
@@ -128,6 +141,7 @@ class Room(HandDriver):
             self._vote(conn, msg)
         elif isinstance(msg, Rematch):
             self._rematch(conn, msg)
+        return None
 
     def _fail(self, code: ErrorCode, message: str, msg: AnyClientMessage) -> ProtocolError:
         return ProtocolError(code, message, msg.model_dump(exclude_none=True), msg.id)
@@ -315,7 +329,71 @@ class Room(HandDriver):
         else:
             self._wake.set()
 
-    def _act(self, conn: Conn, msg: Act) -> None:
+    def _act(self, conn: Conn, msg: Act) -> Awaitable[None] | None:
+        seat, action = self._check_act(conn, msg)
+        if not self.recorder.durable:
+            self._accept(conn, msg, seat, action)
+            return None
+        if self.acting.take():  # no other action being written: straight to the store
+            return self._write_act(conn, msg, seat, action)
+        task = asyncio.get_running_loop().create_task(self._act_in_turn(conn, msg))
+        self._acts.add(task)
+        task.add_done_callback(self._acts.discard)
+        # Shielded: a connection that closes meanwhile never stops an action being written.
+        return asyncio.shield(task)
+
+    async def _act_in_turn(self, conn: Conn, msg: Act) -> None:
+        """Wait for the actions written before this one, check it again, then write it."""
+        await self.acting.acquire()
+        try:
+            seat, action = self._check_act(conn, msg)
+        except ProtocolError as exc:
+            self.acting.release()
+            conn.send(exc.to_message())
+            return
+        await self._write_act(conn, msg, seat, action)
+
+    def _write_act(self, conn: Conn, msg: Act, seat: int, action: Action) -> asyncio.Future[None]:
+        """Write a checked action (``acting`` held); once it is written, answer and apply it.
+
+        Done when the connection has its answer: the ``ack``, or ``storage_unavailable`` with
+        nothing applied. The lock is released then, whatever happens to the connection.
+        """
+        loop = asyncio.get_running_loop()
+        answered: asyncio.Future[None] = loop.create_future()
+        state = self.state
+        assert state is not None
+        before = len(state.actions)
+        try:
+            written = self.recorder.append(self.hand_number, state, seat, action)
+            assert written is not None
+        except BaseException:
+            self.acting.release()
+            raise
+
+        def finish(done: Future[None]) -> None:  # on the loop, once the writer is done
+            try:
+                failed = done.exception()
+                if isinstance(failed, StoreUnavailable):
+                    text = f"the action was not stored ({failed}); nothing was applied: try again"
+                    conn.send(self._fail("storage_unavailable", text, msg).to_message())
+                elif failed is not None:
+                    log.error("room %s: an action failed: %s", self.id, failed)
+                    conn.send(self._fail("internal", "internal server error", msg).to_message())
+                elif self.state is state and len(state.actions) == before:
+                    self._accept(conn, msg, seat, action)
+                else:  # dropped by a vote to 解散 meanwhile (its write removes the action)
+                    conn.send(self._fail("no_hand", "the hand is over", msg).to_message())
+            finally:
+                self.acting.release()
+                if not answered.done():
+                    answered.set_result(None)
+
+        on_loop(written, finish)
+        return answered
+
+    def _check_act(self, conn: Conn, msg: Act) -> tuple[int, Action]:
+        """The seat and the action of an ``act`` the room accepts now (else ``ProtocolError``)."""
         seat = conn.seat
         if not isinstance(seat, int):
             raise self._fail("not_seated", "only a seated player may act", msg)
@@ -353,6 +431,10 @@ class Room(HandDriver):
             state.verify(seat, action)
         except IllegalAction as exc:
             raise self._fail("illegal_action", str(exc), msg) from exc
+        return seat, action
+
+    def _accept(self, conn: Conn, msg: Act, seat: int, action: Action) -> None:
+        """Answer an accepted (and, with a store, written) action, then apply it."""
         self._seat(seat).autoplay = False
         # Accepted: said at once, the same whether or not a claim window will hold the events
         # (their ``events`` message, with ``re``, comes when this seat is settled; see .gate).

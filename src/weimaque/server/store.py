@@ -6,11 +6,21 @@ was dissolved); ``room_keys`` the hashes of the creator's token and of the 守�
 ``deals`` each hand's commitment and its secret (docs/fairness.md), revealed only once the hand
 is over; ``hands`` holds every finished hand's record (with its settlement and revealed
 commitment) and the number of its match; ``current`` holds the hand in progress as (rules, seed,
-dealer, actions), enough to restore it by replaying (the hand is fully described by them, RULES
-§2.2). Hand numbers count the hands of the room, across its matches.
+dealer) and ``actions`` its actions, one row each, appended as they are taken: enough to restore
+it by replaying (the hand is fully described by them, RULES §2.2). Hand numbers count the hands
+of the room, across its matches.
+
+Every write goes through one writer thread with a connection of its own, never the event loop:
+a slow disk or a lock another process holds on the file slows the rooms that write, not the
+server. A write is either one a player waits for (an action, :meth:`Store.append_action`: tried
+once, and a failure is reported to the caller as :class:`StoreUnavailable`) or one the rooms'
+state has already moved past (everything else: kept, in order, and tried again until it is
+written). The writer also folds the write-ahead log into the database file and empties it, so
+the log stays under :data:`WAL_LIMIT_BYTES` whatever the load (docs/protocol.md §4).
 
 A database written before a column existed is brought up to date when it is opened
-(``_MIGRATIONS``): what it lacks takes the value of a room's first match.
+(``_MIGRATIONS``): what it lacks takes the value of a room's first match; a hand in progress
+stored as one list (``current.actions``, before the action log) is moved into ``actions``.
 """
 
 from __future__ import annotations
@@ -18,10 +28,14 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import math
 import os
 import sqlite3
 import threading
 import time
+from collections import deque
+from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -29,8 +43,22 @@ from typing import Any, Final
 import orjson
 
 DEFAULT_DB: Final = "weimaque.db"
-#: How often the background thread folds the write-ahead log into the database file.
+#: At most this long between two checkpoints of a log that has new frames.
 CHECKPOINT_SECONDS: Final = 2.0
+#: A log that passes this size is folded into the database file and emptied at once.
+WAL_LIMIT_BYTES: Final = 4 * 1024 * 1024
+#: How long a write waits for a lock another connection holds on the database file.
+BUSY_SECONDS: Final = 5.0
+#: How long a checkpoint waits for readers (it tries again after the next writes).
+CHECKPOINT_BUSY_MS: Final = 100
+#: How often the writer looks at the log's size.
+SIZE_CHECK_SECONDS: Final = 0.05
+#: A write a player waits for that the writer has not started within this many seconds fails.
+TRY_SECONDS: Final = 10.0
+#: While writes fail: how often they are tried again (or, with none waiting, the file probed).
+RETRY_SECONDS: Final = 0.5
+#: At most this many writes are committed in one transaction.
+MAX_BATCH: Final = 512
 
 log = logging.getLogger("weimaque.server")
 
@@ -81,6 +109,18 @@ CREATE TABLE IF NOT EXISTS current (
     dealer INTEGER NOT NULL,
     actions TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS actions (
+    room_id TEXT NOT NULL REFERENCES rooms(id),
+    number INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    PRIMARY KEY (room_id, number, seq)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
 """
 
 
@@ -95,6 +135,10 @@ _MIGRATIONS: Final = (
 def default_path() -> str:
     """``$WMQ_DB`` or ``./weimaque.db``."""
     return os.environ.get("WMQ_DB") or DEFAULT_DB
+
+
+class StoreUnavailable(Exception):
+    """A write the store could not make: a full disk, a lock held elsewhere, an I/O error."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,60 +166,382 @@ def _dump(value: Any) -> str:
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
+Op = Callable[[sqlite3.Connection], object]
+#: Rows of ``actions`` appended by one statement at most.
+_ROWS_PER_INSERT: Final = 400
+
+
+@dataclass(eq=False, slots=True)
+class _Job:
+    """One write: ``op`` runs inside the writer's transaction, or ``row`` is appended to the
+    action log (neither: a barrier, nothing is written)."""
+
+    op: Op | None
+    #: Kept and tried again until written (the room's state has moved past it already); else
+    #: tried once, its failure reported through ``future``.
+    must: bool
+    future: Future[None] = field(default_factory=Future)
+    deadline: float = math.inf
+    started: bool = False
+    row: tuple[str, int, int, int, str] | None = None
+
+
+def _appending(rows: list[tuple[str, int, int, int, str]]) -> Op:
+    sql = "INSERT INTO actions (room_id, number, seq, seat, action) VALUES " + ",".join(
+        ["(?, ?, ?, ?, ?)"] * len(rows)
+    )
+    params = [value for row in rows for value in row]
+    return lambda db: db.execute(sql, params)
+
+
+def _statements(jobs: list[_Job]) -> tuple[list[Op], bool]:
+    """The writes of ``jobs`` in order, each run of appended actions one statement; and whether
+    it is all one statement (atomic by itself, without a transaction around it).
+
+    The writer's thread gives up the interpreter lock at every statement and may wait for it
+    as long as the event loop's thread keeps it (the switch interval): few statements per
+    batch keep a busy server's actions from waiting on it.
+    """
+    ops: list[Op] = []
+    run: list[tuple[str, int, int, int, str]] = []
+    plain = True
+    for job in jobs:
+        if job.row is not None:
+            run.append(job.row)
+            if len(run) == _ROWS_PER_INSERT:
+                ops.append(_appending(run))
+                run = []
+            continue
+        if run:
+            ops.append(_appending(run))
+            run = []
+        if job.op is not None:
+            ops.append(job.op)
+            plain = False
+    if run:
+        ops.append(_appending(run))
+    return ops, plain and len(ops) == 1
+
+
+def _store_wide(exc: BaseException) -> bool:
+    """Whether a failure is the file's (full, locked, read-only, I/O), not one write's (a bug)."""
+    return isinstance(exc, sqlite3.OperationalError) or type(exc) is sqlite3.DatabaseError
+
+
 class Store:
-    """One SQLite file; every write is committed at once (a crash loses no finished action)."""
+    """One SQLite file, written by one thread of its own; reads on a second connection."""
 
     def __init__(
-        self, path: str | Path | None = None, checkpoint_seconds: float = CHECKPOINT_SECONDS
+        self,
+        path: str | Path | None = None,
+        checkpoint_seconds: float = CHECKPOINT_SECONDS,
+        *,
+        busy_seconds: float = BUSY_SECONDS,
+        wal_limit: int = WAL_LIMIT_BYTES,
     ) -> None:
         """Open (and create if needed) the database at ``path`` (``:memory:`` works)."""
         self.checkpoint_seconds = checkpoint_seconds
+        self.busy_seconds = busy_seconds
+        self.wal_limit = wal_limit
         self.path = str(path if path is not None else default_path())
-        self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        self._stop = threading.Event()
-        self._checkpointer: threading.Thread | None = None
-        if self.path != ":memory:":
+        self.memory = self.path == ":memory:"
+        #: The writer's connection (used by the writer thread only, once it runs).
+        self.db = sqlite3.connect(
+            self.path, isolation_level=None, check_same_thread=False, timeout=busy_seconds
+        )
+        if not self.memory:
             self.db.execute("PRAGMA journal_mode=WAL")
-            # A checkpoint copies the log into the database and syncs it to disk; run where a
-            # commit lands it would stall every table on the event loop for tens of ms
-            # (bench/server.py's whole tail). A thread of its own does it instead.
+            # The writer checkpoints itself (``_checkpoint_if_due``), between its transactions:
+            # being the only writer, its checkpoints complete, and the log is emptied.
             self.db.execute("PRAGMA wal_autocheckpoint=0")
-            self._checkpointer = threading.Thread(
-                target=self._checkpoint_loop, name="wmq-checkpoint", daemon=True
-            )
-            self._checkpointer.start()
+            self.db.execute(f"PRAGMA journal_size_limit={int(wal_limit)}")
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.executescript(_SCHEMA)
         self._migrate()
+        self._write_lock = threading.Lock()
+        if self.memory:
+            self._reader, self._read_lock = self.db, self._write_lock
+        else:
+            self._reader = sqlite3.connect(
+                self.path, isolation_level=None, check_same_thread=False, timeout=busy_seconds
+            )
+            self._read_lock = threading.Lock()
+        #: Why the last write failed; None while writes go through (``/api/health`` says it).
+        self.failing: str | None = None
+        self._jobs: deque[_Job] = deque()
+        self._cv = threading.Condition()
+        self._closing = False
+        self._close_by = math.inf
+        self._dirty = False
+        self._last_checkpoint = self._next_size_check = time.monotonic()
+        self._warned = 0.0
+        self._writer = threading.Thread(target=self._write_loop, name="wmq-store", daemon=True)
+        self._writer.start()
+
+    # ----------------------------------------------------------------- opening
 
     def _migrate(self) -> None:
-        """Add the columns an older database lacks (their defaults describe its rooms)."""
+        """Add the columns an older database lacks (their defaults describe its rooms), and
+        move a hand in progress stored as one list into the action log."""
         for table, column, definition in _MIGRATIONS:
             have = {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}
             if column not in have:
                 self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {definition}")
                 log.info("database %s: added %s.%s", self.path, table, column)
+        rows = self.db.execute(
+            "SELECT room_id, number, actions FROM current WHERE actions != '[]'"
+        ).fetchall()
+        if not rows:
+            return
+        with self.db:
+            self.db.execute("BEGIN")
+            for room_id, number, actions in rows:
+                self.db.executemany(
+                    "INSERT OR REPLACE INTO actions (room_id, number, seq, seat, action) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    [
+                        (room_id, number, seq, int(seat), str(text))
+                        for seq, (seat, text) in enumerate(json.loads(actions))
+                    ],
+                )
+                self.db.execute("UPDATE current SET actions = '[]' WHERE room_id = ?", (room_id,))
+        log.info("database %s: %d hands in progress moved to the action log", self.path, len(rows))
 
-    def _checkpoint_loop(self) -> None:
-        """Every ``checkpoint_seconds``, a passive checkpoint on a connection of its own."""
-        conn = sqlite3.connect(self.path, isolation_level=None)
-        try:
-            while not self._stop.wait(self.checkpoint_seconds):
+    # ----------------------------------------------------------------- the writer
+
+    def _submit(
+        self, op: Op | None, must: bool = True, row: tuple[str, int, int, int, str] | None = None
+    ) -> Future[None]:
+        """Queue a write for the writer thread; its future is done once it is written."""
+        deadline = math.inf if must else time.monotonic() + TRY_SECONDS
+        job = _Job(op, must, deadline=deadline, row=row)
+        with self._cv:
+            if self._closing:
+                job.future.set_exception(StoreUnavailable("the store is closed"))
+                return job.future
+            self._jobs.append(job)
+            self._cv.notify()
+        return job.future
+
+    def barrier(self) -> Future[None]:
+        """A future done once every write queued before it has been written (or has failed)."""
+        return self._submit(None)
+
+    def flush(self, timeout: float | None = None) -> None:
+        """Wait until every write queued so far is written (``TimeoutError`` after ``timeout``)."""
+        self.barrier().result(timeout)
+
+    def pending(self) -> int:
+        """Writes queued and not yet written."""
+        return len(self._jobs)
+
+    def _write_loop(self) -> None:
+        left: list[_Job] = []
+        while True:
+            with self._cv:
+                if not self._jobs and not self._closing:
+                    self._cv.wait(RETRY_SECONDS if self.failing else self._until_checkpoint())
+                if self._closing and (not self._jobs or time.monotonic() > self._close_by):
+                    left = list(self._jobs)
+                    self._jobs.clear()
+                    break
+                batch = [self._jobs.popleft() for _ in range(min(len(self._jobs), MAX_BATCH))]
+            if batch:
                 try:
-                    conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
-                except sqlite3.Error as exc:  # busy or gone: the next round tries again
-                    log.warning("checkpoint of %s failed: %s", self.path, exc)
-        finally:
-            conn.close()
+                    kept = self._write(batch)
+                except Exception:  # a bug of the writer itself: nobody waits for ever
+                    log.exception("database %s: the writer failed", self.path)
+                    for job in batch:
+                        self._fail(job, StoreUnavailable("the store's writer failed"))
+                    continue
+                if kept:  # they go first, in their order, once the file writes again
+                    with self._cv:
+                        self._jobs.extendleft(reversed(kept))
+                        self._cv.wait(RETRY_SECONDS)
+                    continue
+            elif self.failing is not None:
+                self._probe()
+            self._checkpoint_if_due()
+        if left:
+            log.error("database %s: %d writes not made before closing", self.path, len(left))
+        for job in left:
+            self._fail(job, StoreUnavailable("the server stopped before this was written"))
 
-    def close(self) -> None:
-        """Close the database (its log folded into the file)."""
-        self._stop.set()
-        if self._checkpointer is not None:
-            self._checkpointer.join(timeout=5)
-            with contextlib.suppress(sqlite3.Error):
-                self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        self.db.close()
+    def _write(self, batch: list[_Job]) -> list[_Job]:
+        """Write a batch in one transaction; the must-writes to try again (if it failed)."""
+        now = time.monotonic()
+        ready: list[_Job] = []
+        for job in batch:
+            if not job.started:
+                job.started = True
+                if not job.future.set_running_or_notify_cancel() and not job.must:
+                    continue  # nobody waits for it any more: it is not made
+            if now > job.deadline:
+                self._fail(job, StoreUnavailable(f"not written within {TRY_SECONDS:g} s"))
+                continue
+            ready.append(job)
+        ops, single = _statements(ready)
+        if not ops:
+            self._done(ready, wrote=False)
+            return []
+        try:
+            self._transaction(ops, single)
+        except Exception as exc:
+            if _store_wide(exc):
+                return self._failed(ready, exc)
+            return self._one_by_one(ready)
+        self._done(ready, wrote=True)
+        return []
+
+    def _one_by_one(self, ready: list[_Job]) -> list[_Job]:
+        """A batch with a bad write (a bug): each write alone, so only that one is lost."""
+        kept: list[_Job] = []
+        for job in ready:
+            if kept:  # behind a must-write that waits for the file: in order, or not at all
+                if job.must:
+                    kept.append(job)
+                else:
+                    self._fail(job, StoreUnavailable(self.failing or "the store is failing"))
+                continue
+            ops, single = _statements([job])
+            try:
+                if ops:
+                    self._transaction(ops, single)
+            except Exception as exc:
+                if _store_wide(exc):
+                    kept.extend(self._failed([job], exc))
+                    continue
+                log.exception("database %s: a write failed and is dropped", self.path)
+                self._fail(job, StoreUnavailable(f"the write failed: {exc}"))
+                continue
+            self._done([job], wrote=bool(ops))
+        return kept
+
+    def _transaction(self, ops: list[Op], single: bool = False) -> None:
+        with self._write_lock:
+            db = self.db
+            if single:  # one statement: a transaction of its own
+                ops[0](db)
+                return
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                for op in ops:
+                    op(db)
+                db.execute("COMMIT")
+            except BaseException:
+                with contextlib.suppress(sqlite3.Error):
+                    if db.in_transaction:
+                        db.execute("ROLLBACK")
+                raise
+
+    def _failed(self, jobs: list[_Job], exc: BaseException) -> list[_Job]:
+        """The file refused a write: the store is failing; what must be written is kept."""
+        reason = str(exc) or type(exc).__name__
+        if self.failing != reason:
+            log.error("database %s: writes fail: %s", self.path, reason)
+        self.failing = reason
+        kept = []
+        for job in jobs:
+            if job.must:
+                kept.append(job)
+            else:
+                self._fail(job, StoreUnavailable(reason))
+        return kept
+
+    def _done(self, jobs: list[_Job], wrote: bool) -> None:
+        if wrote:
+            self._dirty = True
+            if self.failing is not None:
+                log.warning("database %s: writes go through again", self.path)
+                self.failing = None
+        for job in jobs:
+            if not job.future.done():
+                job.future.set_result(None)
+
+    @staticmethod
+    def _fail(job: _Job, exc: StoreUnavailable) -> None:
+        if not job.future.done():
+            job.future.set_exception(exc)
+
+    def _probe(self) -> None:
+        """While failing with nothing to write: one small write, to learn when it works again."""
+        stamp = str(time.time())
+
+        def op(db: sqlite3.Connection) -> None:
+            db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('probe', ?)", (stamp,))
+
+        try:
+            self._transaction([op])
+        except sqlite3.Error as exc:
+            self.failing = str(exc) or type(exc).__name__
+            return
+        self._done([], wrote=True)
+
+    # ----------------------------------------------------------------- the write-ahead log
+
+    def wal_size(self) -> int:
+        """Bytes in the write-ahead log file (0 where there is none)."""
+        try:
+            return os.stat(self.path + "-wal").st_size
+        except OSError:
+            return 0
+
+    def _until_checkpoint(self) -> float | None:
+        if self.memory or not self._dirty:
+            return None
+        return max(0.0, self._last_checkpoint + self.checkpoint_seconds - time.monotonic())
+
+    def _checkpoint_if_due(self) -> None:
+        """Fold the log into the file and empty it: when it passes ``wal_limit``, or when it has
+        new frames ``checkpoint_seconds`` after the last time."""
+        if self.memory or not self._dirty:
+            return
+        now = time.monotonic()
+        if now - self._last_checkpoint < self.checkpoint_seconds:
+            # The size is looked at every SIZE_CHECK_SECONDS (a stat gives up the interpreter
+            # lock, see ``_statements``): the log passes its limit by that long's writes at most.
+            if now < self._next_size_check:
+                return
+            self._next_size_check = now + SIZE_CHECK_SECONDS
+            if self.wal_size() <= self.wal_limit:
+                return
+        self._last_checkpoint = now
+        self._next_size_check = now + RETRY_SECONDS  # if this one cannot complete
+        with self._write_lock:
+            try:
+                # Between the writer's own transactions no other writer runs: the checkpoint
+                # completes unless a reader holds the log, and then only a short while is lost.
+                self.db.execute(f"PRAGMA busy_timeout={CHECKPOINT_BUSY_MS}")
+                row = self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            except sqlite3.Error as exc:
+                if now - self._warned >= 60:
+                    self._warned = now
+                    log.warning("checkpoint of %s failed: %s", self.path, exc)
+                return
+            finally:
+                with contextlib.suppress(sqlite3.Error):
+                    self.db.execute(f"PRAGMA busy_timeout={int(self.busy_seconds * 1000)}")
+        if row is not None and row[0] == 0:
+            self._dirty = False
+            self._next_size_check = now
+
+    def close(self, timeout: float = 5.0) -> None:
+        """Write what is queued (for at most ``timeout`` s) and close, the log folded in."""
+        with self._cv:
+            if self._closing:
+                return
+            self._closing = True
+            self._close_by = time.monotonic() + timeout
+            self._cv.notify_all()
+        self._writer.join(timeout + self.busy_seconds + 1)
+        with self._write_lock:
+            if not self.memory:
+                with contextlib.suppress(sqlite3.Error):
+                    self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                self._reader.close()
+            self.db.close()
+
+    # ----------------------------------------------------------------- writes
 
     def create_room(
         self,
@@ -185,26 +551,32 @@ class Store:
         rules: str,
         overrides: dict[str, Any],
         seed: int,
-    ) -> None:
+    ) -> Future[None]:
         """Store a new room and its (empty) match."""
-        with self.db:
-            self.db.execute("BEGIN")
-            self.db.execute(
+        row = (room_id, time.time(), _dump(config), _dump(seats), "waiting")
+        match = (room_id, rules, _dump(overrides), seed, _dump(None))
+
+        def op(db: sqlite3.Connection) -> None:
+            db.execute(
                 "INSERT INTO rooms (id, created, config, seats, status) VALUES (?, ?, ?, ?, ?)",
-                (room_id, time.time(), _dump(config), _dump(seats), "waiting"),
+                row,
             )
-            self.db.execute(
+            db.execute(
                 "INSERT INTO matches (room_id, rules, overrides, seed, ledger) VALUES (?,?,?,?,?)",
-                (room_id, rules, _dump(overrides), seed, _dump(None)),
+                match,
             )
 
-    def save_seats(self, room_id: str, seats: dict[str, Any]) -> None:
-        """Store the seats (tokens, names, bot kinds) of a room."""
-        self.db.execute("UPDATE rooms SET seats = ? WHERE id = ?", (_dump(seats), room_id))
+        return self._submit(op)
 
-    def save_status(self, room_id: str, status: str) -> None:
+    def save_seats(self, room_id: str, seats: dict[str, Any]) -> Future[None]:
+        """Store the seats (tokens, names, bot kinds) of a room."""
+        args = (_dump(seats), room_id)
+        return self._submit(lambda db: db.execute("UPDATE rooms SET seats = ? WHERE id = ?", args))
+
+    def save_status(self, room_id: str, status: str) -> Future[None]:
         """Store a room's status."""
-        self.db.execute("UPDATE rooms SET status = ? WHERE id = ?", (status, room_id))
+        args = (status, room_id)
+        return self._submit(lambda db: db.execute("UPDATE rooms SET status = ? WHERE id = ?", args))
 
     def start_hand(
         self,
@@ -214,32 +586,31 @@ class Store:
         overrides: dict[str, Any],
         seed: int,
         dealer: int,
-    ) -> None:
+    ) -> Future[None]:
         """Store a newly dealt hand (no actions yet)."""
-        with self.db:
-            self.db.execute("BEGIN")
-            self.db.execute(
+        row = (room_id, number, rules, _dump(overrides), seed, dealer, "[]")
+
+        def op(db: sqlite3.Connection) -> None:
+            db.execute(
                 "INSERT OR REPLACE INTO current "
                 "(room_id, number, rules, overrides, seed, dealer, actions) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (room_id, number, rules, _dump(overrides), seed, dealer, "[]"),
+                row,
             )
-            self.db.execute("UPDATE rooms SET status = 'playing' WHERE id = ?", (room_id,))
+            db.execute("DELETE FROM actions WHERE room_id = ?", (room_id,))
+            db.execute("UPDATE rooms SET status = 'playing' WHERE id = ?", (room_id,))
 
-    def save_actions(self, room_id: str, actions: list[list[Any]]) -> None:
-        """Store the action list of the hand in progress."""
-        self.db.execute(
-            "UPDATE current SET actions = ? WHERE room_id = ?", (_dump(actions), room_id)
-        )
+        return self._submit(op)
 
-    def save_actions_many(self, items: list[tuple[str, list[list[Any]]]]) -> None:
-        """Store the action lists of several rooms' hands in progress, in one transaction."""
-        with self.db:
-            self.db.execute("BEGIN")
-            self.db.executemany(
-                "UPDATE current SET actions = ? WHERE room_id = ?",
-                [(_dump(actions), room_id) for room_id, actions in items],
-            )
+    def append_action(
+        self, room_id: str, number: int, seq: int, seat: int, action: str
+    ) -> Future[None]:
+        """Append action ``seq`` (from 0) of hand ``number`` to the log of the hand in progress.
+
+        Tried once: its future fails with :class:`StoreUnavailable` if the file refuses it (or
+        the writer has not reached it within ``TRY_SECONDS``), and then nothing was written.
+        """
+        return self._submit(None, must=False, row=(room_id, number, seq, seat, action))
 
     def finish_hand(
         self,
@@ -249,71 +620,111 @@ class Store:
         ledger: dict[str, Any],
         over: bool,
         match: int = 1,
-    ) -> None:
+    ) -> Future[None]:
         """Store a finished hand's record (hand ``number`` of the room, in match ``match``) and
         the match ledger; drop the hand in progress."""
-        with self.db:
-            self.db.execute("BEGIN")
-            self.db.execute(
+        hand = (room_id, number, _dump(record), time.time(), match)
+        totals = (_dump(ledger), int(over), room_id)
+        status = ("over" if over else "between_hands", room_id)
+
+        def op(db: sqlite3.Connection) -> None:
+            db.execute(
                 "INSERT OR REPLACE INTO hands (room_id, number, record, finished, match) "
                 "VALUES (?,?,?,?,?)",
-                (room_id, number, _dump(record), time.time(), match),
+                hand,
             )
-            self.db.execute("DELETE FROM current WHERE room_id = ?", (room_id,))
-            self.db.execute(
-                "UPDATE matches SET ledger = ?, over = ? WHERE room_id = ?",
-                (_dump(ledger), int(over), room_id),
-            )
-            self.db.execute(
-                "UPDATE rooms SET status = ? WHERE id = ?",
-                ("over" if over else "between_hands", room_id),
-            )
+            db.execute("DELETE FROM current WHERE room_id = ?", (room_id,))
+            db.execute("DELETE FROM actions WHERE room_id = ?", (room_id,))
+            db.execute("UPDATE matches SET ledger = ?, over = ? WHERE room_id = ?", totals)
+            db.execute("UPDATE rooms SET status = ? WHERE id = ?", status)
+
+        return self._submit(op)
 
     def end_match(
         self, room_id: str, ledger: dict[str, Any], dissolved: bool, abandoned: int | None
-    ) -> None:
+    ) -> Future[None]:
         """The match ended before its end (解散): its ledger, the hand in progress dropped.
 
         ``abandoned`` is the number of the hand dropped unplayed, whose deal row goes with it
         (its number is the next hand's).
         """
-        with self.db:
-            self.db.execute("BEGIN")
-            self.db.execute("DELETE FROM current WHERE room_id = ?", (room_id,))
+        totals = (_dump(ledger), int(dissolved), room_id)
+
+        def op(db: sqlite3.Connection) -> None:
+            db.execute("DELETE FROM current WHERE room_id = ?", (room_id,))
+            db.execute("DELETE FROM actions WHERE room_id = ?", (room_id,))
             if abandoned is not None:
-                self.db.execute(
+                db.execute(
                     "DELETE FROM deals WHERE room_id = ? AND number = ?", (room_id, abandoned)
                 )
-            self.db.execute(
-                "UPDATE matches SET ledger = ?, over = 1, dissolved = ? WHERE room_id = ?",
-                (_dump(ledger), int(dissolved), room_id),
+            db.execute(
+                "UPDATE matches SET ledger = ?, over = 1, dissolved = ? WHERE room_id = ?", totals
             )
-            self.db.execute("UPDATE rooms SET status = 'over' WHERE id = ?", (room_id,))
+            db.execute("UPDATE rooms SET status = 'over' WHERE id = ?", (room_id,))
 
-    def new_match(self, room_id: str, number: int, seed: int, seats: dict[str, Any]) -> None:
+        return self._submit(op)
+
+    def new_match(
+        self, room_id: str, number: int, seed: int, seats: dict[str, Any]
+    ) -> Future[None]:
         """The room starts match ``number`` (再来一局) with ``seed`` and these seats."""
-        with self.db:
-            self.db.execute("BEGIN")
-            self.db.execute(
+        match = (number, seed, _dump(None), room_id)
+        room = (_dump(seats), room_id)
+
+        def op(db: sqlite3.Connection) -> None:
+            db.execute(
                 "UPDATE matches SET number = ?, seed = ?, ledger = ?, over = 0, dissolved = 0 "
                 "WHERE room_id = ?",
-                (number, seed, _dump(None), room_id),
+                match,
             )
-            self.db.execute(
-                "UPDATE rooms SET status = 'waiting', seats = ? WHERE id = ?",
-                (_dump(seats), room_id),
+            db.execute("UPDATE rooms SET status = 'waiting', seats = ? WHERE id = ?", room)
+
+        return self._submit(op)
+
+    def save_keys(self, room_id: str, creator: str | None, invite: str | None) -> Future[None]:
+        """Store the hashes of a room's creator token and 守醒 invitation."""
+        args = (room_id, creator, invite)
+        return self._submit(
+            lambda db: db.execute(
+                "INSERT OR REPLACE INTO room_keys (room_id, creator, invite) VALUES (?, ?, ?)",
+                args,
             )
+        )
+
+    def save_deal(self, room_id: str, number: int, commitment: str, secret: str) -> Future[None]:
+        """Store a hand's commitment and its (still secret) secret, before the hand is played."""
+        args = (room_id, number, commitment, secret)
+        return self._submit(
+            lambda db: db.execute(
+                "INSERT OR REPLACE INTO deals (room_id, number, commitment, secret) "
+                "VALUES (?,?,?,?)",
+                args,
+            )
+        )
+
+    # ----------------------------------------------------------------- reads
 
     def hand(self, room_id: str, number: int) -> dict[str, Any] | None:
         """A finished hand's record, or None."""
-        row = self.db.execute(
-            "SELECT record FROM hands WHERE room_id = ? AND number = ?", (room_id, number)
-        ).fetchone()
+        with self._read_lock:
+            row = self._reader.execute(
+                "SELECT record FROM hands WHERE room_id = ? AND number = ?", (room_id, number)
+            ).fetchone()
         return None if row is None else dict(json.loads(row[0]))
 
     def load(self, room_id: str) -> StoredRoom | None:
-        """Everything stored about a room, or None."""
-        row = self.db.execute(
+        """Everything stored about a room (as written so far), or None."""
+        with self._read_lock:
+            db = self._reader
+            db.execute("BEGIN")  # one snapshot of the file for all the reads
+            try:
+                return self._load(db, room_id)
+            finally:
+                db.execute("COMMIT")
+
+    @staticmethod
+    def _load(db: sqlite3.Connection, room_id: str) -> StoredRoom | None:
+        row = db.execute(
             "SELECT r.id, r.created, r.config, r.seats, r.status, m.seed, m.number, m.dissolved "
             "FROM rooms r JOIN matches m ON m.room_id = r.id WHERE r.id = ?",
             (room_id,),
@@ -323,29 +734,31 @@ class Store:
         current_match = int(row[6])
         hands: list[dict[str, Any]] = []
         archive: list[tuple[int, dict[str, Any]]] = []
-        for record, match in self.db.execute(
+        for record, match in db.execute(
             "SELECT record, match FROM hands WHERE room_id = ? ORDER BY number", (room_id,)
         ):
             if match == current_match:
                 hands.append(json.loads(record))
             else:
                 archive.append((int(match), json.loads(record)))
-        cur = self.db.execute(
+        cur = db.execute(
             "SELECT number, rules, overrides, seed, dealer, actions FROM current WHERE room_id = ?",
             (room_id,),
         ).fetchone()
-        current = (
-            None
-            if cur is None
-            else {
+        current = None
+        if cur is not None:
+            logged = db.execute(
+                "SELECT seat, action FROM actions WHERE room_id = ? AND number = ? ORDER BY seq",
+                (room_id, cur[0]),
+            ).fetchall()
+            current = {
                 "number": cur[0],
                 "rules": cur[1],
                 "overrides": json.loads(cur[2]),
                 "seed": cur[3],
                 "dealer": cur[4],
-                "actions": json.loads(cur[5]),
+                "actions": [*json.loads(cur[5]), *([s, a] for s, a in logged)],
             }
-        )
         return StoredRoom(
             room_id=row[0],
             created=row[1],
@@ -360,36 +773,25 @@ class Store:
             archive=archive,
         )
 
-    def save_keys(self, room_id: str, creator: str | None, invite: str | None) -> None:
-        """Store the hashes of a room's creator token and 守醒 invitation."""
-        self.db.execute(
-            "INSERT OR REPLACE INTO room_keys (room_id, creator, invite) VALUES (?, ?, ?)",
-            (room_id, creator, invite),
-        )
-
     def keys(self, room_id: str) -> tuple[str | None, str | None]:
         """(creator hash, invitation hash) of a room, None where it has none."""
-        row = self.db.execute(
-            "SELECT creator, invite FROM room_keys WHERE room_id = ?", (room_id,)
-        ).fetchone()
+        with self._read_lock:
+            row = self._reader.execute(
+                "SELECT creator, invite FROM room_keys WHERE room_id = ?", (room_id,)
+            ).fetchone()
         return (None, None) if row is None else (row[0], row[1])
-
-    def save_deal(self, room_id: str, number: int, commitment: str, secret: str) -> None:
-        """Store a hand's commitment and its (still secret) secret, before the hand is played."""
-        self.db.execute(
-            "INSERT OR REPLACE INTO deals (room_id, number, commitment, secret) VALUES (?,?,?,?)",
-            (room_id, number, commitment, secret),
-        )
 
     def deal(self, room_id: str, number: int) -> tuple[str, str] | None:
         """(commitment, secret) of a hand, or None."""
-        row = self.db.execute(
-            "SELECT commitment, secret FROM deals WHERE room_id = ? AND number = ?",
-            (room_id, number),
-        ).fetchone()
+        with self._read_lock:
+            row = self._reader.execute(
+                "SELECT commitment, secret FROM deals WHERE room_id = ? AND number = ?",
+                (room_id, number),
+            ).fetchone()
         return None if row is None else (row[0], row[1])
 
     def room_ids(self, include_over: bool = False) -> list[str]:
         """Ids of stored rooms (oldest first), by default only those not over."""
         query = "SELECT id FROM rooms" + ("" if include_over else " WHERE status != 'over'")
-        return [r[0] for r in self.db.execute(query + " ORDER BY created")]
+        with self._read_lock:
+            return [r[0] for r in self._reader.execute(query + " ORDER BY created")]
