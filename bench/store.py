@@ -141,7 +141,8 @@ async def play_table(port: int, room_id: str, until: float, latencies: list[floa
                 if kind == "hand_end" and not msg["match_over"]:
                     await send(type="next")
                 elif kind in ("snapshot", "events") and msg["legal_actions"] and not sent:
-                    i = await send(type="act", action=rng.choice(msg["legal_actions"])["text"])
+                    action = rng.choice(msg["legal_actions"])["text"]
+                    i = await send(type="act", action=action, decision=msg["decision"])
                     sent[i] = time.perf_counter()
 
     await asyncio.gather(*(seat(k) for k in range(3)))

@@ -231,7 +231,7 @@ class Table:
         assert view is not None
         hand = view["hand_number"]
         action = view["legal_actions"][0]["text"]
-        i = self.seats[k].send(type="act", action=action, hand=hand)
+        i = self.seats[k].send(type="act", action=action, hand=hand, decision=view["decision"])
         reply = self.wait(
             k, lambda m: m.get("ack") == i or (m["type"] == "error" and m.get("re") == i)
         )
@@ -373,7 +373,8 @@ async def play_seat(port: int, room_id: str, seat: int, address: str, until: flo
             elif msg["type"] == "hand_end" and not msg["match_over"]:
                 await send(type="next")
             elif msg["type"] in ("snapshot", "events") and msg["legal_actions"] and not waiting:
-                waiting = await send(type="act", action=rng.choice(msg["legal_actions"])["text"])
+                action = rng.choice(msg["legal_actions"])["text"]
+                waiting = await send(type="act", action=action, decision=msg["decision"])
     return made
 
 
@@ -445,7 +446,9 @@ def test_an_outside_write_lock_stalls_only_the_room_that_writes(tmp_path: Path) 
         lock.execute("BEGIN IMMEDIATE")
         try:
             action = view["legal_actions"][0]["text"]
-            i = table.seats[k].send(type="act", action=action, hand=view["hand_number"])
+            i = table.seats[k].send(
+                type="act", action=action, hand=view["hand_number"], decision=view["decision"]
+            )
             pongs = []
             held = time.monotonic()
             while time.monotonic() - held < 3.0:
