@@ -176,7 +176,7 @@ def check_room_body(raw: Any) -> None:
                 raise RoomError("bad_bots", f"seat {ascii(seat)[:8]}: {exc}") from exc
     seed = raw.get("seed")
     if isinstance(seed, int) and not isinstance(seed, bool) and not 0 <= seed <= MAX_SEED:
-        raise RoomError("bad_request", f"seed must be within 0..{MAX_SEED}, not {seed}")
+        raise RoomError("bad_request", f"seed must be within 0..{MAX_SEED}, not {quoted(seed)}")
 
 
 def _preset_json(config: RuleConfig) -> dict[str, Any]:
