@@ -70,5 +70,9 @@ class RuleConfigError(WeimaqueError):
     """An unknown preset, unknown option, or invalid option value (RULES §7.3)."""
 
 
+class RecordError(WeimaqueError):
+    """A document that is not a hand or match record: too large, malformed, out of range."""
+
+
 class IllegalAction(WeimaqueError):
     """An action the rules do not allow in the current state."""
