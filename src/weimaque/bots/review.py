@@ -277,6 +277,8 @@ def review(
     if not isinstance(bot, MctsBot):
         raise WeimaqueError(f"review needs a search bot such as 'mcts:iters=600', not {bot_spec!r}")
     hands = record_hands(record)
+    if not hands:
+        raise RecordError("the record holds no hand")
     if hand is not None:
         hands = [(n, h) for n, h in hands if n == hand]
         if not hands:

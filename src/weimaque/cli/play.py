@@ -11,9 +11,9 @@ import typer
 from rich.console import Console
 
 from weimaque.bots import REGISTRY, Bot, get_bot, parse_params
-from weimaque.cli.records import SLIPPED, read_record, refuse
+from weimaque.cli.records import SLIPPED, check_record, read_record, refuse
 from weimaque.cli.tui import QuitGame, Replayer, TerminalGame, record_hands
-from weimaque.errors import RecordError, WeimaqueError, quoted
+from weimaque.errors import RecordError, WeimaqueError
 from weimaque.game.events import Viewer
 from weimaque.game.record import check_hand_record, replay
 from weimaque.match import Match, replay_match
@@ -124,6 +124,8 @@ def play_cmd(
 def check_replayable(record: dict[str, Any]) -> None:
     """Replay the whole record before showing any of it: a bad one is refused up front."""
     is_match, hands = record_hands(record)
+    if not hands:
+        raise RecordError("the record holds no hand")
     if is_match:
         replay_match(record)
     else:
@@ -147,8 +149,7 @@ def replay_cmd(
     try:
         viewer = parse_viewer(seat)
         record = read_record(file)
-        if not isinstance(record, dict):
-            raise RecordError(f"not a hand or match record: {quoted(record)}")
+        check_record(record)
         check_replayable(record)
     except WeimaqueError as exc:
         raise refuse("replay", str(exc)) from exc

@@ -13,7 +13,7 @@ from typing import Any, Final
 
 import typer
 
-from weimaque.errors import RecordError, quoted
+from weimaque.errors import RecordError, WeimaqueError, quoted
 from weimaque.game.record import MAX_RECORD_BYTES, parse_record
 
 EXIT_BAD_INPUT: Final = 2
@@ -56,4 +56,36 @@ def read_record(path: Path) -> Any:
         raise RecordError(f"{name}: {exc}") from exc
 
 
-__all__ = ["EXIT_BAD_INPUT", "SLIPPED", "one_line", "read_record", "refuse", "say"]
+def check_record(doc: Any) -> None:
+    """Refuse a document that is no hand or match record, as ``wmq verify`` would (exit 2)."""
+    from weimaque.game.record import check_hand_record
+    from weimaque.match import check_match_record
+    from weimaque.rules.registry import rules_with
+
+    if not isinstance(doc, dict):
+        raise RecordError(f"not a hand or match record: expected a JSON object: {quoted(doc)}")
+    if "hands" in doc:
+        check_match_record(doc)
+        try:
+            rules_with(doc["rules"], doc.get("overrides") or {})
+        except WeimaqueError as exc:
+            raise RecordError(f"match: {exc}") from exc
+    elif "record" in doc:
+        check_hand_record(doc["record"], "hand")
+    elif "actions" in doc:
+        check_hand_record(doc)
+    else:
+        raise RecordError(
+            f"not a hand or match record: no hands, record or actions (keys: {quoted(sorted(doc))})"
+        )
+
+
+__all__ = [
+    "EXIT_BAD_INPUT",
+    "SLIPPED",
+    "check_record",
+    "one_line",
+    "read_record",
+    "refuse",
+    "say",
+]

@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from weimaque.bots.review import DEFAULT_BOT, Review, review
-from weimaque.cli.records import SLIPPED, read_record, refuse
+from weimaque.cli.records import SLIPPED, check_record, read_record, refuse
 from weimaque.errors import WeimaqueError
 
 
@@ -55,6 +55,7 @@ def review_cmd(
     out = Console()
     try:
         data = read_record(record)
+        check_record(data)
         result = review(data, seat, DEFAULT_BOT if bot == "mcts" else bot, hand)
     except WeimaqueError as exc:
         raise refuse("review", str(exc)) from exc

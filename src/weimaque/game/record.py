@@ -199,7 +199,7 @@ def hand_record(state: GameState) -> dict[str, Any]:
 
 
 def start_from_record(record: dict[str, Any]) -> GameState:
-    """The hand of a record as dealt, before any action."""
+    """The hand of a record as dealt, before any action; ``RecordError`` if it cannot be dealt."""
     check_hand_record(record)
     try:
         rules = rules_with(record["rules"], record.get("overrides") or {})
@@ -210,7 +210,9 @@ def start_from_record(record: dict[str, Any]) -> GameState:
         hands = [parse_cards(h) for h in deal["hands"]]
         return GameState(rules, hands, parse_cards(deal["stock"]), dealer)
     except (KeyError, TypeError) as exc:
-        raise WeimaqueError(f"not a hand record: missing or bad {exc}") from exc
+        raise RecordError(f"not a hand record: missing or bad {exc}") from exc
+    except WeimaqueError as exc:  # rules that cannot be, a deal that is no deal
+        raise RecordError(f"not a hand record: {exc}") from exc
 
 
 def replay(record: dict[str, Any]) -> GameState:
