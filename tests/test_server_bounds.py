@@ -1,7 +1,7 @@
 """Hostile numbers and shapes in every field a client sends a real ``wmq serve``: HTTP bodies,
 paths, query strings, player messages and bot lines. Each is refused with a 400 (or the
 protocol's error) that quotes it cut short; none is stored, none reaches an encoder, no
-traceback reaches the log (docs/protocol.md §6, "Bounds")."""
+traceback reaches the log (docs/protocol.md §1, "Bounds")."""
 
 from __future__ import annotations
 
