@@ -3,9 +3,11 @@
 Before a hand the server publishes a **commitment**: the SHA-256 of a fresh random secret and
 the hand's seed. The deal follows from the seed alone (RULES §2.2 [D]). When the hand is over
 the server reveals the secret and the seed; the record then holds both, with the deal itself.
-:func:`verify_document` checks a record the way ``wmq verify`` does: each commitment, each deal
-recomputed from its seed, every action legal when it was taken, the result, and for a match the
-dealer rotation and the ledger.
+:func:`verify_document` checks a record the way ``wmq verify`` does: each commitment (a hand
+without one fails), each deal recomputed from its seed, every action legal when it was taken, the
+result, and for a match the dealer rotation and the ledger. Once a match is over the server shows
+its match seed too; a match record holding it is checked from it: every hand's seed must be the
+one the match seed gives (``Match.hand_seed``).
 """
 
 from __future__ import annotations
