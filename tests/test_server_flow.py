@@ -421,6 +421,7 @@ def test_a_dissolved_room_stays_dissolved_after_a_restart(tmp_path: Path) -> Non
         assert c.reply(c.send(type="dissolve"), "error")["code"] == "match_over"
         record = again.get(f"/api/rooms/{room}/record")
         assert record["ended_early"] is True and record["ledger"] == ended["ledger"]
+        assert record["hands"][0]["fairness"] == first["fairness"]  # the reveal kept
         assert verify_document(record).hands == 1  # what `wmq verify` checks, pool share too
         c.close()
     finally:
