@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import subprocess
 import sys
 import threading
 import time
@@ -90,6 +91,47 @@ def test_kill_9_of_the_server_ends_its_bot_and_review_workers(tmp_path: Path) ->
     finally:
         server.stop()
         for w in workers:  # what a failed check left behind
+            if stat(w) is not None:
+                with contextlib.suppress(OSError):
+                    os.kill(w, signal.SIGKILL)
+
+
+WATCHED = """
+import os, sys, threading, time
+from weimaque.server.botpool import BotPool
+
+def start() -> None:
+    pool = BotPool(1)
+    pool._get().submit(time.sleep, 60).add_done_callback(lambda f: None)
+
+thread = threading.Thread(target=start)  # not the main thread: no PR_SET_PDEATHSIG
+thread.start()
+thread.join()
+print("ready", flush=True)
+time.sleep(60)
+"""
+
+
+def test_the_watchdog_ends_a_worker_started_off_the_main_thread() -> None:
+    proc = subprocess.Popen([sys.executable, "-c", WATCHED], stdout=subprocess.PIPE, text=True)
+    workers: list[int] = []
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
+        deadline = time.monotonic() + 30
+        while not (workers := [c for c in children(proc.pid) if "spawn_main" in cmdline(c)]):
+            assert time.monotonic() < deadline, "no worker"
+            time.sleep(0.05)
+        proc.kill()
+        proc.wait(10)
+        killed = time.monotonic()
+        while [w for w in workers if stat(w) is not None] and time.monotonic() < killed + 5:
+            time.sleep(0.02)
+        assert all(stat(w) is None for w in workers), [cmdline(w) for w in workers]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
+        for w in workers:
             if stat(w) is not None:
                 with contextlib.suppress(OSError):
                     os.kill(w, signal.SIGKILL)
