@@ -270,13 +270,15 @@ def test_whole_hands_leak_no_window_and_verify(server: Server, tmp_path: Path) -
             if obs and obs["phase"] == "claim":
                 assert who != "public" and m["legal_actions"], (who, m)
     record = server.get(f"/api/rooms/{room}/record")
-    assert "seed" not in record and len(record["hands"]) == 2
+    # The match is over: its seed is shown, and every deal must follow from it.
+    assert len(record["hands"]) == 2 and record["seed_text"] == str(record["seed"])
     path = tmp_path / "match.json"
     path.write_text(json.dumps(record, ensure_ascii=False), "utf-8")
     wmq = [sys.executable, "-c", "from weimaque.cli.app import main; main()", "verify"]
     done = subprocess.run([*wmq, str(path)], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert "2 deal commitment(s) match" in done.stdout
+    assert "every deal follows from the match seed" in done.stdout
     for c in [*clients.values(), spectator]:
         c.close()
 

@@ -16,6 +16,7 @@ from tests.test_play import play_through_pty
 from weimaque.bots import RandomBot
 from weimaque.bots.base import choose
 from weimaque.cli import app
+from weimaque.errors import RecordError
 from weimaque.game.actions import Action
 from weimaque.match import Match
 from weimaque.server.fairness import (
@@ -55,10 +56,10 @@ def played_match(seed: int, hands: int) -> dict[str, Any]:
     return doc
 
 
-def verify_cli(tmp_path: Path, doc: Any) -> tuple[int, str]:
+def verify_cli(tmp_path: Path, doc: Any, *options: str) -> tuple[int, str]:
     path = tmp_path / "record.json"
     path.write_text(json.dumps(doc, ensure_ascii=False), "utf-8")
-    result = runner.invoke(app, ["verify", str(path)])
+    result = runner.invoke(app, ["verify", str(path), *options])
     return result.exit_code, result.output
 
 
@@ -67,12 +68,16 @@ def server_like() -> dict[str, Any]:
     return played_match(11, 3)
 
 
-def test_a_wmq_play_record_verifies(tmp_path: Path) -> None:
+def test_a_wmq_play_record_verifies_only_without_commitments(tmp_path: Path) -> None:
     save = tmp_path / "match.json"
     play_through_pty(save)
-    code, out = verify_cli(tmp_path, json.loads(save.read_text("utf-8")))
+    doc = json.loads(save.read_text("utf-8"))
+    # Its deals were never committed to: nothing shows they were not chosen.
+    code, out = verify_cli(tmp_path, doc)
+    assert code == 1 and "NOT VERIFIED: hand 1: no deal commitment" in out, out
+    code, out = verify_cli(tmp_path, doc, "--without-commitments")
     assert code == 0, out
-    assert "verified: 1 hand(s)" in out
+    assert "verified: 1 hand(s)" in out and "every deal follows from the match seed" in out
 
 
 def test_a_committed_match_verifies_and_each_hand_alone(
@@ -151,6 +156,76 @@ def test_a_tampered_record_is_rejected_with_the_first_failure(
     assert "NOT VERIFIED" in out and quoted in out, out
 
 
+def drop_commitments(doc: dict[str, Any]) -> None:
+    for hand in doc["hands"]:
+        del hand["fairness"]
+
+
+def drop_one_commitment(doc: dict[str, Any]) -> None:
+    del doc["hands"][1]["fairness"]
+
+
+@pytest.mark.parametrize(
+    ("change", "quoted"),
+    [(drop_commitments, "hand 1: no deal commitment"), (drop_one_commitment, "hand 2: no deal")],
+)
+def test_a_record_without_its_commitments_is_not_verified(
+    tmp_path: Path, server_like: dict[str, Any], change: Any, quoted: str
+) -> None:
+    code, out = verify_cli(tmp_path, tampered(server_like, change))
+    assert code == 1 and "NOT VERIFIED" in out and quoted in out, out
+    with pytest.raises(VerifyError, match="no deal commitment"):
+        verify_document(tampered(server_like, change))
+
+
+@pytest.fixture(scope="module")
+def finished_with_seed() -> dict[str, Any]:
+    """A finished match as the server publishes it: with its match seed."""
+    doc = played_match(12, 8)
+    doc["seed"] = Match.new("anxiang", 12).seed
+    doc["seed_text"] = str(doc["seed"])
+    return doc
+
+
+def test_a_finished_match_verifies_from_its_match_seed(
+    tmp_path: Path, finished_with_seed: dict[str, Any]
+) -> None:
+    done = verify_document(finished_with_seed)
+    assert done.match_seed and done.hands == 8 and done.commitments == 8
+    code, out = verify_cli(tmp_path, finished_with_seed)
+    assert code == 0 and "every deal follows from the match seed" in out, out
+
+
+def another_match_seed(doc: dict[str, Any]) -> None:
+    doc["seed"] += 1
+    doc["seed_text"] = str(doc["seed"])
+
+
+def a_hand_from_elsewhere(doc: dict[str, Any]) -> None:
+    """Hand 3 replaced by a hand of another match, with its own valid commitment."""
+    other = played_match(99, 3)["hands"][2]
+    doc["hands"][2] = other
+
+
+def seed_text_differs(doc: dict[str, Any]) -> None:
+    doc["seed_text"] = str(doc["seed"] + 1)
+
+
+@pytest.mark.parametrize(
+    ("change", "code", "quoted"),
+    [
+        (another_match_seed, 1, "hand 1: seed"),
+        (a_hand_from_elsewhere, 1, "hand 3: seed"),
+        (seed_text_differs, 2, "seed_text"),
+    ],
+)
+def test_a_match_seed_that_does_not_give_every_hand_fails(
+    tmp_path: Path, finished_with_seed: dict[str, Any], change: Any, code: int, quoted: str
+) -> None:
+    got, out = verify_cli(tmp_path, tampered(finished_with_seed, change))
+    assert got == code and quoted in out, out
+
+
 def test_commitments_bind_secret_and_seed() -> None:
     secret = new_secret()
     assert len(secret) == 64 and int(secret, 16) >= 0
@@ -160,8 +235,8 @@ def test_commitments_bind_secret_and_seed() -> None:
 
 
 def test_not_a_record(tmp_path: Path) -> None:
-    assert verify_cli(tmp_path, [1, 2])[0] == 1
-    with pytest.raises(VerifyError, match="no hand"):
+    assert verify_cli(tmp_path, [1, 2])[0] == 2
+    with pytest.raises(RecordError, match="no hand"):
         verify_document({"hello": 1})
     bad = tmp_path / "bad.json"
     bad.write_text("{not json", "utf-8")

@@ -9,13 +9,15 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from weimaque.errors import WeimaqueError
-from weimaque.game.record import hand_record, replay
+from weimaque.errors import RecordError, WeimaqueError, quoted
+from weimaque.game.record import MAX_NUMBER, check_hand_record, hand_record, replay
 from weimaque.game.state import NUM_SEATS, GameState, HandResult, xiajia
 from weimaque.rules.config import RuleConfig
 from weimaque.rules.registry import get_rules, overrides_of, rules_with
 
 MATCH_VERSION: Final = 1
+#: The most hands a match record may hold: the most a match may have (``RuleConfig``).
+MAX_HANDS: Final = 10_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,10 +192,44 @@ class Match:
         return out
 
 
+def check_match_record(record: Any) -> dict[str, Any]:
+    """``record`` if it has the fields of a match record, each of its type and range."""
+    if not isinstance(record, dict) or not isinstance(record.get("hands"), list):
+        raise RecordError(f"not a match record: expected an object with hands: {quoted(record)}")
+    if not isinstance(record.get("rules"), str):
+        raise RecordError(f"match: rules must be a preset id, not {quoted(record.get('rules'))}")
+    if not isinstance(record.get("overrides") or {}, dict):
+        raise RecordError(f"match: overrides must be an object: {quoted(record['overrides'])}")
+    seed = record.get("seed")
+    if seed is not None and (type(seed) is not int or not -MAX_NUMBER <= seed <= MAX_NUMBER):
+        raise RecordError(f"match: seed must be an integer, not {quoted(seed)}")
+    if "seed_text" in record and record["seed_text"] != str(seed):
+        raise RecordError(f"match: seed_text {quoted(record['seed_text'])} is not seed {seed}")
+    hands = record["hands"]
+    if len(hands) > MAX_HANDS:
+        raise RecordError(f"match: {len(hands)} hands; a match has at most {MAX_HANDS}")
+    for number, hand in enumerate(hands, 1):
+        check_hand_record(hand, f"hand {number}")
+    if record.get("ledger") is not None and not isinstance(record["ledger"], dict):
+        raise RecordError(f"match: ledger must be an object, not {quoted(record['ledger'])}")
+    if not isinstance(record.get("ended_early", False), bool):
+        raise RecordError(f"match: ended_early must be a boolean: {quoted(record['ended_early'])}")
+    return record
+
+
 def replay_match(record: dict[str, Any]) -> Match:
-    """Replay every hand of a match record and settle them again; the ledger must match."""
+    """Replay every hand of a match record and settle them again; the ledger must match.
+
+    A record without its match seed (a match still being played on a server) starts from its
+    first hand's dealer.
+    """
+    check_match_record(record)
     rules = rules_with(record["rules"], record.get("overrides") or {})
-    match = Match.new(rules, int(record["seed"]))
+    if record.get("seed") is not None:
+        match = Match.new(rules, record["seed"])
+    else:
+        first = record["hands"][0]["dealer"] if record["hands"] else 0
+        match = Match(rules, 0, first)
     for hand in record["hands"]:
         match.current = replay(hand)
         if match.current.dealer != match.dealer:
@@ -201,6 +237,6 @@ def replay_match(record: dict[str, Any]) -> Match:
         match.finish_hand()
     if record.get("ended_early"):
         match.end_early()
-    if match.ledger() != record["ledger"]:
+    if record.get("ledger") is not None and match.ledger() != record["ledger"]:
         raise WeimaqueError("match replay does not reproduce the recorded ledger")
     return match

@@ -65,7 +65,7 @@ from weimaque.bots.policy import (
     triple_xi,
 )
 from weimaque.cards import NUM_FACES
-from weimaque.errors import WeimaqueError
+from weimaque.errors import IllegalAction, WeimaqueError
 from weimaque.game.actions import Action
 from weimaque.game.state import NUM_SEATS, GameState, win_check
 from weimaque.notation import Meld, Source
@@ -468,6 +468,9 @@ class MctsBot:
         first = next(stream)
         cands = self.candidates(first, view.seat, list(view.legal))
         default = self.default_action(view, rng, first)
+        for a in include:
+            if a not in view.legal:  # played blind, it would corrupt every rollout
+                raise IllegalAction(f"cannot compare {a}: not a legal action for seat {view.seat}")
         for a in (default, *include):
             if a not in cands:
                 cands.append(a)

@@ -29,9 +29,9 @@ from weimaque.bots import get_bot
 from weimaque.bots.base import BotView
 from weimaque.bots.mcts import MctsBot, SearchResult
 from weimaque.cards import Counts
-from weimaque.errors import WeimaqueError
+from weimaque.errors import RecordError, WeimaqueError, quoted
 from weimaque.game.actions import Action
-from weimaque.game.record import start_from_record
+from weimaque.game.record import check_hand_record, start_from_record
 from weimaque.game.state import NUM_SEATS
 from weimaque.notation import Meld, parse_cards
 from weimaque.scoring.waits import waits
@@ -141,16 +141,19 @@ def summary_text(n: int, agree: int, mistakes: Sequence[Decision]) -> str:
 def record_hands(record: Mapping[str, Any]) -> list[tuple[int, dict[str, Any]]]:
     """The (number, hand record) pairs of a hand record, a match record or a server response."""
     if not isinstance(record, Mapping):
-        raise WeimaqueError("not a hand or match record: expected a JSON object")
+        raise RecordError(f"not a hand or match record: expected a JSON object: {quoted(record)}")
     if "hands" in record and isinstance(record["hands"], list):
-        return [(k + 1, dict(h)) for k, h in enumerate(record["hands"])]
+        return [(k, check_hand_record(h, f"hand {k}")) for k, h in enumerate(record["hands"], 1)]
     if "record" in record and isinstance(record["record"], Mapping):
-        return [(int(record.get("number", 1)), dict(record["record"]))]
+        number = record.get("number", 1)
+        if type(number) is not int or not 1 <= number <= 10**9:
+            raise RecordError(f"number must be a hand number, not {quoted(number)}")
+        return [(number, check_hand_record(dict(record["record"]), f"hand {number}"))]
     if "actions" in record:
-        return [(1, dict(record))]
-    raise WeimaqueError(
+        return [(1, check_hand_record(dict(record)))]
+    raise RecordError(
         "not a hand or match record: no 'actions', 'hands' or 'record' key "
-        f"(keys: {sorted(record)[:8]})"
+        f"(keys: {quoted(sorted(record)[:8])})"
     )
 
 
@@ -240,8 +243,11 @@ def review_hand(
     out: list[Decision] = []
     pending: list[tuple[int, BotView, Action, Action, SearchResult, int]] = []
     for step, (who, text) in enumerate(actions):
-        who = int(who)
-        action = Action.parse(str(text))
+        try:
+            action = Action.parse(text)
+            state.verify(who, action)  # the search plays the action taken: it must be legal
+        except WeimaqueError as exc:
+            raise WeimaqueError(f"hand {number}, action {step + 1} {quoted(text)}: {exc}") from exc
         if who == seat:
             view = BotView.of(state, seat)
             if len(view.legal) > 1:
@@ -271,6 +277,8 @@ def review(
     if not isinstance(bot, MctsBot):
         raise WeimaqueError(f"review needs a search bot such as 'mcts:iters=600', not {bot_spec!r}")
     hands = record_hands(record)
+    if not hands:
+        raise RecordError("the record holds no hand")
     if hand is not None:
         hands = [(n, h) for n, h in hands if n == hand]
         if not hands:

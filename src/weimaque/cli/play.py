@@ -5,16 +5,18 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
-from typing import Annotated, Final
+from typing import Annotated, Any, Final
 
 import typer
 from rich.console import Console
 
 from weimaque.bots import REGISTRY, Bot, get_bot, parse_params
-from weimaque.cli.tui import QuitGame, Replayer, TerminalGame
-from weimaque.errors import WeimaqueError
+from weimaque.cli.records import SLIPPED, check_record, read_record, refuse
+from weimaque.cli.tui import QuitGame, Replayer, TerminalGame, record_hands
+from weimaque.errors import RecordError, WeimaqueError
 from weimaque.game.events import Viewer
-from weimaque.match import Match
+from weimaque.game.record import check_hand_record, replay
+from weimaque.match import Match, replay_match
 from weimaque.rules.registry import get_rules
 
 DEFAULT_BOTS: Final = "greedy,mcts"
@@ -119,6 +121,17 @@ def play_cmd(
         out.print(f"记录已存: {save}", highlight=False, markup=False)
 
 
+def check_replayable(record: dict[str, Any]) -> None:
+    """Replay the whole record before showing any of it: a bad one is refused up front."""
+    is_match, hands = record_hands(record)
+    if not hands:
+        raise RecordError("the record holds no hand")
+    if is_match:
+        replay_match(record)
+    else:
+        replay(check_hand_record(hands[0]))
+
+
 def replay_cmd(
     file: Annotated[Path, typer.Argument(help="A hand or match record JSON.")],
     hand: Annotated[
@@ -133,14 +146,15 @@ def replay_cmd(
 ) -> None:
     """Step through a saved hand or match event by event (Enter steps, q stops)."""
     out = Console()
-    err = Console(stderr=True)
     try:
         viewer = parse_viewer(seat)
-        record = json.loads(file.read_text(encoding="utf-8"))
-        if not isinstance(record, dict):
-            raise WeimaqueError(f"{file}: not a hand or match record")
-    except (OSError, json.JSONDecodeError, WeimaqueError) as exc:
-        raise _fail(err, str(exc)) from exc
+        record = read_record(file)
+        check_record(record)
+        check_replayable(record)
+    except WeimaqueError as exc:
+        raise refuse("replay", str(exc)) from exc
+    except SLIPPED as exc:
+        raise refuse("replay", f"not a record: {type(exc).__name__}: {exc}") from exc
     ask = None if show_all else (lambda prompt: out.input(prompt, markup=False))
     replayer = Replayer(out, viewer, ask)
     try:
@@ -148,4 +162,6 @@ def replay_cmd(
     except QuitGame:
         return
     except WeimaqueError as exc:
-        raise _fail(err, str(exc)) from exc
+        raise refuse("replay", str(exc)) from exc
+    except SLIPPED as exc:
+        raise refuse("replay", f"not a record: {type(exc).__name__}: {exc}") from exc

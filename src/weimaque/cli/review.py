@@ -12,9 +12,8 @@ from rich.console import Console
 from rich.table import Table
 
 from weimaque.bots.review import DEFAULT_BOT, Review, review
+from weimaque.cli.records import SLIPPED, check_record, read_record, refuse
 from weimaque.errors import WeimaqueError
-
-EXIT_BAD_INPUT = 2
 
 
 def review_table(result: Review) -> Table:
@@ -54,16 +53,14 @@ def review_cmd(
 ) -> None:
     """Grade a seat's decisions from its own view: the bot's choice, the cost, the mistakes."""
     out = Console()
-    err = Console(stderr=True)
     try:
-        try:
-            data = json.loads(record.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise WeimaqueError(f"cannot read record {str(record)!r}: {exc}") from exc
+        data = read_record(record)
+        check_record(data)
         result = review(data, seat, DEFAULT_BOT if bot == "mcts" else bot, hand)
     except WeimaqueError as exc:
-        err.print(f"[bold red]error:[/] {exc}", highlight=False, markup=True)
-        raise typer.Exit(EXIT_BAD_INPUT) from exc
+        raise refuse("review", str(exc)) from exc
+    except SLIPPED as exc:
+        raise refuse("review", f"not a record: {type(exc).__name__}: {exc}") from exc
     if as_json:
         sys.stdout.write(json.dumps(result.to_dict(), ensure_ascii=False) + "\n")
         return

@@ -419,9 +419,11 @@ class TerminalGame:
 
 
 def record_hands(record: Mapping[str, Any]) -> tuple[bool, list[dict[str, Any]]]:
-    """``(is_match, hand records)`` of a saved hand record or match record."""
+    """``(is_match, hand records)`` of a saved hand or match record, or a server's hand."""
     if isinstance(record.get("hands"), list):
         return True, list(record["hands"])
+    if isinstance(record.get("record"), dict):  # GET /api/rooms/{id}/hands/{n}
+        return False, [dict(record["record"])]
     if isinstance(record.get("actions"), list):
         return False, [dict(record)]
     raise WeimaqueError("not a hand or match record: it has neither 'hands' nor 'actions'")

@@ -17,7 +17,7 @@ from typing import Final, Literal
 
 from weimaque.analysis.decompose import can_split
 from weimaque.cards import FACE_CHARS, NUM_FACES, RED_FACES, sorted_deck
-from weimaque.errors import IllegalAction
+from weimaque.errors import IllegalAction, quoted
 from weimaque.game.actions import RUN_STARTS, Action
 from weimaque.game.events import (
     Chied,
@@ -187,6 +187,8 @@ class GameState:
         seed: int | None = None,
     ) -> None:
         """Start a hand from explicit hands (faces) and stock (draw order); see ``new``."""
+        if type(dealer) is not int or not 0 <= dealer < NUM_SEATS:
+            raise IllegalAction(f"the dealer is seat 0, 1 or 2, not {quoted(dealer)}")
         self.rules = get_rules(rules)
         self.seed = seed
         self.dealer = dealer

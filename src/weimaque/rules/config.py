@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Final, Literal
 
-from weimaque.errors import RuleConfigError
+from weimaque.errors import RuleConfigError, quoted
 
 PatternMode = Literal["add", "mul"]
 
@@ -101,6 +101,24 @@ _CHOICES: Final[dict[str, tuple[str, ...]]] = {
 }
 
 
+#: The range of every integer option: wide enough for any table, narrow enough that no option
+#: makes a score, a stake or a match too large to store, send or play out.
+OPTION_RANGES: Final[Mapping[str, tuple[int, int]]] = MappingProxyType(
+    {
+        "min_xi": (0, 100),  # RULES §4.7
+        "maque_zhuanwan_black": (0, 100),  # RULES §6.4
+        "shouxing_divisor": (1, 100),  # RULES §8.4
+        "shouxing_liuju_reward": (0, 1000),
+        "liuzi_dealer": (0, 1000),  # RULES §8.5
+        "liuzi_other": (0, 1000),
+        "liuzi_min_xi": (1, 100),
+        "deng_value": (0, 1000),
+        "match_hands": (1, 10_000),  # RULES §8.6
+        "score_target": (0, 1_000_000),
+    }
+)
+
+
 def _patterns(raw: Mapping[str, PatternValue] | None = None) -> Mapping[str, PatternValue]:
     return MappingProxyType(dict(raw or {}))
 
@@ -157,16 +175,13 @@ class RuleConfig:
         for name, choices in _CHOICES.items():
             value = getattr(self, name)
             if value not in choices:
-                raise RuleConfigError(f"option {name!r} must be one of {choices}, not {value!r}")
-        for name in ("min_xi", "maque_zhuanwan_black", "shouxing_liuju_reward"):
-            if getattr(self, name) < 0:
-                raise RuleConfigError(f"option {name!r} must be >= 0, not {getattr(self, name)!r}")
-        for name in ("shouxing_divisor", "match_hands", "liuzi_min_xi"):
-            if getattr(self, name) < 1:
-                raise RuleConfigError(f"option {name!r} must be >= 1, not {getattr(self, name)!r}")
-        for name in ("liuzi_dealer", "liuzi_other", "deng_value", "score_target"):
-            if getattr(self, name) < 0:
-                raise RuleConfigError(f"option {name!r} must be >= 0, not {getattr(self, name)!r}")
+                raise RuleConfigError(
+                    f"option {name!r} must be one of {choices}, not {quoted(value)}"
+                )
+        for name, (low, high) in OPTION_RANGES.items():
+            value = getattr(self, name)
+            if not low <= value <= high:
+                raise RuleConfigError(f"option {name!r} must be {low}..{high}, not {quoted(value)}")
         overlap = set(self.patterns) & set(self.optional_patterns)
         if overlap:
             raise RuleConfigError(f"patterns both active and optional: {sorted(overlap)}")
@@ -183,8 +198,8 @@ class RuleConfig:
 
         ``enable_patterns=["zimo"]`` turns optional 名堂 on; ``disable_patterns`` turns any off.
         """
-        enable = list(overrides.pop("enable_patterns", ()))
-        disable = list(overrides.pop("disable_patterns", ()))
+        enable = _keys(overrides.pop("enable_patterns", []), "enable_patterns")
+        disable = _keys(overrides.pop("disable_patterns", []), "disable_patterns")
         changes = check_options(overrides)
         active = dict(self.patterns)
         optional = dict(self.optional_patterns)
@@ -192,11 +207,13 @@ class RuleConfig:
             if key in active:
                 continue
             if key not in optional:
-                raise RuleConfigError(f"pattern {key!r} is not an option of preset {self.id!r}")
+                raise RuleConfigError(
+                    f"pattern {quoted(key)} is not an option of preset {self.id!r}"
+                )
             active[key] = optional.pop(key)
         for key in disable:
             if key not in active:
-                raise RuleConfigError(f"pattern {key!r} is not active in preset {self.id!r}")
+                raise RuleConfigError(f"pattern {quoted(key)} is not active in preset {self.id!r}")
             optional[key] = active.pop(key)
         return dataclasses.replace(
             self, patterns=_patterns(active), optional_patterns=_patterns(optional), **changes
@@ -216,12 +233,23 @@ OPTION_NAMES: Final[tuple[str, ...]] = tuple(
 _DEFAULTS: Final = RuleConfig()
 
 
+def _keys(raw: object, name: str) -> list[str]:
+    """A list of 名堂 keys (``enable_patterns``, ``disable_patterns``), checked."""
+    if (
+        not isinstance(raw, list | tuple)
+        or len(raw) > len(PATTERN_NAMES)
+        or not all(isinstance(k, str) for k in raw)
+    ):
+        raise RuleConfigError(f"{name} must be a list of 名堂 keys, not {quoted(raw)}")
+    return list(raw)
+
+
 def check_options(raw: Mapping[str, object]) -> dict[str, Any]:
     """Check option names and value types against ``RuleConfig``'s fields; quote what is wrong."""
     out: dict[str, Any] = {}
     for name, value in raw.items():
         if name not in OPTION_NAMES:
-            raise RuleConfigError(f"unknown rule option {name!r}")
+            raise RuleConfigError(f"unknown rule option {quoted(name)}")
         default = getattr(_DEFAULTS, name)
         if isinstance(default, bool):
             ok = isinstance(value, bool)
@@ -231,7 +259,7 @@ def check_options(raw: Mapping[str, object]) -> dict[str, Any]:
             ok = isinstance(value, str)
         if not ok:
             raise RuleConfigError(
-                f"option {name!r} takes a {type(default).__name__}, not {value!r}"
+                f"option {name!r} takes a {type(default).__name__}, not {quoted(value)}"
             )
         out[name] = value
     return out

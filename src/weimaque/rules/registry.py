@@ -7,7 +7,7 @@ import tomllib
 from importlib import resources
 from typing import Final
 
-from weimaque.errors import RuleConfigError
+from weimaque.errors import RuleConfigError, quoted
 from weimaque.rules.config import PatternValue, RuleConfig, check_options
 
 DEFAULT_PRESET: Final = "anxiang"
@@ -103,9 +103,11 @@ def get_rules(name: str | RuleConfig = DEFAULT_PRESET) -> RuleConfig:
     """A preset by id or alias; a ``RuleConfig`` is returned as is."""
     if isinstance(name, RuleConfig):
         return name
-    config = _by_name().get(name)
+    config = _by_name().get(name) if isinstance(name, str) else None
     if config is None:
-        raise RuleConfigError(f"unknown rules preset {name!r}; known: {', '.join(PRESET_IDS)}")
+        raise RuleConfigError(
+            f"unknown rules preset {quoted(name)}; known: {', '.join(PRESET_IDS)}"
+        )
     return config
 
 

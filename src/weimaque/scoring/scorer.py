@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from weimaque.analysis.arrange import Arrangement, arrangements, dealt_arrangements
 from weimaque.cards import Counts, counts_of, red_count
-from weimaque.errors import InvalidNotation, WrongCardCount
+from weimaque.errors import InvalidNotation, WrongCardCount, quoted
 from weimaque.notation import (
     HandDescription,
     Meld,
@@ -192,7 +192,7 @@ def score(
     Raises an :class:`~weimaque.errors.InvalidNotation` for bad input.
     """
     if source not in ("self", "other"):
-        raise InvalidNotation(f"source must be 'self' or 'other', not {source!r}")
+        raise InvalidNotation(f"source must be 'self' or 'other', not {quoted(source)}")
     return score_description(
         parse_hand(hand), source="self" if source == "self" else "other", last=last, rules=rules
     )

@@ -182,7 +182,7 @@ def check_room_body(raw: Any) -> None:
                 raise RoomError("bad_bots", f"seat {ascii(seat)[:8]}: {exc}") from exc
     seed = raw.get("seed")
     if isinstance(seed, int) and not isinstance(seed, bool) and not 0 <= seed <= MAX_SEED:
-        raise RoomError("bad_request", f"seed must be within 0..{MAX_SEED}, not {seed}")
+        raise RoomError("bad_request", f"seed must be within 0..{MAX_SEED}, not {quoted(seed)}")
     options = raw.get("options")
     hands = options.get("match_hands") if isinstance(options, dict) else None
     if (
@@ -548,9 +548,13 @@ def create_app(
         if isinstance(room, JSONResponse):
             return room
         # The finished hands only (each with its revealed commitment): what ``wmq verify`` reads.
-        # A live room's match seed is never shown; each hand's own seed is, once it is over.
+        # Each hand's own seed is shown once the hand is over, the match seed once the match is
+        # (docs/fairness.md): ``wmq verify`` then checks that every deal follows from it.
         record = room.match.record()
-        record.pop("seed", None)
+        if room.match.is_over():
+            record["seed_text"] = str(record["seed"])
+        else:
+            record.pop("seed", None)
         record["room_id"] = room.id
         record["match_number"] = room.match_number
         record["first_hand"] = room.first_hand

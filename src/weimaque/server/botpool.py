@@ -5,6 +5,10 @@ the server's own thread it would hold the interpreter lock and slow every table;
 worker processes (``Limits.bot_workers`` of them, started on the first decision), so the event
 loop keeps its core however many bots think. Decisions wait their turn in the pool's queue; each
 room has at most one in flight. ``random`` is instant and is played inline.
+
+A worker never outlives its server, however the server ends (a ``kill -9`` runs no shutdown):
+on Linux the kernel kills it when the server dies (``PR_SET_PDEATHSIG``), and everywhere a
+watchdog thread in the worker ends it once its parent is gone (:func:`_watch_parent`).
 """
 
 from __future__ import annotations
@@ -13,9 +17,14 @@ import asyncio
 import functools
 import logging
 import multiprocessing
+import os
 import random
+import signal
+import sys
+import threading
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from typing import Any
+from typing import Any, Final
 
 from weimaque.bots import BotView, get_bot
 from weimaque.bots.base import Bot
@@ -24,6 +33,48 @@ from weimaque.rules.config import RuleConfig
 from weimaque.rules.registry import overrides_of, rules_with
 
 log = logging.getLogger("weimaque.server")
+
+#: How often a worker's watchdog looks whether its server is still there.
+WATCH_INTERVAL_S: Final = 0.25
+#: ``prctl`` option: the signal a process gets when the thread that started it dies.
+_PR_SET_PDEATHSIG: Final = 1
+
+
+def _die_with(parent: int, pdeathsig: bool) -> None:
+    """In a new worker: end when process ``parent`` (the server) ends, however it ends.
+
+    ``PR_SET_PDEATHSIG`` is tied to the *thread* that started the worker, so the server asks
+    for it only when that is its main thread (``pdeathsig``); the watchdog covers the rest.
+    """
+    if pdeathsig and sys.platform.startswith("linux"):
+        import ctypes
+
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass  # the watchdog still runs
+    if os.getppid() != parent:  # the server died before the signal was asked for
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent,), name="watchdog", daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    """A worker's watchdog thread: exit the worker, mid-decision or not, once ``parent`` is gone.
+
+    It waits on the sentinel ``multiprocessing`` gives a spawned child (ready when its parent
+    ends, on every platform) and, on POSIX, also sees the worker handed to another parent.
+    """
+    from multiprocessing.connection import wait
+
+    process = multiprocessing.parent_process()
+    sentinel = None if process is None else process.sentinel
+    while os.getppid() == parent or sys.platform == "win32":
+        if sentinel is None:
+            time.sleep(WATCH_INTERVAL_S)
+        elif wait([sentinel], WATCH_INTERVAL_S):
+            break
+    os._exit(1)
 
 
 @functools.lru_cache(maxsize=64)
@@ -82,7 +133,14 @@ class BotPool:
         if self._executor is None:
             if self.processes:
                 context = multiprocessing.get_context("spawn")
-                self._executor = ProcessPoolExecutor(self.workers, mp_context=context)
+                # Workers are started by the thread that submits (the event loop's).
+                main = threading.current_thread() is threading.main_thread()
+                self._executor = ProcessPoolExecutor(
+                    self.workers,
+                    mp_context=context,
+                    initializer=_die_with,
+                    initargs=(os.getpid(), main),
+                )
             else:
                 self._executor = ThreadPoolExecutor(self.workers, thread_name_prefix="bot")
         return self._executor

@@ -235,6 +235,9 @@ class HandDriver(RoomViews):
             final_pool_share=None if match.final_share is None else list(match.final_share),
             ranking=ranking,
             hands=self.summaries(),
+            # Over, the match shows the seed every deal came from (docs/fairness.md).
+            seed=match.seed,
+            seed_text=str(match.seed),
         )
 
     # ----------------------------------------------------------------- 解散 and 再来一局

@@ -3,9 +3,11 @@
 Before a hand the server publishes a **commitment**: the SHA-256 of a fresh random secret and
 the hand's seed. The deal follows from the seed alone (RULES §2.2 [D]). When the hand is over
 the server reveals the secret and the seed; the record then holds both, with the deal itself.
-:func:`verify_document` checks a record the way ``wmq verify`` does: each commitment, each deal
-recomputed from its seed, every action legal when it was taken, the result, and for a match the
-dealer rotation and the ledger.
+:func:`verify_document` checks a record the way ``wmq verify`` does: each commitment (a hand
+without one fails), each deal recomputed from its seed, every action legal when it was taken, the
+result, and for a match the dealer rotation and the ledger. Once a match is over the server shows
+its match seed too; a match record holding it is checked from it: every hand's seed must be the
+one the match seed gives (``Match.hand_seed``).
 """
 
 from __future__ import annotations
@@ -17,11 +19,11 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from weimaque.cards import faces_str
-from weimaque.errors import WeimaqueError
+from weimaque.errors import RecordError, WeimaqueError, quoted
 from weimaque.game.actions import Action
-from weimaque.game.record import hand_record, start_from_record
+from weimaque.game.record import check_hand_record, hand_record, start_from_record
 from weimaque.game.state import GameState
-from weimaque.match import Match
+from weimaque.match import Match, check_match_record
 from weimaque.rules.registry import rules_with
 
 SCHEME: Final = "sha256-v1"
@@ -74,22 +76,21 @@ class Verified:
     hands: int
     actions: int
     commitments: int
+    #: Whether the record held its match seed, and every hand's seed followed from it.
+    match_seed: bool = False
 
 
 def _hands_of(doc: Any) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
-    """The hand records of a document, and the match record around them (if any)."""
+    """The hand records of a document, and the match record around them (if any), checked."""
     if not isinstance(doc, dict):
-        raise VerifyError("not a record: expected a JSON object")
+        raise RecordError(f"not a record: expected a JSON object, not {quoted(doc)}")
     if isinstance(doc.get("record"), dict):  # GET /api/rooms/{id}/hands/{n}
-        return [doc["record"]], None
+        return [check_hand_record(doc["record"], "hand 1")], None
     if isinstance(doc.get("hands"), list):  # a match record (wmq play --save, the server)
-        hands = doc["hands"]
-        if not all(isinstance(h, dict) for h in hands):
-            raise VerifyError("not a match record: every hand must be an object")
-        return hands, doc
+        return check_match_record(doc)["hands"], doc
     if "actions" in doc:
-        return [doc], None
-    raise VerifyError("not a record: no hand, hands or actions")
+        return [check_hand_record(doc, "hand 1")], None
+    raise RecordError(f"not a record: no hand, hands or actions (keys: {quoted(sorted(doc))})")
 
 
 def _check_commitment(where: str, hand: dict[str, Any], seed: Any) -> bool:
@@ -98,29 +99,46 @@ def _check_commitment(where: str, hand: dict[str, Any], seed: Any) -> bool:
     if block is None:
         return False
     if not isinstance(block, dict) or block.get("scheme") != SCHEME:
-        raise VerifyError(f"{where}: unknown fairness block {str(block)[:80]!r}")
+        raise VerifyError(f"{where}: unknown fairness block {quoted(block)}")
     secret, committed, revealed = block.get("secret"), block.get("commitment"), block.get("seed")
     if not isinstance(committed, str):
         raise VerifyError(f"{where}: no commitment")
-    if not isinstance(secret, str) or not isinstance(revealed, int):
-        raise VerifyError(f"{where}: commitment {committed[:16]}… was never revealed")
+    if not isinstance(secret, str) or type(revealed) is not int:
+        raise VerifyError(f"{where}: commitment {quoted(committed[:16])}… was never revealed")
     if revealed != seed or block.get("seed_text", str(seed)) != str(seed):
-        raise VerifyError(f"{where}: revealed seed {revealed} is not the hand's seed {seed}")
-    if not hmac.compare_digest(commitment(secret, revealed), committed):
         raise VerifyError(
-            f"{where}: commitment {committed[:16]}… does not match the revealed secret and seed"
+            f"{where}: revealed seed {quoted(revealed)} is not the hand's seed {quoted(seed)}"
+        )
+    if not hmac.compare_digest(commitment(secret, revealed).encode(), committed.encode()):
+        raise VerifyError(
+            f"{where}: commitment {quoted(committed[:16])}… does not match the revealed secret "
+            "and seed"
         )
     return True
 
 
-def verify_hand(where: str, hand: dict[str, Any]) -> tuple[GameState, int, bool]:
-    """Check one hand record; the replayed hand, its action count, whether it had a commitment."""
+def verify_hand(
+    where: str, hand: dict[str, Any], require_commitment: bool = True
+) -> tuple[GameState, int, bool]:
+    """Check one hand record; the replayed hand, its action count, whether it had a commitment.
+
+    A hand without a commitment fails unless ``require_commitment`` is off: its deal was never
+    locked before play, so nothing shows that it was not chosen.
+    """
+    check_hand_record(hand, where)
     seed = hand.get("seed")
     committed = _check_commitment(where, hand, seed)
     if hand.get("fairness") is None and hand.get("commitment") is not None:
-        raise VerifyError(f"{where}: commitment {str(hand['commitment'])[:16]}… never revealed")
+        raise VerifyError(f"{where}: commitment {quoted(hand['commitment'])} never revealed")
+    if not committed and require_commitment:
+        raise VerifyError(
+            f"{where}: no deal commitment, so nothing shows its deal was fixed before play "
+            "(a record of `wmq play` has none: --without-commitments checks the rest)"
+        )
     try:
         state = start_from_record(hand)
+    except RecordError:
+        raise
     except WeimaqueError as exc:
         raise VerifyError(f"{where}: {exc}") from exc
     deal = hand.get("deal")
@@ -128,15 +146,12 @@ def verify_hand(where: str, hand: dict[str, Any]) -> tuple[GameState, int, bool]
         raise VerifyError(
             f"{where}: the deal in the record is not the deal of seed {seed} (RULES §2.2)"
         )
-    actions = hand.get("actions")
-    if not isinstance(actions, list):
-        raise VerifyError(f"{where}: no action list")
-    for step, item in enumerate(actions, 1):
+    actions = hand["actions"]
+    for step, (seat, text) in enumerate(actions, 1):
         try:
-            seat, text = item
-            state.apply(int(seat), Action.parse(str(text)))
-        except (WeimaqueError, TypeError, ValueError) as exc:
-            raise VerifyError(f"{where}, action {step} {str(item)[:40]}: {exc}") from exc
+            state.apply(seat, Action.parse(text))
+        except WeimaqueError as exc:
+            raise VerifyError(f"{where}, action {step} {quoted([seat, text], 40)}: {exc}") from exc
     recorded = hand.get("result")
     if recorded is not None or state.is_terminal():
         replayed = hand_record(state)["result"]
@@ -153,41 +168,55 @@ def _result_text(result: Any) -> str:
         return "no result"
     if result.get("winner") is None:
         return "臭 (no winner)"
-    return f"seat {result.get('winner')} 胡 for {result.get('total')} on {result.get('card')}"
+    return (
+        f"seat {quoted(result.get('winner'))} 胡 for {quoted(result.get('total'))} "
+        f"on {quoted(result.get('card'))}"
+    )
 
 
-def verify_document(doc: Any) -> Verified:
-    """Check a hand or match record; raise ``VerifyError`` with the first failure."""
+def verify_document(doc: Any, require_commitments: bool = True) -> Verified:
+    """Check a hand or match record; raise ``VerifyError`` with the first failure.
+
+    A document that is no record at all raises ``RecordError``. A match record holding its
+    match seed (a finished match; ``wmq play --save``) is checked from it: the first dealer and
+    every hand's seed, hence every deal, follow from it as the server derives them
+    (``Match.hand_seed``).
+    """
     hands, match_doc = _hands_of(doc)
     if not hands:
         raise VerifyError("the record holds no hand")
     match: Match | None = None
+    seeded = match_doc is not None and match_doc.get("seed") is not None
     if match_doc is not None:
         try:
             rules = rules_with(match_doc["rules"], match_doc.get("overrides") or {})
-            seed = match_doc.get("seed")
-            if seed is not None:
-                match = Match.new(rules, int(seed))
-            else:
-                match = Match(rules, 0, int(hands[0]["dealer"]))
-        except (KeyError, TypeError, ValueError) as exc:
-            raise VerifyError(f"not a match record: missing or bad {exc}") from exc
+        except WeimaqueError as exc:
+            raise RecordError(f"match: {exc}") from exc
+        if seeded:
+            match = Match.new(rules, match_doc["seed"])
+        else:
+            match = Match(rules, 0, hands[0]["dealer"])
     total = committed = 0
     for number, hand in enumerate(hands, 1):
         where = f"hand {number}"
-        state, count, had = verify_hand(where, hand)
+        if match is not None and seeded:
+            expected = match.hand_seed(number - 1)
+            if hand.get("seed") != expected:
+                raise VerifyError(
+                    f"{where}: seed {quoted(hand.get('seed'))} is not the match seed's "
+                    f"hand {number}, {expected}"
+                )
+        state, count, had = verify_hand(where, hand, require_commitments)
         total += count
         committed += had
         if match is None:
             continue
         if state.dealer != match.dealer:
             raise VerifyError(f"{where}: dealer {state.dealer}, the rotation says {match.dealer}")
-        if match_doc is not None and match_doc.get("seed") is not None:
-            expected = match.hand_seed(number - 1)
-            if hand.get("seed") != expected:
-                raise VerifyError(f"{where}: seed {hand.get('seed')} is not the match's {expected}")
         if not state.is_terminal():
             raise VerifyError(f"{where}: the hand is not finished")
+        if match.is_over():
+            raise VerifyError(f"{where}: the match was over before this hand")
         match.current = state
         try:
             settlement = match.finish_hand()
@@ -196,8 +225,12 @@ def verify_document(doc: Any) -> Verified:
         if "settlement" in hand and hand["settlement"] != settlement.to_dict():
             raise VerifyError(f"{where}: the settlement does not follow from the result")
     if match is not None and match_doc is not None and match_doc.get("ended_early"):
+        if match.is_over():
+            raise VerifyError("match: ended early, yet its last hand had ended it")
         match.end_early()  # 解散: the pool left is shared as at a normal end (RULES §8.5)
     ledger = None if match_doc is None else match_doc.get("ledger")
     if match is not None and ledger is not None and match.ledger() != ledger:
-        raise VerifyError(f"match: the ledger {ledger} is not the replayed {match.ledger()}")
-    return Verified(len(hands), total, committed)
+        raise VerifyError(
+            f"match: the ledger {quoted(ledger, 120)} is not the replayed {match.ledger()}"
+        )
+    return Verified(len(hands), total, committed, seeded)

@@ -179,9 +179,13 @@ async def read_json(receive: AsyncIterator[bytes], headers: Headers, limit: int)
     if not body.strip():
         return None
     try:
-        return json.loads(bytes(body).decode("utf-8"))
+        return json.loads(bytes(body).decode("utf-8"), parse_constant=_not_a_number)
     except (ValueError, RecursionError) as exc:
         raise BodyError(400, "bad_json", f"not JSON: {exc}") from exc
+
+
+def _not_a_number(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
 
 
 def origin_allowed(headers: Headers) -> bool:

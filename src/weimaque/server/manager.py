@@ -175,6 +175,10 @@ class RoomManager:
             match.current = replay(record)
             last = match.current
             settlement = match.finish_hand()
+            # What a replay cannot give back: the revealed commitment and the deal as dealt.
+            for key in ("fairness", "deal"):
+                if key in record:
+                    match.hands[-1][key] = record[key]
         if last is not None and settlement is not None:
             room._last_state = last
             room.last_hand = room._hand_end(room.hand_number, last, settlement)

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from weimaque.bots import REGISTRY
-from weimaque.errors import WeimaqueError
+from weimaque.errors import WeimaqueError, quoted
 
 MAX_BOT_DELAY_MS: Final = 10_000
 MAX_TURN_SECONDS: Final = 3600
@@ -42,17 +42,6 @@ ROOM_OPTIONS: Final = (
 
 #: Lists of 名堂 keys a room turns on (from the preset's optional ones) or off.
 PATTERN_SWITCHES: Final = ("enable_patterns", "disable_patterns")
-
-
-def quoted(value: Any, limit: int = 60) -> str:
-    """``repr(value)`` cut to ``limit`` characters, for error messages that quote client input.
-
-    Never fails: an integer of thousands of digits is shown by its size.
-    """
-    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 200:
-        return f"<an integer of about {int(value.bit_length() * 0.30103)} digits>"
-    text = ascii(value) if isinstance(value, str) else repr(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _bounded(raw: dict[str, Any], name: str, default: int | None, low: int, high: int) -> Any:

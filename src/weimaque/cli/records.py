@@ -1,0 +1,91 @@
+"""Record files for the commands that read them (``wmq verify``, ``review``, ``replay``).
+
+A file is read only up to :data:`~weimaque.game.record.MAX_RECORD_BYTES` and checked by
+:func:`~weimaque.game.record.parse_record` before any command looks inside; whatever is wrong
+with it is told in one line on stderr, and the command exits 2 (docs/terminal.md).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any, Final
+
+import typer
+
+from weimaque.errors import RecordError, WeimaqueError, quoted
+from weimaque.game.record import MAX_RECORD_BYTES, parse_record
+
+EXIT_BAD_INPUT: Final = 2
+#: The longest message line a command prints about a bad record.
+LINE: Final = 300
+
+#: What a replay of a malformed record can still raise past its checks (a bug, told in a line).
+SLIPPED: Final = (KeyError, IndexError, TypeError, ValueError, RecursionError, OverflowError)
+
+
+def one_line(text: str, limit: int = LINE) -> str:
+    """``text`` on one line of at most ``limit`` characters, control characters shown escaped."""
+    flat = "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text[: limit * 2])
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def say(command: str, message: str) -> None:
+    """One line on stderr: ``wmq COMMAND: message``."""
+    sys.stderr.write(f"wmq {command}: {one_line(message)}\n")
+    sys.stderr.flush()
+
+
+def refuse(command: str, message: str) -> typer.Exit:
+    """Say what is wrong and return the exit (status 2) to raise."""
+    say(command, message)
+    return typer.Exit(EXIT_BAD_INPUT)
+
+
+def read_record(path: Path) -> Any:
+    """The checked JSON document of a record file; ``RecordError`` naming the file if it is not."""
+    name = quoted(str(path), 80)
+    try:
+        with path.open("rb") as file:
+            data = file.read(MAX_RECORD_BYTES + 1)
+    except OSError as exc:
+        raise RecordError(f"cannot read {name}: {exc.strerror or exc}") from exc
+    try:
+        return parse_record(data)
+    except RecordError as exc:
+        raise RecordError(f"{name}: {exc}") from exc
+
+
+def check_record(doc: Any) -> None:
+    """Refuse a document that is no hand or match record, as ``wmq verify`` would (exit 2)."""
+    from weimaque.game.record import check_hand_record
+    from weimaque.match import check_match_record
+    from weimaque.rules.registry import rules_with
+
+    if not isinstance(doc, dict):
+        raise RecordError(f"not a hand or match record: expected a JSON object: {quoted(doc)}")
+    if "hands" in doc:
+        check_match_record(doc)
+        try:
+            rules_with(doc["rules"], doc.get("overrides") or {})
+        except WeimaqueError as exc:
+            raise RecordError(f"match: {exc}") from exc
+    elif "record" in doc:
+        check_hand_record(doc["record"], "hand")
+    elif "actions" in doc:
+        check_hand_record(doc)
+    else:
+        raise RecordError(
+            f"not a hand or match record: no hands, record or actions (keys: {quoted(sorted(doc))})"
+        )
+
+
+__all__ = [
+    "EXIT_BAD_INPUT",
+    "SLIPPED",
+    "check_record",
+    "one_line",
+    "read_record",
+    "refuse",
+    "say",
+]
