@@ -25,6 +25,7 @@ from weimaque.server.base import DecisionClock
 from weimaque.server.fairness import commitment, deal_json, new_secret, reveal
 from weimaque.server.gate import Gate
 from weimaque.server.options import autoplay_bot_name
+from weimaque.server.persist import on_loop
 from weimaque.server.protocol import server_message
 from weimaque.server.seats import Conn, SeatId
 from weimaque.server.store import StoreUnavailable
@@ -280,16 +281,24 @@ class HandDriver(RoomViews):
         # The dropped hand's deal is never revealed: it was not played out.
         self.deal_commitment = self._deal_secret = None
         self._next_deadline = None
-        self.recorder.match_ended(self.match.ledger(), abandoned)
-        self.broadcast(self._match_end())
-        # Everyone's view of the table without the dropped hand (answers held by a claim
-        # window go out with it).
         replies = self.gate.replies
         self.gate = Gate()
+        self._wake.set()
+        # The end is announced once it is written: a table told the match is over finds it
+        # over after a restart (docs/protocol.md, "What is acknowledged is stored").
+        done = self.recorder.match_ended(self.match.ledger(), abandoned)
+        if done is None:
+            self._announce_dissolved(replies)
+        else:
+            on_loop(done, lambda _: self._announce_dissolved(replies))
+
+    def _announce_dissolved(self, replies: dict[Conn, Any]) -> None:
+        """Tell the table the dissolved match is over: its end, then everyone's view of the
+        table without the dropped hand (answers held by a claim window go out with it)."""
+        self.broadcast(self._match_end())
         for conn in list(self.conns):
             conn.send(self.snapshot(conn, replies.pop(conn, None)))
         self.broadcast_room()
-        self._wake.set()
 
     def _settle_rematch(self) -> None:
         """Start the next match if the 再来一局 window is decided; close it if nobody chose."""

@@ -201,10 +201,12 @@ class Recorder:
         if self.store is not None:
             self.store.finish_hand(self.room_id, number, record, ledger, over, match)
 
-    def match_ended(self, ledger: dict[str, Any], abandoned: int | None) -> None:
-        """The match was dissolved (解散); ``abandoned``: the number of the hand dropped."""
-        if self.store is not None:
-            self.store.end_match(self.room_id, ledger, True, abandoned)
+    def match_ended(self, ledger: dict[str, Any], abandoned: int | None) -> Future[None] | None:
+        """The match was dissolved (解散); ``abandoned``: the number of the hand dropped. The
+        write's future (None without a store): the room announces the end once it is written."""
+        if self.store is None:
+            return None
+        return self.store.end_match(self.room_id, ledger, True, abandoned)
 
     def match_started(self, number: int, seed: int, seats: dict[str, Any]) -> None:
         """The room started its match ``number`` (再来一局)."""
