@@ -244,6 +244,47 @@ def test_ready_marks_count_offline_and_autoplay_seats(client: TestClient) -> Non
         assert snap["hand_number"] == 2
 
 
+def test_cancelling_autoplay_while_its_move_is_written_keeps_it_cancelled(
+    client: TestClient,
+) -> None:
+    """取消托管 sent while 托管's move for the seat waits on the store: the move is played (it
+    was stored), and 托管 stays off (docs/protocol.md §3), not taken for a timer running out."""
+    room_id, _ = new_room(client, seed=46, bots={"1": "random", "2": "random"})
+    with contextlib.ExitStack() as stack:
+        c, _ = sit(client, room_id, stack, 0)
+        room = room_of(client, room_id)
+        store = room.recorder.store
+        assert store is not None
+        c.reply(c.send(type="autoplay", on=True), "snapshot")
+        # Stall the writer until the write it holds is 托管's move for seat 0 alone.
+        for _ in range(200):
+            store._write_lock.acquire()
+            time.sleep(0.05)
+            state = room.state
+            if (
+                state is not None
+                and state.phase != "claim"
+                and state.to_act() == (0,)
+                and room.acting.held  # the move taken from the queue, waiting on the lock
+            ):
+                break
+            store._write_lock.release()
+            time.sleep(0.001)
+        else:
+            pytest.fail("托管 never waited on the store for seat 0's move")
+        before = len(state.actions)
+        try:
+            snap = c.reply(c.send(type="autoplay", on=False), "snapshot")
+            assert not snap["room"]["seats"][0]["autoplay"]
+        finally:
+            store._write_lock.release()
+        wait_for(lambda: len(state.actions) > before, why="the stored move is played")
+        room.flush_pending()
+        time.sleep(0.2)
+        assert not room.seats[0].autoplay
+        assert not room.info()["seats"][0]["autoplay"]
+
+
 def test_nobody_to_press_waits_for_the_countdown_or_for_ever(client: TestClient) -> None:
     room_id, _ = new_room(client, seed=34, bots={"1": "random", "2": "random"}, next_seconds=None)
     with contextlib.ExitStack() as stack:

@@ -542,17 +542,20 @@ class HandDriver(RoomViews):
             due = self._seat_due(seat, now)
             if due is None or due > now:
                 return True  # the player took the seat back meanwhile (取消托管, back online)
-            # Written first: what the table is shown is stored (StoreUnavailable: see _drive).
-            if not await self._logged(seat, action):
-                return True
             absent = not self.present(seat) and (
                 self.opts.autoplay_absent or self._offline_by(seat, now)
             )
-            if (
+            # Why the seat is played is decided now: the player may send 取消托管 while the
+            # action is written, and that must not be taken for a timer running out.
+            timed_out = (
                 s.kind == "human"
                 and not (s.autoplay or s.away or absent)
                 and state.phase != "claim"
-            ):
+            )
+            # Written first: what the table is shown is stored (StoreUnavailable: see _drive).
+            if not await self._logged(seat, action):
+                return True
+            if timed_out:
                 # The turn timer ran out: the 托管 badge goes up, on a turn everyone sees, never
                 # inside a claim window (it would name the seat that had an option there). A
                 # seat played because it is offline gets none: its player plays again on coming
