@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import sys
 from typing import Annotated, Any
 
 import typer
@@ -79,6 +80,7 @@ def register(app: typer.Typer) -> None:
         import uvicorn
 
         from weimaque.server.app import create_app
+        from weimaque.server.persist import SWITCH_INTERVAL_SECONDS
         from weimaque.server.store import default_path
         from weimaque.server.tcp import guarded_http
 
@@ -88,6 +90,8 @@ def register(app: typer.Typer) -> None:
         typer.echo(f"wmq serve: http://{shown}:{port}/  (database {path})", err=False)
         app_ = create_app(path, limits=limits)
         quiet_collector()
+        # The store's writer thread gets the interpreter lock sooner (docs/protocol.md §4).
+        sys.setswitchinterval(SWITCH_INTERVAL_SECONDS)
         uvicorn.run(
             app_,
             host=host,
