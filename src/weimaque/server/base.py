@@ -174,8 +174,6 @@ class RoomBase:
         #: Per viewer: (events counted, how many of them it sees), for the ``from`` field.
         self._counted: dict[Viewer, tuple[int, int]] = {}
         self.hint_cache = HintCache()
-        #: Events of the hand in progress each viewer was shown (see ``RoomViews.send_events``).
-        self._seen: dict[Viewer, int] = {}
         #: News built on the next turn of the loop (``RoomViews.send_events``).
         self._pending: list[Callable[[], None]] = []
         self._flush_scheduled = False

@@ -98,7 +98,6 @@ class HandDriver(RoomViews):
         self.last_hand = None
         self._last_state = None
         self._commit(state.seed)
-        self._seen.clear()
         self.recorder.hand_started(self.hand_number, self.rules, state)
         self._track()
         self.send_deal(origin, re)
@@ -276,7 +275,6 @@ class HandDriver(RoomViews):
         self.match.end_early()
         self.dissolved = True
         self._since.clear()
-        self._seen.clear()
         self._counted.clear()
         # The dropped hand's deal is never revealed: it was not played out.
         self.deal_commitment = self._deal_secret = None

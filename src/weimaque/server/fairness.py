@@ -35,11 +35,6 @@ def new_secret() -> str:
     return secrets.token_hex(32)
 
 
-def new_seed() -> int:
-    """A fresh match seed from the OS CSPRNG (63 bits, so SQLite stores it)."""
-    return secrets.randbits(63)
-
-
 def commitment(secret: str, seed: int) -> str:
     """The published commitment to a hand: ``sha256("weimaque-deal-v1:<secret>:<seed>")``."""
     return hashlib.sha256(f"{_PREFIX}:{secret}:{seed}".encode()).hexdigest()

@@ -573,11 +573,6 @@ class Store:
         args = (_dump(seats), room_id)
         return self._submit(lambda db: db.execute("UPDATE rooms SET seats = ? WHERE id = ?", args))
 
-    def save_status(self, room_id: str, status: str) -> Future[None]:
-        """Store a room's status."""
-        args = (status, room_id)
-        return self._submit(lambda db: db.execute("UPDATE rooms SET status = ? WHERE id = ?", args))
-
     def start_hand(
         self,
         room_id: str,
