@@ -37,13 +37,13 @@ log = logging.getLogger("weimaque.server")
 #: every NUDGE_SECONDS (every SLOW_NUDGE_SECONDS once none has been done for STALL_SECONDS:
 #: the writer is then waiting on the disk or a lock, not on the interpreter lock).
 YIELD_SECONDS: Final = 0.0001
+NUDGE_SECONDS: Final = 0.0002
+SLOW_NUDGE_SECONDS: Final = 0.005
+STALL_SECONDS: Final = 0.05
 #: The interpreter's switch interval under ``wmq serve`` (CPython's default is 5 ms): how long
 #: the store's writer may wait for the interpreter lock at each of the few points of a write
 #: where it gives it up, while the event loop keeps it. Measured by ``bench/server.py``.
 SWITCH_INTERVAL_SECONDS: Final = 0.0005
-NUDGE_SECONDS: Final = 0.0002
-SLOW_NUDGE_SECONDS: Final = 0.005
-STALL_SECONDS: Final = 0.05
 
 
 class _Inbox:
