@@ -55,7 +55,7 @@ from weimaque.server.options import (
     autoplay_bot_name,
     quoted,
 )
-from weimaque.server.persist import written
+from weimaque.server.persist import answer_written, written
 from weimaque.server.protocol import (
     PROTOCOL_VERSION,
     ProtocolError,
@@ -696,6 +696,7 @@ def create_app(
                 if problem is not None:
                     client.fail(problem)
                     return
+                answer_written()
 
         async def reader() -> None:
             nonlocal told, silent
@@ -725,6 +726,7 @@ def create_app(
                     data = frame.get("bytes") or b""
                 try:
                     answered = room.handle(conn, parse_client(data))
+                    answer_written()
                     if answered is not None:  # an action: answered once it is stored
                         await answered
                 except ProtocolError as exc:

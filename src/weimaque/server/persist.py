@@ -118,6 +118,22 @@ def on_loop(done: Future[None], callback: Callable[[Future[None]], None]) -> Non
     done.add_done_callback(lambda finished: inbox.put(callback, finished))
 
 
+def answer_written() -> None:
+    """On the loop: run now the answers of writes the store has done meanwhile.
+
+    Called after each message a connection handles and each it sends. Under load a write is
+    done long before the loop's turn ends; its answer (the ``ack``) then goes out in this
+    turn instead of waiting for the next one behind every other connection's work.
+    """
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return
+    inbox = _inboxes.get(loop)
+    if inbox is not None and inbox.items:
+        inbox.run()
+
+
 async def written(done: Future[None]) -> None:
     """Wait on the event loop until the store has done ``done`` (its error raised here)."""
     waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -223,4 +239,4 @@ class Recorder:
             await written(self.store.barrier())
 
 
-__all__ = ["Recorder", "on_loop", "written"]
+__all__ = ["Recorder", "answer_written", "on_loop", "written"]
