@@ -10,7 +10,7 @@ import contextlib
 import copy
 import logging
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from importlib import resources
 from pathlib import Path
 from typing import Any, Final
@@ -100,7 +100,7 @@ class _Encoder:
     def __init__(self) -> None:
         self._last: tuple[object, str] | None = None
 
-    def __call__(self, message: dict[str, Any]) -> str:
+    def __call__(self, message: Mapping[str, Any]) -> str:
         last = self._last
         if last is not None and last[0] is message:
             return last[1]
@@ -129,7 +129,7 @@ class QueueClient:
         self.label = label
         self.failed: str | None = None
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: Mapping[str, Any]) -> None:
         """Queue a message (never blocks); a full queue or a bad message fails the connection."""
         if self.failed is not None:
             return
@@ -645,7 +645,7 @@ def create_app(
             d["hand"] = number
         return JSONResponse(body)
 
-    async def refuse(websocket: WebSocket, code: int, error: dict[str, Any]) -> None:
+    async def refuse(websocket: WebSocket, code: int, error: Mapping[str, Any]) -> None:
         await websocket.accept()
         with contextlib.suppress(Exception):
             await websocket.send_text(encode_message(error))

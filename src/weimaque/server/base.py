@@ -22,6 +22,7 @@ from weimaque.match import Match
 from weimaque.rules.config import RuleConfig
 from weimaque.rules.registry import overrides_of
 from weimaque.server.gate import Gate
+from weimaque.server.messages import Timer
 from weimaque.server.numbers import HintCache
 from weimaque.server.options import DEFAULT_TURN_SECONDS, OFFLINE_GRACE_S, RoomOptions
 from weimaque.server.persist import Recorder
@@ -115,7 +116,7 @@ def hand_summary(
     }
 
 
-def timed(deadline: float, now: float, seconds: int) -> dict[str, Any]:
+def timed(deadline: float, now: float, seconds: int) -> Timer:
     """A running clock as the protocol shows it: seconds, the deadline (Unix ms) and time left."""
     left = deadline - now
     return {
@@ -352,7 +353,7 @@ class RoomBase:
             "rematch": self._rematch_info(now),
         }
 
-    def _next_hand_info(self, now: float) -> dict[str, Any] | None:
+    def _next_hand_info(self, now: float) -> Timer | None:
         deadline, seconds = self._next_deadline, self.opts.next_seconds
         if deadline is None or seconds is None or self.status != "between_hands":
             return None

@@ -20,13 +20,12 @@ from weimaque.game.actions import Action
 from weimaque.game.events import Event
 from weimaque.game.state import NUM_SEATS
 from weimaque.match import Match
-from weimaque.server import botpool
+from weimaque.server import botpool, messages
 from weimaque.server.base import DecisionClock
 from weimaque.server.fairness import commitment, deal_json, new_secret, reveal
 from weimaque.server.gate import Gate
 from weimaque.server.options import autoplay_bot_name
 from weimaque.server.persist import on_loop
-from weimaque.server.protocol import server_message
 from weimaque.server.seats import Conn, SeatId
 from weimaque.server.store import StoreUnavailable
 from weimaque.server.views import RoomViews
@@ -216,17 +215,16 @@ class HandDriver(RoomViews):
         self.recorder.hand_finished(
             number, record, self.match.ledger(), over, match=self.match_number
         )
-        self.broadcast(server_message("hand_end", **self.last_hand))
+        self.broadcast(messages.hand_end(self.last_hand))
         if over:
             self.broadcast(self._match_end())
         self.broadcast_room()
 
-    def _match_end(self) -> dict[str, Any]:
+    def _match_end(self) -> messages.MatchEnd:
         """The ``match_end`` message: the current match's totals as they stand now."""
         match = self.match
         ranking = sorted(range(NUM_SEATS), key=lambda s: (-match.scores[s], s))
-        return server_message(
-            "match_end",
+        return messages.match_end(
             match_number=self.match_number,
             dissolved=self.dissolved,
             hands_played=len(match.hands),
@@ -237,7 +235,6 @@ class HandDriver(RoomViews):
             hands=self.summaries(),
             # Over, the match shows the seed every deal came from (docs/fairness.md).
             seed=match.seed,
-            seed_text=str(match.seed),
         )
 
     # ----------------------------------------------------------------- 解散 and 再来一局
@@ -253,19 +250,11 @@ class HandDriver(RoomViews):
         if refused:
             self.vote = None
             self._refused[vote.by] = now
-            self.broadcast(
-                server_message(
-                    "vote_result", kind="dissolve", passed=False, by=vote.by, refused_by=refused
-                )
-            )
+            self.broadcast(messages.vote_result(passed=False, by=vote.by, refused_by=refused))
             self.broadcast_room()
         elif vote.passed(voters, now):
             self.vote = None
-            self.broadcast(
-                server_message(
-                    "vote_result", kind="dissolve", passed=True, by=vote.by, refused_by=[]
-                )
-            )
+            self.broadcast(messages.vote_result(passed=True, by=vote.by, refused_by=[]))
             self._dissolve()
 
     def _dissolve(self) -> None:

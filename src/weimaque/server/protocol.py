@@ -13,7 +13,7 @@ import json
 import math
 import re as regex
 import unicodedata
-from typing import Annotated, Any, Final, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Final, Literal
 
 from pydantic import (
     AfterValidator,
@@ -26,6 +26,9 @@ from pydantic import (
     StrictStr,
     ValidationError,
 )
+
+if TYPE_CHECKING:  # the kind is listed with the others; it imports this module
+    from weimaque.server.messages import Error
 
 PROTOCOL_VERSION: Final = 1
 MAX_MESSAGE: Final = 64 * 1024
@@ -302,20 +305,23 @@ class ProtocolError(Exception):
         self.echo = echo
         self.re = re
 
-    def to_message(self) -> dict[str, Any]:
+    def to_message(self) -> Error:
         """The ``error`` message."""
         return error_message(self.code, self.message, self.echo, self.re)
 
 
-def error_message(
-    code: ErrorCode, message: str, echo: Any = None, re: Any = None
-) -> dict[str, Any]:
+def error_message(code: ErrorCode, message: str, echo: Any = None, re: Any = None) -> Error:
     """An ``error`` server message; ``echo`` and ``message`` are cleaned of client input."""
-    out: dict[str, Any] = {"v": PROTOCOL_VERSION, "type": "error"}
-    re = safe_id(re)
-    if re is not None:
-        out["re"] = re
-    out.update(code=code, message=clean_text(message, ECHO_LIMIT), echo=clean_echo(echo))
+    out: Error = {
+        "v": PROTOCOL_VERSION,
+        "type": "error",
+        "code": code,
+        "message": clean_text(message, ECHO_LIMIT),
+        "echo": clean_echo(echo),
+    }
+    safe = safe_id(re)
+    if safe is not None:
+        out["re"] = safe
     return out
 
 
@@ -394,13 +400,3 @@ def parse_client(text: str | bytes) -> AnyClientMessage:
         # Checked before any comparison: compare_digest refuses non-ASCII text.
         raise ProtocolError("bad_token", "this room holds no seat with that token", data, re)
     return message
-
-
-def server_message(kind: str, re: Any = None, /, **fields: Any) -> dict[str, Any]:
-    """A server message: ``{"v": 1, "type": kind, ["re": re], **fields}``."""
-    out: dict[str, Any] = {"v": PROTOCOL_VERSION, "type": kind}
-    re = safe_id(re)
-    if re is not None:
-        out["re"] = re
-    out.update(fields)
-    return out

@@ -22,6 +22,7 @@ import contextlib
 import json
 import logging
 import secrets
+from collections.abc import Mapping
 from typing import Any
 
 import orjson
@@ -247,11 +248,11 @@ class Link:
         self.decision: int | None = None
         self.seat: int | None = None
         self.observation: dict[str, Any] | None = None
-        self.last: dict[str, Any] | None = None
+        self.last: Mapping[str, Any] | None = None
 
     # ------------------------------------------------------------------ room → bot
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: Mapping[str, Any]) -> None:
         """A room message for this connection (never blocks): translated for the bot."""
         kind = message.get("type")
         if kind == "welcome" and self.seat is None and isinstance(message.get("seat"), int):
@@ -277,7 +278,7 @@ class Link:
             if self.last is not None:
                 self._request(self.last)
 
-    def _view(self, message: dict[str, Any]) -> None:
+    def _view(self, message: Mapping[str, Any]) -> None:
         observation = message.get("observation")
         number = message.get("hand_number", 0)
         if observation is None or not number:
@@ -298,7 +299,7 @@ class Link:
         else:
             self.pending, self.last = None, None
 
-    def _request(self, message: dict[str, Any]) -> None:
+    def _request(self, message: Mapping[str, Any]) -> None:
         self.next_id += 1
         self.pending, self.last = self.next_id, message
         self.decision = message.get("decision")
@@ -316,7 +317,7 @@ class Link:
             }
         )
 
-    def _end(self, message: dict[str, Any]) -> None:
+    def _end(self, message: Mapping[str, Any]) -> None:
         self.pending, self.last = None, None
         payload = {k: v for k, v in message.items() if k not in ("v", "type", "re")}
         self._out({"type": "end", "observation": self.observation, "hand_end": payload})

@@ -29,6 +29,7 @@ from weimaque.bots import get_bot
 from weimaque.errors import IllegalAction, InvalidNotation
 from weimaque.game.actions import Action
 from weimaque.game.state import NUM_SEATS
+from weimaque.server import messages
 from weimaque.server.base import DECISION_SPAN, Status, hand_summary
 from weimaque.server.driver import HandDriver
 from weimaque.server.options import (
@@ -58,8 +59,6 @@ from weimaque.server.protocol import (
     Sit,
     Spectate,
     Vote,
-    safe_id,
-    server_message,
 )
 from weimaque.server.seats import (
     Client,
@@ -117,7 +116,7 @@ class Room(HandDriver):
         if isinstance(msg, Act):
             return self._act(conn, msg)
         if isinstance(msg, Ping):
-            conn.send(server_message("pong", msg.id, t=msg.t, server_ms=int(time.time() * 1000)))
+            conn.send(messages.pong(msg.id, msg.t, int(time.time() * 1000)))
         elif isinstance(msg, Join):
             self._join(conn, msg)
         elif isinstance(msg, Sit):
@@ -438,9 +437,9 @@ class Room(HandDriver):
         self._seat(seat).autoplay = False
         # Accepted: said at once, the same whether or not a claim window will hold the events
         # (their ``events`` message, with ``re``, comes when this seat is settled; see .gate).
-        actor = {"seat": seat, "action": str(action), "auto": False}
+        actor = messages.Actor(seat=seat, action=str(action), auto=False)
         self.flush_pending()  # older news first: the order of messages never changes
-        conn.send(server_message("ack", None, ack=safe_id(msg.id), actor=actor))
+        conn.send(messages.ack(msg.id, actor))
         self.apply(seat, action, auto=False, origin=conn, re=msg.id)
 
     def _next(self, conn: Conn, msg: Next) -> None:
@@ -454,7 +453,7 @@ class Room(HandDriver):
         self.seats[seat].ready = True
         if not self._maybe_deal(conn, msg.id):
             # Said at once to the one who pressed; everyone else hears it with the next change.
-            conn.send(server_message("room", msg.id, room=self.info()))
+            conn.send(messages.room(self.info(), msg.id))
             self.broadcast_room()
 
     # ----------------------------------------------------------------- 解散 and 再来一局
@@ -513,7 +512,7 @@ class Room(HandDriver):
     def _answer_room(self, conn: Conn, re: object) -> None:
         """The room as it now stands, to the sender (with ``re``) and, coalesced, to all."""
         if conn in self.conns:
-            conn.send(server_message("room", re, room=self.info()))
+            conn.send(messages.room(self.info(), re))
         self.broadcast_room()
         self._wake.set()
 

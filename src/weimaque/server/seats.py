@@ -6,6 +6,7 @@ import hashlib
 import logging
 import re
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
@@ -17,7 +18,7 @@ SeatId = int | Literal["shouxing"]
 class Client(Protocol):
     """A connection: ``send`` queues one message and never blocks."""
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: Mapping[str, Any]) -> None:
         """Queue a message for this connection."""
         ...
 
@@ -68,7 +69,7 @@ class Conn:
     #: Whether this connection asked for 听 hints.
     hints: bool = False
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: Mapping[str, Any]) -> None:
         """Queue a message; a broken client never breaks the room."""
         try:
             self.client.send(message)

@@ -17,10 +17,11 @@ from weimaque.game.observation import observation
 from weimaque.game.record import start_from_record
 from weimaque.game.state import NUM_SEATS, GameState
 from weimaque.match import Settlement
+from weimaque.server import messages
 from weimaque.server.base import DECISION_SPAN, RoomBase, timed
 from weimaque.server.gate import settled, viewers
+from weimaque.server.messages import Actor, LegalAction, Timer, ViewFields
 from weimaque.server.numbers import breakdown_json, hints, table_xi
-from weimaque.server.protocol import server_message
 from weimaque.server.seats import Conn, SeatId
 
 
@@ -73,7 +74,7 @@ class RoomViews(RoomBase):
             return "public"
         return conn.seat
 
-    def _timer(self, seat: SeatId | None) -> dict[str, Any] | None:
+    def _timer(self, seat: SeatId | None) -> Timer | None:
         if not isinstance(seat, int):
             return None
         clock = self._since.get(seat)
@@ -107,7 +108,7 @@ class RoomViews(RoomBase):
         upto = len(state.events) if held is None else NUM_SEATS if held.upto is None else held.upto
         return self._decision(viewer, self._visible_before(viewer, upto))
 
-    def _legal(self, seat: SeatId | None) -> list[dict[str, Any]]:
+    def _legal(self, seat: SeatId | None) -> list[LegalAction]:
         state = self.state
         if state is None or not isinstance(seat, int):
             return []
@@ -115,7 +116,7 @@ class RoomViews(RoomBase):
 
     def _view_fields(
         self, conn: Conn, shown: GameState | None = None, cache: ViewCache | None = None
-    ) -> dict[str, Any]:
+    ) -> ViewFields:
         """Observation, legal actions, timer, 息 numbers and (when asked for) 听 hints.
 
         ``shown`` is the hand to show (default: the one in progress); ``cache`` shares the
@@ -132,7 +133,7 @@ class RoomViews(RoomBase):
             cache[viewer] = (obs, None if obs is None else table_xi(obs, self.rules))
         obs, numbers = cache[viewer]
         legal = self._legal(seat) if state is not None else []
-        fields: dict[str, Any] = {
+        fields: ViewFields = {
             "observation": obs,
             "legal_actions": legal,
             "to_act": bool(legal),
@@ -149,7 +150,7 @@ class RoomViews(RoomBase):
             return self.state
         return self._last_state
 
-    def snapshot(self, conn: Conn, re: Any = None) -> dict[str, Any]:
+    def snapshot(self, conn: Conn, re: Any = None) -> messages.Snapshot:
         """The full view of one connection."""
         viewer = self.viewer_of(conn)
         shown = self._displayed()
@@ -165,31 +166,28 @@ class RoomViews(RoomBase):
                 # The viewer has answered the decision shown: it is gone, none is offered.
                 legal = []
                 obs = {**obs, "to_act": False, "legal_actions": []}
-            fields.update(
-                observation=obs,
-                legal_actions=[{"text": t, "id": Action.parse(t).id} for t in legal],
-                to_act=bool(legal),
-                timer=None,
-                numbers=None if obs is None else table_xi(obs, self.rules),
-            )
-            fields.pop("hints", None)
+            fields = {
+                "observation": obs,
+                "legal_actions": [{"text": t, "id": Action.parse(t).id} for t in legal],
+                "to_act": bool(legal),
+                "timer": None,
+                "numbers": None if obs is None else table_xi(obs, self.rules),
+            }
         history = [v for e in events if (v := e.view(viewer)) is not None]
-        return server_message(
-            "snapshot",
+        return messages.snapshot(
             re,
+            fields,
             room=self.info(),
             you=self._you(conn),
             hand_number=self.hand_number,
             decision=self._decision(viewer, len(history)),
-            **fields,
             history=history,
-            event_count=len(history),
             match=self.match_info(),
             last_hand=self.last_hand if self.state is None else None,
             commitment=self.deal_commitment if self.state is not None else None,
         )
 
-    def _you(self, conn: Conn) -> dict[str, Any]:
+    def _you(self, conn: Conn) -> messages.You:
         seat = conn.seat
         if seat is None:
             held = conn.held
@@ -203,12 +201,11 @@ class RoomViews(RoomBase):
             "held": None,
         }
 
-    def _welcome(self, conn: Conn, re: Any) -> dict[str, Any]:
+    def _welcome(self, conn: Conn, re: Any) -> messages.Welcome:
         seat = conn.seat if conn.seat is not None else conn.held
         s = None if seat is None else self._seat(seat)
         you = self._you(conn)
-        return server_message(
-            "welcome",
+        return messages.welcome(
             re,
             room_id=self.id,
             seat=conn.seat,
@@ -216,10 +213,9 @@ class RoomViews(RoomBase):
             token=None if s is None else conn.token,
             name=you["name"],
             held=conn.held,
-            protocol=1,
         )
 
-    def broadcast(self, message: dict[str, Any]) -> None:
+    def broadcast(self, message: messages.ServerMessage) -> None:
         """Send the same (public) message to every connection."""
         self.flush_pending()
         for conn in list(self.conns):
@@ -242,7 +238,7 @@ class RoomViews(RoomBase):
 
     def _flush_room(self) -> None:
         self._room_due = False
-        self.broadcast(server_message("room", room=self.info()))
+        self.broadcast(messages.room(self.info()))
 
     def send_snapshots(self) -> None:
         """A fresh snapshot to every connection (a new hand)."""
@@ -295,7 +291,7 @@ class RoomViews(RoomBase):
             groups.setdefault(self.viewer_of(conn), []).append(conn)
         if origin is not None and re is not None and not settled(state, self.viewer_of(origin)):
             gate.replies[origin] = re
-        plan: list[tuple[Conn, Any, list[dict[str, Any]], int, dict[str, Any] | None]] = []
+        plan: list[tuple[Conn, Any, list[dict[str, Any]], int, Actor | None]] = []
         for viewer in viewers(state, self.shouxing is not None):
             if not settled(state, viewer):
                 continue
@@ -317,9 +313,9 @@ class RoomViews(RoomBase):
                 own = any(s == conn.seat for s, _, _ in actors)
                 if not views and not own:
                     continue
-                actor = next(
+                actor: Actor | None = next(
                     (
-                        {"seat": s, "action": str(a), "auto": au}
+                        Actor(seat=s, action=str(a), auto=au)
                         for s, a, au in actors
                         if s == conn.seat or a.kind == "discard"
                     ),
@@ -331,28 +327,27 @@ class RoomViews(RoomBase):
                 plan.append((conn, reply, views, seen, actor))
         hand = self.hand_number
         cache: ViewCache = {}
-        shared: dict[Any, dict[str, Any]] = {}
+        shared: dict[Any, messages.Events] = {}
 
         def message(
             conn: Conn,
             reply: Any,
             views: list[dict[str, Any]],
             seen: int,
-            actor: dict[str, Any] | None,
-        ) -> dict[str, Any]:
+            actor: Actor | None,
+        ) -> messages.Events:
             # Spectators (and several tabs of one seat) share one message, encoded once.
             key = (conn.seat, conn.hints, None if actor is None else actor["seat"], seen)
             found = None if reply is not None else shared.get(key)
             if found is None:
-                found = server_message(
-                    "events",
+                found = messages.events(
                     reply,
+                    self._view_fields(conn, cache=cache),
                     hand_number=hand,
                     decision=self._decision(self.viewer_of(conn), seen + len(views)),
-                    **{"from": seen},
+                    first=seen,
                     events=views,
                     actor=actor,
-                    **self._view_fields(conn, cache=cache),
                 )
                 if reply is None:
                     shared[key] = found
