@@ -10,7 +10,7 @@ alone, with the 胡 among its candidates, and is credited with the true gain of 
 The report: how often declining would pay with the deal known (an upper bound nobody at the table
 has), and what each search's declines are worth per offered 胡.
 
-    python bench/decline_hu.py --hands 150      # about 4 minutes on one core
+    python research/decline_hu.py --hands 150      # about 4 minutes on one core
 """
 
 from __future__ import annotations
