@@ -11,13 +11,13 @@ choice's. All specs are rated by the same oracle values at the same positions, s
 of mean regret are paired, and their standard errors are printed.
 
 Regret is measured in the rollout model that the search plans in, so it says how close a search
-comes to what it would choose if it knew the hands. Calibration (docs/bots.md): greedy's choices
-cost about 1.0–1.2 points a decision more than ``mcts:iters=300;keep=2``'s, which is +2.6 per
-hand in the arena; the search that reads the true hands (``oracle:``) 3.5–5 less, which is +10
+comes to what it would choose if it knew the hands. Calibration (research/bots-log.md): greedy's
+choices cost about 1.0–1.2 points a decision more than ``mcts:iters=300;keep=2``'s, which is +2.6
+per hand in the arena; the search that reads the true hands (``oracle:``) 3.5–5 less, which is +10
 per hand in the arena (``research/oracle.py``).
 It is a proxy: its players after the decision are the rollout policy, the arena's are not, so a
 search that gains here must still be confirmed in the arena (a chain setting that gained on one
-set of hands gained nothing on another, and lost in the arena: docs/bots.md row 21).
+set of hands gained nothing on another, and lost in the arena: research/bots-log.md, row 21).
 
 Spec prefixes for analysis (worlds built by ``research/_truth.py``; never players): ``oracle:SPEC``
 searches the true state; ``stock:SPEC`` knows which cards are in the stock and which in the
