@@ -63,8 +63,8 @@ run: setup
 	$(BIN)/wmq serve --host 127.0.0.1 --port 8000
 
 lint: setup
-	$(BIN)/ruff check src tests bench
-	$(BIN)/ruff format --check src tests bench
+	$(BIN)/ruff check src tests bench research
+	$(BIN)/ruff format --check src tests bench research
 
 typecheck: env
 	$(BIN)/mypy --strict src

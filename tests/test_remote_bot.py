@@ -104,8 +104,9 @@ def test_remote_bot_plays_a_hand_over_websocket(client: TestClient) -> None:
 
 
 def test_a_bot_that_stops_reading_is_dropped() -> None:
-    # Issue 13 §1.2 for remote bots too: at most `limit` lines wait; past that the connection is
-    # to be closed (the seat then counts as absent), and nothing more is queued.
+    # The outgoing queue's bound (`queue_messages`, docs/protocol.md §6) for remote bots too: at
+    # most `limit` lines wait; past that the connection is to be closed (the seat then counts as
+    # absent), and nothing more is queued.
     from types import SimpleNamespace
 
     from weimaque.server.remote import Link
@@ -148,7 +149,8 @@ def test_a_flooding_bot_is_told_to_slow_down(tmp_path: Path) -> None:
 
 
 def test_bot_token_body_is_json_and_bounded(client: TestClient) -> None:
-    # Issue 13 §1.6: like POST /api/rooms, JSON only (no cross-site form posts) and a size bound.
+    # Like POST /api/rooms: JSON only (no cross-site form posts) and a size bound (`max_body`,
+    # docs/protocol.md §6; docs/bot-protocol.md, in a server room).
     room_id, creator = _room(client)
     url = f"/api/rooms/{room_id}/bot-token"
     plain = client.post(url, content=b"seat=2", headers={"Content-Type": "text/plain"})

@@ -1,5 +1,5 @@
-"""Probes of a real ``wmq serve`` as an attacker would send them (issue 13 §1): sizes, rates,
-headers, strict parsing, bot budgets. Each probe is bounded in count and time."""
+"""Probes of a real ``wmq serve`` as an attacker would send them (docs/protocol.md §6, Limits):
+sizes, rates, headers, strict parsing, bot budgets. Each probe is bounded in count and time."""
 
 from __future__ import annotations
 

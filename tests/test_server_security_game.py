@@ -1,5 +1,6 @@
-"""The game side of issue 13: no side channel in claim windows, seats nobody can squat or spy
-from, deals anyone can check. Each probe is bounded in count and time."""
+"""The game side of the server's security: no side channel in claim windows (docs/protocol.md
+§2.3), seats nobody can squat or spy from, deals anyone can check (docs/fairness.md). Each probe
+is bounded in count and time."""
 
 from __future__ import annotations
 

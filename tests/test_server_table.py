@@ -1,5 +1,5 @@
 """The table never stalls and shows the numbers: 旁观/坐回/离座, 托管, 明息 and 听 hints, the
-result's sum, the 算息 API (issue: the browser game players choose)."""
+result's sum, the 算息 API (docs/web.md, docs/protocol.md `POST /api/score`)."""
 
 from __future__ import annotations
 

@@ -20,11 +20,11 @@ from weimaque.notation import Meld, Source
 
 #: Sharpness of the discard model that reads the opponents' play: the chance of discarding a face
 #: is proportional to ``exp(BETA * value left)``. The best of a grid for greedy's discards in its
-#: self-play (``bench/discard_model.py --hands 150``: mean log-likelihood -0.99 per discard at 12,
-#: -2.12 for a uniform pick, over 1,616 discards).
+#: self-play (``research/discard_model.py --hands 150``: mean log-likelihood -0.99 per discard at
+#: 12, -2.12 for a uniform pick, over 1,616 discards).
 BETA = 12.0
 #: Log-probability that an opponent lets a 碰 go by: greedy declines 14-15% of the 碰 it is
-#: offered (``bench/discard_model.py``: 130 of 894 offers in 150 hands of its self-play).
+#: offered (``research/discard_model.py``: 130 of 894 offers in 150 hands of its self-play).
 _PENG_PASS = math.log(0.14)
 #: Log-likelihood of a discard the sampled hand could not have made (a face then held three
 #: times, a 砍, or banned; RULES §4.4, §5.2).

@@ -26,8 +26,8 @@ the hidden deal (:meth:`Knowledge.worlds`) weighted by
 opponent's sampled hand explains its discards, the 碰 it let go and the 胡 it did not take. Its
 sampled opponents wait on a card far more often than uniform ones (21% against 3%; real hands
 40%), mostly waiting on the wrong cards; over 1,200 hands against greedy, ``infer=5;beta=4``
-scores 3.2 per hand below the same search with uniform worlds (docs/bots.md, row 21), so it
-stays an option, off by default.
+scores 3.2 per hand below the same search with uniform worlds (docs/bots.md, *Against two
+greedy bots*), so it stays an option, off by default.
 ``only=claims`` / ``only=discards`` search one kind of decision (an ablation).
 
 Why flat rather than a tree (IS-MCTS): the opponents' replies depend on cards we do not see, a

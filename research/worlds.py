@@ -11,7 +11,7 @@ opponent's concealed hand is compared with the real one:
   (over the positions where both wait);
 - *shared cards*: the share of the real hand's cards that the sampled hand holds.
 
-Run: ``.venv/bin/python bench/worlds.py --hands 25 --seed 7000`` (about a minute).
+Run: ``.venv/bin/python research/worlds.py --hands 25 --seed 7000`` (about a minute).
 """
 
 from __future__ import annotations

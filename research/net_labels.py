@@ -1,11 +1,11 @@
 """What the learned bot's features can learn at best: departures from greedy rated by the true deal.
 
-The advantage-trained net (docs/bots.md, "The learned bot") learns the search teacher's gains,
-which are estimated in worlds sampled from the seat's view, so they carry the teacher's model of
-the opponents. This benchmark labels the same kind of decisions without that model: in greedy
-self-play, every candidate the search would consider (the claim options and the best few
-discards) is rated by ``--rollouts`` paired rollouts from the **true** state (the stock's order
-shuffled), as a gain over greedy's own move. Regressed on features of the seat's view, such
+The advantage-trained net (research/bots-log.md, "The learned bot's phases") learns the search
+teacher's gains, which are estimated in worlds sampled from the seat's view, so they carry the
+teacher's model of the opponents. This experiment labels the same kind of decisions without that
+model: in greedy self-play, every candidate the search would consider (the claim options and the
+best few discards) is rated by ``--rollouts`` paired rollouts from the **true** state (the stock's
+order shuffled), as a gain over greedy's own move. Regressed on features of the seat's view, such
 labels estimate what a candidate is worth *given what the seat can see*, averaged over the deals
 that look alike — the target of any view-based scorer (a hand's self-play result is one such
 rollout). The labels are analysis only: no bot plays with them, and the net's inputs stay the
@@ -21,7 +21,7 @@ a ridge regression on those features plus a few that read the opponents' discard
 (:func:`reading`), both with gains clipped to ``--clip`` points (a few hands worth hundreds of
 points otherwise steer the fit).
 
-    python bench/net_labels.py --jobs 60 --workers 2    # 1,200 hands, about an hour on 2 cores
+    python research/net_labels.py --jobs 60 --workers 2    # 1,200 hands, about an hour on 2 cores
 
 Each job (20 hands) is kept under ``--cache``, so an interrupted run resumes.
 """

@@ -1,7 +1,7 @@
 """How much the seat's view tells about *who holds what*: the hidden cards' places, predicted.
 
-``bench/regret.py`` finds the search's missing points in knowing which opponent holds which
-cards. This benchmark asks how much of that any reading of the view could recover. At sampled
+``research/regret.py`` finds the search's missing points in knowing which opponent holds which
+cards. This experiment asks how much of that any reading of the view could recover. At sampled
 decisions of greedy self-play, every hidden card (in the opponents' hands, in their face-down
 偎, in the stock) has a true place: the 下家, the 上家 or the stock. Each model gives every
 hidden face a probability of each place, and is scored by the log loss of the true places, in
@@ -16,7 +16,7 @@ nats per hidden card (an oracle that reads the deal scores 0):
 
 It also splits the sampler's loss into *stock or hand* and *which opponent, given a hand*.
 
-    python bench/who_holds.py --hands 300      # about 5 minutes on one core
+    python research/who_holds.py --hands 300      # about 5 minutes on one core
 """
 
 from __future__ import annotations

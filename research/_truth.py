@@ -1,11 +1,11 @@
-"""Worlds built from the *true* state, for the analysis benchmarks only (never a player).
+"""Worlds built from the *true* state, for the research experiments only (never a player).
 
-``bench/oracle.py`` and ``bench/regret.py`` ask how much a search would gain if its sampled
+``research/oracle.py`` and ``research/regret.py`` ask how much a search would gain if its sampled
 worlds knew more than the seat's view: everything but the stock's order (:func:`truth`), only
 which cards are in the stock and which in the opponents' hands (:func:`stock_truth`), or only
 which faces each opponent waits on (:func:`wait_match`, a weight for the chain of
 ``mcts:infer``). Each stands in for ``weimaque.bots.determinize.Knowledge`` (or for
-``weimaque.bots.inference.seat_loglik``) inside the search, patched by the benchmark that uses
+``weimaque.bots.inference.seat_loglik``) inside the search, patched by the experiment that uses
 it; nothing in the package, the arena or the server can build these.
 """
 

@@ -5,7 +5,7 @@ under the rollout policy's valuation as a softmax with sharpness ``beta`` (``inf
 best of the grid; ``beta`` 0 is a uniform pick), and how often greedy takes the 碰 and the 吃 it
 is offered (``inference._PENG_PASS`` is the log of the 碰 it lets go).
 
-Run: ``.venv/bin/python bench/discard_model.py --hands 60`` (about half a minute).
+Run: ``.venv/bin/python research/discard_model.py --hands 60`` (about half a minute).
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Is a winning 胡 ever worth declining? Rated from the true deal, and as the search sees it.
 
-Every bot here takes a winning 胡 at once (``BotView.obvious``; RULES §4.7). Issue 11 asked when a
-small 胡 is better declined — for a 碰 or 吃 that makes a bigger hand, or a pass. At every decision
-of greedy self-play where a 胡 is offered beside other actions, each action is rated by
+Every bot here takes a winning 胡 at once (``BotView.obvious``; RULES §4.7). The question is
+when a small 胡 is better declined — for a 碰 or 吃 that makes a bigger hand, or a pass. At every
+decision of greedy self-play where a 胡 is offered beside other actions, each action is rated by
 ``--rollouts`` paired rollouts from the **true** state (the stock's order shuffled), as a gain over
 taking the 胡; then each search spec (``--bots``, separated by ``|``) decides from the seat's view
 alone, with the 胡 among its candidates, and is credited with the true gain of its choice.
@@ -10,7 +10,7 @@ alone, with the 胡 among its candidates, and is credited with the true gain of 
 The report: how often declining would pay with the deal known (an upper bound nobody at the table
 has), and what each search's declines are worth per offered 胡.
 
-    python bench/decline_hu.py --hands 150      # about 4 minutes on one core
+    python research/decline_hu.py --hands 150      # about 4 minutes on one core
 """
 
 from __future__ import annotations

@@ -1,8 +1,11 @@
-"""The analysis benchmarks' worlds (bench/_truth.py) and the regret benchmark (bench/regret.py).
+"""The experiments' worlds (research/_truth.py), the regret experiment (research/regret.py) and
+the analyses of research/net_labels.py, who_holds.py and decline_hu.py.
 
-These build worlds from the true state, for measuring what information is worth; they are never
+The worlds are built from the true state, for measuring what information is worth; they are never
 players. What they must get right: each world knows exactly what its name says, and nothing is
 lost or invented (every card accounted for, the seat's own view unchanged).
+
+Run with ``python -m pytest research/``; ``make test`` does not collect it.
 """
 
 from __future__ import annotations
@@ -24,13 +27,13 @@ from weimaque.game.invariants import check_step
 from weimaque.game.observation import observation
 from weimaque.game.state import NUM_SEATS, GameState
 
-BENCH = Path(__file__).parent.parent / "bench"
+RESEARCH = Path(__file__).parent
 
 
 def _load(name: str) -> ModuleType:
-    if str(BENCH) not in sys.path:
-        sys.path.insert(0, str(BENCH))
-    spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
+    if str(RESEARCH) not in sys.path:
+        sys.path.insert(0, str(RESEARCH))
+    spec = importlib.util.spec_from_file_location(name, RESEARCH / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module

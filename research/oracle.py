@@ -7,8 +7,8 @@ measures what any determinization, however well it read the opponents' claims an
 could add at most; what remains is the rollout model's limit. The patch lives in this script
 only: nothing in the package, the arena or the server can build this bot.
 
-Run: ``.venv/bin/python bench/oracle.py --bots 'mcts:iters=300;keep=2,greedy,greedy' --hands 600
---seed 1 --workers 2 --out oracle`` (then ``oracle.json``, as ``bench/confirm.py`` writes it).
+Run: ``.venv/bin/python research/oracle.py --bots 'mcts:iters=300;keep=2,greedy,greedy' --hands 600
+--seed 1 --workers 2 --out oracle`` (then ``oracle.json``, as ``research/confirm.py`` writes it).
 
 ``WMQ_ORACLE_KNOWS=waits`` tells the search less: only which faces each opponent's hand waits on
 (none, or the faces one more card completes, RULES §6.1). Its worlds then come from the chain of

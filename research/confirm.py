@@ -1,6 +1,6 @@
 """A long arena that can be cut off: every finished deal is logged, and a summary is kept.
 
-Run: ``.venv/bin/python bench/confirm.py --bots 'mcts:iters=300;keep=2,greedy,greedy'
+Run: ``.venv/bin/python research/confirm.py --bots 'mcts:iters=300;keep=2,greedy,greedy'
 --hands 1200 --seed 1 --workers 2 --out confirm`` writes ``confirm.jsonl`` (one finished deal
 per line, in deal order) and rewrites ``confirm.json`` (the :mod:`weimaque.arena` summary of
 the deals finished so far) every ``--every`` deals, so a run stopped early still reports the

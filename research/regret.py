@@ -1,7 +1,7 @@
 """Decision quality against an oracle: how much each search's choices cost, position by position.
 
 An arena of 1,200 hands tells two searches apart only when they differ by 2–3 points per hand
-(its 95% interval is ±2.3). This benchmark asks a sharper question on fewer hands. At every
+(its 95% interval is ±2.3). This experiment asks a sharper question on fewer hands. At every
 fourth decision of greedy self-play that is not obvious (more than one candidate, no 胡 to take),
 every given bot spec chooses from the seat's view; then an *oracle* rates each candidate, and
 each choice, by ``--rollouts`` paired rollouts from the **true** state (the opponents' hands and
@@ -11,20 +11,20 @@ choice's. All specs are rated by the same oracle values at the same positions, s
 of mean regret are paired, and their standard errors are printed.
 
 Regret is measured in the rollout model that the search plans in, so it says how close a search
-comes to what it would choose if it knew the hands. Calibration (docs/bots.md): greedy's choices
-cost about 1.0–1.2 points a decision more than ``mcts:iters=300;keep=2``'s, which is +2.6 per
-hand in the arena; the search that reads the true hands (``oracle:``) 3.5–5 less, which is +10
-per hand in the arena (``bench/oracle.py``).
+comes to what it would choose if it knew the hands. Calibration (research/bots-log.md): greedy's
+choices cost about 1.0–1.2 points a decision more than ``mcts:iters=300;keep=2``'s, which is +2.6
+per hand in the arena; the search that reads the true hands (``oracle:``) 3.5–5 less, which is +10
+per hand in the arena (``research/oracle.py``).
 It is a proxy: its players after the decision are the rollout policy, the arena's are not, so a
 search that gains here must still be confirmed in the arena (a chain setting that gained on one
-set of hands gained nothing on another, and lost in the arena: docs/bots.md row 21).
+set of hands gained nothing on another, and lost in the arena: research/bots-log.md, row 21).
 
-Spec prefixes for analysis (worlds built by ``bench/_truth.py``; never players): ``oracle:SPEC``
+Spec prefixes for analysis (worlds built by ``research/_truth.py``; never players): ``oracle:SPEC``
 searches the true state; ``stock:SPEC`` knows which cards are in the stock and which in the
 opponents' hands, but deals the latter between them at random; ``waits:SPEC`` (give it
 ``infer=N``) weighs the chain of ``mcts:infer`` towards the opponents' real waits.
 
-Run: ``.venv/bin/python bench/regret.py --hands 60 --bots
+Run: ``.venv/bin/python research/regret.py --hands 60 --bots
 'mcts:iters=300;keep=2|mcts:iters=300;keep=2;infer=5;beta=4'`` (specs separated by ``|``; the
 first is the reference of the paired differences; ``--out FILE`` keeps every position as JSON).
 """
