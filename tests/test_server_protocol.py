@@ -397,6 +397,18 @@ def test_http_api(client: TestClient) -> None:
     assert public in listed("") and body["room_id"] not in listed("")
 
 
+def test_every_bot_the_lobby_offers_can_sit_in_a_room(client: TestClient) -> None:
+    # The lobby builds its bot levels from ``bots`` (docs/protocol.md §1): each must be accepted.
+    offered = client.get("/api/presets").json()["bots"]
+    assert {"random", "policy", "greedy", "net", "mcts"} <= set(offered)
+    for bot in offered:
+        res = client.post("/api/rooms", json={"bots": {"1": bot}})
+        assert res.status_code == 201, (bot, res.text)
+    # A learned bot's weights come from the server's own files, never from a request.
+    res = client.post("/api/rooms", json={"bots": {"1": "net:weights=/etc/passwd"}})
+    assert res.status_code == 400 and res.json()["error"]["code"] == "bad_bots"
+
+
 def test_presets_name_every_pattern(client: TestClient) -> None:
     # The lobby labels each preset's 名堂 (RULES §7.2) and builds its options from these.
     presets = client.get("/api/presets").json()

@@ -48,9 +48,13 @@ PLUGINS: dict[str, Callable[[dict[str, str]], Bot]] = {
 
 
 #: Bot name → parameter → (type, least, most): what ``check_spec`` accepts (a server's bounds).
+#: Every bot a room may seat is here; ``net`` only with its shipped weights (a path never comes
+#: from a request).
 SPEC_BOUNDS: Final[dict[str, dict[str, tuple[type, float, float]]]] = {
     "random": {},
+    "policy": {},
     "greedy": {},
+    "net": {},
     "mcts": {
         "ms": (float, 1, 3000),
         "iters": (int, 1, 20_000),

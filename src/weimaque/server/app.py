@@ -25,7 +25,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
-from weimaque.bots import REGISTRY, check_spec, get_bot
+from weimaque.bots import REGISTRY, SPEC_BOUNDS, check_spec, get_bot
 from weimaque.errors import WeimaqueError
 from weimaque.rules.config import OPTION_NAMES, PATTERN_NAMES, RuleConfig
 from weimaque.rules.registry import DEFAULT_PRESET, list_rules
@@ -369,7 +369,7 @@ def create_app(
                 "room_options": _option_types(),
                 # The UI labels 名堂 checkboxes and a room's enabled/disabled 名堂 with these.
                 "pattern_names": dict(PATTERN_NAMES),
-                "bots": sorted(REGISTRY),
+                "bots": sorted(k for k in REGISTRY if k in SPEC_BOUNDS),
                 "turn_seconds": DEFAULT_TURN_SECONDS,
                 "next_seconds": DEFAULT_NEXT_SECONDS,
                 "vote_seconds": DEFAULT_VOTE_SECONDS,

@@ -170,7 +170,7 @@ class RoomBase:
         self._last_state: GameState | None = None
         #: The decision clock of each seat that must decide now.
         self._since: dict[int, DecisionClock] = {}
-        #: Viewers waiting for a claim window to close (issue 13 §2; :mod:`.gate`).
+        #: Viewers waiting for a claim window to close (docs/protocol.md §2.3; :mod:`.gate`).
         self.gate = Gate()
         #: Per viewer: (events counted, how many of them it sees), for the ``from`` field.
         self._counted: dict[Viewer, tuple[int, int]] = {}

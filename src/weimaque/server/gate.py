@@ -1,5 +1,5 @@
 """The claim-window gate: what a viewer without an option receives never depends on whether
-another seat had one (issue 13 §2, RULES §3.1.5).
+another seat had one (docs/protocol.md §2.3, RULES §3.1.5).
 
 The engine opens a claim window only when some seat may claim; a card nobody may claim is
 resolved at once. Sent as they happen, the two cases look different to everyone else: a window

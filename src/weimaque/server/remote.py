@@ -103,7 +103,7 @@ class RemoteBots:
         if room is None:
             return _error(404, "room_not_found", f"no room {quoted(room_id)}")
         try:
-            # JSON only, bounded like every other body (issue 13 §1.6).
+            # JSON only, bounded like every other body (`max_body`, docs/protocol.md §6).
             raw = await read_json(request.stream(), request.headers, self.limits.max_body)
         except BodyError as exc:
             return _error(exc.status, exc.code, exc.message)
