@@ -5,6 +5,7 @@ Linux only: the workers are found by their parent in ``/proc`` before the kill.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import signal
@@ -12,6 +13,7 @@ import subprocess
 import sys
 import threading
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -135,3 +137,41 @@ def test_the_watchdog_ends_a_worker_started_off_the_main_thread() -> None:
             if stat(w) is not None:
                 with contextlib.suppress(OSError):
                     os.kill(w, signal.SIGKILL)
+
+
+def test_a_dead_bot_worker_is_replaced_and_the_bot_keeps_thinking() -> None:
+    # A worker killed (out of memory, by hand) breaks its process pool; the next decision gets a
+    # fresh pool instead of the random fallback for the rest of the server's life.
+    from weimaque.bots import BotView
+    from weimaque.game.state import GameState
+    from weimaque.rules.registry import get_rules
+    from weimaque.server.botpool import BotPool
+
+    state = GameState.new(get_rules("anxiang"), 3, 0)
+    seat = state.to_act()[0]
+    view = BotView.of(state, seat)
+    pool = BotPool(1)
+
+    async def decide() -> None:
+        assert await pool.act("greedy", view, 1) in view.legal
+
+    def workers() -> set[int]:
+        executor = pool._executor
+        assert isinstance(executor, ProcessPoolExecutor)
+        return set(executor._processes)
+
+    try:
+        asyncio.run(decide())
+        first = workers()
+        assert first, "the pool started no worker"
+        for pid in first:
+            os.kill(pid, signal.SIGKILL)
+        deadline = time.monotonic() + 10
+        while any(stat(pid) is not None for pid in first) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        asyncio.run(decide())  # the broken pool is replaced and the decision asked again
+        fresh = workers() - first
+        assert fresh, "no fresh worker"
+        asyncio.run(decide())
+    finally:
+        pool.close()

@@ -8,7 +8,9 @@ room has at most one in flight. ``random`` is instant and is played inline.
 
 A worker never outlives its server, however the server ends (a ``kill -9`` runs no shutdown):
 on Linux the kernel kills it when the server dies (``PR_SET_PDEATHSIG``), and everywhere a
-watchdog thread in the worker ends it once its parent is gone (:func:`_watch_parent`).
+watchdog thread in the worker ends it once its parent is gone (:func:`_watch_parent`). A worker
+that dies (killed, out of memory) breaks its pool: the pool is replaced by a fresh one and the
+bot's decision asked again once, so the server's bots never stay broken.
 """
 
 from __future__ import annotations
@@ -23,8 +25,10 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from typing import Any, Final
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, Final, TypeVar
 
 from weimaque.bots import BotView, get_bot
 from weimaque.bots.base import Bot
@@ -33,6 +37,7 @@ from weimaque.rules.config import RuleConfig
 from weimaque.rules.registry import overrides_of, rules_with
 
 log = logging.getLogger("weimaque.server")
+T = TypeVar("T")
 
 #: How often a worker's watchdog looks whether its server is still there.
 WATCH_INTERVAL_S: Final = 0.25
@@ -145,20 +150,38 @@ class BotPool:
                 self._executor = ThreadPoolExecutor(self.workers, thread_name_prefix="bot")
         return self._executor
 
+    async def _run(self, fn: Callable[[Any], T], job: Any, again: bool) -> T:
+        """``fn(job)`` in a worker; a broken pool is replaced (and, ``again``, tried once more)."""
+        loop = asyncio.get_running_loop()
+        executor = self._get()
+        try:
+            return await loop.run_in_executor(executor, fn, job)
+        except BrokenProcessPool:
+            self._replace(executor)
+            if not again:
+                raise
+            return await loop.run_in_executor(self._get(), fn, job)
+
+    def _replace(self, broken: Executor) -> None:
+        """Drop a pool whose worker died; the next job starts a fresh one."""
+        if self._executor is broken:
+            log.warning("a bot worker died: starting a fresh pool")
+            broken.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+
     async def act(self, spec: str, view: BotView, seed: int) -> Action:
         """The bot's action for ``view`` (one of ``view.legal``)."""
         if spec == "random":
             return random.Random(seed).choice(view.legal)
-        loop = asyncio.get_running_loop()
-        action_id = await loop.run_in_executor(self._get(), think, job_of(spec, view, seed))
+        action_id = await self._run(think, job_of(spec, view, seed), again=True)
         return Action.from_id(action_id)
 
     async def review(self, record: dict[str, Any], seat: int, spec: str) -> dict[str, Any]:
-        """The 复盘 of ``seat`` in a finished hand's record, by ``spec``, as a dict."""
-        loop = asyncio.get_running_loop()
-        result: dict[str, Any] = await loop.run_in_executor(
-            self._get(), review_job, (record, seat, spec)
-        )
+        """The 复盘 of ``seat`` in a finished hand's record, by ``spec``, as a dict.
+
+        Not tried again when its worker dies: a review that kills workers must not do it twice.
+        """
+        result: dict[str, Any] = await self._run(review_job, (record, seat, spec), again=False)
         return result
 
     def close(self) -> None:
