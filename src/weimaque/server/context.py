@@ -1,0 +1,152 @@
+"""What every endpoint of a server shares: its store, rooms, limits, budgets and worker pools.
+
+``create_app`` (:mod:`.app`) makes one ``Server`` and keeps it in ``app.state.server``; each
+endpoint (:mod:`.api`, :mod:`.sockets`) reads it with :func:`server_of`. Nothing here knows a
+route.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+from typing import Any, Final, cast
+
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+
+from weimaque.server import botpool
+from weimaque.server.fairqueue import FairQueue
+from weimaque.server.limits import Counter, Limits, RateLimiter
+from weimaque.server.manager import RestoreBusy, RoomManager
+from weimaque.server.options import quoted
+from weimaque.server.remote import RemoteBots
+from weimaque.server.rooms import Room
+from weimaque.server.store import Store
+
+#: The bot behind the 复盘 endpoint: an iteration budget, so a review is the same every time.
+REVIEW_BOT: Final = "mcts:iters=300"
+#: Reviews kept in memory (they are computed again when asked for after that).
+REVIEWS_KEPT: Final = 256
+
+_PLACEHOLDER: Final = """<!doctype html>
+<html lang="zh"><head><meta charset="utf-8"><title>安乡偎麻雀</title></head>
+<body><h1>安乡偎麻雀</h1><p>The web UI is not installed. The API is at /api/presets.</p></body>
+</html>
+"""
+
+
+def web_dir() -> Path:
+    """The folder of the static UI (``src/weimaque/web``)."""
+    return Path(str(resources.files("weimaque") / "web"))
+
+
+def error_response(status: int, code: str, message: str) -> JSONResponse:
+    """An HTTP error: ``{"error": {"code", "message"}}`` (docs/protocol.md §1)."""
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+class Server:
+    """One server's shared parts."""
+
+    def __init__(self, store: Store, limits: Limits) -> None:
+        """The parts over ``store``, within ``limits``; workers start on first use."""
+        self.store = store
+        self.limits = limits
+        self.manager = RoomManager(store, limits=limits)
+        #: Open sockets per address: players' and bots' count together.
+        self.ws_per_address = Counter()
+        self.remote = RemoteBots(self.manager, limits, self.ws_per_address)
+        self.web = web_dir()
+        self.pool = botpool.configure(limits.bot_workers)
+        self.room_limiter = RateLimiter(limits.room_burst, limits.room_interval)
+        # One budget for all the sockets of an address: many sockets are no way around the rate.
+        self.address_budget = RateLimiter(limits.ws_address_burst, 1.0 / limits.ws_address_rate)
+        #: The rooms each address created that are not over, for the per-address caps.
+        self.created_by: dict[str, set[str]] = {}
+        # 复盘 costs seconds of search: it runs in a process of its own (never on the event
+        # loop's interpreter lock, never in the bots' pool), one review at a time, the addresses
+        # that wait served in turn, each with a budget of its own (docs/protocol.md §6); the
+        # last REVIEWS_KEPT results are kept and served to anyone.
+        self.review_pool = botpool.BotPool(1)
+        self.reviews: FairQueue[tuple[str, int, int], dict[str, Any]] = FairQueue(
+            self._compute_review,
+            limits.reviews_per_address,
+            limits.reviews_waiting,
+            REVIEWS_KEPT,
+            what="reviews",
+        )
+
+    async def _compute_review(
+        self, key: tuple[str, int, int], record: dict[str, Any]
+    ) -> dict[str, Any]:
+        return await self.review_pool.review(record, key[2], REVIEW_BOT)
+
+    def index_response(self) -> Response:
+        """The page of the browser UI (every page is drawn by it)."""
+        index = self.web / "index.html"
+        if index.is_file():
+            return FileResponse(index, media_type="text/html")
+        return HTMLResponse(_PLACEHOLDER)
+
+    async def room_or_404(self, request: Request) -> Room | JSONResponse:
+        """The room of the path's ``room_id`` (restored if it left memory), or the error."""
+        room_id = str(request.path_params["room_id"])
+        try:
+            room = await self.manager.fetch(room_id) if len(room_id) <= 64 else None
+        except RestoreBusy as exc:
+            return error_response(503, "busy", str(exc))
+        if room is None:
+            return error_response(404, "room_not_found", f"no room {quoted(room_id)}")
+        return room
+
+    def live_rooms(self, address: str) -> list[Room]:
+        """The rooms ``address`` created that are in memory and not over."""
+        ids = self.created_by.get(address, set())
+        live = []
+        for room_id in list(ids):
+            room = self.manager.rooms.get(room_id)
+            if room is None or room.status == "over":
+                ids.discard(room_id)  # over, or left memory (where it plays no more)
+            else:
+                live.append(room)
+        if not ids:
+            self.created_by.pop(address, None)
+        return live
+
+    def too_many_rooms(self, address: str, bots_only: bool) -> JSONResponse | None:
+        """429 when ``address`` has its share of rooms (of rooms of bots only, ``bots_only``)."""
+        limits = self.limits
+        live = self.live_rooms(address)
+        if len(live) >= limits.rooms_per_address:
+            message = f"at most {limits.rooms_per_address} rooms per address that are not over"
+            return error_response(429, "rate_limited", message)
+        if bots_only and sum(r._all_bots() for r in live) >= limits.bot_rooms_per_address:
+            message = (
+                f"at most {limits.bot_rooms_per_address} rooms of bots only per address "
+                "that are not over"
+            )
+            return error_response(429, "rate_limited", message)
+        return None
+
+    def store_failing(self) -> JSONResponse | None:
+        """503 while the store cannot write."""
+        if self.store.failing is None:
+            return None
+        message = f"the store cannot write: {self.store.failing}"
+        return error_response(503, "storage_unavailable", message)
+
+    async def close(self) -> None:
+        """Stop the rooms, the workers and the store."""
+        await self.manager.close()
+        self.pool.close()
+        await self.reviews.close()
+        self.review_pool.close()
+        self.store.close()
+
+
+def server_of(connection: HTTPConnection) -> Server:
+    """The ``Server`` of a request's or a socket's app."""
+    return cast(Server, connection.app.state.server)
+
+
+__all__ = ["REVIEW_BOT", "Server", "error_response", "server_of", "web_dir"]
