@@ -111,7 +111,7 @@ def test_a_played_match_sends_only_listed_kinds_in_their_form() -> None:
     say(room, conns[0], type="dissolve", id="d")
     say(room, conns[1], type="vote", agree=True, id="v1")
     say(room, conns[2], type="vote", agree=True, id="v2")
-    room.flush_pending()
+    room.out.flush()
     seen: set[str] = set()
     for wire in wires:
         for message in wire.log:

@@ -427,24 +427,29 @@ def test_spectator_sees_the_public_view(client: TestClient) -> None:
     room_id = make_room(client, seed=8, bots={"1": "random", "2": "random"})
     with contextlib.ExitStack() as stack:
         clients, _ = seat_all(client, room_id, stack, seats=(0,))
-        room = room_of(client, room_id)
         spec = Client(stack.enter_context(client.websocket_connect(f"/ws/{room_id}")))
         snap = spec.reply(spec.send(type="join"), "snapshot")
         assert snap["you"]["role"] == "spectator"
         assert "hand" not in snap["observation"] and snap["legal_actions"] == []
-        # Seat 0 plays; bots answer at once; the hand ends.
-        n = 0
-        while room.state is not None:
-            state = room.state
-            if 0 in state.to_act():
-                c = clients[0]
-                action = str(state.legal_actions(0)[0])
-                acked(c, c.send(type="act", action=action, decision=room.decision_of(0)))
-                n += 1
-            else:
-                time.sleep(0.005)
-            assert n < 300
-        spec.until(lambda m: m["type"] == "hand_end")
+        # Seat 0 plays what it is shown (bots answer at once on the server's thread, so the
+        # room is not read from here); a view superseded meanwhile is refused as stale.
+        c = clients[0]
+        for _ in range(300):
+            view = c.until(
+                lambda m: (
+                    m["type"] == "hand_end" or (m["type"] in ("snapshot", "events") and m["to_act"])
+                )
+            )
+            if view["type"] == "hand_end":
+                break
+            sent = c.send(
+                type="act", action=view["legal_actions"][0]["text"], decision=view["decision"]
+            )
+            answer = c.until(lambda m, sent=sent: m.get("ack") == sent or m.get("re") == sent)
+            assert answer["type"] != "error" or answer["code"] == "stale", answer
+        else:
+            raise AssertionError("the hand did not end")
+        spec.until(lambda m: m["type"] == "hand_end", timeout=10)
         for msg in spec.log:
             obs = msg.get("observation")
             if obs is not None and obs["phase"] != "over":

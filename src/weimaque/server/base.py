@@ -21,6 +21,8 @@ from weimaque.game.state import NUM_SEATS, GameState
 from weimaque.match import Match
 from weimaque.rules.config import RuleConfig
 from weimaque.rules.registry import overrides_of
+from weimaque.server import messages
+from weimaque.server.broadcast import Broadcaster
 from weimaque.server.gate import Gate
 from weimaque.server.messages import Timer
 from weimaque.server.numbers import HintCache
@@ -176,8 +178,8 @@ class RoomBase:
         self._counted: dict[Viewer, tuple[int, int]] = {}
         self.hint_cache = HintCache()
         #: News built on the next turn of the loop (``RoomViews.send_events``).
-        self._pending: list[Callable[[], None]] = []
-        self._flush_scheduled = False
+        #: Everything sent to more than one connection, in order (:mod:`.broadcast`).
+        self.out = Broadcaster(self.conns, lambda: messages.room(self.info()))
         #: The room's clock (monotonic seconds); a test may give a room a clock of its own.
         self.clock: Callable[[], float] = time.monotonic
         self._between_since = self.clock()

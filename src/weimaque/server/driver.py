@@ -85,9 +85,9 @@ class HandDriver(RoomViews):
 
     def _maybe_deal(self, origin: Conn | None = None, re: Any = None) -> bool:
         """Deal the next hand if the room is ready; send everyone a snapshot."""
-        self.flush_pending()
+        self.out.flush()
         if self._countdown():
-            self.broadcast_room()
+            self.out.room_changed()
         if not self._ready_to_deal():
             return False
         state = self.match.start_hand()
@@ -175,7 +175,7 @@ class HandDriver(RoomViews):
 
         In a room with a store the action is in the store already (``_logged``).
         """
-        self.flush_pending()
+        self.out.flush()
         state = self.state
         assert state is not None
         first = len(state.events)
@@ -190,7 +190,7 @@ class HandDriver(RoomViews):
         self._wake.set()
 
     def _end_hand(self) -> None:
-        self.flush_pending()  # the last action's news goes out with the hand still in place
+        self.out.flush()  # the last action's news goes out with the hand still in place
         state = self.state
         assert state is not None and state.result is not None
         number = self.hand_number
@@ -215,10 +215,10 @@ class HandDriver(RoomViews):
         self.recorder.hand_finished(
             number, record, self.match.ledger(), over, match=self.match_number
         )
-        self.broadcast(messages.hand_end(self.last_hand))
+        self.out.send_all(messages.hand_end(self.last_hand))
         if over:
-            self.broadcast(self._match_end())
-        self.broadcast_room()
+            self.out.send_all(self._match_end())
+        self.out.room_changed()
 
     def _match_end(self) -> messages.MatchEnd:
         """The ``match_end`` message: the current match's totals as they stand now."""
@@ -250,16 +250,16 @@ class HandDriver(RoomViews):
         if refused:
             self.vote = None
             self._refused[vote.by] = now
-            self.broadcast(messages.vote_result(passed=False, by=vote.by, refused_by=refused))
-            self.broadcast_room()
+            self.out.send_all(messages.vote_result(passed=False, by=vote.by, refused_by=refused))
+            self.out.room_changed()
         elif vote.passed(voters, now):
             self.vote = None
-            self.broadcast(messages.vote_result(passed=True, by=vote.by, refused_by=[]))
+            self.out.send_all(messages.vote_result(passed=True, by=vote.by, refused_by=[]))
             self._dissolve()
 
     def _dissolve(self) -> None:
         """解散: the match ends now, settled as it stands; a hand in progress is dropped unseen."""
-        self.flush_pending()
+        self.out.flush()
         abandoned = self.hand_number if self.state is not None else None
         self.match.end_early()
         self.dissolved = True
@@ -282,10 +282,10 @@ class HandDriver(RoomViews):
     def _announce_dissolved(self, replies: dict[Conn, Any]) -> None:
         """Tell the table the dissolved match is over: its end, then everyone's view of the
         table without the dropped hand (answers held by a claim window go out with it)."""
-        self.broadcast(self._match_end())
+        self.out.send_all(self._match_end())
         for conn in list(self.conns):
             conn.send(self.snapshot(conn, replies.pop(conn, None)))
-        self.broadcast_room()
+        self.out.room_changed()
 
     def _settle_rematch(self) -> None:
         """Start the next match if the 再来一局 window is decided; close it if nobody chose."""
@@ -298,7 +298,7 @@ class HandDriver(RoomViews):
             self._start_match({s for s in seated if s in rematch.chosen})
         elif now >= rematch.deadline:
             self.rematch = None
-            self.broadcast_room()
+            self.out.room_changed()
 
     def _next_seed(self) -> int:
         """The next match's seed: from the OS CSPRNG, or derived from a practice room's seed."""
@@ -309,7 +309,7 @@ class HandDriver(RoomViews):
     def _start_match(self, keep: set[SeatId]) -> None:
         """再来一局: the next match, same rules, a fresh seed; people not in ``keep`` lose their
         seats (bots keep theirs)."""
-        self.flush_pending()
+        self.out.flush()
         self.rematch = None
         freed = [s for s in self.seated_people() if s not in keep]
         for seat_id in freed:
@@ -334,7 +334,7 @@ class HandDriver(RoomViews):
         self._notify_freed(freed)
         if not self._maybe_deal():
             self.send_snapshots()
-        self.broadcast_room()
+        self.out.room_changed()
         self._wake.set()
 
     def _clear_seat(self, seat_id: SeatId) -> None:
@@ -479,7 +479,7 @@ class HandDriver(RoomViews):
         now = self.clock()
         done = False
         if self._mark_offline(now):
-            self.broadcast_room()
+            self.out.room_changed()
             done = True
         if self.vote is not None and now >= self.vote.deadline:
             self._settle_vote()
@@ -493,7 +493,7 @@ class HandDriver(RoomViews):
 
     async def _step(self) -> bool:
         """Make the automatic decision that is due, if any; whether something happened."""
-        self.flush_pending()
+        self.out.flush()
         if self._housekeep():
             return True
         wait, seat = self._due()
@@ -548,7 +548,7 @@ class HandDriver(RoomViews):
                 # seat played because it is offline gets none: its player plays again on coming
                 # back.
                 s.autoplay = True
-                self.broadcast_room()
+                self.out.room_changed()
             self.apply(seat, action, auto=True)
         return True
 

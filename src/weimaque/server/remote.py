@@ -140,7 +140,7 @@ class RemoteBots:
         room._gone[seat_id] = room.clock()
         room._save_seats()
         if not room._maybe_deal():
-            room.broadcast_room()
+            room.out.room_changed()
         body = {"v": PROTOCOL_VERSION, "seat": seat_id, "bot_token": bot_token}
         body["ws"] = f"/ws/{room_id}/bot"
         return JSONResponse(body, status_code=201)

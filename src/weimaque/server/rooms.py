@@ -95,13 +95,13 @@ class Room(HandDriver):
 
     def disconnect(self, conn: Conn) -> None:
         """A connection closed; a seat left with none starts its offline grace (protocol §3)."""
-        self.flush_pending()
+        self.out.flush()
         self.conns.discard(conn)
         seat = conn.seat if conn.seat is not None else conn.held
         if isinstance(seat, int) and not self.present(seat):
             self._gone[seat] = self.clock()
         if conn.seat is not None:
-            self.broadcast_room()
+            self.out.room_changed()
         self._wake.set()
 
     def handle(self, conn: Conn, msg: AnyClientMessage) -> Awaitable[None] | None:
@@ -111,7 +111,7 @@ class Room(HandDriver):
         awaitable, done when the connection has had its answer (the caller awaits it before the
         connection's next message, so that its messages keep their order).
         """
-        self.flush_pending()
+        self.out.flush()
         self.ensure_driver()
         if isinstance(msg, Act):
             return self._act(conn, msg)
@@ -176,7 +176,7 @@ class Room(HandDriver):
                 self._save_seats()
         conn.send(self._welcome(conn, msg.id))
         conn.send(self.snapshot(conn, msg.id))
-        self.broadcast_room()
+        self.out.room_changed()
         self._wake.set()
 
     def seat_of_token(self, token: str) -> SeatId | None:
@@ -196,7 +196,7 @@ class Room(HandDriver):
             self._watch(conn, seat)
         conn.send(self._welcome(conn, msg.id))
         conn.send(self.snapshot(conn, msg.id))
-        self.broadcast_room()
+        self.out.room_changed()
 
     def _leave(self, conn: Conn, msg: Leave) -> None:
         seat_id = conn.seat if conn.seat is not None else conn.held
@@ -214,7 +214,7 @@ class Room(HandDriver):
         """Tell everyone; a vote or a 再来一局 window may be decided by who is seated now."""
         self._settle_vote()
         self._settle_rematch()
-        self.broadcast_room()
+        self.out.room_changed()
         self._wake.set()
 
     def _autoplay(self, conn: Conn, msg: Autoplay) -> None:
@@ -229,7 +229,7 @@ class Room(HandDriver):
         # 取消托管 gives the player the turn back with what is left of the decision's clock,
         # as a real table's timer keeps running (docs/protocol.md §3).
         conn.send(self.snapshot(conn, msg.id))
-        self.broadcast_room()
+        self.out.room_changed()
         self._wake.set()
 
     def _no_timer(self, conn: Conn, msg: NoTimer) -> None:
@@ -244,7 +244,7 @@ class Room(HandDriver):
         self.seats[seat].no_timer = msg.agree
         self._save_seats()
         conn.send(self.snapshot(conn, msg.id))
-        self.broadcast_room()
+        self.out.room_changed()
         self._wake.set()
 
     def _sit(self, conn: Conn, msg: Sit) -> None:
@@ -275,7 +275,7 @@ class Room(HandDriver):
         conn.send(self._welcome(conn, msg.id))
         if not self._maybe_deal(conn, msg.id):
             conn.send(self.snapshot(conn, msg.id))
-            self.broadcast_room()
+            self.out.room_changed()
 
     def _check_invite(self, conn: Conn, msg: Sit) -> None:
         """The 守醒 sees all three hands: by the creator's invitation, never a seat's holder."""
@@ -438,7 +438,7 @@ class Room(HandDriver):
         # Accepted: said at once, the same whether or not a claim window will hold the events
         # (their ``events`` message, with ``re``, comes when this seat is settled; see .gate).
         actor = messages.Actor(seat=seat, action=str(action), auto=False)
-        self.flush_pending()  # older news first: the order of messages never changes
+        self.out.flush()  # older news first: the order of messages never changes
         conn.send(messages.ack(msg.id, actor))
         self.apply(seat, action, auto=False, origin=conn, re=msg.id)
 
@@ -454,7 +454,7 @@ class Room(HandDriver):
         if not self._maybe_deal(conn, msg.id):
             # Said at once to the one who pressed; everyone else hears it with the next change.
             conn.send(messages.room(self.info(), msg.id))
-            self.broadcast_room()
+            self.out.room_changed()
 
     # ----------------------------------------------------------------- 解散 and 再来一局
 
@@ -513,7 +513,7 @@ class Room(HandDriver):
         """The room as it now stands, to the sender (with ``re``) and, coalesced, to all."""
         if conn in self.conns:
             conn.send(messages.room(self.info(), re))
-        self.broadcast_room()
+        self.out.room_changed()
         self._wake.set()
 
 

@@ -7,8 +7,6 @@ Every message about the hand is built from ``observation(state, viewer)`` and
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
 from typing import Any, Final
 
 from weimaque.game.actions import Action
@@ -51,9 +49,6 @@ def replay_steps(record: dict[str, Any]) -> list[dict[str, Any]]:
     return steps
 
 
-#: Room broadcasts within this many seconds are sent as one.
-ROOM_COALESCE_S: Final = 0.05
-
 #: Events that turn up or put down a card another seat may win on.
 CARD_EVENTS: Final = frozenset({"drew", "discard", "release", "wei"})
 ViewCache = dict[Viewer, tuple[dict[str, Any] | None, dict[str, Any] | None]]
@@ -64,8 +59,6 @@ class RoomViews(RoomBase):
 
     #: The published commitment to the hand in progress (docs/fairness.md).
     deal_commitment: str | None = None
-    #: A ``room`` broadcast is scheduled.
-    _room_due: bool = False
 
     @staticmethod
     def viewer_of(conn: Conn) -> Viewer:
@@ -215,34 +208,9 @@ class RoomViews(RoomBase):
             held=conn.held,
         )
 
-    def broadcast(self, message: messages.ServerMessage) -> None:
-        """Send the same (public) message to every connection."""
-        self.flush_pending()
-        for conn in list(self.conns):
-            conn.send(message)
-
-    def broadcast_room(self) -> None:
-        """Tell everyone the room changed: one message for all changes of the next 50 ms.
-
-        Coalesced, so a burst of joins costs one broadcast, not one per join per connection.
-        """
-        if self._room_due:
-            return
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            self._flush_room()
-            return
-        self._room_due = True
-        loop.call_later(ROOM_COALESCE_S, self._flush_room)
-
-    def _flush_room(self) -> None:
-        self._room_due = False
-        self.broadcast(messages.room(self.info()))
-
     def send_snapshots(self) -> None:
         """A fresh snapshot to every connection (a new hand)."""
-        self.flush_pending()
+        self.out.flush()
         for conn in list(self.conns):
             conn.send(self.snapshot(conn))
 
@@ -276,7 +244,7 @@ class RoomViews(RoomBase):
         A viewer waiting for a claim window to close gets nothing now, and everything since its
         last delivery once it is settled (:mod:`.gate`). The acting connection is answered at
         once; the others' news is built and queued on the next turn of the event loop
-        (``flush_pending``), so that under load every player's own move is confirmed before the
+        (``Broadcaster.later``), so that under load every player's own move is confirmed before the
         table's news is built. Anything that changes the room or sends to it flushes first, so
         the order of messages never changes.
         """
@@ -365,30 +333,7 @@ class RoomViews(RoomBase):
                 for item in later:
                     item[0].send(message(*item))
 
-            self._defer(deliver)
-
-    def _defer(self, job: Callable[[], None]) -> None:
-        """Run ``job`` on the next turn of the event loop (at once without a running loop)."""
-        self._pending.append(job)
-        if self._flush_scheduled:
-            return
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            self.flush_pending()
-            return
-        self._flush_scheduled = True
-        # Two hops: the writers woken by this turn's answers run first (FIFO in both asyncio
-        # and uvloop), then the news is built.
-        loop.call_soon(loop.call_soon, self.flush_pending)
-
-    def flush_pending(self) -> None:
-        """Send the news still waiting (see ``send_events``), in order."""
-        self._flush_scheduled = False
-        while self._pending:
-            jobs, self._pending = self._pending, []
-            for job in jobs:
-                job()
+            self.out.later(deliver)
 
     def _visible_before(self, viewer: Viewer, upto: int) -> int:
         """How many of the hand's first ``upto`` events ``viewer`` sees (counted incrementally)."""
