@@ -12,9 +12,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from tests.test_bot_lines import check_line
 from weimaque.arena import ArenaConfig, run_arena
 from weimaque.bots import BotView, get_bot
-from weimaque.bots.external import PROTOCOL, ExternalBot, Fault, parse_answer
+from weimaque.bots.external import ExternalBot, Fault, parse_answer
+from weimaque.bots.lines import PROTOCOL
 from weimaque.cli import app
 from weimaque.errors import WeimaqueError
 from weimaque.game.actions import Action
@@ -142,6 +144,8 @@ def test_messages_are_the_seats_views_only(tmp_path: Path) -> None:
     bot.close(BotView.of(state, 1))
     assert bot.faults == []
     lines = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines()]
+    for line in lines:
+        check_line(line)
     hello = lines[0]
     assert hello["type"] == "hello" and hello["protocol"] == PROTOCOL and hello["seat"] == 1
     events = [m["event"] for m in lines if m["type"] == "event"]

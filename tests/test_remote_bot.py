@@ -12,7 +12,8 @@ import anyio
 import pytest
 from starlette.testclient import TestClient, WebSocketTestSession
 
-from weimaque.bots.external import PROTOCOL
+from tests.test_bot_lines import check_line
+from weimaque.bots.lines import PROTOCOL
 from weimaque.server.app import create_app
 
 Msg = dict[str, Any]
@@ -73,6 +74,7 @@ def test_remote_bot_plays_a_hand_over_websocket(client: TestClient) -> None:
             json.dumps({"type": "join", "protocol": PROTOCOL, "token": issued["bot_token"]})
         )
         hello = _recv(ws)
+        check_line(hello)
         assert hello["type"] == "hello" and hello["seat"] == 2 and hello["protocol"] == PROTOCOL
         events: list[Msg] = []
         requests = errors = 0
@@ -81,6 +83,7 @@ def test_remote_bot_plays_a_hand_over_websocket(client: TestClient) -> None:
         deadline = time.monotonic() + 60
         while end is None and time.monotonic() < deadline:
             msg = _recv(ws)
+            check_line(msg)
             if msg["type"] == "event":
                 events.append(msg["event"])
             elif msg["type"] == "error":

@@ -33,11 +33,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import IO, Any, Final
 
+from weimaque.bots import lines
 from weimaque.bots.base import BotView, RandomBot
 from weimaque.errors import InvalidNotation, WeimaqueError
 from weimaque.game.actions import Action
 
-PROTOCOL: Final = "weimaque-bot/1"
 DEFAULT_MS: Final = 2000
 #: Extra time for the first answer after the program starts (an interpreter's start-up).
 STARTUP_MS: Final = 10_000
@@ -59,17 +59,10 @@ class Fault:
         return f"{self.kind}: {self.message}"
 
 
-def request_message(view: BotView, request_id: int, ms: int) -> dict[str, Any]:
+def request_message(view: BotView, request_id: int, ms: int) -> lines.Request:
     """The ``request`` line for a decision: the seat's observation and its legal actions."""
-    return {
-        "type": "request",
-        "id": request_id,
-        "seat": view.seat,
-        "time_limit_ms": ms,
-        "observation": dict(view.obs),
-        "legal": [str(a) for a in view.legal],
-        "legal_ids": [a.id for a in view.legal],
-    }
+    legal = [str(a) for a in view.legal]
+    return lines.request(request_id, view.seat, ms, view.obs, legal, [a.id for a in view.legal])
 
 
 def parse_answer(line: str, legal: tuple[Action, ...]) -> tuple[int | None, Action | Fault]:
@@ -162,15 +155,7 @@ class ExternalBot:
         threading.Thread(target=self._read, args=(proc.stdout, self._lines), daemon=True).start()
         threading.Thread(target=self._drain, args=(proc.stderr,), daemon=True).start()
         self._sent = 0
-        hello = {
-            "type": "hello",
-            "protocol": PROTOCOL,
-            "seat": view.seat,
-            "rules": view.rules.id,
-            "options": view.rules.options(),
-            "time_limit_ms": self.ms,
-        }
-        return self._send(hello)
+        return self._send(lines.hello(view.seat, view.rules, self.ms))
 
     @staticmethod
     def _read(stream: IO[str], lines: queue.Queue[str | None]) -> None:
@@ -210,13 +195,13 @@ class ExternalBot:
         history = view.history
         new = self._first is None or history[0] != self._first or len(history) < self._sent
         if history and new:
-            if self._first is not None and self._sent and not self._send({"type": "new_hand"}):
+            if self._first is not None and self._sent and not self._send(lines.new_hand()):
                 return False
             self._first = history[0]
             self._sent = 0
             self._timeouts = 0
         for event in history[self._sent :]:
-            if not self._send({"type": "event", "event": dict(event)}):
+            if not self._send(lines.event(event)):
                 return False
         self._sent = len(history)
         return True
@@ -275,7 +260,7 @@ class ExternalBot:
         if proc is None:
             return
         if view is not None and proc.poll() is None and self._sync(view):
-            self._send({"type": "end", "observation": dict(view.obs)})
+            self._send(lines.end(view.obs))
         try:
             if proc.stdin is not None:
                 proc.stdin.close()

@@ -31,7 +31,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from weimaque.bots.external import PROTOCOL
+from weimaque.bots import lines
+from weimaque.bots.lines import PROTOCOL
 from weimaque.server.limits import (
     CLOSE_SILENT,
     BodyError,
@@ -237,7 +238,7 @@ class Link:
         self.room = room
         self.conn: Conn | None = None
         #: lines for the bot, at most ``limit`` waiting: a bot that stops reading is dropped
-        self.out: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.out: asyncio.Queue[Mapping[str, Any] | None] = asyncio.Queue()
         self.limit = limit
         self.failed: str | None = None
         self.hand = 0
@@ -258,23 +259,14 @@ class Link:
         if kind == "welcome" and self.seat is None and isinstance(message.get("seat"), int):
             self.seat = message["seat"]
             rules = self.room.rules
-            self._out(
-                {
-                    "type": "hello",
-                    "protocol": PROTOCOL,
-                    "seat": self.seat,
-                    "rules": rules.id,
-                    "options": rules.options(),
-                    "time_limit_ms": None,
-                }
-            )
+            self._out(lines.hello(self.seat, rules, None))
         elif kind in ("snapshot", "events"):
             self._view(message)
         elif kind == "hand_end":
             self._end(message)
         elif kind == "error" and message.get("code") != "hand_in_progress":
             error = message.get("error") or message
-            self._out({"type": "error", "code": error.get("code"), "message": error.get("message")})
+            self._out(lines.error(error.get("code"), error.get("message")))
             if self.last is not None:
                 self._request(self.last)
 
@@ -285,13 +277,13 @@ class Link:
             return
         if number != self.hand:
             if self.hand:
-                self._out({"type": "new_hand"})
+                self._out(lines.new_hand())
             self.hand, self.sent = number, 0
         events = message["history"] if message["type"] == "snapshot" else message["events"]
         first = 0 if message["type"] == "snapshot" else int(message.get("from", 0))
         for k, event in enumerate(events):
             if first + k >= self.sent:
-                self._out({"type": "event", "event": event})
+                self._out(lines.event(event))
                 self.sent = first + k + 1
         self.observation = observation
         if message.get("to_act"):
@@ -305,26 +297,26 @@ class Link:
         self.decision = message.get("decision")
         timer = message.get("timer")
         legal = message.get("legal_actions") or []
+        assert self.seat is not None
         self._out(
-            {
-                "type": "request",
-                "id": self.next_id,
-                "seat": self.seat,
-                "time_limit_ms": None if not timer else timer.get("left_ms"),
-                "observation": message["observation"],
-                "legal": [a["text"] for a in legal],
-                "legal_ids": [a["id"] for a in legal],
-            }
+            lines.request(
+                self.next_id,
+                self.seat,
+                None if not timer else timer.get("left_ms"),
+                message["observation"],
+                [a["text"] for a in legal],
+                [a["id"] for a in legal],
+            )
         )
 
     def _end(self, message: Mapping[str, Any]) -> None:
         self.pending, self.last = None, None
         payload = {k: v for k, v in message.items() if k not in ("v", "type", "re")}
-        self._out({"type": "end", "observation": self.observation, "hand_end": payload})
+        self._out(lines.end(self.observation, payload))
         if not payload.get("match_over"):
             self.out.put_nowait({"type": "_next"})  # ready for the next hand
 
-    def _out(self, line: dict[str, Any]) -> None:
+    def _out(self, line: Mapping[str, Any]) -> None:
         if self.failed is not None:
             return
         if self.out.qsize() >= self.limit:
@@ -334,7 +326,7 @@ class Link:
 
     def notice(self, code: str, message: str) -> None:
         """An error line for the bot."""
-        self._out({"type": "error", "code": code, "message": message})
+        self._out(lines.error(code, message))
 
     def fail(self, reason: str) -> None:
         """Stop writing: the connection is to be closed and the seat counts as absent."""
@@ -379,7 +371,7 @@ class Link:
         action = data.get("action", data.get("action_id")) if isinstance(data, dict) else None
         if not isinstance(data, dict) or not isinstance(action, (str, int)):
             message = f"not an answer: {text[:200]!r}"
-            self._out({"type": "error", "code": "garbage", "message": message})
+            self._out(lines.error("garbage", message))
             if self.last is not None:
                 self._request(self.last)
             return
@@ -398,7 +390,7 @@ async def _refuse(
     websocket: WebSocket, code: str, message: str, close: int = CLOSE_REFUSED
 ) -> None:
     with contextlib.suppress(Exception):
-        await websocket.send_text(json.dumps({"type": "error", "code": code, "message": message}))
+        await websocket.send_text(json.dumps(lines.error(code, message)))
         await websocket.close(code=close)
 
 

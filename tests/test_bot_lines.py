@@ -1,0 +1,39 @@
+"""The lines a bot is sent (``weimaque.bots.lines``) are the ones docs/bot-protocol.md lists, each
+field documented, and a program playing a seat gets only lines of those kinds, in their form."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from weimaque.bots.lines import KINDS
+
+PROTOCOL_MD = Path(__file__).resolve().parents[1] / "docs" / "bot-protocol.md"
+
+
+def row(kind: str) -> str:
+    """The row of docs/bot-protocol.md's table of messages for the line ``kind``."""
+    found = re.search(rf"^\| `{kind}` \|.*$", PROTOCOL_MD.read_text("utf-8"), re.M)
+    assert found is not None, f"docs/bot-protocol.md lists no `{kind}` line"
+    return found.group(0)
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_every_line_and_field_is_documented(kind: str) -> None:
+    text = row(kind)
+    fields = set(KINDS[kind].__annotations__) - {"type"}
+    missing = sorted(f for f in fields if f"`{f}`" not in text)
+    assert not missing, f"the `{kind}` row does not document {missing}"
+
+
+def check_line(line: dict[str, Any]) -> None:
+    """``line`` is of a listed kind, with every field it must have and no other."""
+    kind = line.get("type")
+    assert kind in KINDS, f"a line of an unlisted kind: {line!r:.200}"
+    typed = KINDS[kind]
+    keys = set(line)
+    assert typed.__required_keys__ <= keys, (kind, sorted(typed.__required_keys__ - keys))
+    assert keys <= typed.__required_keys__ | typed.__optional_keys__, (kind, sorted(keys))
