@@ -5,7 +5,7 @@ worlds knew more than the seat's view: everything but the stock's order (:func:`
 which cards are in the stock and which in the opponents' hands (:func:`stock_truth`), or only
 which faces each opponent waits on (:func:`wait_match`, a weight for the chain of
 ``mcts:infer``). Each stands in for ``weimaque.bots.determinize.Knowledge`` (or for
-``weimaque.bots.inference.seat_loglik``) inside the search, patched by the experiment that uses
+``research/inference.py``'s ``seat_loglik``) inside the search, patched by the experiment that uses
 it; nothing in the package, the arena or the server can build these.
 """
 

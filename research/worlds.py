@@ -20,11 +20,11 @@ import argparse
 import random
 import statistics
 
+from inference import seat_loglik
 from weimaque.analysis.decompose import completions
 from weimaque.bots import get_bot
 from weimaque.bots.base import BotView
 from weimaque.bots.determinize import Knowledge
-from weimaque.bots.inference import seat_loglik
 from weimaque.game.state import NUM_SEATS, GameState
 
 

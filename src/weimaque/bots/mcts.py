@@ -15,20 +15,10 @@ Design (flat Monte Carlo over determinized worlds, with common random numbers an
    below ``-z`` standard errors (``z`` = 2) is dropped, so the rest of the budget goes to the close
    calls. The budget is wall time (``ms``, default 300) and/or a rollout count (``iters``).
 5. The reward is the seat's ``returns()[seat]`` at the end of the rollout (points, RULES §8.3).
-   The choice is the candidate with the best mean, but the default policy's own choice is kept
-   unless the leader beats it by more than ``keep`` (1) paired standard errors: with a few dozen
+   The choice is the candidate with the best mean, but greedy's own choice is kept
+   unless the leader beats it by more than ``keep`` (2) paired standard errors: with a few dozen
    worlds per candidate, an unpaired argmax would mostly pick noise. A ``keep`` above ``z`` acts
    as ``keep = z``: a baseline that racing has not dropped is within ``z`` errors of the leader.
-
-Reading the opponents (``infer=N``, off by default): the worlds come from a Metropolis chain over
-the hidden deal (:meth:`Knowledge.worlds`) weighted by
-:func:`~weimaque.bots.inference.seat_loglik`, how well each
-opponent's sampled hand explains its discards, the 碰 it let go and the 胡 it did not take. Its
-sampled opponents wait on a card far more often than uniform ones (21% against 3%; real hands
-40%), mostly waiting on the wrong cards; over 1,200 hands against greedy, ``infer=5;beta=4``
-scores 3.2 per hand below the same search with uniform worlds (docs/bots.md, *Against two
-greedy bots*), so it stays an option, off by default.
-``only=claims`` / ``only=discards`` search one kind of decision (an ablation).
 
 Why flat rather than a tree (IS-MCTS): the opponents' replies depend on cards we do not see, a
 tree over determinized worlds would mostly re-learn the default policy below the root, and at a
@@ -43,7 +33,6 @@ differ only by the root action, and the worlds supply the variety.
 
 from __future__ import annotations
 
-import functools
 import math
 import random
 import time
@@ -52,7 +41,6 @@ from dataclasses import dataclass
 from weimaque.bots.base import BotView
 from weimaque.bots.determinize import Knowledge
 from weimaque.bots.greedy import GreedyBot
-from weimaque.bots.inference import BETA, seat_loglik
 from weimaque.bots.policy import (
     DISCARD_ACTIONS,
     best_discard,
@@ -362,46 +350,29 @@ class MctsBot:
         ms: float | None = 300.0,
         iters: int | None = None,
         top: int = 6,
-        prune_z: float = 2.0,
-        epsilon: float = 0.0,
-        keep_z: float = 1.0,
-        base: str = "greedy",
-        only: str = "all",
-        infer: int = 0,
-        beta: float = BETA,
+        z: float = 2.0,
+        eps: float = 0.0,
+        keep: float = 2.0,
     ) -> None:
-        """Budget: ``ms`` wall time per decision and/or ``iters`` rollouts (first one ends it).
-
-        ``only`` (``all``, ``claims`` or ``discards``) limits the search to one kind of decision;
-        the other kind plays the baseline's choice at once (an ablation of where the gain is).
-        ``infer`` > 0 reads the opponents' discards: worlds come from a Metropolis chain over
-        the hidden deal weighted by :func:`seat_loglik` (sharpness ``beta``), ``infer`` steps
-        apart after ``20 * infer`` steps of burn-in; 0 deals every world independently."""
+        """Budget: ``ms`` wall time per decision and/or ``iters`` rollouts (first one ends it);
+        ``top`` discards searched, racing at ``z`` standard errors, ``eps`` random rollout
+        discards, greedy's choice kept unless beaten by ``keep`` standard errors (as the spec's
+        parameters of the same names)."""
         if ms is None and iters is None:
             raise WeimaqueError("mcts needs a budget: ms= and/or iters=")
         self.ms = ms
         self.iters = iters
         self.top = top
-        self.prune_z = prune_z
-        self.epsilon = epsilon
-        self.keep_z = keep_z
-        if base not in ("greedy", "policy"):
-            raise WeimaqueError(f"mcts base must be 'greedy' or 'policy', not {base!r}")
-        self.base = base
-        if only not in ("all", "claims", "discards"):
-            raise WeimaqueError(f"mcts only= must be 'all', 'claims' or 'discards', not {only!r}")
-        self.only = only
-        if infer < 0:
-            raise WeimaqueError(f"mcts infer= must be 0 or more, not {infer}")
-        self.infer = infer
-        self.beta = beta
+        self.z = z
+        self.eps = eps
+        self.keep = keep
         self._greedy = GreedyBot()
         self.last_rollouts = 0
 
     @classmethod
     def from_params(cls, params: dict[str, str]) -> MctsBot:
-        """Build from ``mcts:ms=300,iters=200,top=6,z=2,eps=0,keep=1,base=greedy,only=all``."""
-        known = {"ms", "iters", "top", "z", "eps", "keep", "base", "only", "infer", "beta"}
+        """Build from ``mcts:ms=300;iters=200;top=6;z=2;eps=0;keep=2`` (every part optional)."""
+        known = {"ms", "iters", "top", "z", "eps", "keep"}
         unknown = set(params) - known
         if unknown:
             raise WeimaqueError(f"unknown mcts parameter(s) {sorted(unknown)}; known: {known}")
@@ -412,13 +383,9 @@ class MctsBot:
                 ms=ms,
                 iters=iters,
                 top=int(params.get("top", 6)),
-                prune_z=float(params.get("z", 2.0)),
-                epsilon=float(params.get("eps", 0.0)),
-                keep_z=float(params.get("keep", 1.0)),
-                base=params.get("base", "greedy"),
-                only=params.get("only", "all"),
-                infer=int(params.get("infer", 0)),
-                beta=float(params.get("beta", BETA)),
+                z=float(params.get("z", 2.0)),
+                eps=float(params.get("eps", 0.0)),
+                keep=float(params.get("keep", 2.0)),
             )
         except ValueError as exc:
             raise WeimaqueError(f"bad mcts parameter: {exc}") from exc
@@ -441,33 +408,23 @@ class MctsBot:
         obvious = view.obvious()
         if obvious is not None:
             return obvious  # a winning 胡 is always taken (RULES §4.7)
-        if self.only != "all" and (view.obs["phase"] == "discard") != (self.only == "discards"):
-            first = Knowledge.of(view).sample(rng) if self.base == "policy" else None
-            return self.default_action(view, rng, first)
         result = self.search(view, rng)
         self.last_rollouts = result.rollouts
         return result.choice
 
-    def default_action(self, view: BotView, rng: random.Random, first: GameState | None) -> Action:
-        """The baseline the search must beat: greedy's choice, or the rollout policy's (on
-        ``first``, a world sampled from the view)."""
-        if self.base == "greedy":
-            return self._greedy.act(view, rng)
-        assert first is not None
-        if first.phase == "discard":
-            return DISCARD_ACTIONS[policy_discard(first, view.seat)]
-        return policy_claim(first, view.seat, list(view.legal))
+    def default_action(self, view: BotView, rng: random.Random) -> Action:
+        """The baseline the search must beat: greedy's choice."""
+        return self._greedy.act(view, rng)
 
     def search(
         self, view: BotView, rng: random.Random, include: tuple[Action, ...] = ()
     ) -> SearchResult:
         """Compare the candidates (and ``include``) on paired rollouts in sampled worlds."""
         knowledge = Knowledge.of(view)
-        weigh = functools.partial(seat_loglik, beta=self.beta) if self.infer else None
-        stream = knowledge.worlds(rng, weigh, burn=self.infer * 20, thin=self.infer)
+        stream = knowledge.worlds(rng)
         first = next(stream)
         cands = self.candidates(first, view.seat, list(view.legal))
-        default = self.default_action(view, rng, first)
+        default = self.default_action(view, rng)
         for a in include:
             if a not in view.legal:  # played blind, it would corrupt every rollout
                 raise IllegalAction(f"cannot compare {a}: not a legal action for seat {view.seat}")
@@ -495,7 +452,7 @@ class MctsBot:
             for i in live:
                 st = clone(world)
                 st.apply_trusted(seat, arms[i].action)
-                r = float(rollout(st, random.Random(seed), self.epsilon)[seat])
+                r = float(rollout(st, random.Random(seed), self.eps)[seat])
                 arms[i].total += r
                 arms[i].n += 1
                 returns[i].append(r)
@@ -511,7 +468,7 @@ class MctsBot:
             else:
                 # Keep the baseline's choice unless the search finds a clear improvement.
                 mean, se = _paired(returns[lead], returns[base])
-                choice = arms[lead].action if mean > self.keep_z * se else default
+                choice = arms[lead].action if mean > self.keep * se else default
         return SearchResult(
             choice=choice,
             default=default,
@@ -527,7 +484,7 @@ class MctsBot:
         for i in live:
             if i != lead:
                 mean, se = _paired(returns[i], returns[lead])
-                if mean + self.prune_z * se < 0:
+                if mean + self.z * se < 0:
                     arms[i].alive = False
 
 

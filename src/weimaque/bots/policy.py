@@ -5,8 +5,7 @@ groups, pairs (with their expected 硬息 from a later 碰/偎), run shapes and 
 for 硬息 still missing below ``min_xi`` (RULES §4.7, §6.4), and discards or claims (碰/吃 then the
 best discard) whatever leaves the best value. Its choices are memoised: the paired rollouts of one
 world revisit the same positions. It plays every seat of the search's rollouts
-(:mod:`weimaque.bots.mcts`), serves as the opponent model that reads the table
-(:mod:`weimaque.bots.inference`), and plays on its own as the bot ``policy``.
+(:mod:`weimaque.bots.mcts`) and plays on its own as the bot ``policy``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Reading the opponents' play (bots/inference.py): outflow, the likelihood and the chain."""
+"""Reading the opponents' play (research/inference.py): outflow, the likelihood and the chain."""
 
 from __future__ import annotations
 
@@ -9,15 +9,13 @@ from dataclasses import dataclass
 
 import pytest
 
-import weimaque.bots.inference as inference
+import inference
+from inference import seat_loglik
 from weimaque.bots import get_bot
 from weimaque.bots.base import BotView
 from weimaque.bots.determinize import Knowledge
-from weimaque.bots.inference import seat_loglik
-from weimaque.bots.mcts import MctsBot
 from weimaque.bots.policy import discard_values
 from weimaque.cards import NUM_FACES
-from weimaque.errors import WeimaqueError
 from weimaque.game.invariants import check_step
 from weimaque.game.observation import observation
 from weimaque.game.state import NUM_SEATS, GameState
@@ -132,25 +130,6 @@ def test_the_chain_keeps_every_world_valid_and_explains_the_discards_better(
         gains.append(statistics.mean(lls["chain"]) - statistics.mean(lls["plain"]))
     assert len(gains) > 20
     assert statistics.mean(gains) > 5.0  # nats: the chain finds hands that fit the discards
-
-
-def test_inference_parameters() -> None:
-    bot = get_bot("mcts:iters=40;infer=3;beta=8")
-    assert isinstance(bot, MctsBot) and bot.infer == 3 and bot.beta == 8.0
-    assert isinstance(get_bot("mcts:iters=40"), MctsBot)
-    with pytest.raises(WeimaqueError, match="-1"):
-        get_bot("mcts:iters=40;infer=-1")
-    # plays legal moves from the view alone, and the same seed gives the same choice
-    state = GameState.new("anxiang", 11)
-    rng = random.Random(3)
-    while not state.is_terminal():
-        seat = state.current_player()
-        view = BotView.of(state, seat)
-        action = bot.act(view, random.Random(len(view.history)))
-        assert action in view.legal
-        assert action == bot.act(view, random.Random(len(view.history)))
-        legal = state.legal_actions(seat)
-        state.apply(seat, next((a for a in legal if a.kind == "hu"), None) or rng.choice(legal))
 
 
 def test_the_discard_model_is_the_policys_softmax() -> None:
