@@ -16,8 +16,8 @@ greedy only where the predicted gain exceeds it): the mean true gain per decisio
 departures, its standard error and how many departures. A scorer whose departures do not gain
 here cannot beat greedy by departing from it.
 
-Fits: the package's perceptron (``weimaque.bots.train.fit_advantage``) on the net's features, and
-a ridge regression on those features plus a few that read the opponents' discards and bans
+Fits: the package's perceptron (``fit_advantage`` of ``train_phases.py``) on the net's features,
+and a ridge regression on those features plus a few that read the opponents' discards and bans
 (:func:`reading`), both with gains clipped to ``--clip`` points (a few hands worth hundreds of
 points otherwise steer the fit).
 
@@ -37,20 +37,14 @@ from pathlib import Path
 import numpy as np
 
 from _truth import true_returns
+from train_phases import VALUE_SCALE, Advantages, fit_advantage
 from weimaque.bots import get_bot
 from weimaque.bots.base import BotView
 from weimaque.bots.features import NAMES, candidate_features
 from weimaque.bots.greedy import GreedyBot
 from weimaque.bots.mcts import MctsBot
 from weimaque.bots.net import Array
-from weimaque.bots.train import (
-    VALUE_SCALE,
-    Advantages,
-    Dataset,
-    fit_advantage,
-    greedy_decisions,
-    init_params,
-)
+from weimaque.bots.train import Dataset, greedy_decisions, init_params
 from weimaque.cards import NUM_FACES
 from weimaque.game.actions import Action
 from weimaque.game.state import GameState

@@ -167,7 +167,7 @@ def test_net_labels_rate_candidates_against_greedys_move() -> None:
 def test_net_labels_fit_finds_a_gain_the_features_predict() -> None:
     import numpy as np
 
-    from weimaque.bots.train import Advantages
+    from train_phases import Advantages
 
     labels = _load("net_labels")
     gen = np.random.default_rng(0)

@@ -1,11 +1,10 @@
 """``wmq train``: train the ``net`` bot (numpy) and print its learning curve against greedy.
 
-Phases (see :mod:`weimaque.bots.train`): imitation of greedy on self-play positions, then, as
-asked, decisions labelled by a search teacher, after-state values from self-play results, and
-the teacher's paired gains of every candidate over greedy's move (``--advantage-hands``). At
-every checkpoint the current weights play an arena against two greedy bots (duplicate deals,
-fixed seed), and the curve — points per hand with the 95% interval — is printed, written as
-``curve.json`` and, with the ``train`` extra (matplotlib), drawn as ``curve.png``.
+Imitation of greedy on self-play positions (:mod:`weimaque.bots.train`), in ``--chunks`` steps:
+the way the shipped weights are made (docs/bots.md). At every checkpoint the current weights play
+an arena against two greedy bots (duplicate deals, fixed seed), and the curve (points per hand
+with the 95% interval) is printed, written as ``curve.json`` and, with the ``train`` extra
+(matplotlib), drawn as ``curve.png``.
 """
 
 from __future__ import annotations
@@ -14,30 +13,14 @@ import json
 from pathlib import Path
 from typing import Annotated, Any
 
-import numpy as np
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from weimaque.arena import ArenaConfig, deals_for_hands, run_arena
-from weimaque.bots.features import NAMES
 from weimaque.bots.net import WEIGHTS_FILE, NetParams
-from weimaque.bots.train import (
-    ADVANTAGE_JOB_HANDS,
-    Advantages,
-    Dataset,
-    Outcomes,
-    agreement,
-    collect,
-    collect_outcomes,
-    fit,
-    fit_advantage,
-    fit_value,
-    init_params,
-    rate_jobs,
-    with_margin,
-)
+from weimaque.bots.train import Dataset, agreement, collect, fit, init_params
 from weimaque.errors import WeimaqueError
 
 EXIT_BAD_INPUT = 2
@@ -104,44 +87,7 @@ def train_cmd(
     imitate_hands: Annotated[
         int, typer.Option(min=1, help="Greedy self-play hands whose decisions are imitated.")
     ] = 200,
-    teacher: Annotated[
-        str, typer.Option(help="Search teacher labelling decisions after imitation.")
-    ] = "mcts:iters=200",
-    teacher_hands: Annotated[
-        int, typer.Option(min=0, help="Self-play hands for the teacher (0: imitation only).")
-    ] = 0,
-    value_hands: Annotated[
-        int,
-        typer.Option(
-            min=0, help="Greedy self-play hands whose outcomes train the value (0: none)."
-        ),
-    ] = 0,
-    value_steps: Annotated[int, typer.Option(min=1, help="Adam steps per value checkpoint.")] = 300,
-    advantage_hands: Annotated[
-        int,
-        typer.Option(
-            min=0,
-            help="Greedy self-play hands in which the teacher rates every candidate against "
-            "greedy's move (0: none).",
-        ),
-    ] = 0,
-    advantage_steps: Annotated[
-        int, typer.Option(min=1, help="Adam steps per advantage checkpoint (fitted afresh).")
-    ] = 600,
-    cache: Annotated[
-        Path | None,
-        typer.Option(help="Folder keeping the teacher's rated decisions; a rerun reads them back."),
-    ] = None,
-    margin: Annotated[
-        float,
-        typer.Option(
-            min=0.0, help="Points a departure from greedy's move must be predicted to gain."
-        ),
-    ] = 2.0,
-    share: Annotated[
-        float, typer.Option(min=0.0, max=1.0, help="Share of decisions the teacher labels.")
-    ] = 0.3,
-    chunks: Annotated[int, typer.Option(min=1, help="Checkpoints in each phase.")] = 2,
+    chunks: Annotated[int, typer.Option(min=1, help="Checkpoints (imitation steps).")] = 2,
     steps: Annotated[int, typer.Option(min=1, help="Adam steps per checkpoint.")] = 150,
     hidden: Annotated[int, typer.Option(min=1, help="Hidden units.")] = 32,
     eval_hands: Annotated[
@@ -159,26 +105,17 @@ def train_cmd(
         bool, typer.Option(help="Also copy the final weights into the package.")
     ] = False,
 ) -> None:
-    """Train the net bot: imitate greedy, then a search teacher; print the learning curve."""
+    """Train the net bot by imitating greedy; print the learning curve."""
     console = Console(stderr=True)
     outc = Console()
-    for folder in (out, cache):
-        try:
-            if folder is not None:
-                folder.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            console.print(
-                f"[bold red]error:[/] cannot create {str(folder)!r}: {exc}", highlight=False
-            )
-            raise typer.Exit(EXIT_BAD_INPUT) from exc
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        console.print(f"[bold red]error:[/] cannot create {str(out)!r}: {exc}", highlight=False)
+        raise typer.Exit(EXIT_BAD_INPUT) from exc
     curve: list[dict[str, Any]] = []
     per_i = -(-imitate_hands // chunks)
-    per_t = -(-teacher_hands // chunks) if teacher_hands else 0
-    per_v = -(-value_hands // chunks) if value_hands else 0
-    jobs = -(-advantage_hands // ADVANTAGE_JOB_HANDS)
-    phases_n = 1 + bool(per_t) + bool(per_v) + bool(jobs)
-    total = chunks * (per_i + per_t + per_v) + advantage_hands
-    total += chunks * phases_n + 1
+    total = chunks * (per_i + 1) + 1
     data = Dataset([], [])
     params: NetParams | None = None
     try:
@@ -212,68 +149,15 @@ def train_cmd(
                     highlight=False,
                 )
 
-            phases: list[tuple[str, str | None, int, float]] = [
-                ("imitate greedy", None, per_i, 1.0)
-            ]
-            if per_t:
-                phases.append((f"teacher {teacher}", teacher, per_t, share))
-            for phase, (name, coach, hands, sh) in enumerate(phases):
-                for c in range(chunks):
-                    bar.update(task, description=f"{name}: positions")
-                    chunk = collect(hands, seed * 1000 + phase * 100 + c, coach, sh, tick)
-                    data.extend(chunk)
-                    if params is None:
-                        params = init_params(data, hidden, seed)
-                        checkpoint("start")
-                    bar.update(task, description=f"{name}: fit")
-                    params, _ = fit(params, data, steps)
-                    checkpoint(f"{name.split(':')[0]} {c + 1}")
-            if per_v:
-                assert params is not None
-                outcomes = Outcomes([], [])
-                gen = np.random.default_rng(seed)
-                # The chosen after-states all have value_gap 0 and greedy_choice 1: the value
-                # fit cannot learn those columns, so they are scaled to nothing.
-                cut = [NAMES.index("value_gap"), NAMES.index("greedy_choice")]
-                mean = params.mean.copy()
-                std = params.std.copy()
-                mean[cut] = 0.0
-                std[cut] = 1e12
-                params = NetParams(
-                    mean,
-                    std,
-                    np.zeros_like(params.w0),
-                    params.w1,
-                    params.b1,
-                    gen.normal(0, 0.01, params.w2.shape),
-                )
-                for c in range(chunks):
-                    bar.update(task, description="self-play outcomes")
-                    outcomes.extend(collect_outcomes(per_v, seed * 1000 + 500 + c, tick))
-                    bar.update(task, description="value fit")
-                    params, mse = fit_value(params, outcomes, value_steps)
-                    checkpoint(f"value {c + 1}", f"{len(outcomes)} after-states, mse {mse:.3f}")
-            if jobs:
-                rated = Advantages([], [], [], [])
-                bounds = [jobs * c // chunks for c in range(chunks + 1)]
-                for c in range(chunks):
-                    bar.update(task, description=f"teacher {teacher} rates candidates")
-                    span = range(bounds[c], bounds[c + 1])
-                    if not span:
-                        continue  # fewer jobs than checkpoints
-                    parts = rate_jobs(teacher, seed, advantage_hands, span, workers, cache)
-                    for j, part in zip(span, parts, strict=True):
-                        rated.extend(part)
-                        done = min(ADVANTAGE_JOB_HANDS, advantage_hands - j * ADVANTAGE_JOB_HANDS)
-                        bar.advance(task, done)
-                    bar.update(task, description="advantage fit")
-                    start = init_params(Dataset(rated.rows, rated.base), hidden, seed)
-                    fitted, mse = fit_advantage(start, rated, advantage_steps)
-                    params = with_margin(fitted, margin)
-                    checkpoint(
-                        f"advantage {c + 1}",
-                        f"{len(rated)} rated decisions, weighted mse {mse:.3f}",
-                    )
+            for c in range(chunks):
+                bar.update(task, description="imitate greedy: positions")
+                data.extend(collect(per_i, seed * 1000 + c, tick))
+                if params is None:
+                    params = init_params(data, hidden, seed)
+                    checkpoint("start")
+                bar.update(task, description="imitate greedy: fit")
+                params, _ = fit(params, data, steps)
+                checkpoint(f"imitate greedy {c + 1}")
     except WeimaqueError as exc:
         console.print(f"[bold red]error:[/] {exc}", highlight=False)
         raise typer.Exit(EXIT_BAD_INPUT) from exc
