@@ -48,26 +48,6 @@ def rehide(state: GameState, rng: random.Random) -> GameState:
     return other
 
 
-def test_claims_only_net_discards_as_greedy_values() -> None:
-    net = get_bot("net:only=claims")
-    assert isinstance(net, NetBot) and net.claims_only
-    greedy = GreedyBot()
-    state = GameState.new("anxiang", 11, dealer=0)
-    rng = random.Random(0)
-    discards = 0
-    while not state.is_terminal():
-        seat = state.current_player()
-        view = BotView.of(state, seat)
-        action = net.act(view, rng)
-        if view.obs["phase"] == "discard" and len(view.legal) > 1:
-            assert action == greedy.act(view, rng)
-            discards += 1
-        state.apply(seat, action)
-    assert discards > 5
-    with pytest.raises(WeimaqueError, match="only= must be"):
-        get_bot("net:only=discards")
-
-
 def test_features_and_choice_depend_only_on_the_view() -> None:
     bot = get_bot("net")
     compared = 0
@@ -155,8 +135,9 @@ def test_imitation_learns_greedy_and_weights_round_trip(tmp_path: Path) -> None:
     assert isinstance(bot, NetBot)
     with pytest.raises(WeimaqueError, match="cannot load net weights"):
         get_bot(f"net:weights={tmp_path / 'missing.npz'}")
-    with pytest.raises(WeimaqueError, match="unknown net parameter"):
-        get_bot("net:layers=3")
+    for gone in ("layers=3", "only=claims"):
+        with pytest.raises(WeimaqueError, match="unknown net parameter"):
+            get_bot(f"net:{gone}")
 
 
 def test_train_command_prints_a_curve(tmp_path: Path) -> None:

@@ -82,26 +82,18 @@ class NetBot:
 
     name = "net"
 
-    def __init__(self, params: NetParams | None = None, claims_only: bool = False) -> None:
-        """Use ``params``, or the weights shipped with the package.
-
-        With ``claims_only`` the net decides claims (碰, 吃, pass) and discards follow greedy's
-        valuation (the ``value`` feature).
-        """
+    def __init__(self, params: NetParams | None = None) -> None:
+        """Use ``params``, or the weights shipped with the package."""
         self.params = params if params is not None else _shipped()
-        self.claims_only = claims_only
 
     @classmethod
     def from_params(cls, params: dict[str, str]) -> NetBot:
-        """Build from ``net``, ``net:weights=PATH`` and/or ``net:only=claims``."""
-        unknown = set(params) - {"weights", "only"}
+        """Build from ``net`` or ``net:weights=PATH``."""
+        unknown = set(params) - {"weights"}
         if unknown:
-            raise WeimaqueError(f"unknown net parameter(s) {sorted(unknown)}; known: weights, only")
-        only = params.get("only", "all")
-        if only not in ("all", "claims"):
-            raise WeimaqueError(f"net only= must be 'all' or 'claims', not {only!r}")
+            raise WeimaqueError(f"unknown net parameter(s) {sorted(unknown)}; known: weights")
         weights = NetParams.load(params["weights"]) if "weights" in params else None
-        return cls(weights, claims_only=only == "claims")
+        return cls(weights)
 
     def act(self, view: BotView, rng: random.Random) -> Action:
         """Take any 胡; else the best-scored candidate (RULES §4.7)."""
@@ -110,8 +102,6 @@ class NetBot:
             return obvious
         legal = view.legal
         x = candidate_features(view, legal)
-        if self.claims_only and view.obs["phase"] == "discard":
-            return legal[int(np.argmax(x[:, 0]))]
         return legal[int(np.argmax(self.params.scores(x)))]
 
 
