@@ -12,7 +12,6 @@ import random
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from weimaque.bots import Bot, get_bot
@@ -23,6 +22,7 @@ from weimaque.rules.config import RuleConfig
 from weimaque.rules.registry import overrides_of
 from weimaque.server import messages
 from weimaque.server.broadcast import Broadcaster
+from weimaque.server.clocks import DecisionClocks, timed
 from weimaque.server.gate import Gate
 from weimaque.server.messages import Timer
 from weimaque.server.numbers import HintCache
@@ -38,18 +38,6 @@ Status = Literal["waiting", "playing", "between_hands", "over"]
 #: (docs/protocol.md §2.2). A hand has far fewer events and actions than this (its stock holds
 #: 22 cards), so numbers never repeat over a room's life.
 DECISION_SPAN: Final = 10_000
-
-
-@dataclass(frozen=True, slots=True)
-class DecisionClock:
-    """A seat's decision clock: when the decision was posed, and the turn timer in force then.
-
-    The timer belongs to the decision (docs/protocol.md §3): only its end (an action, by the
-    player or by 托管) stops it, and a change of the room's timer counts from the next one.
-    """
-
-    since: float
-    seconds: int | None
 
 
 class ActionLock:
@@ -118,16 +106,6 @@ def hand_summary(
     }
 
 
-def timed(deadline: float, now: float, seconds: int) -> Timer:
-    """A running clock as the protocol shows it: seconds, the deadline (Unix ms) and time left."""
-    left = deadline - now
-    return {
-        "seconds": seconds,
-        "deadline_ms": int((time.time() + left) * 1000),
-        "left_ms": max(0, int(left * 1000)),
-    }
-
-
 class RoomBase:
     """A table of three seats playing matches one after another (RULES §8.6): its state."""
 
@@ -171,7 +149,7 @@ class RoomBase:
         self.last_hand: dict[str, Any] | None = None
         self._last_state: GameState | None = None
         #: The decision clock of each seat that must decide now.
-        self._since: dict[int, DecisionClock] = {}
+        self.clocks = DecisionClocks(lambda: self.clock())
         #: Viewers waiting for a claim window to close (docs/protocol.md §2.3; :mod:`.gate`).
         self.gate = Gate()
         #: Per viewer: (events counted, how many of them it sees), for the ``from`` field.
@@ -440,7 +418,6 @@ class RoomBase:
 __all__ = [
     "DECISION_SPAN",
     "ActionLock",
-    "DecisionClock",
     "RoomBase",
     "Status",
     "hand_summary",

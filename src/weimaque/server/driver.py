@@ -21,7 +21,6 @@ from weimaque.game.events import Event
 from weimaque.game.state import NUM_SEATS
 from weimaque.match import Match
 from weimaque.server import botpool, messages
-from weimaque.server.base import DecisionClock
 from weimaque.server.fairness import commitment, deal_json, new_secret, reveal
 from weimaque.server.gate import Gate
 from weimaque.server.options import autoplay_bot_name
@@ -129,14 +128,7 @@ class HandDriver(RoomViews):
         seat's action (``apply``) or the end of the hand. Nothing else restarts it.
         """
         state = self.state
-        now = self.clock()
-        todo = set() if state is None else set(state.to_act())
-        for seat in list(self._since):
-            if seat not in todo:
-                del self._since[seat]
-        for seat in todo:
-            if seat not in self._since:
-                self._since[seat] = DecisionClock(now, self.turn_seconds)
+        self.clocks.track(() if state is None else state.to_act(), self.turn_seconds)
 
     async def _logged(self, seat: int, action: Action) -> bool:
         """Write a verified action as the next of the hand in progress, before it is applied
@@ -182,7 +174,7 @@ class HandDriver(RoomViews):
         before = state.copy()
         state.apply(seat, action)
         new: list[Event] = state.events[first:]
-        self._since.pop(seat, None)
+        self.clocks.end(seat)
         self._track()
         self.send_events(new, first, seat, action, auto, origin, re, before)
         if state.is_terminal():
@@ -203,7 +195,7 @@ class HandDriver(RoomViews):
         self._between_since = self.clock()
         for seat in self.seats:
             seat.ready = False  # 托管 stays on until its player cancels it
-        self._since.clear()
+        self.clocks.clear()
         over = self.match.is_over()
         self._next_deadline = None
         if over:
@@ -263,7 +255,7 @@ class HandDriver(RoomViews):
         abandoned = self.hand_number if self.state is not None else None
         self.match.end_early()
         self.dissolved = True
-        self._since.clear()
+        self.clocks.clear()
         self._counted.clear()
         # The dropped hand's deal is never revealed: it was not played out.
         self.deal_commitment = self._deal_secret = None
@@ -395,7 +387,7 @@ class HandDriver(RoomViews):
         open connection: once the offline grace has passed (at once with ``autoplay_absent``),
         or when the turn timer runs out, whichever comes first.
         """
-        clock = self._since.get(seat)
+        clock = self.clocks.get(seat)
         since = now if clock is None else clock.since
         s = self.seats[seat]
         delay = self._auto_delay()

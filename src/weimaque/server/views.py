@@ -16,7 +16,7 @@ from weimaque.game.record import start_from_record
 from weimaque.game.state import NUM_SEATS, GameState
 from weimaque.match import Settlement
 from weimaque.server import messages
-from weimaque.server.base import DECISION_SPAN, RoomBase, timed
+from weimaque.server.base import DECISION_SPAN, RoomBase
 from weimaque.server.gate import settled, viewers
 from weimaque.server.messages import Actor, LegalAction, Timer, ViewFields
 from weimaque.server.numbers import breakdown_json, hints, table_xi
@@ -70,13 +70,10 @@ class RoomViews(RoomBase):
     def _timer(self, seat: SeatId | None) -> Timer | None:
         if not isinstance(seat, int):
             return None
-        clock = self._since.get(seat)
-        if clock is None or clock.seconds is None:
-            return None
         s = self.seats[seat]
         if s.kind == "bot" or s.autoplay or s.away:
-            return None
-        return timed(clock.since + clock.seconds, self.clock(), clock.seconds)
+            return None  # decided for the seat: no clock is shown
+        return self.clocks.timer(seat)
 
     def _decision(self, viewer: Viewer, seen: int) -> int | None:
         """The decision number of a view of the hand in progress (docs/protocol.md §2.2).
