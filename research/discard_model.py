@@ -14,9 +14,10 @@ import argparse
 import math
 import random
 
+from weimaque.analysis.arrange import melds_xi
 from weimaque.bots import get_bot
 from weimaque.bots.base import BotView
-from weimaque.bots.policy import discard_values, meld_xi
+from weimaque.bots.policy import discard_values
 from weimaque.game.state import GameState
 
 
@@ -40,7 +41,7 @@ def main() -> None:
                 faces = [a.face for a in view.legal if a.face is not None]
                 melds = state.melds[seat]
                 values = discard_values(
-                    state.hands[seat], faces, len(melds), meld_xi(melds), state.rules.min_xi
+                    state.hands[seat], faces, len(melds), melds_xi(melds), state.rules.min_xi
                 )
                 discards.append(([v for v, _ in values], faces.index(action.face or 0)))
             elif "hu" not in kinds:

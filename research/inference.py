@@ -13,11 +13,11 @@ from __future__ import annotations
 import functools
 import math
 
+from weimaque.analysis.arrange import triple_xi
 from weimaque.analysis.decompose import completions
 from weimaque.bots.determinize import Knowledge
-from weimaque.bots.policy import half_value, position_value, triple_xi
-from weimaque.cards import NUM_FACES
-from weimaque.game.state import win_check
+from weimaque.bots.policy import half_value, position_value
+from weimaque.game.state import discardable, win_check
 from weimaque.notation import Meld, Source
 
 #: Sharpness of the discard model that reads the opponents' play: the chance of discarding a face
@@ -92,7 +92,7 @@ def seat_loglik(
             continue
         f = out.discard
         h[f] += 1
-        faces = [g for g in range(NUM_FACES) if h[g] and h[g] != 3 and g not in banned]
+        faces = discardable(h, banned)
         if f not in faces:
             total += _IMPOSSIBLE
             continue

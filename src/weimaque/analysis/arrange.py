@@ -7,9 +7,9 @@ one group that holds its face. Scoring chooses among them (RULES §6.2).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Final, Literal, Protocol
 
 from weimaque.analysis.decompose import PAIR, RUN, TRIPLE, splits
 from weimaque.cards import NUM_FACES, RED_FACES, Counts, faces_str
@@ -72,11 +72,28 @@ class Arrangement:
 
 
 def triple_xi(kind: str, face: int) -> int:
-    """硬息 of a triple without 团圆: 碰 2/3, 偎 砍 3/4 (RULES §6.4)."""
+    """硬息 of a meld or 坎 of ``face`` without 团圆: 吃 0, 碰 2/3, 偎 砍 3/4 (RULES §6.4).
+
+    The one table of these numbers: the scorer, the bots and the views all read it here.
+    """
+    if kind == "chi":
+        return 0
     red = face in RED_FACES
     if kind == "peng":
         return 3 if red else 2
     return 4 if red else 3
+
+
+class _Triple(Protocol):
+    @property
+    def kind(self) -> str: ...
+    @property
+    def faces(self) -> tuple[int, ...]: ...
+
+
+def melds_xi(melds: Iterable[_Triple]) -> int:
+    """明息: the 硬息 of a seat's open melds (:func:`triple_xi` of each, RULES §6.4)."""
+    return sum(triple_xi(m.kind, m.faces[0]) for m in melds)
 
 
 def tuanyuan_bonus(face: int) -> int:
@@ -113,8 +130,7 @@ def arrangements(
     forced = source == "self" and hand[win] >= 2
     concealed = list(hand)
     fixed: list[Group] = [
-        Group(m.kind, m.faces, 0 if m.kind == "chi" else triple_xi(m.kind, m.faces[0]), meld=True)
-        for m in melds
+        Group(m.kind, m.faces, triple_xi(m.kind, m.faces[0]), meld=True) for m in melds
     ]
     if forced:
         concealed[win] -= 2

@@ -19,7 +19,8 @@ from weimaque.bots.base import BotView
 from weimaque.bots.greedy import _Table
 from weimaque.cards import RED_FACES, Counts
 from weimaque.game.actions import Action
-from weimaque.notation import Meld, parse_cards
+from weimaque.game.observation import shown_xi
+from weimaque.notation import Meld
 
 #: Names of the feature columns, in order.
 NAMES: Final = (
@@ -56,17 +57,6 @@ NAMES: Final = (
 )
 NUM_FEATURES: Final = len(NAMES)
 _KINDS: Final = ("discard", "peng", "chi", "pass")
-
-
-def _visible_xi(melds: Sequence[dict[str, str]]) -> float:
-    """硬息 of the visible 碰 and 偎 among a seat's melds (RULES §6.4)."""
-    xi = 0.0
-    for m in melds:
-        if m["kind"] == "chi" or not m["cards"]:
-            continue
-        red = parse_cards(m["cards"])[0] in RED_FACES
-        xi += (3 if red else 2) if m["kind"] == "peng" else (4 if red else 3)
-    return xi
 
 
 def _after(table: _Table, action: Action) -> tuple[tuple[Meld, ...], Counts, int | None, float]:
@@ -113,8 +103,8 @@ def candidate_features(view: BotView, actions: Sequence[Action]) -> npt.NDArray[
         int(obs["stock_left"]) / 22,
         len(obs["melds"][nxt]) / 6,
         len(obs["melds"][prv]) / 6,
-        _visible_xi(obs["melds"][nxt]) / 10,
-        _visible_xi(obs["melds"][prv]) / 10,
+        shown_xi(obs["melds"][nxt]) / 10,
+        shown_xi(obs["melds"][prv]) / 10,
         int(obs["hand_sizes"][nxt]) / 20,
         int(obs["hand_sizes"][prv]) / 20,
         own_draw,

@@ -23,10 +23,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from weimaque.analysis.arrange import melds_xi, triple_xi
 from weimaque.analysis.decompose import splits
 from weimaque.bots.base import BotView
 from weimaque.cards import COPIES, NUM_FACES, RED_FACES, Counts
 from weimaque.game.actions import Action
+from weimaque.game.state import discardable
 from weimaque.notation import Meld, parse_cards
 from weimaque.rules.config import RuleConfig
 from weimaque.scoring.waits import Wait, waits
@@ -66,12 +68,6 @@ class Parts:
     live: int
     ev: float
     value: float
-
-
-def _xi_triple(kind: str, face: int) -> int:
-    """硬息 of a triple: 碰 2/3, 偎 or 砍 3/4 (RULES §6.4)."""
-    red = face in RED_FACES
-    return (3 if red else 2) if kind == "peng" else (4 if red else 3)
 
 
 @functools.lru_cache(maxsize=1 << 14)
@@ -171,10 +167,10 @@ class _Table:
         red = f in RED_FACES
         if self.peng_ok[f]:
             p_up = p_any
-            xi_up = (2 * _xi_triple("peng", f) + _xi_triple("wei", f)) / 3
+            xi_up = (2 * triple_xi("peng", f) + triple_xi("wei", f)) / 3
         else:
             p_up = p_any / 3  # only our own draw, a forced 偎 (RULES §4.3)
-            xi_up = float(_xi_triple("wei", f))
+            xi_up = float(triple_xi("wei", f))
         xi = p_up * xi_up + (1 - p_up) * (2.0 if red else 0.0) * 0.5
         return PAIR_BASE + p_up * (GROUP - PAIR_BASE), xi
 
@@ -213,7 +209,7 @@ class _Table:
 
         options: list[tuple[float, float, Counts]] = []
         if c >= 3:
-            kan = float(_xi_triple("wei", f))  # a 砍 scores as a 偎 (RULES §4.4)
+            kan = float(triple_xi("wei", f))  # a 砍 scores as a 偎 (RULES §4.4)
             options.append((GROUP + XI * kan, kan, take(i, i, i)))
         if i <= 7 and h[i + 1] and h[i + 2]:
             options.append((GROUP, 0.0, take(i, i + 1, i + 2)))
@@ -245,7 +241,7 @@ class _Table:
         self.memo = {}
         small = self._half(hand[:10], 0)
         big = self._half(hand[10:], 10)
-        meld_xi = sum(_xi_triple(m.kind, m.faces[0]) for m in melds if m.kind != "chi")
+        meld_xi = melds_xi(melds)
         xi = meld_xi + small[1] + big[1]
         shape = small[0] + big[0] + GROUP * len(melds) + XI * meld_xi
         short = XI_SHORT * max(0.0, self.rules.min_xi - xi)
@@ -293,9 +289,7 @@ class _Table:
         """The best legal discard from a position with one card too many (RULES §5.2)."""
         best: tuple[float, int | None] = (DEAD, None)
         h = list(hand)
-        for f in range(NUM_FACES):
-            if h[f] == 0 or h[f] == 3 or f in banned:
-                continue
+        for f in discardable(h, banned):
             h[f] -= 1
             v = self.value(melds, tuple(h)) - self.feed(f)
             h[f] += 1

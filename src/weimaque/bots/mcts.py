@@ -38,6 +38,7 @@ import random
 import time
 from dataclasses import dataclass
 
+from weimaque.analysis.arrange import melds_xi, triple_xi
 from weimaque.bots.base import BotView
 from weimaque.bots.determinize import Knowledge
 from weimaque.bots.greedy import GreedyBot
@@ -47,15 +48,12 @@ from weimaque.bots.policy import (
     claim_choice,
     discard_faces,
     discard_values,
-    meld_xi,
     policy_claim,
     policy_discard,
-    triple_xi,
 )
-from weimaque.cards import NUM_FACES
 from weimaque.errors import IllegalAction, WeimaqueError
 from weimaque.game.actions import Action
-from weimaque.game.state import NUM_SEATS, GameState, win_check
+from weimaque.game.state import NUM_SEATS, GameState, discardable, win_check
 from weimaque.notation import Meld, Source
 
 #: Steps a rollout may take before it is scored as it stands (a safety net; hands are shorter).
@@ -117,7 +115,7 @@ class FastSim:
         self.epsilon = epsilon
         self.hands = state.hands
         self.melds = [[m.meld() for m in ms] for ms in state.melds]
-        self.mxi = [meld_xi(ms) for ms in state.melds]
+        self.mxi = [melds_xi(ms) for ms in state.melds]
         self.thrown = state.thrown
         self.peng_guo = state.peng_guo
         self.no_discard = state.no_discard
@@ -200,7 +198,7 @@ class FastSim:
         """``seat`` discards; the seat that must discard next, or None and the 下家 draws."""
         hand = self.hands[seat]
         banned = self.no_discard[seat]
-        faces = [f for f in range(NUM_FACES) if hand[f] and hand[f] != 3 and f not in banned]
+        faces = discardable(hand, banned)
         if not faces:  # 死手: the discard is skipped (RULES §4.1)
             self.dead[seat] = True
             return None
@@ -397,7 +395,7 @@ class MctsBot:
             return legal
         melds = state.melds[seat]
         values = discard_values(
-            state.hands[seat], discards, len(melds), meld_xi(melds), state.rules.min_xi
+            state.hands[seat], discards, len(melds), melds_xi(melds), state.rules.min_xi
         )
         keep = {f for _, f in sorted(values, reverse=True)[: self.top]}
         return [a for a in legal if a.kind != "discard" or a.face in keep]

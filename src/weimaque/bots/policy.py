@@ -13,11 +13,12 @@ from __future__ import annotations
 import functools
 import random
 
+from weimaque.analysis.arrange import melds_xi, triple_xi
 from weimaque.bots.base import BotView
 from weimaque.bots.determinize import Knowledge
 from weimaque.cards import NUM_FACES, RED_FACES
 from weimaque.game.actions import Action
-from weimaque.game.state import HU, PASS, PENG, GameState, TableMeld
+from weimaque.game.state import HU, PASS, PENG, GameState, discardable
 
 #: The discard action of each face, and whether each face is red (RULES §1).
 DISCARD_ACTIONS = tuple(Action.discard(f) for f in range(NUM_FACES))
@@ -53,7 +54,7 @@ def half_value(half: tuple[int, ...]) -> tuple[float, float]:
         return tuple(r)
 
     if c >= 3:
-        kan = 4.0 if red else 3.0  # a 砍 scores as a 偎 (RULES §4.4, §6.4)
+        kan = triple_xi("kan", i)  # a half's index i has the redness of small face i
         options.append((GROUP + XI * kan, kan, take(i, i, i)))
     if i <= 7 and half[i + 1] and half[i + 2]:
         options.append((GROUP, 0.0, take(i, i + 1, i + 2)))
@@ -72,19 +73,6 @@ def half_value(half: tuple[int, ...]) -> tuple[float, float]:
     return best
 
 
-def triple_xi(kind: str, face: int) -> float:
-    """硬息 of one meld of ``face``: 碰 2/3, 偎 3/4 (black/red), 吃 0 (RULES §6.4)."""
-    if kind == "chi":
-        return 0.0
-    red = IS_RED[face]
-    return (3.0 if red else 2.0) if kind == "peng" else (4.0 if red else 3.0)
-
-
-def meld_xi(melds: list[TableMeld]) -> float:
-    """硬息 of a seat's melds (:func:`triple_xi`)."""
-    return sum(triple_xi(m.kind, m.faces[0]) for m in melds)
-
-
 def position_value(
     small: tuple[float, float], big: tuple[float, float], n_melds: int, mxi: float, min_xi: int
 ) -> float:
@@ -95,9 +83,7 @@ def position_value(
 
 def discard_faces(state: GameState, seat: int) -> list[int]:
     """The faces ``seat`` may 出 now (RULES §5.2), without building error messages."""
-    hand = state.hands[seat]
-    banned = state.no_discard[seat]
-    return [f for f in range(NUM_FACES) if hand[f] and hand[f] != 3 and f not in banned]
+    return discardable(state.hands[seat], state.no_discard[seat])
 
 
 def discard_values(
@@ -140,7 +126,8 @@ def policy_discard(state: GameState, seat: int) -> int:
     """The default policy's discard: the face leaving the best-valued hand."""
     melds = state.melds[seat]
     faces = discard_faces(state, seat)
-    return best_discard(state.hands[seat], faces, len(melds), meld_xi(melds), state.rules.min_xi)[1]
+    hand = state.hands[seat]
+    return best_discard(hand, faces, len(melds), melds_xi(melds), state.rules.min_xi)[1]
 
 
 def claim_value(
@@ -156,13 +143,13 @@ def claim_value(
     h = list(hand)
     if run is None:
         h[card] -= 2
-        xi = mxi + (3.0 if IS_RED[card] else 2.0)
+        xi = mxi + triple_xi("peng", card)
     else:
         for g in (run, run + 1, run + 2):
             if g != card:
                 h[g] -= 1
         xi = mxi
-    faces = [f for f in range(NUM_FACES) if h[f] and h[f] != 3 and f not in banned and f != card]
+    faces = [f for f in discardable(h, banned) if f != card]
     if not faces:
         return None  # a claim that leaves no discard makes the seat 死手 (RULES §4.1)
     return best_discard(h, faces, n_melds + 1, xi, min_xi)[0]
@@ -221,7 +208,7 @@ def policy_claim(state: GameState, seat: int, options: list[Action]) -> Action:
     choice = claim_choice(
         state.hands[seat],
         len(melds),
-        meld_xi(melds),
+        melds_xi(melds),
         state.no_discard[seat],
         w.card,
         PENG in options,

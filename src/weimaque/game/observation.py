@@ -39,12 +39,14 @@ ban_peng              20     1 per face the viewer may not 碰 (its 碰-过张)
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
 
-from weimaque.cards import NUM_FACES, faces_str
+from weimaque.analysis.arrange import triple_xi
+from weimaque.cards import FACE_CHARS, NUM_FACES, faces_str
 from weimaque.game.actions import NUM_ACTIONS
 from weimaque.game.events import Viewer, sees_hand
 from weimaque.game.state import NUM_SEATS, STOCK_SIZE, GameState, TableMeld
@@ -83,6 +85,18 @@ def _meld_dict(meld: TableMeld, owner: int, viewer: Viewer) -> dict[str, Any]:
     if meld.kind == "chi":
         out["claimed"] = faces_str((meld.card,))  # public: it decides others' bans (§5.2, §5.3)
     return out
+
+
+def shown_xi(melds: Sequence[Mapping[str, Any]]) -> int:
+    """明息 of a seat's melds as a view shows them (``melds`` of :func:`observation`): the 硬息
+    of every meld whose cards are shown; a face-down 偎 the viewer may not see counts nothing
+    (RULES §6.4)."""
+    return sum(
+        triple_xi(m["kind"], _CHAR_FACE[m["cards"][0]]) for m in melds if m["cards"] is not None
+    )
+
+
+_CHAR_FACE: Final = {c: i for i, c in enumerate(FACE_CHARS)}
 
 
 def bans_view(state: GameState, seat: int, viewer: Viewer) -> dict[str, Any]:

@@ -11,7 +11,7 @@ the others' choices, and the engine resolves by priority 胡 > 碰 > 吃 (RULES 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
@@ -64,6 +64,13 @@ ASK_ORDER: Final = tuple((s, (s + 1) % 3, (s - 1) % 3) for s in range(3))
 def xiajia(seat: int) -> int:
     """下家: the next seat in turn order (RULES §2.1)."""
     return (seat + 1) % NUM_SEATS
+
+
+def discardable(hand: Sequence[int], banned: Container[int]) -> list[int]:
+    """The faces a hand may 出 (RULES §5.2): held, not a 砍 of three, not a face its seat 碰'd
+    or 吃'd (``banned``). The one statement of the rule: the engine, its checks and the bots
+    call it."""
+    return [f for f, n in enumerate(hand) if n and n != 3 and f not in banned]
 
 
 def shangjia(seat: int) -> int:
@@ -340,16 +347,9 @@ class GameState:
         if not self._must_act(seat):
             return []
         if self.phase == "discard":
-            return [DISCARDS[f] for f in self._discardable(seat)]
+            return [DISCARDS[f] for f in discardable(self.hands[seat], self.no_discard[seat])]
         assert self.window is not None
         return list(self.window.options[seat])
-
-    def _discardable(self, seat: int) -> list[int]:
-        """Faces ``seat`` may 出: those held for which ``_discard_reason`` finds nothing."""
-        hand = self.hands[seat]
-        banned = self.no_discard[seat]
-        # the fast form of ``_discard_reason(seat, f) is None``: held, not a 砍, not claimed
-        return [f for f, n in enumerate(hand) if n and n != 3 and f not in banned]
 
     def bans(self, seat: int) -> tuple[list[int], list[int], list[int]]:
         """Faces ``seat`` may not 出, 吃 or 碰 now, sorted (RULES §4.6, §5.2, §5.3).
@@ -385,16 +385,17 @@ class GameState:
     # ----------------------------------------------------------------- checks
 
     def _discard_reason(self, seat: int, face: int) -> str | None:
-        """Why ``seat`` may not 出 ``face`` now, or None (RULES §5.2)."""
-        held = self.hands[seat][face]
+        """Why ``seat`` may not 出 ``face`` now (which part of :func:`discardable` it fails), or
+        None (RULES §5.2)."""
+        hand = self.hands[seat]
+        if face in discardable(hand, self.no_discard[seat]):
+            return None
         name = FACE_CHARS[face]
-        if held == 0:
+        if hand[face] == 0:
             return f"cannot 出 {name}: seat {seat} holds none"
-        if held == 3:
+        if hand[face] == 3:
             return f"cannot 出 {name}: a 砍 of three stays in hand (RULES §5.2)"
-        if face in self.no_discard[seat]:
-            return f"cannot 出 {name}: seat {seat} has 碰'd or 吃'd {name} (RULES §5.2)"
-        return None
+        return f"cannot 出 {name}: seat {seat} has 碰'd or 吃'd {name} (RULES §5.2)"
 
     def _peng_reason(self, seat: int, card: int) -> str | None:
         """Why ``seat`` may not 碰 ``card``, or None (RULES §4.5, §5.3)."""
@@ -706,8 +707,7 @@ class GameState:
             self._enter_discard(from_seat)
 
     def _enter_discard(self, seat: int) -> None:
-        hand, banned = self.hands[seat], self.no_discard[seat]
-        if any(n and n != 3 and f not in banned for f, n in enumerate(hand)):
+        if discardable(self.hands[seat], self.no_discard[seat]):
             self.phase = "discard"
             self.turn = seat
             return

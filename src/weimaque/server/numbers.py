@@ -12,6 +12,7 @@ from typing import Any, Final
 
 from weimaque.analysis.arrange import Group, triple_xi
 from weimaque.cards import COPIES, FACE_CHARS, NUM_FACES, counts_of
+from weimaque.game.observation import shown_xi
 from weimaque.game.state import NUM_SEATS
 from weimaque.notation import Meld
 from weimaque.rules.config import RuleConfig
@@ -32,13 +33,6 @@ def _parse(text: str) -> tuple[int, ...]:
     return tuple(_FACE_INDEX[c] for c in text)
 
 
-def meld_xi(kind: str, cards: str) -> int:
-    """息 of one meld on the table: 碰 2/3, 偎 3/4, 吃 0 (RULES §6.4)."""
-    if kind == "chi":
-        return 0
-    return triple_xi(kind, _faces(cards)[0])
-
-
 def table_xi(obs: dict[str, Any], rules: RuleConfig) -> dict[str, Any]:
     """明息 of every seat's visible melds, and for a seated viewer its own 息 and distance to 起胡.
 
@@ -47,11 +41,9 @@ def table_xi(obs: dict[str, Any], rules: RuleConfig) -> dict[str, Any]:
     shown = [0] * NUM_SEATS
     hidden = [0] * NUM_SEATS
     for s in range(NUM_SEATS):
-        for m in obs["melds"][s]:
-            if m["cards"] is None:
-                hidden[s] += 1
-            else:
-                shown[s] += meld_xi(m["kind"], m["cards"])
+        melds = obs["melds"][s]
+        shown[s] = shown_xi(melds)
+        hidden[s] = sum(1 for m in melds if m["cards"] is None)
     out: dict[str, Any] = {"melds": shown, "hidden": hidden, "min_xi": rules.min_xi}
     viewer = obs.get("viewer")
     if isinstance(viewer, int) and "hand" in obs:
@@ -197,7 +189,6 @@ __all__ = [
     "breakdown_json",
     "group_tags",
     "hints",
-    "meld_xi",
     "seen_counts",
     "table_xi",
 ]
