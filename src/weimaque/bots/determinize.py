@@ -21,7 +21,7 @@ did given its sampled hand), so hands that explain the opponents' discards come 
 (a discard, the two hand cards of a 碰/吃/偎), so a sampled hand of now can be walked back to the
 hand each earlier discard was chosen from (hands only shrink, RULES §3.1.1).
 
-It then builds the state without replaying (``GameState.__new__`` + every attribute), derives each
+It then builds the state without replaying (``GameState.position``), derives each
 seat's 碰-过张 (RULES §5.3: a 碰 window on X went by while the seat held two X; since hands only
 shrink, holding two now means it held two then) and reopens the claim window with each seat's
 options computed by the engine's own checks. The opponents' declined-胡 flags are unknown and left
@@ -320,15 +320,7 @@ class Knowledge:
         self, hands: list[list[int]], wei_faces: dict[tuple[int, int], int], stock: list[int]
     ) -> GameState:
         view = self.view
-        st = GameState.__new__(GameState)
-        st.rules = view.rules
-        st.seed = None
-        st.dealer = view.obs["dealer"]
-        st.hands = hands
-        st.initial_hands = [tuple(f for f in range(NUM_FACES) for _ in range(h[f])) for h in hands]
-        st.stock = stock
-        st.pos = 0
-        st.melds = []
+        melds: list[list[TableMeld]] = []
         for s in range(NUM_SEATS):
             row: list[TableMeld] = []
             for k, slot in enumerate(self.melds[s]):
@@ -340,28 +332,30 @@ class Knowledge:
                     row.append(
                         TableMeld(slot.kind, slot.faces, slot.card, slot.from_seat, slot.face_down)
                     )
-            st.melds.append(row)
-        st.rows = [list(r) for r in self.rows]
-        st.thrown = [set(t) for t in self.thrown]
-        st.no_discard = [set(n) for n in self.no_discard]
-        # 碰-过张 (RULES §5.3): the seat's own comes with its view; for the others, a 碰 window on
-        # X went by while the seat held two or more X.
-        st.peng_guo = [
-            set(_faces(view.obs["bans"][s]["peng"]))
-            if s == self.seat
-            else {f for f in self.peng_seen[s] if hands[s][f] >= 2}
-            for s in range(NUM_SEATS)
-        ]
-        st.dead = list(self.dead)
-        st.skipped = list(self.skipped)
-        st.declined = [s == self.seat and self.declined for s in range(NUM_SEATS)]
-        st.events = []
-        st.actions = []
-        st.result = None
-        st.scores = list(view.obs["scores"])
-        st.window = None
-        st.turn = self.turn if self.phase == "discard" else view.obs["dealer"]
-        st.phase = "discard"
+            melds.append(row)
+        st = GameState.position(
+            view.rules,
+            dealer=view.obs["dealer"],
+            hands=hands,
+            stock=stock,
+            melds=melds,
+            rows=[list(r) for r in self.rows],
+            thrown=[set(t) for t in self.thrown],
+            no_discard=[set(n) for n in self.no_discard],
+            # 碰-过张 (RULES §5.3): the seat's own comes with its view; for the others, a 碰
+            # window on X went by while the seat held two or more X.
+            peng_guo=[
+                set(_faces(view.obs["bans"][s]["peng"]))
+                if s == self.seat
+                else {f for f in self.peng_seen[s] if hands[s][f] >= 2}
+                for s in range(NUM_SEATS)
+            ],
+            dead=list(self.dead),
+            skipped=list(self.skipped),
+            declined=[s == self.seat and self.declined for s in range(NUM_SEATS)],
+            scores=list(view.obs["scores"]),
+            turn=self.turn if self.phase == "discard" else view.obs["dealer"],
+        )
         if self.phase == "claim":
             st.phase = "claim"
             st.window = self._window(st)

@@ -247,6 +247,55 @@ class GameState:
         if any(sizes[s] != DEALER_CARDS - 1 for s in range(NUM_SEATS) if s != self.dealer):
             raise IllegalAction(f"not a valid deal: hand sizes {sizes}, dealer {self.dealer}")
 
+    @classmethod
+    def position(
+        cls,
+        rules: RuleConfig,
+        *,
+        dealer: int,
+        hands: list[list[int]],
+        stock: list[int],
+        melds: list[list[TableMeld]],
+        rows: list[list[int]],
+        thrown: list[set[int]],
+        no_discard: list[set[int]],
+        peng_guo: list[set[int]],
+        dead: list[bool],
+        skipped: list[int],
+        declined: list[bool],
+        scores: list[int],
+        turn: int,
+    ) -> GameState:
+        """A position inside a hand built from its parts (count vectors per seat, the stock still
+        to draw) without replaying the hand: search's worlds consistent with a seat's view. It is
+        ``turn``'s discard; a caller that needs an open claim window sets ``phase`` and
+        ``window`` from :meth:`claim_window` or :meth:`deal_window`. Events and the action log
+        start empty; ``initial_hands`` are the given hands."""
+        st = GameState.__new__(GameState)
+        st.rules = rules
+        st.seed = None
+        st.dealer = dealer
+        st.hands = hands
+        st.initial_hands = [tuple(f for f in range(NUM_FACES) for _ in range(h[f])) for h in hands]
+        st.stock = stock
+        st.pos = 0
+        st.melds = melds
+        st.rows = rows
+        st.thrown = thrown
+        st.no_discard = no_discard
+        st.peng_guo = peng_guo
+        st.dead = dead
+        st.skipped = skipped
+        st.declined = declined
+        st.events = []
+        st.actions = []
+        st.result = None
+        st.scores = scores
+        st.window = None
+        st.turn = turn
+        st.phase = "discard"
+        return st
+
     def copy(self) -> GameState:
         """An independent copy for search: same position, events and action log left empty."""
         st = GameState.__new__(GameState)
