@@ -1,8 +1,9 @@
-"""The engine's fast paths agree with its rule checks (the reasons ``verify`` gives).
+"""The engine's rule predicates and fast paths agree with the rules stated plainly here.
 
-The hot paths (legal discards, 碰 and 吃 options of a claim window, the quick split test before a
-win is scored, the seeded shuffle) are written for speed; these tests hold each equal to the
-plain form of the same rule over many random positions of every preset.
+The predicates (``discardable``, ``may_peng``, ``chi_runs``: RULES §4.5, §4.6, §5.2, §5.3), the
+claim window built from them, the quick split test before a win is scored and the seeded shuffle
+are written for speed; these tests hold each equal to a plain statement of the same rule, and
+every refusal to a reason ``verify`` gives, over many random positions of every preset.
 """
 
 from __future__ import annotations
@@ -27,27 +28,46 @@ def test_deal_order_is_random_shuffle_of_the_sorted_deck() -> None:
 
 
 def _slow_options(state: GameState, seat: int) -> list[Action]:
-    """A seat's options from the reason checks alone (``_discard_reason``, ``_peng_reason``,
-    ``_chi_reason``; 胡 from the window's scored wins, which the win test below covers)."""
+    """A seat's options from the rules as RULES states them (胡 from the window's scored wins,
+    which the win test below covers); each option refused has its reason."""
+    hand = state.hands[seat]
     if state.phase == "discard":
-        return [
-            Action.discard(f) for f in range(NUM_FACES) if state._discard_reason(seat, f) is None
-        ]
+        out = []
+        for f in range(NUM_FACES):
+            # §5.2: held, a 砍 of three stays, nothing once 碰'd or 吃'd
+            if hand[f] in (1, 2, 4) and f not in state.no_discard[seat]:
+                out.append(Action.discard(f))
+                assert state._discard_reason(seat, f) is None
+            else:
+                assert state._discard_reason(seat, f) is not None
+        return out
     w = state.window
     assert w is not None
     if w.origin in ("deal", "wei"):
         return list(w.options.get(seat, []))
+    card = w.card
     opts = [Action("hu")] if seat in w.wins else []
     claimable = w.origin in ("draw", "discard") and seat != w.from_seat
-    if claimable and state._peng_reason(seat, w.card) is None:
+    # §4.5 two in hand, §5.3 碰-过张
+    if claimable and hand[card] >= 2 and card not in state.peng_guo[seat]:
         opts.append(Action("peng"))
+        assert state._peng_reason(seat, card) is None
+    elif claimable:
+        assert state._peng_reason(seat, card) is not None
     chi_seat = w.from_seat if w.origin == "draw" else (w.from_seat + 1) % 3
     if seat == chi_seat:
-        opts += [
-            Action.chi(s)
-            for s in RUN_STARTS
-            if s <= w.card <= s + 2 and state._chi_reason(seat, w.card, s) is None
-        ]
+        for s in RUN_STARTS:
+            if not s <= card <= s + 2:
+                continue
+            others_held = all(hand[g] for g in (s, s + 1, s + 2) if g != card)
+            # §4.6(1) not a card it threw, §5.3 吃-过张 of the 上家's, §4.6(3) the holder rule
+            barred = card in state.thrown[seat] or card in state.thrown[(seat - 1) % 3]
+            held_two = state.rules.holder_may_not_chi and hand[card] >= 2
+            if others_held and not barred and not held_two:
+                opts.append(Action.chi(s))
+                assert state._chi_reason(seat, card, s) is None
+            else:
+                assert state._chi_reason(seat, card, s) is not None
     return [*opts, Action.from_id(PASS_ID)] if opts else []
 
 
@@ -75,7 +95,7 @@ def test_fast_options_equal_the_rule_checks(seed: int, preset: str, dealer: int)
 @settings(max_examples=300, deadline=None)
 @given(st.integers(0, 2**32), st.integers(0, 40), st.integers(0, NUM_FACES - 1))
 def test_fast_win_test_equals_win_check(seed: int, steps: int, card: int) -> None:
-    """``_win`` (quick no-run and split tests first) answers exactly as ``win_check``."""
+    """``win_on`` (quick no-run and split tests first) answers exactly as ``win_check``."""
     state = GameState.new("anxiang", seed)
     rng = random.Random(seed)
     for _ in range(steps):
@@ -85,7 +105,7 @@ def test_fast_win_test_equals_win_check(seed: int, steps: int, card: int) -> Non
         state.apply(seat, rng.choice(state.legal_actions(seat)))
     for seat in range(3):
         for source in ("self", "other"):
-            fast = state._win(seat, card, source, False)
+            fast = state.win_on(seat, card, source, False)
             slow = None
             if not state.dead[seat]:
                 melds = [m.meld() for m in state.melds[seat]]

@@ -152,7 +152,8 @@ def test_mcts_takes_every_win_and_is_deterministic_for_a_seed() -> None:
 
 
 def test_fast_rollouts_play_exactly_like_the_engine() -> None:
-    """FastSim mirrors GameState: the same policy from the same world gives the same returns."""
+    """The engine's fast step (game.playout) plays as GameState.apply: the same policy from the
+    same world gives the same returns."""
     compared = 0
     for seed in range(10):
         state = GameState.new("anxiang", 200 + seed, dealer=seed % 3)

@@ -24,11 +24,12 @@ Why flat rather than a tree (IS-MCTS): the opponents' replies depend on cards we
 tree over determinized worlds would mostly re-learn the default policy below the root, and at a
 few hundred rollouts per decision, racing at the root spends them where they matter.
 
-Rollouts: the engine plays until the open claim window closes, then :class:`FastSim` plays the
-same rules and policy on plain lists (about 3x faster than ``GameState.apply``; a test checks that
-both give identical returns). Every seat plays the default policy (:mod:`weimaque.bots.policy`);
-``eps`` (default 0) of its discards may be made random. With eps=0 the rollouts of one world
-differ only by the root action, and the worlds supply the variety.
+Rollouts: the engine plays until the open claim window closes, then the engine's fast step
+(:func:`weimaque.game.playout.playout`) plays the same rules and policy without events or windows
+(several times faster than ``GameState.apply``; a test checks that both give identical returns).
+Every seat plays the default policy (:mod:`weimaque.bots.policy`); ``eps`` (default 0) of its
+discards may be made random. With eps=0 the rollouts of one world differ only by the root action,
+and the worlds supply the variety.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ import random
 import time
 from dataclasses import dataclass
 
-from weimaque.analysis.arrange import melds_xi, triple_xi
+from weimaque.analysis.arrange import melds_xi
 from weimaque.bots.base import BotView
 from weimaque.bots.determinize import Knowledge
 from weimaque.bots.greedy import GreedyBot
@@ -53,11 +54,8 @@ from weimaque.bots.policy import (
 )
 from weimaque.errors import IllegalAction, WeimaqueError
 from weimaque.game.actions import Action
-from weimaque.game.state import NUM_SEATS, GameState, discardable, win_check
-from weimaque.notation import Meld, Source
-
-#: Steps a rollout may take before it is scored as it stands (a safety net; hands are shorter).
-_MAX_STEPS = 400
+from weimaque.game.playout import MAX_STEPS, playout
+from weimaque.game.state import GameState
 
 
 def _policy_step(state: GameState, rng: random.Random, epsilon: float) -> None:
@@ -77,7 +75,7 @@ def _policy_step(state: GameState, rng: random.Random, epsilon: float) -> None:
 
 def engine_rollout(state: GameState, rng: random.Random, epsilon: float = 0.0) -> list[int]:
     """Play the hand to its end through the engine with the default policy; the returns."""
-    for _ in range(_MAX_STEPS):
+    for _ in range(MAX_STEPS):
         if state.phase == "over":
             break
         _policy_step(state, rng, epsilon)
@@ -87,206 +85,47 @@ def engine_rollout(state: GameState, rng: random.Random, epsilon: float = 0.0) -
 def rollout(state: GameState, rng: random.Random, epsilon: float = 0.0) -> list[int]:
     """The returns of the hand played out by the default policy (``epsilon``: random discards).
 
-    The engine plays until no claim window is open; from the next discard on, :class:`FastSim`
-    plays the same rules and policy on plain lists, several times faster (it changes ``state``'s
-    hands and sets without recording events).
+    The engine plays until no claim window is open; from the next discard on, the engine's fast
+    step (:func:`weimaque.game.playout.playout`) plays the same rules and policy without events
+    or windows, several times faster (it plays on ``state``'s own hands and sets).
     """
-    for _ in range(_MAX_STEPS):
+    for _ in range(MAX_STEPS):
         if state.phase == "over":
             return state.returns()
         if state.phase == "discard":
-            return FastSim(state, rng, epsilon).run(state.turn)
+            return playout(state, state.turn, _Policy(rng, epsilon))
         _policy_step(state, rng, epsilon)
     return state.returns()
 
 
-class FastSim:
-    """The turn flow of RULES §3 for rollouts, every seat playing the default policy.
+class _Policy:
+    """The default policy as a playout's chooser (:mod:`weimaque.bots.policy`)."""
 
-    It mirrors ``GameState`` (RULES §3-§5: 偎 > 胡 > 碰 > 吃, 碰-过张 and 吃 bans of §5.3, 死手 of
-    §4.1, release to the 下家's 吃) on the state's own lists, and scores a win with the engine's
-    scorer. Every seat takes every 胡 it is offered, so nobody declines one.
-    """
+    __slots__ = ("epsilon", "rng")
 
-    def __init__(self, state: GameState, rng: random.Random, epsilon: float) -> None:
-        """Take over ``state`` (a copy the rollout may change) at a discard."""
-        self.state = state
+    def __init__(self, rng: random.Random, epsilon: float) -> None:
         self.rng = rng
         self.epsilon = epsilon
-        self.hands = state.hands
-        self.melds = [[m.meld() for m in ms] for ms in state.melds]
-        self.mxi = [melds_xi(ms) for ms in state.melds]
-        self.thrown = state.thrown
-        self.peng_guo = state.peng_guo
-        self.no_discard = state.no_discard
-        self.dead = state.dead
-        self.stock = state.stock
-        self.pos = state.pos
-        self.min_xi = state.rules.min_xi
-        self.holder_rule = state.rules.holder_may_not_chi
 
-    @staticmethod
-    def _returns(winner: int, total: int) -> list[int]:
-        return [2 * total if s == winner else -total for s in range(NUM_SEATS)]
+    def discard(self, state: GameState, seat: int, faces: list[int], mxi: int) -> int:
+        if self.epsilon and self.rng.random() < self.epsilon:
+            return self.rng.choice(faces)
+        hand = state.hands[seat]
+        return best_discard(hand, faces, len(state.melds[seat]), mxi, state.rules.min_xi)[1]
 
-    def _win(self, seat: int, card: int, source: Source, last: bool) -> int | None:
-        """The total if ``seat`` wins on ``card`` (RULES §4.7), else None."""
-        if self.dead[seat]:
-            return None
-        hand = self.hands[seat]
-        if not hand[card]:
-            # A card with no copy and no neighbour in hand would be a lone single (RULES §6.1).
-            base = card - card % 10
-            lo, hi = max(base, card - 2), min(base + 9, card + 2)
-            if not any(hand[f] for f in range(lo, hi + 1)):
-                return None
-        st = self.state
-        b = win_check(
-            self.melds[seat], self.hands[seat], card, source, last, st.rules, st.declined[seat]
-        )
-        return None if b is None else b.total
-
-    def _runs(self, seat: int, card: int) -> list[int]:
-        """Runs ``seat`` may 吃 ``card`` into (RULES §4.6, §5.3)."""
-        hand = self.hands[seat]
-        if card in self.thrown[seat] or card in self.thrown[(seat - 1) % NUM_SEATS]:
-            return []
-        if self.holder_rule and hand[card] >= 2:
-            return []
-        out = []
-        base = card - card % 10
-        for start in (card - 2, card - 1, card):
-            if base <= start <= base + 7 and all(
-                hand[g] for g in (start, start + 1, start + 2) if g != card
-            ):
-                out.append(start)
-        return out
-
-    def _claim(self, seat: int, card: int, peng: bool, runs: list[int]) -> int | None:
+    def claim(
+        self, state: GameState, seat: int, card: int, peng: bool, runs: list[int], mxi: int
+    ) -> int | None:
         return claim_choice(
-            self.hands[seat],
-            len(self.melds[seat]),
-            self.mxi[seat],
-            self.no_discard[seat],
+            state.hands[seat],
+            len(state.melds[seat]),
+            mxi,
+            state.no_discard[seat],
             card,
             peng,
             runs,
-            self.min_xi,
+            state.rules.min_xi,
         )
-
-    def _meld(self, seat: int, card: int, run: int | None) -> None:
-        hand = self.hands[seat]
-        if run is None:
-            hand[card] -= 2
-            self.melds[seat].append(Meld("peng", (card, card, card)))
-            self.mxi[seat] += triple_xi("peng", card)
-        else:
-            for g in (run, run + 1, run + 2):
-                if g != card:
-                    hand[g] -= 1
-            self.melds[seat].append(Meld("chi", (run, run + 1, run + 2)))
-        self.no_discard[seat].add(card)
-
-    def _penger(self, card: int, seats: tuple[int, int]) -> int | None:
-        """The seat among ``seats`` offered a 碰 of ``card`` (at most one holds two)."""
-        for q in seats:
-            if self.hands[q][card] >= 2 and card not in self.peng_guo[q]:
-                return q
-        return None
-
-    def _discard(self, seat: int) -> int | None:
-        """``seat`` discards; the seat that must discard next, or None and the 下家 draws."""
-        hand = self.hands[seat]
-        banned = self.no_discard[seat]
-        faces = discardable(hand, banned)
-        if not faces:  # 死手: the discard is skipped (RULES §4.1)
-            self.dead[seat] = True
-            return None
-        if self.epsilon and self.rng.random() < self.epsilon:
-            card = self.rng.choice(faces)
-        else:
-            card = best_discard(hand, faces, len(self.melds[seat]), self.mxi[seat], self.min_xi)[1]
-        hand[card] -= 1
-        x = (seat + 1) % NUM_SEATS
-        penger = self._penger(card, (x, (seat - 1) % NUM_SEATS))
-        runs = self._runs(x, card)
-        choice = None
-        if penger is not None:
-            choice = self._claim(penger, card, True, runs if penger == x else [])
-            if choice != -1:
-                self.peng_guo[penger].add(card)  # 碰-过张 (RULES §5.3)
-        if penger != x and runs:
-            run = self._claim(x, card, False, runs)
-        else:
-            run = choice if penger == x and choice is not None and choice >= 0 else None
-        self.thrown[seat].add(card)
-        if choice == -1:
-            assert penger is not None
-            self._meld(penger, card, None)
-            return penger
-        if run is not None:
-            self._meld(x, card, run)
-            return x
-        return None
-
-    def run(self, seat: int) -> list[int]:
-        """Play from ``seat``'s discard to the end of the hand; the returns (RULES §8.3)."""
-        discarding: int | None = seat
-        drawer = seat
-        for _ in range(_MAX_STEPS):
-            if discarding is not None:
-                drawer = (discarding + 1) % NUM_SEATS
-                discarding = self._discard(discarding)
-                continue
-            # a draw (RULES §3 DRAW)
-            d = drawer
-            if self.pos >= len(self.stock):
-                return [0] * NUM_SEATS  # 臭 (RULES §8.1)
-            card = self.stock[self.pos]
-            self.pos += 1
-            last = self.pos == len(self.stock)
-            hand = self.hands[d]
-            if hand[card] >= 2:  # mandatory 偎, then the drawer may 胡 (RULES §4.3)
-                total = self._win(d, card, "self", last)
-                if total is not None:
-                    return self._returns(d, total)
-                hand[card] -= 2
-                self.melds[d].append(Meld("wei", (card, card, card)))
-                self.mxi[d] += triple_xi("wei", card)
-                discarding = d
-                continue
-            x = (d + 1) % NUM_SEATS
-            y = (d - 1) % NUM_SEATS
-            total = self._win(d, card, "self", last)
-            if total is not None:
-                return self._returns(d, total)
-            for q in (x, y):
-                total = self._win(q, card, "other", last)
-                if total is not None:
-                    return self._returns(q, total)
-            penger = self._penger(card, (x, y))
-            if penger is not None:
-                if self._claim(penger, card, True, []) == -1:
-                    self._meld(penger, card, None)
-                    discarding = penger
-                    continue
-                self.peng_guo[penger].add(card)
-            runs = self._runs(d, card)
-            run = self._claim(d, card, False, runs) if runs else None
-            if run is not None:
-                self._meld(d, card, run)
-                discarding = d
-                continue
-            # released: only the 下家 may 吃 it (RULES §3.1.3)
-            runs = self._runs(x, card)
-            run = self._claim(x, card, False, runs) if runs else None
-            self.thrown[d].add(card)
-            if run is not None:
-                self._meld(x, card, run)
-                discarding = x
-            else:
-                drawer = x
-        return [0] * NUM_SEATS
 
 
 def clone(state: GameState) -> GameState:

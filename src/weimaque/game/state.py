@@ -73,6 +73,27 @@ def discardable(hand: Sequence[int], banned: Container[int]) -> list[int]:
     return [f for f, n in enumerate(hand) if n and n != 3 and f not in banned]
 
 
+def may_peng(hand: Sequence[int], card: int, peng_guo: Container[int]) -> bool:
+    """Whether a hand may 碰 ``card`` (RULES §4.5, §5.3): two or more held, and ``card`` not
+    碰-过张 for its seat (``peng_guo``)."""
+    return hand[card] >= 2 and card not in peng_guo
+
+
+def chi_runs(
+    hand: Sequence[int],
+    card: int,
+    thrown: Container[int],
+    shangjia_thrown: Container[int],
+    holder_may_not_chi: bool,
+) -> list[int]:
+    """The starts of the runs a hand may 吃 ``card`` into (RULES §4.6, §5.3): the run's two other
+    cards held; not a card its seat discarded or released (``thrown``) nor one its 上家 did
+    (吃-过张, ``shangjia_thrown``); with ``holder_may_not_chi``, not while holding two of it."""
+    if card in thrown or card in shangjia_thrown or (holder_may_not_chi and hand[card] >= 2):
+        return []
+    return [s for s, a, b in CHI_NEEDS[card] if hand[a] and hand[b]]
+
+
 def shangjia(seat: int) -> int:
     """上家: the previous seat in turn order (RULES §2.1)."""
     return (seat - 1) % NUM_SEATS
@@ -447,16 +468,20 @@ class GameState:
         return f"cannot 出 {name}: seat {seat} has 碰'd or 吃'd {name} (RULES §5.2)"
 
     def _peng_reason(self, seat: int, card: int) -> str | None:
-        """Why ``seat`` may not 碰 ``card``, or None (RULES §4.5, §5.3)."""
+        """Why ``seat`` may not 碰 ``card`` (which part of :func:`may_peng` it fails), or None
+        (RULES §4.5, §5.3)."""
+        if may_peng(self.hands[seat], card, self.peng_guo[seat]):
+            return None
         name = FACE_CHARS[card]
         if self.hands[seat][card] < 2:
             return f"cannot 碰 {name}: seat {seat} holds fewer than two (RULES §4.5)"
-        if card in self.peng_guo[seat]:
-            return f"cannot 碰 {name}: {name} is 碰-过张 for seat {seat} (RULES §5.3)"
-        return None
+        return f"cannot 碰 {name}: {name} is 碰-过张 for seat {seat} (RULES §5.3)"
 
     def _chi_reason(self, seat: int, card: int, start: int) -> str | None:
-        """Why ``seat`` may not 吃 ``card`` into the run at ``start``, or None (§4.6, §5.3)."""
+        """Why ``seat`` may not 吃 ``card`` into the run at ``start`` (which part of
+        :func:`chi_runs` it fails), or None (RULES §4.6, §5.3)."""
+        if start in self._chi_runs(seat, card):
+            return None
         name = FACE_CHARS[card]
         if start not in RUN_STARTS or not start <= card <= start + 2:
             return f"cannot 吃 {name} into a run from {FACE_CHARS[start]}: not a run holding it"
@@ -468,22 +493,20 @@ class GameState:
             return f"cannot 吃 {name}: seat {seat} has discarded or released it (RULES §4.6(1))"
         if card in self.thrown[shangjia(seat)]:
             return f"cannot 吃 {name}: it is 吃-过张 for seat {seat} (RULES §5.3)"
-        if self.rules.holder_may_not_chi and hand[card] >= 2:
-            return f"cannot 吃 {name}: seat {seat} holds two or more (RULES §4.6(3))"
-        return None
+        return f"cannot 吃 {name}: seat {seat} holds two or more (RULES §4.6(3))"
 
-    def _chi_options(self, seat: int, card: int) -> list[Action]:
-        """The 吃 ``seat`` may make with ``card``: ``_chi_reason`` is None, checked fast."""
-        hand = self.hands[seat]
-        if (
-            card in self.thrown[seat]
-            or card in self.thrown[(seat - 1) % NUM_SEATS]
-            or (self.rules.holder_may_not_chi and hand[card] >= 2)
-        ):
-            return []
-        return [CHIS[s] for s, a, b in CHI_NEEDS[card] if hand[a] and hand[b]]
+    def _chi_runs(self, seat: int, card: int) -> list[int]:
+        """:func:`chi_runs` for ``seat`` now."""
+        thrown = self.thrown
+        return chi_runs(
+            self.hands[seat],
+            card,
+            thrown[seat],
+            thrown[(seat - 1) % NUM_SEATS],
+            self.rules.holder_may_not_chi,
+        )
 
-    def _win(self, seat: int, card: int, source: Source, last: bool) -> Breakdown | None:
+    def win_on(self, seat: int, card: int, source: Source, last: bool) -> Breakdown | None:
         """The breakdown if ``seat`` wins on ``card`` now, else None (RULES §4.7)."""
         if self.dead[seat]:
             return None
@@ -617,20 +640,14 @@ class GameState:
         for other in ASK_ORDER[from_seat]:
             opts: list[Action] = []
             if draw:
-                win = self._win(other, card, "self" if other == from_seat else "other", last)
+                win = self.win_on(other, card, "self" if other == from_seat else "other", last)
                 if win is not None:
                     opts.append(HU)
                     wins[other] = win
-            # the fast form of ``_peng_reason(other, card) is None``
-            if (
-                claimable
-                and other != from_seat
-                and hands[other][card] >= 2
-                and card not in peng_guo[other]
-            ):
+            if claimable and other != from_seat and may_peng(hands[other], card, peng_guo[other]):
                 opts.append(PENG)
             if other == chi_seat:
-                opts.extend(self._chi_options(other, card))
+                opts.extend([CHIS[s] for s in self._chi_runs(other, card)])
             if opts:
                 opts.append(PASS)
                 options[other] = opts
@@ -667,7 +684,7 @@ class GameState:
         hand = self.hands[seat]
         if hand[card] >= 2:
             # Mandatory 偎: with three in hand, two are used and one kept (RULES §4.3).
-            win = self._win(seat, card, "self", last)
+            win = self.win_on(seat, card, "self", last)
             face_up = self.rules.wei_face_up
             hand[card] -= 2
             self.melds[seat].append(TableMeld("wei", (card,) * 3, card, seat, not face_up))
