@@ -68,6 +68,7 @@ def test_every_file_of_the_shell_is_served_and_revalidated(client: TestClient) -
 def test_the_manifest_has_its_media_type_and_is_linked(client: TestClient) -> None:
     res = client.get("/manifest.webmanifest")
     assert res.headers["content-type"] == "application/manifest+json"
+    assert res.headers["cache-control"] == "no-cache"
     manifest = res.json()
     assert manifest["display"] == "fullscreen" and manifest["orientation"] == "landscape"
     page = client.get("/").text

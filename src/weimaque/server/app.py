@@ -71,9 +71,11 @@ async def worker(request: Request) -> Response:
 
 
 async def manifest(request: Request) -> Response:
-    """``/manifest.webmanifest``: the web app manifest (name, icons, full screen, landscape)."""
+    """``/manifest.webmanifest``: the web app manifest (name, icons, full screen, landscape),
+    revalidated as the static files are."""
     path = server_of(request).web / "manifest.webmanifest"
-    return FileResponse(path, media_type="application/manifest+json")
+    headers = {"cache-control": "no-cache"}
+    return FileResponse(path, media_type="application/manifest+json", headers=headers)
 
 
 class ApiRateLimit:
