@@ -11,14 +11,12 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Final
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from weimaque.server import api, sockets
@@ -26,13 +24,10 @@ from weimaque.server.context import Server, error_response, server_of, web_dir
 from weimaque.server.limits import Limits, RateLimiter, SecurityHeaders, client_address
 from weimaque.server.options import quoted
 from weimaque.server.rooms import Room
+from weimaque.server.shell import UI_LIBRARY, ShellFiles, service_worker
 from weimaque.server.store import Store
 
 log = logging.getLogger("weimaque.server")
-
-#: The rendering library of the browser UI, installed by ``make setup`` (npm ci, docs/web.md).
-UI_LIBRARY: Final = "node_modules/preact/dist/preact.mjs"
-
 
 # ----------------------------------------------------------------------------- pages
 # Every page is drawn by the browser UI from its path (docs/web.md).
@@ -67,6 +62,22 @@ async def unknown_path(request: Request) -> Response:
     return response
 
 
+async def worker(request: Request) -> Response:
+    """``/sw.js``: the service worker of the installed app (:mod:`.shell`), from the root so
+    that it controls every page; never cached by HTTP, so a new version is seen at once."""
+    text = service_worker(server_of(request).web)
+    headers = {"cache-control": "no-cache", "service-worker-allowed": "/"}
+    return Response(text, media_type="text/javascript", headers=headers)
+
+
+async def manifest(request: Request) -> Response:
+    """``/manifest.webmanifest``: the web app manifest (name, icons, full screen, landscape),
+    revalidated as the static files are."""
+    path = server_of(request).web / "manifest.webmanifest"
+    headers = {"cache-control": "no-cache"}
+    return FileResponse(path, media_type="application/manifest+json", headers=headers)
+
+
 class ApiRateLimit:
     """ASGI middleware: at most ``Limits.http_rate`` API requests a second per address."""
 
@@ -91,11 +102,15 @@ class ApiRateLimit:
 
 
 def create_app(
-    db: str | Path | None = None, store: Store | None = None, limits: Limits | None = None
+    db: str | Path | None = None,
+    store: Store | None = None,
+    limits: Limits | None = None,
+    web: Path | None = None,
 ) -> Starlette:
-    """The app over a SQLite store (``db`` path; default ``$WMQ_DB`` or ``./weimaque.db``)."""
+    """The app over a SQLite store (``db`` path; default ``$WMQ_DB`` or ``./weimaque.db``),
+    serving the browser UI of ``web`` (default: the package's own, :func:`web_dir`)."""
     limits = limits or Limits()
-    server = Server(store if store is not None else Store(db), limits)
+    server = Server(store if store is not None else Store(db), limits, web)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -130,7 +145,9 @@ def create_app(
     ]
     web = server.web
     if web.is_dir():
-        routes.append(Mount("/static", StaticFiles(directory=web), name="static"))
+        routes.append(Route("/sw.js", worker))
+        routes.append(Route("/manifest.webmanifest", manifest))
+        routes.append(Mount("/static", ShellFiles(directory=web), name="static"))
         if not (web / UI_LIBRARY).is_file():
             log.warning("the browser UI's library %s is missing: run `make setup`", UI_LIBRARY)
     routes.append(Route("/{path:path}", unknown_path, methods=["GET", "HEAD"]))

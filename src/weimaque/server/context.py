@@ -21,6 +21,7 @@ from weimaque.server.manager import RestoreBusy, RoomManager
 from weimaque.server.options import quoted
 from weimaque.server.remote import RemoteBots
 from weimaque.server.rooms import Room
+from weimaque.server.shell import VERSION_HEADER, shell_of
 from weimaque.server.store import Store
 
 #: The bot behind the 复盘 endpoint: an iteration budget, so a review is the same every time.
@@ -48,15 +49,16 @@ def error_response(status: int, code: str, message: str) -> JSONResponse:
 class Server:
     """One server's shared parts."""
 
-    def __init__(self, store: Store, limits: Limits) -> None:
-        """The parts over ``store``, within ``limits``; workers start on first use."""
+    def __init__(self, store: Store, limits: Limits, web: Path | None = None) -> None:
+        """The parts over ``store``, within ``limits``, with the browser UI of ``web`` (default
+        :func:`web_dir`); workers start on first use."""
         self.store = store
         self.limits = limits
         self.manager = RoomManager(store, limits=limits)
         #: Open sockets per address: players' and bots' count together.
         self.ws_per_address = Counter()
         self.remote = RemoteBots(self.manager, limits, self.ws_per_address)
-        self.web = web_dir()
+        self.web = web if web is not None else web_dir()
         self.pool = botpool.configure(limits.bot_workers)
         self.room_limiter = RateLimiter(limits.room_burst, limits.room_interval)
         # One budget for all the sockets of an address: many sockets are no way around the rate.
@@ -82,10 +84,12 @@ class Server:
         return await self.review_pool.review(record, key[2], REVIEW_BOT)
 
     def index_response(self) -> Response:
-        """The page of the browser UI (every page is drawn by it)."""
+        """The page of the browser UI (every page is drawn by it), saying the shell's version:
+        a service worker holding another fetches this page's files anew (docs/web.md)."""
         index = self.web / "index.html"
         if index.is_file():
-            return FileResponse(index, media_type="text/html")
+            headers = {VERSION_HEADER: shell_of(self.web).version}
+            return FileResponse(index, media_type="text/html", headers=headers)
         return HTMLResponse(_PLACEHOLDER)
 
     async def room_or_404(self, request: Request) -> Room | JSONResponse:

@@ -6,6 +6,7 @@ import { startLobby } from "./lobby.js";
 import { header, notFoundPage } from "./page.js";
 import { startRoom } from "./room.js";
 import { startScore } from "./score.js";
+import "./install.js";
 
 const app = document.getElementById("app");
 app.replaceChildren(); // the "…" shown while the modules load; from here on the pages draw it

@@ -349,6 +349,10 @@ export const STRINGS = {
     code_no_hand: "现在没有在打的牌局",
     code_room_full: "房间已满",
     code_not_found: "没有这个房间",
+    // The installed app: the page shown when the network is gone (offline.js).
+    offline_title: "离线，正在重连…",
+    offline_text: "网络恢复后，页面会自动重新打开。",
+    offline_retry: "立即重试",
   },
   en: {
     title: "Anxiang Wei Maque",
@@ -672,5 +676,9 @@ export const STRINGS = {
     code_no_hand: "No hand is being played",
     code_room_full: "The room is full",
     code_not_found: "No such room",
+    // The installed app: the page shown when the network is gone (offline.js).
+    offline_title: "Offline, reconnecting…",
+    offline_text: "The page opens again by itself when the network is back.",
+    offline_retry: "Retry now",
   },
 };
