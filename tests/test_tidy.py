@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from starlette.testclient import TestClient
 
+from tests.test_server_bounds import HOSTILE, PLACE, body_with
 from weimaque.analysis.decompose import PAIR, RUN, TRIPLE
 from weimaque.analysis.tidy import tidy
 from weimaque.cards import counts_of, faces_str
@@ -56,7 +59,7 @@ def test_tidy_keeps_every_card() -> None:
 
 
 @pytest.fixture(scope="module")
-def client() -> TestClient:
+def client() -> Iterator[TestClient]:
     with TestClient(create_app(":memory:")) as c:
         yield c
 
@@ -94,3 +97,14 @@ def test_tidy_api_refuses_bad_input_quoting_it(
     assert res.status_code == 400
     err = res.json()["error"]
     assert err["code"] == code and quote in err["message"], err
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_tidy_api_refuses_hostile_values(client: TestClient, name: str) -> None:
+    text = body_with("hand").replace(PLACE, HOSTILE[name])
+    res = client.post(
+        "/api/tidy", content=text.encode(), headers={"Content-Type": "application/json"}
+    )
+    assert res.status_code == 400, (name, res.text[:200])
+    error = res.json()["error"]
+    assert error["code"] != "internal" and len(error["message"]) <= 300, error

@@ -349,6 +349,12 @@ export const STRINGS = {
     code_no_hand: "现在没有在打的牌局",
     code_room_full: "房间已满",
     code_not_found: "没有这个房间",
+    // ---- 理牌 and 自动理牌 (arrange.js)
+    tidy: "理牌",
+    tidy_help: "把手牌排回原样（拖动牌或按住一列可以自己排）",
+    auto_tidy_on: "自动理牌：开",
+    auto_tidy_off: "自动理牌：关",
+    auto_tidy_help: "每次手牌变化时按坎、句、对自动分组",
   },
   en: {
     title: "Anxiang Wei Maque",
@@ -672,5 +678,11 @@ export const STRINGS = {
     code_no_hand: "No hand is being played",
     code_room_full: "The room is full",
     code_not_found: "No such room",
+    // ---- 理牌 and 自动理牌 (arrange.js)
+    tidy: "Sort",
+    tidy_help: "Put the hand back in order (drag a card, or hold a column and drag it, to arrange it yourself)",
+    auto_tidy_on: "Auto-group: on",
+    auto_tidy_off: "Auto-group: off",
+    auto_tidy_help: "Group the hand into 坎, runs and pairs whenever it changes",
   },
 };
