@@ -77,7 +77,7 @@ def test_a_flight_runs_while_the_page_takes_input(
             assert flying.evaluate("n => getComputedStyle(n).pointerEvents") == "none"
             accepted += 1
             if accepted == 1:
-                doc_shot(page, "motion-flight-desktop")
+                doc_shot(page, "motion-flight-desktop", settled=False)
             if accepted >= 2:
                 break
     assert accepted >= 2, "no decision came while a card flew"
@@ -120,7 +120,7 @@ def test_a_hu_bursts_over_the_winner(server: str, browser: Browser, page_errors:
         "() => { const w = document.querySelector('.hu-burst .word');"
         " return w && Number(getComputedStyle(w).opacity) > 0.8; }"
     )
-    doc_shot(page, "motion-hu-phone-landscape")
+    doc_shot(page, "motion-hu-phone-landscape", settled=False)
     assert page.locator(".hu-burst").get_attribute("data-seat") == "0"
     assert page_errors == []
 
