@@ -46,12 +46,14 @@ LANDSCAPE = {"width": 844, "height": 390}
 DOCS = ROOT / "docs" / "img"
 
 
-def doc_shot(page: Page, name: str, element: Any = None) -> None:
+def doc_shot(page: Page, name: str, element: Any = None, *, settled: bool = True) -> None:
     """A screenshot for out/screenshots/, and for docs/img/ when refreshing the docs.
 
     The docs' copies are of the viewport (or one element) with the felt drawn flat, which keeps
-    the PNGs small.
+    the PNGs small. ``settled``: taken once no card is in flight (motion.js).
     """
+    if settled:
+        page.wait_for_function("() => !Number(document.body.dataset.anim || 0)")
     shot(page, name)
     if os.environ.get("WMQ_DOC_SHOTS") == "1":
         DOCS.mkdir(parents=True, exist_ok=True)

@@ -37,6 +37,7 @@ from weimaque.server.protocol import PROTOCOL_VERSION, clean_text, is_token
 from weimaque.server.rooms import Room
 from weimaque.server.scoreapi import ScoreError, score_request
 from weimaque.server.seats import SeatId, hash_token
+from weimaque.server.tidyapi import tidy_request
 from weimaque.server.views import replay_steps
 
 MAX_SEED: Final = 2**63 - 1
@@ -113,6 +114,20 @@ async def score_api(request: Request) -> Response:
         return _error(exc.status, exc.code, exc.message)
     try:
         result = score_request(raw)
+    except ScoreError as exc:
+        return _error(400, exc.code, str(exc))
+    return JSONResponse({"v": PROTOCOL_VERSION, **result})
+
+
+async def tidy_api(request: Request) -> Response:
+    """理牌's grouping of a hand (docs/protocol.md ``POST /api/tidy``)."""
+    s = server_of(request)
+    try:
+        raw = await read_json(request.stream(), request.headers, s.limits.max_body) or {}
+    except BodyError as exc:
+        return _error(exc.status, exc.code, exc.message)
+    try:
+        result = tidy_request(raw)
     except ScoreError as exc:
         return _error(400, exc.code, str(exc))
     return JSONResponse({"v": PROTOCOL_VERSION, **result})
@@ -442,4 +457,5 @@ __all__ = [
     "room_info",
     "score_api",
     "seat_bot",
+    "tidy_api",
 ]

@@ -128,6 +128,7 @@ def create_app(
         Route("/r/{room_id}", share),
         Route("/score", score_page),
         Route("/api/score", api.score_api, methods=["POST"]),
+        Route("/api/tidy", api.tidy_api, methods=["POST"]),
         Route("/api/health", api.health),
         Route("/api/presets", api.presets),
         Route("/api/rooms", api.create_room, methods=["POST"]),

@@ -19,7 +19,8 @@ export const faceOrder = (face) => FACES.indexOf(face);
 
 /**
  * A tall narrow 字牌 card. `opts.down` draws its back; `opts.size` is "s" | "m" | "l";
- * `opts.mark` adds a class (a 吃's claimed card is "claimed"). The face is written once large and
+ * `opts.mark` adds a class (a 吃's claimed card is "claimed"); `opts.pos` is a hand card's place in
+ * its column (arrange.js drags it). The face is written once large and
  * once small upside down, as on real cards.
  */
 export function card(face, opts = {}) {
@@ -36,6 +37,7 @@ export function card(face, opts = {}) {
       "data-testid": "card",
       "data-face": face,
       "data-colour": colour,
+      "data-pos": opts.pos,
     },
     h("span", { class: "face" }, face),
     h("span", { class: "face flip", "aria-hidden": "true" }, face),

@@ -17,6 +17,8 @@ import { loadPresets, rulesSummary } from "./rules.js";
 import { hintFaces, hintsView, hintsWanted, setHintsWanted } from "./hints.js";
 import { confirmBox, header, nameField, notFoundPage } from "./page.js";
 import { botLevel, botTitle } from "./bots.js";
+import { autoTidyWanted, HandLayout, installHandDrag, setAutoTidy } from "./arrange.js";
+import { Motion } from "./motion.js";
 
 export const NAME_KEY = "wmq.name";
 export const autositKey = (roomId) => `wmq.autosit.${roomId}`;
@@ -43,6 +45,9 @@ export function startRoom(app, roomId) {
     forceResult: false, // a visitor who may sit down asked to see the result
   };
   const nameRef = createRef();
+  const layout = new HandLayout(roomId, () => draw());
+  installHandDrag(app, layout);
+  const motion = new Motion();
   const socket = new RoomSocket(roomId, {
     onMessage: (msg) => receive(msg),
     onState: (conn) => {
@@ -61,6 +66,7 @@ export function startRoom(app, roomId) {
   function receive(msg) {
     document.body.dataset.received = String(++received); // for tests: messages taken in
     const handBefore = s.handNumber;
+    const flights = motion.before(msg, s);
     applyMessage(s, msg);
     if (msg.type === "snapshot") noteCommitment(roomId, msg.hand_number, msg.commitment);
     if (s.handNumber !== handBefore) ui.resultHidden = ui.forceResult = false;
@@ -90,6 +96,7 @@ export function startRoom(app, roomId) {
     }
     if (msg.type === "hand_end" && ui.history) showHistory();
     draw();
+    motion.after(msg, s, flights);
   }
 
   function maybeAutosit() {
@@ -525,6 +532,25 @@ export function startRoom(app, roomId) {
             t("autoplay_on"),
           )
         : null,
+      // 理牌 puts the hand back in order; 自动理牌 (kept per device) groups each new hand.
+      typeof s.obs?.hand === "string"
+        ? h("button", { class: "small", "data-testid": "tidy", title: t("tidy_help"), onclick: () => layout.reset() }, t("tidy"))
+        : null,
+      h(
+        "button",
+        {
+          class: "small",
+          "data-testid": "auto-tidy",
+          "aria-pressed": autoTidyWanted() ? "true" : "false",
+          title: t("auto_tidy_help"),
+          onclick: () => {
+            setAutoTidy(!autoTidyWanted());
+            if (autoTidyWanted()) layout.reset();
+            draw();
+          },
+        },
+        autoTidyWanted() ? t("auto_tidy_on") : t("auto_tidy_off"),
+      ),
     );
   }
 
@@ -541,6 +567,9 @@ export function startRoom(app, roomId) {
       badges,
       score,
       hands: s.obs.hands,
+      // Our own hand in the order we gave it (arrange.js); another seat's we watch stays sorted.
+      handColumns: me !== null && typeof s.obs.hand === "string" ? layout.columns(s.handNumber, s.obs.hand) : null,
+      arrangeable: me !== null && typeof s.obs.hand === "string",
       numbers: s.numbers,
       won: s.obs.phase === "over",
       hintFaces: showHints ? hintFaces(showHints) : null,

@@ -353,6 +353,12 @@ export const STRINGS = {
     offline_title: "离线，正在重连…",
     offline_text: "网络恢复后，页面会自动重新打开。",
     offline_retry: "立即重试",
+    // ---- 理牌 and 自动理牌 (arrange.js)
+    tidy: "理牌",
+    tidy_help: "把手牌排回原样（拖动牌或按住一列可以自己排）",
+    auto_tidy_on: "自动理牌：开",
+    auto_tidy_off: "自动理牌：关",
+    auto_tidy_help: "每次手牌变化时按坎、句、对自动分组",
   },
   en: {
     title: "Anxiang Wei Maque",
@@ -680,5 +686,11 @@ export const STRINGS = {
     offline_title: "Offline, reconnecting…",
     offline_text: "The page opens again by itself when the network is back.",
     offline_retry: "Retry now",
+    // ---- 理牌 and 自动理牌 (arrange.js)
+    tidy: "Sort",
+    tidy_help: "Put the hand back in order (drag a card, or hold a column and drag it, to arrange it yourself)",
+    auto_tidy_on: "Auto-group: on",
+    auto_tidy_off: "Auto-group: off",
+    auto_tidy_help: "Group the hand into 坎, runs and pairs whenever it changes",
   },
 };

@@ -1,7 +1,8 @@
 // The table: three seats around the open claim. The viewer's seat is at the bottom,
 // its 上家 on the left and 下家 on the right (RULES §2.1), as players sit.
 import { h } from "./dom.js";
-import { card, cardRow, faces, groupHand, parseAction } from "./cards.js";
+import { card, cardRow, faces, isBig, parseAction } from "./cards.js";
+import { sortedColumns } from "./arrange.js";
 import { t } from "./i18n.js";
 
 /** Relative positions of the seats for a viewer at `bottom`. */
@@ -223,45 +224,67 @@ function ownArea(obs, seat, ctx) {
 }
 
 /**
- * The hand: small and big apart, identical faces stacked in one column.
- * A column is clickable when 出 of its face is legal now; a 听 tag marks the discards that
- * leave the hand waiting (from the hints).
+ * The hand as columns: by default one per face, small before big, identical faces stacked;
+ * `ctx.handColumns` (arrange.js) is the player's own arrangement. Within a column each stretch
+ * of one face is one button, clickable when 出 of that face is legal now; a 听 tag marks the
+ * discards that leave the hand waiting (from the hints). `ctx.arrangeable` lets the player drag.
  */
 function handView(hand, ctx) {
   const legal = new Set(
     (ctx.legal || []).map(parseAction).filter((a) => a.kind === "discard").map((a) => a.face),
   );
   const hinted = ctx.hintFaces || new Set();
-  const groups = groupHand(hand);
-  const cols = groups.small.length + groups.big.length;
-  const column = ([face, n]) => {
+  const columns = ctx.handColumns || sortedColumns(hand);
+  const stretch = (face, from, n) => {
     const ok = legal.has(face) && Boolean(ctx.onDiscard);
     return h(
       "button",
       {
-        key: face,
+        key: `${from}${face}`,
         class: `stack${ok ? " legal" : ""}${legal.size && !ok ? " blocked" : ""}`,
         "data-testid": "hand-face",
         "data-face": face,
         "data-legal": ok ? "true" : "false",
-        disabled: !ok,
+        // Not `disabled`: a disabled button takes no pointer events, and the hand is dragged
+        // while others play.
+        "aria-disabled": ok ? null : "true",
+        tabindex: ok ? null : "-1",
         "aria-label": `${t("discard_hint")}: ${face}`,
         onclick: ok ? () => ctx.onDiscard(face) : null,
       },
       hinted.has(face) ? h("span", { class: "ting", "data-testid": "ting-tag" }, t("hint_tag")) : null,
-      Array.from({ length: n }, (_, i) => card(face, { size: "l", key: i })),
+      Array.from({ length: n }, (_, i) => card(face, { size: "l", key: i, pos: from + i })),
+    );
+  };
+  const column = (col, i) => {
+    const parts = [];
+    col.faces.forEach((f, k) => {
+      if (k && f === col.faces[k - 1]) parts[parts.length - 1][2]++;
+      else parts.push([f, k, 1]);
+    });
+    const prev = columns[i - 1];
+    const gap = prev && isBig(prev.faces[0]) !== isBig(col.faces[0]);
+    return h(
+      "div",
+      {
+        key: col.id,
+        class: `hand-col${gap ? " case-gap" : ""}`,
+        "data-testid": "hand-col",
+        "data-col": i,
+        "data-cards": col.faces.join(""),
+      },
+      parts.map(([f, k, n]) => stretch(f, k, n)),
     );
   };
   return h(
     "div",
     {
-      class: "hand",
+      class: `hand${ctx.arrangeable ? " arrangeable" : ""}`,
       "data-testid": "hand",
       "data-cards": hand,
-      style: `--cols: ${Math.max(cols, 8)}`,
+      style: `--cols: ${Math.max(columns.length, 8)}`,
     },
-    h("div", { class: "hand-group small" }, groups.small.map(column)),
-    h("div", { class: "hand-group big" }, groups.big.map(column)),
+    columns.map(column),
   );
 }
 

@@ -1,0 +1,110 @@
+"""理牌 (docs/web.md, docs/protocol.md ``POST /api/tidy``): a hand grouped into 坎, 句 and pairs."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from starlette.testclient import TestClient
+
+from tests.test_server_bounds import HOSTILE, PLACE, body_with
+from weimaque.analysis.decompose import PAIR, RUN, TRIPLE
+from weimaque.analysis.tidy import tidy
+from weimaque.cards import counts_of, faces_str
+from weimaque.notation import parse_cards
+from weimaque.server.app import create_app
+
+
+def grouped(text: str) -> tuple[list[tuple[int, str]], str]:
+    found = tidy(counts_of(parse_cards(text) if text else []))
+    return [(k, faces_str([f])) for k, f in found.groups], faces_str(found.loose)
+
+
+@pytest.mark.parametrize(
+    ("hand", "groups", "loose"),
+    [
+        pytest.param(
+            "一一一二三四五五十",
+            [(TRIPLE, "一"), (RUN, "二"), (PAIR, "五")],
+            "十",
+            id="kan-run-pair",
+        ),
+        # A 坎 stays whole (RULES §4.4), even where 七八九 七七 would group more.
+        pytest.param("七七七八九", [(TRIPLE, "七")], "八九", id="kan-kept"),
+        pytest.param(
+            "一一一二二二三三三", [(TRIPLE, "一"), (TRIPLE, "二"), (TRIPLE, "三")], "", id="kans"
+        ),
+        # Four alike: the 坎 and one card for the rest.
+        pytest.param("五五五五六七", [(TRIPLE, "五"), (RUN, "五")], "", id="four"),
+        pytest.param("一一二二三三四", [(RUN, "一"), (RUN, "一")], "四", id="two-runs"),
+        # Small and big never share a group (RULES §1.2), 二七十 is no run.
+        pytest.param("二七十九十壹", [(PAIR, "十")], "二七九壹", id="no-mixed"),
+        pytest.param("拾拾玖捌", [(RUN, "捌")], "拾", id="big-run"),
+        # The most cards in runs, then in pairs.
+        pytest.param("三三四四五六", [(PAIR, "三"), (RUN, "四")], "四", id="run-and-pair"),
+        pytest.param("", [], "", id="empty"),
+    ],
+)
+def test_tidy_groups_as_a_player_reads(
+    hand: str, groups: list[tuple[int, str]], loose: str
+) -> None:
+    assert grouped(hand) == (groups, loose)
+
+
+def test_tidy_keeps_every_card() -> None:
+    text = "一一二三四五五六七八九十壹贰叁叁叁陆柒捌拾"
+    found = tidy(counts_of(parse_cards(text)))
+    size = {TRIPLE: 3, RUN: 3, PAIR: 2}
+    assert sum(size[k] for k, _ in found.groups) + len(found.loose) == len(text)
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app(":memory:")) as c:
+        yield c
+
+
+def test_tidy_api_answers_the_groups(client: TestClient) -> None:
+    res = client.post("/api/tidy", json={"hand": "五五十一一一二三四"})
+    assert res.status_code == 200
+    assert res.json() == {
+        "v": 1,
+        "groups": [
+            {"kind": "kan", "cards": "一一一"},
+            {"kind": "run", "cards": "二三四"},
+            {"kind": "pair", "cards": "五五"},
+        ],
+        "loose": "十",
+    }
+
+
+@pytest.mark.parametrize(
+    ("body", "code", "quote"),
+    [
+        pytest.param({"hand": "一二猫"}, "unknown_card", "'猫'", id="unknown"),
+        pytest.param({"hand": "123x"}, "unknown_card", "'1'", id="ascii-refused"),
+        pytest.param({"hand": "一一一一一"}, "too_many_copies", "一 appears 5 times", id="fifth"),
+        pytest.param({"hand": "一二三四五六七八九十" * 3}, "too_many_cards", "not 30", id="long"),
+        pytest.param({"hand": 3}, "bad_request", "not 3", id="not-text"),
+        pytest.param({"hand": "一", "rules": "x"}, "bad_request", "'rules'", id="unknown-field"),
+        pytest.param([1], "bad_request", "not [1]", id="not-object"),
+    ],
+)
+def test_tidy_api_refuses_bad_input_quoting_it(
+    client: TestClient, body: object, code: str, quote: str
+) -> None:
+    res = client.post("/api/tidy", json=body)
+    assert res.status_code == 400
+    err = res.json()["error"]
+    assert err["code"] == code and quote in err["message"], err
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_tidy_api_refuses_hostile_values(client: TestClient, name: str) -> None:
+    text = body_with("hand").replace(PLACE, HOSTILE[name])
+    res = client.post(
+        "/api/tidy", content=text.encode(), headers={"Content-Type": "application/json"}
+    )
+    assert res.status_code == 400, (name, res.text[:200])
+    error = res.json()["error"]
+    assert error["code"] != "internal" and len(error["message"]) <= 300, error
