@@ -4,7 +4,8 @@ Run: ``.venv/bin/python bench/server.py [--tables 50] [--hands 1] [--max-seconds
 The server runs in a subprocess on 127.0.0.1 with a temporary database and every limit at its
 default; every seat is a client from a loopback address of its own (127.0.x.y) that asks for
 听 hints as the browser does (``--no-hints``: not) and answers with a random legal action over
-its WebSocket. Reported: actions per second, the
+its WebSocket (``--chat``: each seat also says a quick-chat phrase every 10 or so of its actions,
+within the chat rate limit). Reported: actions per second, the
 p50/p99 latency from sending ``act`` to receiving its answer (the ``ack``), and the server's CPU
 time per action (start-up excluded).
 
@@ -38,6 +39,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _serve import free_port, start_server
+from weimaque.server.chat import CHAT_INTERVAL, PHRASES
 
 
 @dataclass
@@ -93,6 +95,7 @@ async def seat_client(
     stats: Stats,
     address: str,
     hints: bool,
+    chat: bool = False,
 ) -> None:
     """One seat: sit, then answer every decision with a random legal action until the end."""
     ws: ClientConnection
@@ -111,6 +114,8 @@ async def seat_client(
             await send(type="hints", on=True)  # as the browser does by default
         pending: dict[int, float] = {}
         finished = 0
+        acted = 0
+        chatted = -CHAT_INTERVAL
         async for raw in ws:
             msg = orjson.loads(raw)  # the clients share a core with the server: parse fast
             kind = msg["type"]
@@ -136,6 +141,11 @@ async def seat_client(
                 choice = rng.choice(msg["legal_actions"])
                 i = await send(type="act", action=choice["text"], decision=msg["decision"])
                 pending[i] = time.perf_counter()
+                acted += 1
+                now = time.monotonic()
+                if chat and acted % 10 == 0 and now - chatted >= CHAT_INTERVAL:
+                    chatted = now  # one every CHAT_INTERVAL s: never past the server's limit
+                    await send(type="chat", phrase=rng.choice(PHRASES))
         if seat == 0:
             stats.tables_done += 1
 
@@ -201,7 +211,13 @@ def peer_p99(clients: int, rounds: int, size: int) -> float | None:
 
 
 async def run(
-    port: int, tables: int, hands: int, max_seconds: float, seed: int, hints: bool = True
+    port: int,
+    tables: int,
+    hands: int,
+    max_seconds: float,
+    seed: int,
+    hints: bool = True,
+    chat: bool = False,
 ) -> Stats:
     """Create the rooms, then play them all at once."""
     rooms = [create_room(port, seed + t, hands, client_address(3 * t)) for t in range(tables)]
@@ -217,6 +233,7 @@ async def run(
             stats,
             client_address(3 * t + seat),
             hints,
+            chat,
         )
         for t, room_id in enumerate(rooms)
         for seat in range(3)
@@ -240,6 +257,9 @@ def main() -> None:
     parser.add_argument(
         "--no-hints", action="store_true", help="clients do not ask for 听 hints (the browser does)"
     )
+    parser.add_argument(
+        "--chat", action="store_true", help="each seat sends a chat phrase every ~10 actions"
+    )
     args = parser.parse_args()
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
@@ -248,7 +268,15 @@ def main() -> None:
             cpu_start = process_cpu(proc.pid)
             start = time.perf_counter()
             stats = asyncio.run(
-                run(port, args.tables, args.hands, args.max_seconds, args.seed, not args.no_hints)
+                run(
+                    port,
+                    args.tables,
+                    args.hands,
+                    args.max_seconds,
+                    args.seed,
+                    not args.no_hints,
+                    args.chat,
+                )
             )
             elapsed = time.perf_counter() - start
             server_cpu = process_cpu(proc.pid)

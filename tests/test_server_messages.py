@@ -85,6 +85,7 @@ def test_a_played_match_sends_only_listed_kinds_in_their_form() -> None:
     say(room, conns[0], type="hints", on=True)
     say(room, conns[3], type="join")  # a spectator
     say(room, conns[1], type="ping", t=5, id="p")
+    say(room, conns[2], type="chat", phrase="hello", id="c")
     say(room, conns[2], type="act", action="胡", decision=0, id="bad")  # refused: stale
     rng = random.Random(7)
     hands = 0

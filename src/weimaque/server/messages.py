@@ -186,8 +186,16 @@ class Pong(TypedDict):
     server_ms: int
 
 
+class Chat(TypedDict):
+    v: int
+    type: Literal["chat"]
+    seat: SeatId
+    phrase: str | None
+    emote: str | None
+
+
 ServerMessage = (
-    Welcome | Snapshot | Events | Ack | HandEnd | MatchEnd | VoteResult | Room | Error | Pong
+    Welcome | Snapshot | Events | Ack | HandEnd | MatchEnd | VoteResult | Room | Error | Pong | Chat
 )
 
 #: Each kind's name (its ``type``) and its ``TypedDict``.
@@ -367,10 +375,16 @@ def pong(re: object, t: Any, server_ms: int) -> Pong:
     return out
 
 
+def chat(seat: SeatId, *, phrase: str | None, emote: str | None) -> Chat:
+    """A seat said a phrase or showed an emote (weimaque.server.chat), to everyone."""
+    return {"v": PROTOCOL_VERSION, "type": "chat", "seat": seat, "phrase": phrase, "emote": emote}
+
+
 __all__ = [
     "KINDS",
     "Ack",
     "Actor",
+    "Chat",
     "Error",
     "Events",
     "HandEnd",
@@ -386,6 +400,7 @@ __all__ = [
     "Welcome",
     "You",
     "ack",
+    "chat",
     "events",
     "hand_end",
     "match_end",

@@ -25,7 +25,10 @@ from pydantic import (
     StrictInt,
     StrictStr,
     ValidationError,
+    model_validator,
 )
+
+from weimaque.server.chat import check_emote, check_phrase
 
 if TYPE_CHECKING:  # the kind is listed with the others; it imports this module
     from weimaque.server.messages import Error
@@ -262,6 +265,20 @@ class Ping(ClientMessage):
     ) = None
 
 
+class Chat(ClientMessage):
+    """Say a fixed phrase, or show an emote, at one's seat (docs/protocol.md §2.1)."""
+
+    type: Literal["chat"]
+    phrase: Annotated[StrictStr, Field(max_length=200), AfterValidator(check_phrase)] | None = None
+    emote: Annotated[StrictStr, Field(max_length=200), AfterValidator(check_emote)] | None = None
+
+    @model_validator(mode="after")
+    def _one_of(self) -> Chat:
+        if (self.phrase is None) == (self.emote is None):
+            raise ValueError("a chat names exactly one of phrase or emote")
+        return self
+
+
 AnyClientMessage = (
     Join
     | Sit
@@ -275,6 +292,7 @@ AnyClientMessage = (
     | Dissolve
     | Vote
     | Rematch
+    | Chat
     | Ping
 )
 MESSAGE_TYPES: Final[dict[str, type[ClientMessage]]] = {
@@ -290,6 +308,7 @@ MESSAGE_TYPES: Final[dict[str, type[ClientMessage]]] = {
     "dissolve": Dissolve,
     "vote": Vote,
     "rematch": Rematch,
+    "chat": Chat,
     "ping": Ping,
 }
 

@@ -31,6 +31,7 @@ from weimaque.game.actions import Action
 from weimaque.game.state import NUM_SEATS
 from weimaque.server import messages
 from weimaque.server.base import DECISION_SPAN, Status, hand_summary
+from weimaque.server.chat import CHAT_BURST, CHAT_INTERVAL
 from weimaque.server.driver import HandDriver
 from weimaque.server.options import (
     MAX_BOT_DELAY_MS,
@@ -46,6 +47,7 @@ from weimaque.server.protocol import (
     Act,
     AnyClientMessage,
     Autoplay,
+    Chat,
     Dissolve,
     ErrorCode,
     Hints,
@@ -140,6 +142,8 @@ class Room(HandDriver):
             self._vote(conn, msg)
         elif isinstance(msg, Rematch):
             self._rematch(conn, msg)
+        elif isinstance(msg, Chat):
+            self._chat(conn, msg)
         return None
 
     def _fail(self, code: ErrorCode, message: str, msg: AnyClientMessage) -> ProtocolError:
@@ -508,6 +512,24 @@ class Room(HandDriver):
         self.rematch.chosen.add(seat)
         self._settle_rematch()
         self._answer_room(conn, msg.id)
+
+    # ----------------------------------------------------------------- quick chat
+
+    def _chat(self, conn: Conn, msg: Chat) -> None:
+        """A seated player's (or the 守醒's) phrase or emote, to every connection."""
+        seat = conn.seat
+        if seat is None:
+            raise self._fail("not_seated", "only a seated player may chat", msg)
+        budget = self.chat_budget
+        if not budget.allow(str(seat), self.clock()):
+            wait = math.ceil(budget.retry_after(str(seat)))
+            raise self._fail(
+                "rate_limited",
+                f"seat {seat} chats too fast: {CHAT_BURST} at once, then one every "
+                f"{CHAT_INTERVAL:g} s; try again in {wait} s",
+                msg,
+            )
+        self.out.send_all(messages.chat(seat, phrase=msg.phrase, emote=msg.emote))
 
     def _answer_room(self, conn: Conn, re: object) -> None:
         """The room as it now stands, to the sender (with ``re``) and, coalesced, to all."""

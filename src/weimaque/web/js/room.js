@@ -19,6 +19,10 @@ import { confirmBox, header, nameField, notFoundPage } from "./page.js";
 import { botLevel, botTitle } from "./bots.js";
 import { autoTidyWanted, HandLayout, installHandDrag, setAutoTidy } from "./arrange.js";
 import { Motion } from "./motion.js";
+import { setSoundOn, soundOn } from "./sound.js";
+import { setVoiceOn, voiceOn } from "./voice.js";
+import { TableCues } from "./cues.js";
+import { BUBBLE_MS, bubble, chatContent, chatPanel, icon, mutedSeats, setSeatMuted } from "./chat.js";
 
 export const NAME_KEY = "wmq.name";
 export const autositKey = (roomId) => `wmq.autosit.${roomId}`;
@@ -43,7 +47,10 @@ export function startRoom(app, roomId) {
     copied: false,
     resultHidden: false, // the player put the result aside to look at the table
     forceResult: false, // a visitor who may sit down asked to see the result
+    chatOpen: false, // the quick chat panel is open
+    bubbles: {}, // seat → the chat line shown there ({seat, phrase, emote, until})
   };
+  const cues = new TableCues();
   const nameRef = createRef();
   const layout = new HandLayout(roomId, () => draw());
   installHandDrag(app, layout);
@@ -67,7 +74,10 @@ export function startRoom(app, roomId) {
     document.body.dataset.received = String(++received); // for tests: messages taken in
     const handBefore = s.handNumber;
     const flights = motion.before(msg, s);
+    const wasToAct = s.toAct;
     applyMessage(s, msg);
+    cues.message(msg, s, wasToAct);
+    if (msg.type === "chat") heard(msg);
     if (msg.type === "snapshot") noteCommitment(roomId, msg.hand_number, msg.commitment);
     if (s.handNumber !== handBefore) ui.resultHidden = ui.forceResult = false;
     // "ack": the server took the action; its events may wait for a claim window to close.
@@ -97,6 +107,13 @@ export function startRoom(app, roomId) {
     if (msg.type === "hand_end" && ui.history) showHistory();
     draw();
     motion.after(msg, s, flights);
+  }
+
+  /** A chat line: shown at its seat for a while, its words said, unless we muted that seat. */
+  function heard(msg) {
+    if (mutedSeats(roomId).has(String(msg.seat))) return;
+    ui.bubbles[String(msg.seat)] = { ...msg, until: Date.now() + BUBBLE_MS };
+    cues.chat(msg.phrase ? t(`chat_${msg.phrase}`) : null);
   }
 
   function maybeAutosit() {
@@ -479,6 +496,86 @@ export function startRoom(app, roomId) {
 
   // ---- the table
 
+  /** The header's sound and voice toggles and the chat button: small icons, one tap each. */
+  function avTools() {
+    const sound = soundOn();
+    const voice = voiceOn();
+    const toggle = (testid, on, set, kind, label) =>
+      h(
+        "button",
+        {
+          class: `icon${on ? "" : " off"}`,
+          "data-testid": testid,
+          "aria-pressed": on ? "true" : "false",
+          title: label,
+          "aria-label": label,
+          onclick: () => {
+            set(!on);
+            draw();
+          },
+        },
+        icon(kind, !on),
+      );
+    return h(
+      "span",
+      { class: "av-tools" },
+      toggle("sound-toggle", sound, setSoundOn, "sound", sound ? t("sound_on") : t("sound_off")),
+      toggle("voice-toggle", voice, setVoiceOn, "voice", voice ? t("voice_on") : t("voice_off")),
+      s.room
+        ? h(
+            "button",
+            {
+              class: `icon${ui.chatOpen ? " open" : ""}`,
+              "data-testid": "chat-toggle",
+              "aria-expanded": ui.chatOpen ? "true" : "false",
+              title: t("chat"),
+              "aria-label": t("chat"),
+              onclick: () => {
+                ui.chatOpen = !ui.chatOpen;
+                draw();
+              },
+            },
+            icon("chat"),
+          )
+        : null,
+    );
+  }
+
+  /** The quick chat panel under the header: phrases and 表情 for a seated player, mutes. */
+  function chatDrawer() {
+    if (!ui.chatOpen || !s.room) return null;
+    const mine = s.you.seat;
+    const seats = s.room.seats
+      .filter((x) => x.kind === "human" && x.seat !== mine)
+      .map((x) => ({ seat: x.seat, label: label(x.seat) }));
+    if (s.room.shouxing && mine !== "shouxing") seats.push({ seat: "shouxing", label: "守醒" });
+    const muted = mutedSeats(roomId);
+    return chatPanel({
+      canSend: mine !== null && mine !== undefined,
+      online: online(),
+      seats,
+      muted,
+      send: (line) => {
+        socket.send("chat", line);
+        ui.chatOpen = false;
+        draw();
+      },
+      toggleMute: (seat) => {
+        const was = muted.has(String(seat));
+        setSeatMuted(roomId, seat, !was);
+        if (!was) delete ui.bubbles[String(seat)];
+        draw();
+      },
+    });
+  }
+
+  /** The 守醒 sits at no side of the table: its line shows at the top of the board. */
+  function shouxingBubble() {
+    const line = ui.bubbles.shouxing;
+    if (!line || line.until <= Date.now()) return null;
+    return h("div", { class: "chat-bubble shouxing", "data-testid": "chat-bubble", "data-seat": "shouxing" }, "守醒 ", chatContent(line));
+  }
+
   const timerText = () => t("timer", { s: secondsLeft(s.deadline) });
 
   function timerNode() {
@@ -577,6 +674,7 @@ export function startRoom(app, roomId) {
       toAct: s.toAct,
       onDiscard: canAct ? (face) => act(`出${face}`) : null,
       timer: timerNode(),
+      bubble: (seat) => bubble(ui.bubbles[String(seat)]),
       banner: autoplayControl(),
       side: toolRow(),
       below: showHints ? hintsView(showHints) : null,
@@ -824,15 +922,18 @@ export function startRoom(app, roomId) {
     mount(
       app,
       header(
-        h(
-          "span",
-          { class: "room-id" },
-          button("menu", () => { ui.menu = !ui.menu; draw(); }, `☰ ${t("room")} ${roomId}`, {
-            class: "menu-button",
-            "aria-expanded": ui.menu ? "true" : "false",
-          }),
-          status,
-        ),
+        [
+          h(
+            "span",
+            { class: "room-id" },
+            button("menu", () => { ui.menu = !ui.menu; draw(); }, `☰ ${t("room")} ${roomId}`, {
+              class: "menu-button",
+              "aria-expanded": ui.menu ? "true" : "false",
+            }),
+            status,
+          ),
+          avTools(),
+        ],
         offline,
       ),
       h(
@@ -842,6 +943,8 @@ export function startRoom(app, roomId) {
       ),
       resultOverlay(),
       votePanel(),
+      chatDrawer(),
+      shouxingBubble(),
       drawer(),
       toastNode,
       ui.confirm
@@ -866,7 +969,9 @@ export function startRoom(app, roomId) {
   // The clocks tick (the turn timer, the countdown to the next deal, a vote) and a toast fades:
   // a redraw that changes only those numbers.
   setInterval(() => {
-    if (s.deadline || s.nextDeadline || s.voteDeadline || s.rematchDeadline || ui.toast) {
+    cues.tick(s);
+    const bubbles = Object.values(ui.bubbles).some((b) => b.until > Date.now() - 1000);
+    if (s.deadline || s.nextDeadline || s.voteDeadline || s.rematchDeadline || ui.toast || bubbles) {
       if (ui.toast && ui.toast.until <= Date.now()) ui.toast = null;
       draw();
     }

@@ -1,0 +1,98 @@
+// What the table sounds and says for the messages the room page receives (docs/protocol.md
+// §2.2): only live `events` (a snapshot after a reconnect is history, and is silent), one cue
+// for a burst (its weightiest event, the latest of equals), never for a hidden tab. Our own 出
+// sounds when the server takes it (`ack`), not when its claim window closes.
+import { playSound } from "./sound.js";
+import { callOf, say } from "./voice.js";
+import { secondsLeft } from "./store.js";
+
+// Each event kind's sound (the others are silent: a 过 or a declined 胡 is nobody's news).
+const SOUND = { discard: "discard", drew: "draw", chi: "chi", peng: "peng", wei: "wei", hu: "hu" };
+// Which of a burst's cues is heard: a 胡 over a claim, a claim over a 出 (or a chat line), a 出
+// over a draw.
+const WEIGHT = { draw: 1, discard: 2, chat: 2, chi: 3, peng: 3, wei: 3, hu: 4 };
+const weight = (cue) => (cue && cue.sound ? WEIGHT[cue.sound] || 0 : 0);
+// A burst of messages within this many ms plays only its last cue.
+const GATHER_MS = 80;
+// The clock ticks aloud from this many seconds left.
+const HURRY_S = 5;
+
+export class TableCues {
+  constructor() {
+    this.pending = null;
+    this.timer = null;
+    this.ownDiscard = null; // our 出 already sounded at its ack: {seat, card}
+    this.ticked = null;
+  }
+
+  /** Fold one message in: `s` is the room state after it, `wasToAct` before it. */
+  message(msg, s, wasToAct) {
+    if (msg.type === "ack") {
+      const action = String(msg.actor?.action || "");
+      if (msg.actor?.seat === s.you.seat && action.startsWith("出")) {
+        const card = action.slice(1);
+        this.ownDiscard = { seat: msg.actor.seat, card };
+        this.queue({ sound: "discard", text: callOf({ type: "discard", card }) });
+      }
+      return;
+    }
+    if (msg.type === "hand_end") {
+      // After the 胡 it follows: both are heard, the end last.
+      this.queue({ end: true });
+      return;
+    }
+    if (msg.type !== "events") return;
+    let event = null;
+    for (const e of msg.events || []) {
+      if (SOUND[e.type] && (!event || WEIGHT[SOUND[e.type]] >= WEIGHT[SOUND[event.type]])) event = e;
+    }
+    let cue = null;
+    if (event) {
+      const own = this.ownDiscard;
+      const sounded = event.type === "discard" && own && own.seat === event.seat && own.card === event.card;
+      if (!sounded) cue = { sound: SOUND[event.type], text: callOf(event) };
+    }
+    if (event?.type === "discard") this.ownDiscard = null;
+    if (s.toAct && !wasToAct) cue = { ...(cue || {}), turn: true };
+    if (cue) this.queue(cue);
+  }
+
+  /** A chat line heard: its pop and, for a phrase, its words. */
+  chat(text) {
+    this.queue({ sound: "chat", text });
+  }
+
+  /** Every half second: the clock of our decision ticks in its last seconds. */
+  tick(s) {
+    const left = s.toAct && s.deadline ? secondsLeft(s.deadline) : 0;
+    if (left > 0 && left <= HURRY_S && left !== this.ticked && !document.hidden) playSound("hurry");
+    this.ticked = left;
+  }
+
+  queue(cue) {
+    if (document.hidden) return;
+    const had = this.pending;
+    if (had) {
+      // One cue for the burst: the weightier sound and its words; our turn and the end kept.
+      const main = weight(cue) >= weight(had) ? cue : had;
+      cue = { sound: main.sound, text: main.text, turn: had.turn || cue.turn, end: had.end || cue.end };
+    }
+    this.pending = cue;
+    document.body.dataset.cuePending = "true"; // for tests: a cue is about to sound
+    if (this.timer === null) this.timer = setTimeout(() => this.flush(), GATHER_MS);
+  }
+
+  /** Sound (and say) the cue gathered, now. */
+  flush() {
+    const cue = this.pending;
+    clearTimeout(this.timer);
+    this.pending = null;
+    this.timer = null;
+    document.body.dataset.cuePending = "false";
+    if (!cue) return;
+    if (cue.sound) playSound(cue.sound);
+    if (cue.turn) playSound("turn", cue.sound ? 0.18 : 0);
+    if (cue.end) playSound("end", cue.sound ? 0.5 : 0);
+    if (cue.text) say(cue.text);
+  }
+}
