@@ -39,7 +39,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _serve import free_port, start_server
-from weimaque.server.chat import CHAT_INTERVAL, PHRASES
+from weimaque.server.quickchat import CHAT_INTERVAL, PHRASES
 
 
 @dataclass

@@ -22,7 +22,6 @@ from weimaque.rules.config import RuleConfig
 from weimaque.rules.registry import overrides_of
 from weimaque.server import messages
 from weimaque.server.broadcast import Broadcaster
-from weimaque.server.chat import CHAT_BURST, CHAT_INTERVAL
 from weimaque.server.clocks import DecisionClocks, timed
 from weimaque.server.gate import Gate
 from weimaque.server.limits import RateLimiter
@@ -30,6 +29,7 @@ from weimaque.server.messages import Timer
 from weimaque.server.numbers import HintCache
 from weimaque.server.options import DEFAULT_TURN_SECONDS, OFFLINE_GRACE_S, RoomOptions
 from weimaque.server.persist import Recorder
+from weimaque.server.quickchat import CHAT_BURST, CHAT_INTERVAL
 from weimaque.server.seats import Conn, Seat, SeatId
 from weimaque.server.store import Store
 from weimaque.server.votes import Rematch, Vote
@@ -171,7 +171,7 @@ class RoomBase:
         self.dissolved = False
         self.vote: Vote | None = None
         self.rematch: Rematch | None = None
-        #: Quick chat's budget, per seat (weimaque.server.chat).
+        #: Quick chat's budget, per seat (weimaque.server.quickchat).
         self.chat_budget = RateLimiter(CHAT_BURST, CHAT_INTERVAL, max_keys=8)
         #: When each seat's last proposal to 解散 was refused.
         self._refused: dict[int, float] = {}

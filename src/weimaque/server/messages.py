@@ -376,7 +376,7 @@ def pong(re: object, t: Any, server_ms: int) -> Pong:
 
 
 def chat(seat: SeatId, *, phrase: str | None, emote: str | None) -> Chat:
-    """A seat said a phrase or showed an emote (weimaque.server.chat), to everyone."""
+    """A seat said a phrase or showed an emote (weimaque.server.quickchat), to everyone."""
     return {"v": PROTOCOL_VERSION, "type": "chat", "seat": seat, "phrase": phrase, "emote": emote}
 
 

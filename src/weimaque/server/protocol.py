@@ -28,7 +28,7 @@ from pydantic import (
     model_validator,
 )
 
-from weimaque.server.chat import check_emote, check_phrase
+from weimaque.server.quickchat import check_emote, check_phrase
 
 if TYPE_CHECKING:  # the kind is listed with the others; it imports this module
     from weimaque.server.messages import Error

@@ -31,7 +31,6 @@ from weimaque.game.actions import Action
 from weimaque.game.state import NUM_SEATS
 from weimaque.server import messages
 from weimaque.server.base import DECISION_SPAN, Status, hand_summary
-from weimaque.server.chat import CHAT_BURST, CHAT_INTERVAL
 from weimaque.server.driver import HandDriver
 from weimaque.server.options import (
     MAX_BOT_DELAY_MS,
@@ -62,6 +61,7 @@ from weimaque.server.protocol import (
     Spectate,
     Vote,
 )
+from weimaque.server.quickchat import CHAT_BURST, CHAT_INTERVAL
 from weimaque.server.seats import (
     Client,
     Conn,
