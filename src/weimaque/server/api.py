@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import secrets
+from collections.abc import Callable
 from typing import Any, Final
 
 from starlette.requests import Request
@@ -106,31 +107,28 @@ def _option_types() -> dict[str, Any]:
     return out
 
 
-async def score_api(request: Request) -> Response:
+async def _answer(request: Request, answer: Callable[[Any], dict[str, Any]]) -> Response:
+    """A stateless request: its JSON body answered by ``answer``, whose ScoreError is a 400."""
     s = server_of(request)
     try:
         raw = await read_json(request.stream(), request.headers, s.limits.max_body) or {}
     except BodyError as exc:
         return _error(exc.status, exc.code, exc.message)
     try:
-        result = score_request(raw)
+        result = answer(raw)
     except ScoreError as exc:
         return _error(400, exc.code, str(exc))
     return JSONResponse({"v": PROTOCOL_VERSION, **result})
+
+
+async def score_api(request: Request) -> Response:
+    """A hand scored (docs/protocol.md ``POST /api/score``)."""
+    return await _answer(request, score_request)
 
 
 async def tidy_api(request: Request) -> Response:
     """理牌's grouping of a hand (docs/protocol.md ``POST /api/tidy``)."""
-    s = server_of(request)
-    try:
-        raw = await read_json(request.stream(), request.headers, s.limits.max_body) or {}
-    except BodyError as exc:
-        return _error(exc.status, exc.code, exc.message)
-    try:
-        result = tidy_request(raw)
-    except ScoreError as exc:
-        return _error(400, exc.code, str(exc))
-    return JSONResponse({"v": PROTOCOL_VERSION, **result})
+    return await _answer(request, tidy_request)
 
 
 async def health(request: Request) -> Response:
