@@ -51,11 +51,8 @@ ASKED_JS = f"() => {{ const s = ({STATE_JS})(); return s !== 'wait' && s; }}"
 
 
 def new_page(browser: Browser, errors: list[str], viewport: dict[str, int]) -> Page:
-    """A page in a fresh context (own localStorage), recording uncaught script errors.
-
-    The service worker is blocked: every fresh context would install it and fetch the whole
-    shell again; the installed app has its own tests (test_app.py)."""
-    context = browser.new_context(viewport=viewport, locale="zh-CN", service_workers="block")
+    """A page in a fresh context (own localStorage), recording uncaught script errors."""
+    context = browser.new_context(viewport=viewport, locale="zh-CN")
     page = context.new_page()
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.set_default_timeout(15_000)
