@@ -1,6 +1,7 @@
-// The lobby (/): the player's name, 快速开始 (a table with two bots at the default rules, seated
-// at once), the player's own and the public rooms, then the whole 开房间 form (preset, length,
-// 留子, 守醒, seats, timer, countdown, rule options).
+// The lobby (/): the player bar (signing up or in, 战绩, the 亲友圈, docs/protocol.md §7), the
+// player's name, 快速开始 (a table with two bots at the default rules, seated at once), the
+// player's own and the public rooms, then the whole 开房间 form (preset, length, 留子, 守醒,
+// seats, timer, countdown, rule options).
 import { createRef, h, mount } from "./dom.js";
 import { api, myRoomIds } from "./net.js";
 import { onLangChange, presetDesc, presetName, t } from "./i18n.js";
@@ -8,6 +9,7 @@ import { loadPresets, optionFields, ruleOverrides, ruleSection } from "./rules.j
 import { header, nameField } from "./page.js";
 import { botLevel, botTitle, byLevel } from "./bots.js";
 import { autositKey, creatorKey, inviteKey, NAME_KEY, noTimerKey } from "./room.js";
+import { PlayerBar } from "./player.js";
 
 // The bots of 快速开始: the middle of the ladder, a fair game for a newcomer.
 const QUICK_BOT = "greedy";
@@ -61,31 +63,41 @@ function roomRequest(form, preset) {
 }
 
 /**
+ * After POST /api/rooms (or a 亲友圈's 开桌, answered the same): what the creator's browser
+ * keeps, and to the room. `req` is the body sent.
+ */
+export function enterCreatedRoom(res, req) {
+  // The creator sits at the first seat left for a person (none: watches the bots).
+  const bots = req.bots || {};
+  const human = [0, 1, 2].find((s) => !(String(s) in bots));
+  if (human !== undefined) sessionStorage.setItem(autositKey(res.room_id), String(human));
+  // Shown once by the server: the 守醒 invitation and the creator's token stay with this browser.
+  if (res.shouxing_invite) localStorage.setItem(inviteKey(res.room_id), res.shouxing_invite);
+  if (res.creator_token) localStorage.setItem(creatorKey(res.room_id), res.creator_token);
+  if (req.turn_seconds === null) sessionStorage.setItem(noTimerKey(res.room_id), "1");
+  location.assign(res.url);
+}
+
+/**
  * The lobby page. Its state: the presets, the rooms, the chosen preset (a new one draws the
  * option controls afresh at its values) and the toggles that grey out what depends on them.
  */
 export function startLobby(app) {
   const ui = { data: null, rooms: null, failed: null, preset: null, toggles: {}, error: null, busy: false };
   const nameRef = createRef();
+  const bar = new PlayerBar({ changed: () => draw(), onSignedIn: () => loadRooms() });
 
   const savedName = () => localStorage.getItem(NAME_KEY) || "";
   function keepName() {
-    const name = (nameRef.current?.value ?? "").trim();
+    if (!nameRef.current) return; // signed in: the seat takes the player's name (§7.2)
+    const name = nameRef.current.value.trim();
     if (name) localStorage.setItem(NAME_KEY, name);
     else localStorage.removeItem(NAME_KEY);
   }
 
-  /** After POST /api/rooms: remember what the creator's browser keeps, and go to the room. */
   function created(res, req) {
     keepName();
-    // The creator sits at the first seat left for a person (none: watches the bots).
-    const human = [0, 1, 2].find((s) => !(String(s) in req.bots));
-    if (human !== undefined) sessionStorage.setItem(autositKey(res.room_id), String(human));
-    // Shown once by the server: the 守醒 invitation and the creator's token stay with this browser.
-    if (res.shouxing_invite) localStorage.setItem(inviteKey(res.room_id), res.shouxing_invite);
-    if (res.creator_token) localStorage.setItem(creatorKey(res.room_id), res.creator_token);
-    if (req.turn_seconds === null) sessionStorage.setItem(noTimerKey(res.room_id), "1");
-    location.assign(res.url);
+    enterCreatedRoom(res, req);
   }
 
   async function create(body) {
@@ -234,7 +246,7 @@ export function startLobby(app) {
     return h(
       "section",
       { class: "panel welcome", "data-testid": "welcome" },
-      nameField(nameRef, "lobby-name", savedName()),
+      bar.me ? null : nameField(nameRef, "lobby-name", savedName()),
       h(
         "button",
         { class: "primary quick", "data-testid": "quick-start", disabled: ui.busy || !ui.data, onclick: quickStart },
@@ -247,11 +259,14 @@ export function startLobby(app) {
   function draw() {
     let body;
     if (ui.failed) body = h("p", { class: "error" }, t("error", { msg: ui.failed }));
-    else if (!ui.data) body = [welcome(), h("p", { class: "loading" }, t("connecting"))];
+    else if (!ui.data) body = [bar.render(), welcome(), h("p", { class: "loading" }, t("connecting"))];
     else {
-      const list = ui.rooms || [];
-      const mine = myRoomIds();
+      // The rooms this browser holds a seat in, and those where the player holds one (GET /api/me).
+      const theirs = bar.me?.rooms || [];
+      const list = [...theirs, ...(ui.rooms || []).filter((r) => !theirs.some((x) => x.room_id === r.room_id))];
+      const mine = [...myRoomIds(), ...theirs.map((r) => r.room_id)];
       body = [
+        bar.render(),
         welcome(),
         roomList(t("my_rooms"), "my-rooms", list.filter((r) => mine.includes(r.room_id))),
         roomList(t("public_rooms"), "open-rooms", list.filter((r) => !mine.includes(r.room_id))),
@@ -261,13 +276,22 @@ export function startLobby(app) {
     mount(app, header(), h("main", { class: "lobby" }, body));
   }
 
+  // Our own rooms (this browser holds a seat in them) and the rooms opened as public.
+  function roomsNow() {
+    const mine = myRoomIds();
+    const query = mine.length ? `?ids=${mine.map(encodeURIComponent).join(",")}` : "";
+    return api(`/api/rooms${query}`).catch(() => ({ rooms: [] })); // the list is optional
+  }
+
+  // After signing in: the player's rooms join the list.
+  async function loadRooms() {
+    ui.rooms = (await roomsNow()).rooms || [];
+    draw();
+  }
+
   async function load() {
     try {
-      // Our own rooms (this browser holds a seat in them) and the rooms opened as public.
-      const mine = myRoomIds();
-      const query = mine.length ? `?ids=${mine.map(encodeURIComponent).join(",")}` : "";
-      const rooms = api(`/api/rooms${query}`).catch(() => ({ rooms: [] })); // the list is optional
-      const [data, open] = await Promise.all([loadPresets(), rooms]);
+      const [data, open] = await Promise.all([loadPresets(), roomsNow()]);
       ui.data = data;
       ui.rooms = open.rooms || [];
       ui.preset = data.default;
@@ -281,5 +305,6 @@ export function startLobby(app) {
 
   onLangChange(draw);
   draw();
+  bar.load();
   load();
 }

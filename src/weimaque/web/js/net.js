@@ -3,15 +3,23 @@
 
 const PROTOCOL = 1;
 
-/** GET/POST JSON; throws an Error carrying the server's error code and message. */
-export async function api(path, body) {
-  const headers = { "Content-Type": "application/json" };
-  const init = body === undefined ? {} : { method: "POST", headers, body: JSON.stringify(body) };
+/**
+ * An HTTP request of JSON: GET without a body, POST with one, or the `method` named (PATCH,
+ * DELETE). The player's cookie goes along by itself (same origin, docs/protocol.md §7.1).
+ * Throws an Error carrying the server's error code, message and HTTP status.
+ */
+export async function api(path, body, method) {
+  const init = { method: method || (body === undefined ? "GET" : "POST") };
+  if (body !== undefined) {
+    init.headers = { "Content-Type": "application/json" };
+    init.body = JSON.stringify(body);
+  }
   const res = await fetch(path, init);
   const data = await res.json().catch(() => ({}));
   if (!res.ok) {
     const err = new Error(data.error?.message || `HTTP ${res.status}`);
     err.code = data.error?.code || String(res.status);
+    err.status = res.status;
     throw err;
   }
   return data;

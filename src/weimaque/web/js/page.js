@@ -3,13 +3,20 @@
 import { h } from "./dom.js";
 import { t, toggleLang } from "./i18n.js";
 
+// The name of the player this browser is signed in as (docs/protocol.md §7.1), kept by
+// player.js whenever GET /api/me answers: the key itself is an HttpOnly cookie no script reads.
+export const PLAYER_KEY = "wmq.player";
+
 /** The page's top bar; `offline` turns it red (the connection is gone). */
 export function header(extra, offline = false) {
+  // 战绩 for a signed-in player, except over a table (its bar is full: menu, sound, chat).
+  const me = !extra && localStorage.getItem(PLAYER_KEY);
   return h(
     "header",
     { class: `top${offline ? " offline" : ""}` },
     h("a", { href: "/", class: "brand" }, t("title")),
     extra || null,
+    me ? h("a", { href: "/me", class: "nav", "data-testid": "nav-me" }, t("me_page")) : null,
     h("a", { href: "/score", class: "nav", "data-testid": "nav-score" }, t("score_page")),
     h("button", { class: "lang", "data-testid": "lang-toggle", onclick: toggleLang }, t("lang")),
   );

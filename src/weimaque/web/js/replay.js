@@ -74,7 +74,8 @@ function scoreStrip(step, last, label) {
 /**
  * The replay viewer of hand `number`: its steps, where it stands and how it is shown. It owns no
  * DOM: `view()` describes it and `changed()` (the page's redraw) runs whenever it moves.
- * opts: {label(seat), title, bottom (the seat to show at the bottom), onClose(), changed()}
+ * opts: {label(seat), title, bottom (the seat to show at the bottom), onClose(), changed(),
+ *        loaded: {steps, record} already fetched (a 回放码's GET /api/replays/{code}), or absent}
  */
 export class Replay {
   constructor(roomId, number, opts) {
@@ -92,7 +93,8 @@ export class Replay {
     this.reviewing = false;
     this.closed = false;
     const base = `/api/rooms/${encodeURIComponent(roomId)}/hands/${number}`;
-    api(`${base}/replay`)
+    const loaded = opts.loaded;
+    (loaded ? Promise.resolve(loaded) : api(`${base}/replay`))
       .then((data) => {
         this.steps = data.steps;
       })
@@ -100,7 +102,7 @@ export class Replay {
         this.error = err.message;
       })
       .then(() => this.changed());
-    api(base)
+    (loaded ? Promise.resolve(loaded) : api(base))
       .then((res) => checkDeal(roomId, number, res.record))
       .then((result) => {
         this.dealCheck = result;

@@ -578,6 +578,12 @@ export function startRoom(app, roomId) {
 
   const timerText = () => t("timer", { s: secondsLeft(s.deadline) });
 
+  /** Two seats held from one network address (docs/protocol.md §7.2): said, never who. */
+  function sameNetwork() {
+    if (!s.room?.same_network) return null;
+    return h("div", { class: "same-network", "data-testid": "same-network", role: "note" }, `⚠ ${t("same_network")}`);
+  }
+
   function timerNode() {
     if (!s.deadline) return null;
     return h("div", { class: "timer", "data-testid": "timer" }, timerText());
@@ -674,6 +680,7 @@ export function startRoom(app, roomId) {
       toAct: s.toAct,
       onDiscard: canAct ? (face) => act(`出${face}`) : null,
       timer: timerNode(),
+      notice: sameNetwork(),
       bubble: (seat) => bubble(ui.bubbles[String(seat)]),
       banner: autoplayControl(),
       side: toolRow(),
@@ -895,6 +902,7 @@ export function startRoom(app, roomId) {
               seatChips(false),
               h("span", { class: "spectators" }, t("spectators", { n: s.room?.spectators ?? 0 })),
             ),
+            sameNetwork(),
             shareBar(),
           ),
       (ui.resultHidden || (mayJoin() && !ui.forceResult)) && end && s.room?.status !== "playing"

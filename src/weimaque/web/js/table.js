@@ -15,7 +15,7 @@ export function seatsAround(bottom) {
  * ctx: {bottom, mySeat, label(seat), badges(seat) → [nodes], score(seat), hands (per seat,
  *       when visible), numbers (明息, own 息), legal: [action text], onDiscard(face) | null,
  *       hintFaces: Set of faces whose 出 leaves us 听, controls, side, banner, below: nodes
- *       | null, timer, bubble(seat) → node | null}
+ *       | null, timer, bubble(seat) → node | null, notice: a line under the stock | null}
  */
 export function renderBoard(obs, ctx) {
   const pos = seatsAround(ctx.bottom);
@@ -148,6 +148,7 @@ function centre(obs, ctx) {
       h("div", { class: "status", "data-testid": "status" }, statusText(obs, ctx)),
       h("div", { class: "stock", "data-testid": "stock" }, t("stock", { n: obs.stock_left })),
       ctx.timer || null,
+      ctx.notice || null,
     ),
   );
 }

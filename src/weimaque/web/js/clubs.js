@@ -1,0 +1,533 @@
+// 亲友圈 (docs/protocol.md §7.5). The club's page (/clubs/{id}): its name, the members (online
+// or not, their role), those waiting for approval (同意 / 移除, for admins), an invitation's code
+// and link, its open tables with one-tap 加入, 开桌 at the club's rules (admins), the leaderboard
+// over a chosen period, and 退出亲友圈. The invitation's page (/c/{code}) joins the club, then
+// goes to it, or says the club's admins must approve first.
+import { button, h, mount } from "./dom.js";
+import { api } from "./net.js";
+import { onLangChange, presetName, t } from "./i18n.js";
+import { confirmBox, header } from "./page.js";
+import { loadPresets, rulesSummary } from "./rules.js";
+import { botLevel, botTitle, byLevel } from "./bots.js";
+import { signed } from "./table.js";
+import { autositKey } from "./room.js";
+import { enterCreatedRoom } from "./lobby.js";
+import { failure, formatCode, PlayerBar, periodSelect, roleName } from "./player.js";
+
+const ADMINS = new Set(["owner", "admin"]);
+// A leaderboard's "all time" (§7.5 takes 1..3650 days).
+const ALL_DAYS = "3650";
+
+/** The club's page, /clubs/{id}. */
+export function startClub(app, clubId) {
+  const ui = {
+    club: undefined, // undefined: loading; null: no such club (or not ours to see, §7.6)
+    presets: null,
+    days: "30",
+    board: null,
+    invite: null, // {code, url, expires}
+    tableForm: false, // the 开桌 form is open
+    busy: false,
+    confirm: null,
+    toast: null,
+  };
+  const base = `/api/clubs/${encodeURIComponent(clubId)}`;
+  const bar = new PlayerBar({ changed: () => draw(), onSignedIn: () => load() });
+  const isAdmin = () => ADMINS.has(ui.club?.role);
+  const myId = () => bar.me?.player.id;
+
+  function say(err) {
+    ui.toast = failure(err);
+    draw();
+  }
+
+  async function load(withBoard = true) {
+    try {
+      ui.club = (await api(base)).club;
+    } catch (err) {
+      if (err.status === 404) ui.club = null;
+      else if (err.status === 401) {
+        ui.club = undefined;
+        await bar.load(true);
+      } else say(err);
+    }
+    draw();
+    if (ui.club && withBoard) loadBoard();
+  }
+
+  async function loadBoard() {
+    try {
+      const query = `?days=${ui.days || ALL_DAYS}`;
+      ui.board = await api(`${base}/leaderboard${query}`);
+    } catch (err) {
+      say(err);
+    }
+    draw();
+  }
+
+  async function member(playerId, action) {
+    try {
+      await api(`${base}/members/${encodeURIComponent(playerId)}`, { action });
+      await load();
+    } catch (err) {
+      say(err);
+    }
+  }
+
+  async function makeInvite() {
+    try {
+      ui.invite = await api(`${base}/invites`, {});
+    } catch (err) {
+      say(err);
+    }
+    draw();
+  }
+
+  async function setApproval(on) {
+    try {
+      ui.club = (await api(base, { approval: on }, "PATCH")).club ?? ui.club;
+      await load();
+    } catch (err) {
+      say(err);
+    }
+  }
+
+  async function leave() {
+    try {
+      await api(`${base}/leave`, {});
+      location.assign("/");
+    } catch (err) {
+      say(err);
+    }
+  }
+
+  /** 开桌: POST /api/clubs/{id}/tables, the club's rules filling what the body leaves out. */
+  async function openTable(form) {
+    const bots = {};
+    for (const seat of [1, 2]) {
+      const kind = form.elements[`seat${seat}`].value;
+      if (kind) bots[String(seat)] = kind;
+    }
+    const body = { bots, bot_delay_ms: Number(form.elements.bot_delay_ms.value) };
+    // A length other than the club's: the club's options with that one changed, so whether the
+    // server merges `options` or takes them whole, the club's other rules hold.
+    const hands = Number.parseInt(form.elements.match_hands.value, 10);
+    if (hands > 0 && hands !== clubHands()) {
+      const rules = ui.club.rules || {};
+      if (rules.preset) body.preset = rules.preset;
+      body.options = { ...(rules.options || {}), match_hands: hands };
+    }
+    ui.busy = true;
+    draw();
+    try {
+      enterCreatedRoom(await api(`${base}/tables`, body), body);
+    } catch (err) {
+      ui.busy = false;
+      say(err);
+    }
+  }
+
+  function ask(text, yes, onYes) {
+    ui.confirm = { text, yes, onYes };
+    draw();
+  }
+
+  // ---- pieces
+
+  function headPanel(club) {
+    return h(
+      "section",
+      { class: "panel club-head", "data-testid": "club-head" },
+      h(
+        "div",
+        { class: "panel-head" },
+        h("h2", { "data-testid": "club-name" }, club.name),
+        h("span", { class: "badge role", "data-testid": "club-role", "data-role": club.role }, roleName(club.role)),
+      ),
+      club.rules ? h("p", { class: "rules-line", "data-testid": "club-rules" }, h("span", { class: "label" }, t("club_rules")), clubRules(club.rules)) : null,
+      isAdmin()
+        ? h(
+            "label",
+            { class: "check" },
+            h("input", { type: "checkbox", checked: Boolean(club.approval), "data-testid": "club-approval-toggle", onchange: (e) => setApproval(e.target.checked) }),
+            t("club_approval"),
+          )
+        : club.approval
+          ? h("p", { class: "help" }, t("club_approval_on"))
+          : null,
+      club.role === "pending" ? h("p", { class: "help", "data-testid": "club-waiting" }, t("club_pending")) : null,
+    );
+  }
+
+  /** The club's rules (a POST /api/rooms body) as the room's rules line says them. */
+  function clubRules(rules) {
+    const id = rules.preset || ui.presets?.default || "";
+    const preset = ui.presets?.presets.find((p) => p.id === id);
+    return rulesSummary({ id, name: preset ? presetName(preset) : id, overrides: rules.options || {} });
+  }
+
+  function memberRow(m, club) {
+    const owner = club.role === "owner";
+    const self = m.player.id === myId();
+    const actions = [];
+    if (isAdmin() && m.role !== "owner" && !self && (owner || m.role === "member")) {
+      actions.push(button("member-remove", () => ask(t("remove_confirm", { who: m.player.name }), t("remove"), () => member(m.player.id, "remove")), t("remove")));
+    }
+    if (owner && m.role === "member") actions.push(button("member-admin", () => member(m.player.id, "admin"), t("make_admin")));
+    if (owner && m.role === "admin") actions.push(button("member-unadmin", () => member(m.player.id, "member"), t("take_admin")));
+    return h(
+      "li",
+      { key: m.player.id, class: "member", "data-testid": "member-entry", "data-player": m.player.id, "data-role": m.role, "data-online": m.online ? "true" : "false" },
+      h("span", { class: `online-dot${m.online ? " on" : ""}`, "data-testid": "online-dot", title: m.online ? t("online") : t("offline") }),
+      h("span", { class: "member-name" }, m.player.name),
+      m.role === "member" ? null : h("span", { class: `badge role ${m.role}` }, roleName(m.role)),
+      actions.length ? h("span", { class: "member-actions" }, actions) : null,
+    );
+  }
+
+  function membersPanel(club) {
+    const pending = club.pending || [];
+    return h(
+      "section",
+      { class: "panel club-members", "data-testid": "club-members" },
+      h("h2", {}, t("members_n", { n: club.members.length })),
+      h("ul", { class: "members", "data-testid": "member-list" }, club.members.map((m) => memberRow(m, club))),
+      isAdmin() && pending.length
+        ? h(
+            "div",
+            { class: "pending", "data-testid": "pending-list" },
+            h("h3", {}, t("pending_n", { n: pending.length })),
+            h(
+              "ul",
+              { class: "members" },
+              pending.map((m) =>
+                h(
+                  "li",
+                  { key: m.player.id, class: "member", "data-testid": "pending-entry", "data-player": m.player.id },
+                  h("span", { class: "member-name" }, m.player.name),
+                  h(
+                    "span",
+                    { class: "member-actions" },
+                    button("pending-approve", () => member(m.player.id, "approve"), t("approve"), { class: "small primary" }),
+                    button("pending-remove", () => member(m.player.id, "remove"), t("remove")),
+                  ),
+                ),
+              ),
+            ),
+          )
+        : null,
+      isAdmin() ? inviteBox() : null,
+    );
+  }
+
+  function inviteBox() {
+    const inv = ui.invite;
+    if (!inv) {
+      return h("div", { class: "invite" }, button("invite-create", makeInvite, t("invite"), { class: "small primary" }), h("span", { class: "help" }, t("invite_help")));
+    }
+    const link = new URL(inv.url, location.origin).href;
+    const copy = async () => {
+      try {
+        await navigator.clipboard.writeText(link);
+        ui.toast = t("copied");
+      } catch {
+        document.querySelector("[data-testid=invite-link]")?.select();
+      }
+      draw();
+    };
+    return h(
+      "div",
+      { class: "invite open", "data-testid": "invite" },
+      h("span", {}, t("invite_code")),
+      h("strong", { class: "invite-code", "data-testid": "invite-code", "data-code": inv.code }, formatCode(inv.code)),
+      h(
+        "div",
+        { class: "share" },
+        h("input", { readonly: true, value: link, "data-testid": "invite-link", onfocus: (e) => e.target.select() }),
+        button("invite-copy", copy, t("copy")),
+      ),
+      h("span", { class: "help" }, t("invite_until", { when: new Date(inv.expires * 1000).toLocaleString(document.documentElement.lang) })),
+    );
+  }
+
+  /** A seat of an open table: who sits there (or 空位). */
+  function seatText(x) {
+    if (x.kind === "bot") return t("bot_named", { n: x.seat + 1, level: botLevel(x.bot) });
+    return x.taken ? x.name || t("player_n", { n: x.seat + 1 }) : t("empty");
+  }
+
+  /** 加入: to the room, sitting at once at the first free seat (the room's autosit). */
+  function join(room, seat) {
+    if (seat !== undefined) sessionStorage.setItem(autositKey(room.room_id), String(seat));
+    location.assign(`/r/${encodeURIComponent(room.room_id)}`);
+  }
+
+  function tableRow(room) {
+    const mine = room.seats.find((x) => x.player_id && x.player_id === myId());
+    const free = room.seats.find((x) => x.kind === "human" && !x.taken);
+    const status = room.status === "waiting" ? t("table_waiting") : t("table_playing");
+    return h(
+      "li",
+      { key: room.room_id, class: "table-entry", "data-testid": "table-entry", "data-room": room.room_id },
+      h("span", { class: "table-status" }, status),
+      h("span", { class: "table-seats" }, room.seats.map((x) => h("span", { key: x.seat, class: `seat-chip${x.taken ? "" : " free"}` }, seatText(x)))),
+      mine
+        ? button("table-back", () => join(room), t("table_back"), { class: "small primary" })
+        : free
+          ? button("table-join", () => join(room, free.seat), t("table_join"), { class: "small primary" })
+          : button("table-watch", () => join(room), t("spectate")),
+    );
+  }
+
+  /** The length of the club's matches: its rules', else its preset's. */
+  function clubHands() {
+    const rules = ui.club?.rules || {};
+    const id = rules.preset || ui.presets?.default;
+    return rules.options?.match_hands ?? ui.presets?.presets.find((p) => p.id === id)?.options.match_hands ?? null;
+  }
+
+  function tableForm() {
+    const bots = ui.presets?.bots || [];
+    const seatField = (seat) =>
+      h(
+        "label",
+        { class: "field" },
+        h("span", {}, t("seat_n", { n: seat + 1 })),
+        h(
+          "select",
+          { name: `seat${seat}`, "data-testid": `table-seat-${seat}` },
+          h("option", { value: "" }, t("seat_human")),
+          byLevel(bots).map((b) => h("option", { value: b, title: botTitle(b) }, `${t("seat_bot")} · ${botLevel(b)}`)),
+        ),
+      );
+    return h(
+      "form",
+      {
+        class: "table-form",
+        "data-testid": "table-form",
+        onsubmit: (e) => {
+          e.preventDefault();
+          openTable(e.target);
+        },
+      },
+      h("label", { class: "field" }, h("span", {}, t("seat_n", { n: 1 })), h("span", {}, t("you"))),
+      seatField(1),
+      seatField(2),
+      h(
+        "label",
+        { class: "field" },
+        h("span", {}, t("match_hands")),
+        h("input", { key: String(clubHands()), type: "number", name: "match_hands", "data-testid": "table-hands", min: 1, max: 100, inputmode: "numeric", defaultValue: String(clubHands() ?? "") }),
+      ),
+      h(
+        "label",
+        { class: "field" },
+        h("span", {}, t("bot_speed")),
+        h(
+          "select",
+          { name: "bot_delay_ms", "data-testid": "table-speed" },
+          [
+            ["0", "speed_fast"],
+            ["400", "speed_normal"],
+            ["1200", "speed_slow"],
+          ].map(([ms, key]) => h("option", { value: ms, selected: ms === "400" }, t(key))),
+        ),
+      ),
+      h(
+        "div",
+        { class: "dialog-buttons" },
+        h("button", { type: "submit", class: "primary", "data-testid": "table-create", disabled: ui.busy }, t("table_open")),
+        button("table-cancel", () => { ui.tableForm = false; draw(); }, t("cancel")),
+      ),
+    );
+  }
+
+  function tablesPanel(club) {
+    const tables = club.tables || [];
+    return h(
+      "section",
+      { class: "panel club-tables", "data-testid": "club-tables" },
+      h(
+        "div",
+        { class: "panel-head" },
+        h("h2", {}, t("tables_title")),
+        isAdmin() && !ui.tableForm ? button("table-open", () => { ui.tableForm = true; draw(); }, `+ ${t("table_open")}`, { class: "small primary" }) : null,
+      ),
+      ui.tableForm ? tableForm() : null,
+      tables.length === 0 ? h("p", { class: "muted", "data-testid": "tables-none" }, t("tables_none")) : null,
+      tables.length ? h("ul", { class: "tables", "data-testid": "table-list" }, tables.map((r) => tableRow(r))) : null,
+    );
+  }
+
+  function boardPanel() {
+    const b = ui.board;
+    const rows = b?.rows || [];
+    return h(
+      "section",
+      { class: "panel club-board", "data-testid": "club-board" },
+      h("div", { class: "panel-head" }, h("h2", {}, t("leaderboard")), periodSelect("board-period", ui.days, (days) => { ui.days = days; loadBoard(); })),
+      !b ? h("p", { class: "loading" }, "…") : null,
+      b && rows.length === 0 ? h("p", { class: "muted", "data-testid": "board-none" }, t("board_none")) : null,
+      rows.length
+        ? h(
+            "table",
+            { class: "board-table" },
+            h(
+              "thead",
+              {},
+              h(
+                "tr",
+                {},
+                h("th", {}, "#"),
+                h("th", {}, t("board_player")),
+                [t("board_points"), t("board_matches"), t("board_hands"), t("board_win_rate"), t("board_biggest")].map((x) => h("th", { class: "num" }, x)),
+              ),
+            ),
+            h(
+              "tbody",
+              {},
+              rows.map((r, i) =>
+                h(
+                  "tr",
+                  { key: r.player.id, "data-testid": "board-row", "data-player": r.player.id, "data-points": r.points },
+                  h("td", {}, i + 1),
+                  h("td", { class: "who" }, r.player.name),
+                  h("td", { class: "num", "data-testid": "board-points" }, signed(r.points) || "0"),
+                  h("td", { class: "num" }, r.matches),
+                  h("td", { class: "num" }, r.hands),
+                  h("td", { class: "num" }, `${Math.round((r.win_rate || 0) * 100)}%`),
+                  h("td", { class: "num" }, r.biggest || "—"),
+                ),
+              ),
+            ),
+          )
+        : null,
+    );
+  }
+
+  function leaveLine(club) {
+    if (club.role === "owner") return null; // the owner cannot leave (§7.5)
+    const text = club.role === "pending" ? t("club_cancel_request") : t("club_leave");
+    return h(
+      "div",
+      { class: "club-leave" },
+      button("club-leave", () => ask(t("club_leave_confirm", { name: club.name }), text, leave), text),
+    );
+  }
+
+  /** No such club, or not ours to see: the same words either way (§7.6). */
+  function notFound() {
+    return h(
+      "section",
+      { class: "panel", "data-testid": "not-found" },
+      h("h2", {}, t("club_not_found_title")),
+      h("p", {}, t("club_not_found_text")),
+      h("a", { href: "/", class: "button primary", "data-testid": "back-lobby" }, t("back_lobby")),
+    );
+  }
+
+  function draw() {
+    const club = ui.club;
+    let body;
+    if (club === undefined) body = bar.me === null ? [h("p", {}, t("club_sign_in")), bar.render()] : h("p", { class: "loading" }, "…");
+    else if (club === null) body = notFound();
+    else if (club.role === "pending") body = [headPanel(club), leaveLine(club)];
+    else body = [headPanel(club), tablesPanel(club), membersPanel(club), boardPanel(), leaveLine(club)];
+    mount(
+      app,
+      header(),
+      h("main", { class: `club-page${club === null ? " not-found" : ""}`, "data-testid": "club-page" }, body),
+      ui.toast ? h("p", { class: "toast", "data-testid": "error", role: "status", onclick: () => { ui.toast = null; draw(); } }, ui.toast) : null,
+      ui.confirm
+        ? confirmBox(
+            ui.confirm.text,
+            ui.confirm.yes,
+            () => {
+              const { onYes } = ui.confirm;
+              ui.confirm = null;
+              onYes();
+              draw();
+            },
+            () => {
+              ui.confirm = null;
+              draw();
+            },
+          )
+        : null,
+    );
+  }
+
+  onLangChange(draw);
+  draw();
+  loadPresets().then((p) => {
+    ui.presets = p;
+    draw();
+  }, () => {});
+  // Who we are tells our own row and seat apart; a club is for players only (§7.5).
+  bar.load().then((me) => {
+    if (!me) return;
+    load();
+  });
+  // Who is online and the open tables change while the page is open.
+  setInterval(() => {
+    if (ui.club && !document.hidden) load(false);
+  }, 10000);
+}
+
+/** The invitation's page, /c/{code}: join, then to the club (or 等待审核). */
+export function startInvite(app, code) {
+  const ui = { joined: null, error: null, busy: false };
+  const bar = new PlayerBar({ changed: () => draw(), onSignedIn: () => draw() });
+
+  async function join() {
+    ui.busy = true;
+    ui.error = null;
+    draw();
+    try {
+      const res = await api("/api/clubs/join", { code });
+      if (res.role === "pending") ui.joined = res;
+      else location.assign(`/clubs/${encodeURIComponent(res.club.id)}`);
+    } catch (err) {
+      ui.error = err.code === "bad_code" || err.status === 404 ? t("invite_bad") : failure(err);
+    }
+    ui.busy = false;
+    draw();
+  }
+
+  function draw() {
+    const me = bar.me;
+    let body;
+    if (ui.joined) {
+      body = h(
+        "section",
+        { class: "panel invite-page", "data-testid": "club-pending" },
+        h("h2", {}, ui.joined.club?.name ?? t("club")),
+        h("p", {}, t("club_pending")),
+        h("a", { href: "/", class: "button primary", "data-testid": "back-lobby" }, t("back_lobby")),
+      );
+    } else {
+      body = h(
+        "section",
+        { class: "panel invite-page", "data-testid": "invite-page" },
+        h("h2", {}, t("invite_title")),
+        h("p", {}, t("invite_text", { code: formatCode(code) })),
+        me === undefined ? h("p", { class: "loading" }, "…") : null,
+        me === null ? [h("p", { class: "help" }, t("club_sign_in")), bar.render()] : null,
+        me
+          ? h(
+              "div",
+              { class: "dialog-buttons" },
+              h("span", { class: "muted" }, t("signed_in_as"), " ", me.player.name),
+              h("button", { class: "primary", "data-testid": "club-join", disabled: ui.busy, onclick: join }, t("club_join")),
+            )
+          : null,
+        ui.error ? h("p", { class: "error", "data-testid": "invite-error" }, ui.error) : null,
+      );
+    }
+    mount(app, header(), h("main", { class: "invite-main" }, body));
+  }
+
+  onLangChange(draw);
+  draw();
+  bar.load();
+}

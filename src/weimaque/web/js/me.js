@@ -1,0 +1,416 @@
+// The player's page (/me, docs/protocol.md §7.1, §7.3): who they are, 战绩 (every match, newest
+// first, 更多 for older ones; each match's hands with their 回放码), the totals over a chosen
+// period, the devices signed in (退出 each), and moving to another device: 换设备 shows a code
+// and its QR code, and the other device types the code here or opens /me?code=CODE.
+import { button, createRef, h, mount } from "./dom.js";
+import { api } from "./net.js";
+import { onLangChange, t } from "./i18n.js";
+import { confirmBox, header } from "./page.js";
+import { signed } from "./table.js";
+import { failure, formatCode, PlayerBar, periodSelect, signedOut, signOut, when } from "./player.js";
+
+const PAGE = 20; // matches per GET /api/me/matches
+
+export function startMe(app) {
+  const ui = {
+    matches: null, // [Match] loaded so far
+    next: null, // the cursor of the older ones, null when none are left
+    more: false, // 更多 is loading
+    days: "30", // the totals' period (PERIODS)
+    stats: null,
+    devices: null,
+    transfer: null, // {code, expires_in, qr_svg, until}
+    hands: {}, // `${room_id}:${match}` → the match's hands (shown), or {error}
+    renaming: false,
+    confirm: null,
+    error: null,
+  };
+  const renameRef = createRef();
+  const bar = new PlayerBar({ changed: () => draw(), onSignedIn: () => loadAll() });
+
+  /** Any refusal: said once at the top; a 401 means this device was signed out elsewhere. */
+  function failed(err) {
+    if (err.status === 401) {
+      signedOut();
+      bar.me = null;
+    }
+    ui.error = failure(err);
+    draw();
+  }
+
+  async function loadMatches(before) {
+    const query = `?limit=${PAGE}${before ? `&before=${encodeURIComponent(before)}` : ""}`;
+    const res = await api(`/api/me/matches${query}`);
+    ui.matches = before ? [...(ui.matches || []), ...res.matches] : res.matches;
+    ui.next = res.next ?? null;
+  }
+
+  async function loadStats() {
+    const query = ui.days ? `?days=${ui.days}` : "";
+    ui.stats = await api(`/api/me/stats${query}`);
+  }
+
+  async function loadDevices() {
+    ui.devices = (await api("/api/me/devices")).devices;
+  }
+
+  async function loadAll() {
+    ui.error = null;
+    try {
+      await Promise.all([loadMatches(), loadStats(), loadDevices()]);
+    } catch (err) {
+      failed(err);
+    }
+    draw();
+  }
+
+  async function more() {
+    ui.more = true;
+    draw();
+    try {
+      await loadMatches(ui.next);
+    } catch (err) {
+      failed(err);
+    }
+    ui.more = false;
+    draw();
+  }
+
+  async function period(days) {
+    ui.days = days;
+    try {
+      await loadStats();
+    } catch (err) {
+      failed(err);
+    }
+    draw();
+  }
+
+  async function startTransfer() {
+    try {
+      const res = await api("/api/me/transfer", {});
+      ui.transfer = { ...res, until: Date.now() + res.expires_in * 1000 };
+    } catch (err) {
+      failed(err);
+    }
+    draw();
+  }
+
+  async function signOutDevice(device) {
+    try {
+      if (device.current) {
+        await signOut();
+        bar.me = null;
+        ui.matches = ui.stats = ui.devices = null;
+      } else {
+        await api(`/api/me/devices/${encodeURIComponent(device.id)}`, undefined, "DELETE");
+        await loadDevices();
+      }
+    } catch (err) {
+      failed(err);
+    }
+    draw();
+  }
+
+  async function rename() {
+    const name = (renameRef.current?.value ?? "").trim();
+    if (!name) return;
+    try {
+      await api("/api/me", { name }, "PATCH");
+      ui.renaming = false;
+      await bar.load(true);
+    } catch (err) {
+      failed(err);
+    }
+    draw();
+  }
+
+  /** A match's hands (GET /api/rooms/{id}/hands, each with its 回放码), shown or hidden. */
+  async function toggleHands(m) {
+    const key = `${m.room_id}:${m.match}`;
+    if (ui.hands[key]) {
+      delete ui.hands[key];
+      draw();
+      return;
+    }
+    ui.hands[key] = { loading: true };
+    draw();
+    try {
+      const res = await api(`/api/rooms/${encodeURIComponent(m.room_id)}/hands`);
+      ui.hands[key] = { list: res.hands.filter((x) => (x.match ?? 1) === m.match) };
+    } catch (err) {
+      ui.hands[key] = { error: failure(err) };
+    }
+    draw();
+  }
+
+  function ask(text, yes, onYes) {
+    ui.confirm = { text, yes, onYes };
+    draw();
+  }
+
+  // ---- pieces
+
+  function playerPanel(me) {
+    return h(
+      "section",
+      { class: "panel me-player", "data-testid": "me-player" },
+      h(
+        "div",
+        { class: "player-line" },
+        h("h2", { "data-testid": "me-name" }, me.player.name),
+        me.player.created ? h("span", { class: "muted" }, t("player_since", { when: when(me.player.created) })) : null,
+        ui.renaming
+          ? null
+          : button("rename", () => { ui.renaming = true; draw(); }, t("rename")),
+      ),
+      ui.renaming
+        ? h(
+            "form",
+            {
+              class: "player-form",
+              onsubmit: (e) => {
+                e.preventDefault();
+                rename();
+              },
+            },
+            h("input", { class: "name", ref: renameRef, "data-testid": "rename-input", maxlength: 24, defaultValue: me.player.name }),
+            h("button", { type: "submit", class: "primary", "data-testid": "rename-save" }, t("save")),
+            button("rename-cancel", () => { ui.renaming = false; draw(); }, t("cancel")),
+          )
+        : null,
+      me.clubs.length
+        ? h(
+            "div",
+            { class: "club-line" },
+            h("span", { class: "label" }, t("clubs")),
+            me.clubs.map((c) => h("a", { key: c.id, href: `/clubs/${encodeURIComponent(c.id)}`, class: "club-chip" }, c.name)),
+          )
+        : null,
+    );
+  }
+
+  function statsPanel() {
+    const st = ui.stats;
+    const cell = (key, value, testid) =>
+      h("div", { class: "stat", "data-testid": testid, "data-value": String(value ?? "") }, h("span", { class: "stat-value" }, value ?? "—"), h("span", { class: "stat-label" }, t(key)));
+    return h(
+      "section",
+      { class: "panel me-stats", "data-testid": "me-stats" },
+      h("div", { class: "panel-head" }, h("h2", {}, t("stats_title")), periodSelect("stats-period", ui.days, period)),
+      st
+        ? h(
+            "div",
+            { class: "stats" },
+            cell("stat_matches", st.matches, "stat-matches"),
+            cell("stat_hands", st.hands, "stat-hands"),
+            cell("stat_wins", st.wins, "stat-wins"),
+            cell("stat_chou", st.chou, "stat-chou"),
+            cell("stat_points", signed(st.points) || "0", "stat-points"),
+            cell("stat_biggest", st.biggest || "—", "stat-biggest"),
+          )
+        : h("p", { class: "loading" }, "…"),
+    );
+  }
+
+  function handsOf(m) {
+    const got = ui.hands[`${m.room_id}:${m.match}`];
+    if (!got) return null;
+    if (got.loading) return h("p", { class: "loading" }, "…");
+    if (got.error) return h("p", { class: "error" }, got.error);
+    const name = (seat) => m.players.find((p) => p.seat === seat)?.name ?? t("seat_n", { n: seat + 1 });
+    return h(
+      "ol",
+      { class: "match-hands", "data-testid": "match-hands" },
+      got.list.length === 0 ? h("li", {}, "—") : null,
+      got.list.map((x, i) =>
+        h(
+          "li",
+          { key: x.number, "data-testid": "match-hand" },
+          h("span", {}, t("hand_n", { n: i + 1 }), " · "),
+          h("span", {}, x.chou ? t("chou") : t("winner", { who: name(x.winner) }), x.chou ? "" : ` ${x.total}`),
+          x.code
+            ? h(
+                "a",
+                { class: "replay-code", href: `/p/${encodeURIComponent(x.code)}`, "data-testid": "hand-code", "data-code": x.code },
+                `${t("replay_code")} ${formatCode(x.code)}`,
+              )
+            : null,
+        ),
+      ),
+    );
+  }
+
+  function matchEntry(m) {
+    const key = `${m.room_id}:${m.match}`;
+    return h(
+      "li",
+      { key, class: "match", "data-testid": "match-entry", "data-room": m.room_id, "data-match": m.match, "data-total": m.total, "data-place": m.place },
+      h(
+        "div",
+        { class: "match-head" },
+        h("span", { class: `place place-${m.place}` }, t(`place_${m.place}`)),
+        h("strong", { class: "match-total" }, signed(m.total) || "0"),
+        h("span", {}, m.rules?.name ?? ""),
+        m.club ? h("a", { class: "club-chip", href: `/clubs/${encodeURIComponent(m.club.id)}` }, m.club.name) : null,
+        h("span", { class: "muted" }, t("hands_n", { n: m.hands }), " · ", when(m.started)),
+        m.over ? null : h("a", { href: `/r/${encodeURIComponent(m.room_id)}`, class: "badge live" }, t("match_live")),
+      ),
+      h(
+        "div",
+        { class: "match-players" },
+        m.players.map((p) =>
+          h("span", { key: p.seat, class: `match-player${p.seat === m.seat ? " me" : ""}` }, p.name, " ", signed(p.total) || "0"),
+        ),
+        button("match-hands-toggle", () => toggleHands(m), ui.hands[key] ? t("hands_hide") : t("hands_show")),
+      ),
+      handsOf(m),
+    );
+  }
+
+  function matchesPanel() {
+    return h(
+      "section",
+      { class: "panel me-matches", "data-testid": "me-matches" },
+      h("h2", {}, t("matches_title")),
+      ui.matches === null ? h("p", { class: "loading" }, "…") : null,
+      ui.matches?.length === 0 ? h("p", { class: "muted", "data-testid": "matches-none" }, t("matches_none")) : null,
+      ui.matches?.length ? h("ol", { class: "matches" }, ui.matches.map(matchEntry)) : null,
+      ui.next ? button("matches-more", more, ui.more ? "…" : t("more"), { disabled: ui.more }) : null,
+    );
+  }
+
+  function devicesPanel() {
+    return h(
+      "section",
+      { class: "panel me-devices", "data-testid": "me-devices" },
+      h("h2", {}, t("devices_title")),
+      ui.devices === null
+        ? h("p", { class: "loading" }, "…")
+        : h(
+            "ul",
+            { class: "devices" },
+            ui.devices.map((d) =>
+              h(
+                "li",
+                { key: d.id, "data-testid": "device-entry", "data-current": d.current ? "true" : "false" },
+                h("span", { class: "device-label" }, d.label || t("device_unknown")),
+                d.current ? h("span", { class: "badge" }, t("device_this")) : null,
+                h("span", { class: "muted" }, t("device_seen", { when: when(d.last_seen) })),
+                button(
+                  "device-signout",
+                  () =>
+                    ask(d.current ? t("signout_this_confirm") : t("signout_confirm", { device: d.label || t("device_unknown") }), t("signout"), () =>
+                      signOutDevice(d),
+                    ),
+                  t("signout"),
+                ),
+              ),
+            ),
+          ),
+      transferBox(),
+    );
+  }
+
+  /** 换设备: the code to type on the other device, and its QR code (of /me?code=CODE). */
+  function transferBox() {
+    const tr = ui.transfer;
+    const left = tr ? Math.max(0, Math.ceil((tr.until - Date.now()) / 1000)) : 0;
+    if (!tr || left === 0) {
+      return h(
+        "div",
+        { class: "transfer" },
+        button("transfer-start", startTransfer, t("transfer"), { class: "small primary" }),
+        h("p", { class: "help" }, tr ? t("transfer_expired") : t("transfer_help")),
+      );
+    }
+    return h(
+      "div",
+      { class: "transfer open", "data-testid": "transfer" },
+      h(
+        "div",
+        { class: "transfer-text" },
+        h("p", {}, t("transfer_say")),
+        h("p", { class: "transfer-code", "data-testid": "transfer-code" }, formatCode(tr.code)),
+        h("p", { class: "muted" }, t("transfer_left", { m: Math.floor(left / 60), s: String(left % 60).padStart(2, "0") })),
+        h("input", { readonly: true, value: `${location.origin}/me?code=${tr.code}`, "data-testid": "transfer-link", onfocus: (e) => e.target.select() }),
+      ),
+      // The server's SVG as an image: whatever it holds, nothing in it runs.
+      h("img", {
+        class: "transfer-qr",
+        "data-testid": "transfer-qr",
+        alt: t("transfer_qr"),
+        src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(tr.qr_svg)}`,
+      }),
+    );
+  }
+
+  function draw() {
+    const me = bar.me;
+    let body;
+    if (me === undefined) body = h("p", { class: "loading" }, "…");
+    else if (me === null) {
+      body = h(
+        "section",
+        { class: "panel me-signed-out", "data-testid": "me-signed-out" },
+        h("h2", {}, t("me_page")),
+        h("p", {}, t("me_signed_out")),
+        bar.render(),
+      );
+    } else {
+      body = [playerPanel(me), statsPanel(), matchesPanel(), devicesPanel()];
+    }
+    mount(
+      app,
+      header(),
+      h(
+        "main",
+        { class: "me-page", "data-testid": "me-page" },
+        ui.error || (me && bar.error)
+          ? h("p", { class: "panel error", "data-testid": "me-error" }, ui.error || bar.error)
+          : null,
+        body,
+      ),
+      ui.confirm
+        ? confirmBox(
+            ui.confirm.text,
+            ui.confirm.yes,
+            () => {
+              const { onYes } = ui.confirm;
+              ui.confirm = null;
+              onYes();
+              draw();
+            },
+            () => {
+              ui.confirm = null;
+              draw();
+            },
+          )
+        : null,
+    );
+  }
+
+  // The transfer code's time left ticks while it shows.
+  setInterval(() => {
+    if (ui.transfer) draw();
+  }, 1000);
+
+  onLangChange(draw);
+  draw();
+  // /me?code=CODE (the QR code of another device): sign in with it at once, then forget it, so
+  // a reload does not send a spent code again.
+  const code = new URLSearchParams(location.search).get("code");
+  if (code) {
+    history.replaceState(null, "", "/me");
+    bar.mode = "code";
+    bar.codeValue = code;
+    // Signed in, the bar's onSignedIn loads the page; refused, we are who we were before.
+    bar.useCode(code).then(() => {
+      if (bar.me === undefined) bar.load().then((player) => player && loadAll());
+    });
+  } else {
+    bar.load().then((player) => {
+      if (player) loadAll();
+    });
+  }
+}
