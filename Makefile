@@ -69,8 +69,9 @@ lint: setup
 typecheck: env
 	$(BIN)/mypy --strict src
 
+# The tests run on every core, a module's tests on one worker (they share its server and browser).
 unit: env
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadscope
 
 test: lint typecheck browser node unit
 
