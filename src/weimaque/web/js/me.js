@@ -4,10 +4,11 @@
 // and its QR code, and the other device types the code here or opens /me?code=CODE.
 import { button, createRef, h, mount } from "./dom.js";
 import { api } from "./net.js";
-import { onLangChange, t } from "./i18n.js";
+import { onLangChange, presetName, t } from "./i18n.js";
+import { loadPresets } from "./rules.js";
 import { confirmBox, header } from "./page.js";
 import { signed } from "./table.js";
-import { failure, formatCode, PlayerBar, periodSelect, signedOut, signOut, when } from "./player.js";
+import { cleanCode, failure, formatCode, PlayerBar, periodSelect, signedOut, signOut, when } from "./player.js";
 
 const PAGE = 20; // matches per GET /api/me/matches
 
@@ -22,6 +23,7 @@ export function startMe(app) {
     transfer: null, // {code, expires_in, qr_svg, until}
     hands: {}, // `${room_id}:${match}` → the match's hands (shown), or {error}
     renaming: false,
+    presets: null, // GET /api/presets: the rules' names
     confirm: null,
     error: null,
   };
@@ -241,6 +243,12 @@ export function startMe(app) {
     );
   }
 
+  /** A match's rules by the preset's name in the current language (the server's is Chinese). */
+  function rulesName(rules) {
+    const preset = ui.presets?.presets.find((p) => p.id === rules?.id);
+    return preset ? presetName(preset) : (rules?.name ?? "");
+  }
+
   function matchEntry(m) {
     const key = `${m.room_id}:${m.match}`;
     return h(
@@ -251,7 +259,7 @@ export function startMe(app) {
         { class: "match-head" },
         h("span", { class: `place place-${m.place}` }, t(`place_${m.place}`)),
         h("strong", { class: "match-total" }, signed(m.total) || "0"),
-        h("span", {}, m.rules?.name ?? ""),
+        h("span", {}, rulesName(m.rules)),
         m.club ? h("a", { class: "club-chip", href: `/clubs/${encodeURIComponent(m.club.id)}` }, m.club.name) : null,
         h("span", { class: "muted" }, t("hands_n", { n: m.hands }), " · ", when(m.started)),
         m.over ? null : h("a", { href: `/r/${encodeURIComponent(m.room_id)}`, class: "badge live" }, t("match_live")),
@@ -333,7 +341,8 @@ export function startMe(app) {
         h("p", {}, t("transfer_say")),
         h("p", { class: "transfer-code", "data-testid": "transfer-code" }, formatCode(tr.code)),
         h("p", { class: "muted" }, t("transfer_left", { m: Math.floor(left / 60), s: String(left % 60).padStart(2, "0") })),
-        h("input", { readonly: true, value: `${location.origin}/me?code=${tr.code}`, "data-testid": "transfer-link", onfocus: (e) => e.target.select() }),
+        h("input", { readonly: true, value: `${location.origin}/me?code=${cleanCode(tr.code)}`, "data-testid": "transfer-link", onfocus: (e) => e.target.select() }),
+        button("transfer-start", startTransfer, t("transfer_again")),
       ),
       // The server's SVG as an image: whatever it holds, nothing in it runs.
       h("img", {
@@ -397,6 +406,10 @@ export function startMe(app) {
 
   onLangChange(draw);
   draw();
+  loadPresets().then((p) => {
+    ui.presets = p;
+    draw();
+  }, () => {});
   // /me?code=CODE (the QR code of another device): sign in with it at once, then forget it, so
   // a reload does not send a spent code again.
   const code = new URLSearchParams(location.search).get("code");

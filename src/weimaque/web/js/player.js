@@ -8,11 +8,14 @@ import { refusal, t } from "./i18n.js";
 import { PLAYER_KEY } from "./page.js";
 import { NAME_KEY } from "./room.js";
 
-/** A code of 8 letters and digits as people read it: ABCD-EFGH. */
-export const formatCode = (code) => (code && code.length === 8 ? `${code.slice(0, 4)}-${code.slice(4)}` : code || "");
-
 /** A typed code as the server reads it (dashes, spaces and case do not matter, §7.1). */
-export const cleanCode = (text) => text.replace(/[\s-]/g, "").toUpperCase();
+export const cleanCode = (text) => String(text || "").replace(/[\s-]/g, "").toUpperCase();
+
+/** A code of 8 letters and digits as people read it, ABCD-EFGH, however it was written. */
+export function formatCode(code) {
+  const text = cleanCode(code);
+  return text.length === 8 ? `${text.slice(0, 4)}-${text.slice(4)}` : text;
+}
 
 /** A refusal from the server in the current language. */
 export const failure = (err) => refusal({ code: err.code, message: err.message });

@@ -450,6 +450,7 @@ export const STRINGS = {
     transfer_left: "{m}:{s} 内有效，只能用一次",
     transfer_expired: "码已过期，再点一次“换设备”。",
     transfer_qr: "换设备二维码",
+    transfer_again: "再换一个码",
     // /clubs/{id} and /c/{code}
     club_rules: "规则：",
     club_pending: "已申请加入，等待管理员审核。",
@@ -903,7 +904,7 @@ export const STRINGS = {
     place_1: "1st",
     place_2: "2nd",
     place_3: "3rd",
-    hands_n: "{n} hands",
+    hands_n: "hands: {n}",
     match_live: "in play",
     hands_show: "Hands",
     hands_hide: "Hide",
@@ -921,6 +922,7 @@ export const STRINGS = {
     transfer_left: "good for {m}:{s}, once",
     transfer_expired: "The code has expired: tap it again.",
     transfer_qr: "QR code to sign in on another device",
+    transfer_again: "Another code",
     // /clubs/{id} and /c/{code}
     club_rules: "Rules: ",
     club_pending: "Asked to join: waiting for an admin's approval.",
