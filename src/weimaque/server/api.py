@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import dataclasses
 import secrets
 from collections.abc import Callable
 from typing import Any, Final
@@ -169,6 +170,11 @@ async def create_room(request: Request) -> Response:
         raw = await read_json(request.stream(), request.headers, s.limits.max_body)
     except BodyError as exc:
         return _error(exc.status, exc.code, exc.message)
+    return await open_room(s, request, raw)
+
+
+async def open_room(s: Server, request: Request, raw: Any, club: str | None = None) -> Response:
+    """Create a room from the body ``raw`` of ``POST /api/rooms`` (a table of ``club``)."""
     address = client_address(request.scope)
     failing = s.store_failing()
     if failing is not None:
@@ -181,6 +187,8 @@ async def create_room(request: Request) -> Response:
     try:
         check_room_body(raw)
         opts = RoomOptions.from_json(raw)
+        if club is not None:
+            opts = dataclasses.replace(opts, club=club)
     except RoomError as exc:
         return _error(400, exc.code, str(exc))
     refused = s.too_many_rooms(address, bots_only=len(opts.bots) == 3)
@@ -313,7 +321,7 @@ async def list_rooms(request: Request) -> Response:
     rooms = [
         r
         for r in s.manager.rooms.values()
-        if r.status != "over" and (r.opts.public or r.id in asked)
+        if r.status != "over" and r.opts.club is None and (r.opts.public or r.id in asked)
     ]
 
     rooms.sort(key=lambda r: -r.created)
@@ -451,6 +459,7 @@ __all__ = [
     "health",
     "list_rooms",
     "match_record",
+    "open_room",
     "presets",
     "room_info",
     "score_api",

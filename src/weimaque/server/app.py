@@ -19,7 +19,7 @@ from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from weimaque.server import api, sockets
+from weimaque.server import api, clubapi, playerapi, sockets
 from weimaque.server.context import Server, error_response, server_of, web_dir
 from weimaque.server.limits import Limits, RateLimiter, SecurityHeaders, client_address
 from weimaque.server.options import quoted
@@ -141,6 +141,31 @@ def create_app(
         Route("/api/rooms/{room_id}/hands/{number}", api.hand),
         Route("/api/rooms/{room_id}/hands/{number}/replay", api.hand_replay),
         Route("/api/rooms/{room_id}/hands/{number}/review", api.hand_review),
+        Route("/me", index),
+        Route("/clubs/{club_id}", index),
+        Route("/c/{code}", index),
+        Route("/p/{code}", index),
+        Route("/api/players", playerapi.create_player, methods=["POST"]),
+        Route("/api/players/transfer", playerapi.redeem_transfer, methods=["POST"]),
+        Route("/api/players/{player_id}/matches", playerapi.player_matches),
+        Route("/api/me", playerapi.me, methods=["GET"]),
+        Route("/api/me", playerapi.rename, methods=["PATCH"]),
+        Route("/api/me/devices", playerapi.list_devices),
+        Route("/api/me/devices/{device}", playerapi.remove_device, methods=["DELETE"]),
+        Route("/api/me/signout", playerapi.sign_out, methods=["POST"]),
+        Route("/api/me/transfer", playerapi.start_transfer, methods=["POST"]),
+        Route("/api/me/matches", playerapi.my_matches),
+        Route("/api/me/stats", playerapi.my_stats),
+        Route("/api/replays/{code}", playerapi.replay),
+        Route("/api/clubs", clubapi.create_club, methods=["POST"]),
+        Route("/api/clubs/join", clubapi.join, methods=["POST"]),
+        Route("/api/clubs/{club_id}", clubapi.club, methods=["GET"]),
+        Route("/api/clubs/{club_id}", clubapi.update_club, methods=["PATCH"]),
+        Route("/api/clubs/{club_id}/invites", clubapi.invite, methods=["POST"]),
+        Route("/api/clubs/{club_id}/members/{player_id}", clubapi.member, methods=["POST"]),
+        Route("/api/clubs/{club_id}/leave", clubapi.leave, methods=["POST"]),
+        Route("/api/clubs/{club_id}/leaderboard", clubapi.leaderboard),
+        Route("/api/clubs/{club_id}/tables", clubapi.open_table, methods=["POST"]),
         WebSocketRoute("/ws/{room_id}", sockets.ws_endpoint),
         *server.remote.routes(),
     ]

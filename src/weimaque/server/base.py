@@ -105,6 +105,7 @@ def hand_summary(
         "chou": result.get("winner") is None,
         "settlement": record.get("settlement"),
         "record_url": f"/api/rooms/{room_id}/hands/{number}",
+        "code": record.get("replay_code"),
     }
 
 
@@ -299,6 +300,7 @@ class RoomBase:
                     "away": seat.away,
                     "no_timer": seat.no_timer,
                     "ready": self.seat_ready(s),
+                    "player_id": seat.player,
                 }
             )
         sx = self.shouxing
@@ -315,6 +317,8 @@ class RoomBase:
             if sx is None
             else {"taken": sx.taken, "name": sx.name, "connected": self.connected("shouxing")},
             "spectators": sum(1 for c in self.conns if c.seat is None),
+            "same_network": self.same_network(),
+            "club": self.opts.club,
             "public": self.opts.public,
             # A chosen seed makes a practice room: everyone sees it before sitting down.
             "practice": self.opts.seed is not None,
@@ -410,6 +414,19 @@ class RoomBase:
 
     def _save_seats(self) -> None:
         self.recorder.seats(self.seats_json())
+
+    def same_network(self) -> bool:
+        """Whether two seats are held from one network address now (docs/protocol.md §7.2)."""
+        seen: dict[str, int] = {}
+        for conn in self.conns:
+            seat = conn.seat
+            if (
+                isinstance(seat, int)
+                and conn.address
+                and seen.setdefault(conn.address, seat) != seat
+            ):
+                return True
+        return False
 
     def seats_json(self) -> dict[str, Any]:
         """Stored form of the seats."""

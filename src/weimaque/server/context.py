@@ -7,16 +7,20 @@ route.
 
 from __future__ import annotations
 
+import asyncio
+import time
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
-from typing import Any, Final, cast
+from typing import Any, Final, TypeVar, cast
 
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 
-from weimaque.server import botpool
+from weimaque.server import accounts, botpool
+from weimaque.server.accounts import Player
 from weimaque.server.fairqueue import FairQueue
-from weimaque.server.limits import Counter, Limits, RateLimiter
+from weimaque.server.limits import Counter, Limits, RateLimiter, client_address
 from weimaque.server.manager import RestoreBusy, RoomManager
 from weimaque.server.options import quoted
 from weimaque.server.remote import RemoteBots
@@ -28,6 +32,10 @@ from weimaque.server.store import Store
 REVIEW_BOT: Final = "mcts:iters=300"
 #: Reviews kept in memory (they are computed again when asked for after that).
 REVIEWS_KEPT: Final = 256
+#: A device's ``last_seen`` is written at most this often.
+SEEN_EVERY: Final = 60.0
+
+T = TypeVar("T")
 
 _PLACEHOLDER: Final = """<!doctype html>
 <html lang="zh"><head><meta charset="utf-8"><title>安乡偎麻雀</title></head>
@@ -61,6 +69,13 @@ class Server:
         self.web = web if web is not None else web_dir()
         self.pool = botpool.configure(limits.bot_workers)
         self.room_limiter = RateLimiter(limits.room_burst, limits.room_interval)
+        # Secrets are guessed at most this fast per address (docs/protocol.md §7.6).
+        self.guesses = RateLimiter(limits.guess_burst, limits.guess_interval)
+        self.player_limiter = RateLimiter(limits.player_burst, limits.player_interval)
+        #: When each device was last written as seen (``player_keys.last_seen``).
+        self.seen: dict[str, float] = {}
+        #: Open sockets per signed-in player (a club shows its members online by it).
+        self.online: dict[str, int] = {}
         # One budget for all the sockets of an address: many sockets are no way around the rate.
         self.address_budget = RateLimiter(limits.ws_address_burst, 1.0 / limits.ws_address_rate)
         #: The rooms each address created that are not over, for the per-address caps.
@@ -93,15 +108,71 @@ class Server:
         return HTMLResponse(_PLACEHOLDER)
 
     async def room_or_404(self, request: Request) -> Room | JSONResponse:
-        """The room of the path's ``room_id`` (restored if it left memory), or the error."""
+        """The room of the path's ``room_id`` (restored if it left memory), or the error; a
+        club's table is no room to anyone but its members (docs/protocol.md §7.5)."""
         room_id = str(request.path_params["room_id"])
         try:
             room = await self.manager.fetch(room_id) if len(room_id) <= 64 else None
         except RestoreBusy as exc:
             return error_response(503, "busy", str(exc))
-        if room is None:
+        if room is None or not await self.may_see(request, room):
             return error_response(404, "room_not_found", f"no room {quoted(room_id)}")
         return room
+
+    # ----------------------------------------------------------------- players
+
+    async def read(self, query: Callable[[Any], T]) -> T:
+        """A read of the store, on a thread of its own (the disk never holds up the loop)."""
+        return await asyncio.to_thread(self.store.read, query)
+
+    def guessed(self, connection: HTTPConnection) -> JSONResponse | None:
+        """Count a guess at a secret (docs/protocol.md §7.6): the 429 to answer once the
+        address has none left."""
+        address = client_address(connection.scope)
+        if self.guesses.allow(address):
+            return None
+        wait = max(1, int(self.guesses.retry_after(address) + 0.999))
+        response = error_response(
+            429, "rate_limited", f"too many wrong codes or keys; retry in {wait} s"
+        )
+        response.headers["retry-after"] = str(wait)
+        return response
+
+    async def player_of(self, connection: HTTPConnection) -> Player | JSONResponse | None:
+        """The signed-in player of a request or socket (``Authorization: Bearer KEY``, else
+        the cookie); None for a guest; a 429 for an address that has spent its guesses (a
+        wrong key is one)."""
+        header = connection.headers.get("authorization", "")
+        key = header[7:].strip() if header[:7].lower() == "bearer " else None
+        if key is None:
+            key = connection.cookies.get(accounts.COOKIE)
+        if not key:
+            return None
+        if not accounts.is_key(key):
+            return self.guessed(connection)
+        digest = accounts.digest(key)
+        found = await self.read(lambda db: accounts.player_of_key(db, digest))
+        if found is None:
+            return self.guessed(connection)
+        now = time.time()
+        if now - self.seen.get(found.device, 0.0) >= SEEN_EVERY:
+            if len(self.seen) > 100_000:
+                self.seen.clear()
+            self.seen[found.device] = now
+            self.store.write_later(lambda db: accounts.seen(db, found.device, now))
+        return found
+
+    async def may_see(self, connection: HTTPConnection, room: Room) -> bool:
+        """Whether the asker may see the room: any room but a club's, which only its members
+        (not those waiting for approval) see."""
+        club = room.opts.club
+        if club is None:
+            return True
+        player = await self.player_of(connection)
+        if not isinstance(player, Player):
+            return False
+        role = await self.read(lambda db: accounts.role_of(db, club, player.id))
+        return role is not None and role != "pending"
 
     def live_rooms(self, address: str) -> list[Room]:
         """The rooms ``address`` created that are in memory and not over."""

@@ -21,6 +21,7 @@ from weimaque.game.events import Event
 from weimaque.game.state import NUM_SEATS
 from weimaque.match import Match
 from weimaque.server import botpool, messages
+from weimaque.server.accounts import new_code
 from weimaque.server.fairness import commitment, deal_json, new_secret, reveal
 from weimaque.server.gate import Gate
 from weimaque.server.options import autoplay_bot_name
@@ -188,6 +189,7 @@ class HandDriver(RoomViews):
         number = self.hand_number
         settlement = self.match.finish_hand()
         record = self.match.hands[-1]
+        record["replay_code"] = new_code()  # the hand's 回放码 (docs/protocol.md §7.4)
         self._reveal(record, state)
         self._last_state = state
         self.last_hand = self._hand_end(number, state, settlement)
@@ -205,7 +207,13 @@ class HandDriver(RoomViews):
         # The hand's end follows from its last action, stored before it was applied: a restart
         # ends the hand again if this write has not been made (the store keeps trying it).
         self.recorder.hand_finished(
-            number, record, self.match.ledger(), over, match=self.match_number
+            number,
+            record,
+            self.match.ledger(),
+            over,
+            match=self.match_number,
+            players=[(s.player, s.name) for s in self.seats],
+            club=self.opts.club,
         )
         self.out.send_all(messages.hand_end(self.last_hand))
         if over:
@@ -333,7 +341,7 @@ class HandDriver(RoomViews):
         """A person's seat is given up: its token stops working (its connections are told by
         ``_notify_freed``). A seat emptied between hands stops the countdown."""
         seat = self._seat(seat_id)
-        seat.token = seat.name = None
+        seat.token = seat.name = seat.player = None
         seat.ready = seat.autoplay = seat.away = seat.no_timer = False
         if isinstance(seat_id, int):
             self._gone.pop(seat_id, None)

@@ -91,6 +91,13 @@ class Limits:
     #: 复盘 requests of one address being computed or waiting, and of the whole server
     reviews_per_address: int = 2
     reviews_waiting: int = 16
+    #: Wrong keys, transfer codes, invitations and 回放码 per address (docs/protocol.md §7.6),
+    #: then one every ``guess_interval`` seconds
+    guess_burst: int = 20
+    guess_interval: float = 3.0
+    #: New players per address, then one every ``player_interval`` seconds
+    player_burst: int = 10
+    player_interval: float = 30.0
 
 
 class RateLimiter:
@@ -114,6 +121,12 @@ class RateLimiter:
         while len(self._buckets) > self.max_keys:
             self._buckets.popitem(last=False)
         return allowed
+
+    def forgive(self, key: str) -> None:
+        """Give back the token ``key`` last took (what it did turned out to be no abuse)."""
+        found = self._buckets.get(key)
+        if found is not None:
+            self._buckets[key] = (min(self.burst, found[0] + 1.0), found[1])
 
     def retry_after(self, key: str) -> float:
         """Seconds until ``key`` has a token again."""

@@ -146,7 +146,7 @@ class RoomManager:
         data = self.store.load(room_id)
         if data is None:
             return None
-        opts = RoomOptions.from_json(data.config)
+        opts = RoomOptions.from_json(data.config, stored=True)
         rules = rules_with(opts.preset, dict(opts.options))
         seats = [
             Seat(
@@ -155,6 +155,7 @@ class RoomManager:
                 stored_hash(s.get("token")),
                 s.get("name"),
                 no_timer=s.get("no_timer", False),
+                player=s.get("player"),
             )
             for s in data.seats["seats"]
         ]
@@ -175,8 +176,9 @@ class RoomManager:
             match.current = replay(record)
             last = match.current
             settlement = match.finish_hand()
-            # What a replay cannot give back: the revealed commitment and the deal as dealt.
-            for key in ("fairness", "deal"):
+            # What a replay cannot give back: the revealed commitment, the deal as dealt and
+            # the hand's 回放码.
+            for key in ("fairness", "deal", "replay_code"):
                 if key in record:
                     match.hands[-1][key] = record[key]
         if last is not None and settlement is not None:

@@ -81,10 +81,14 @@ class RoomOptions:
     next_seconds: int | None = DEFAULT_NEXT_SECONDS
     #: Seconds a vote to 解散 and a 再来一局 window stay open.
     vote_seconds: int = DEFAULT_VOTE_SECONDS
+    #: The 亲友圈 whose table this is (docs/protocol.md §7.5): seen by its members only. Set by
+    #: the server (``POST /api/clubs/{id}/tables``), never by a request body.
+    club: str | None = None
 
     @staticmethod
-    def from_json(raw: Any) -> RoomOptions:
-        """Check a JSON request body; raise ``RoomError`` quoting what is wrong."""
+    def from_json(raw: Any, *, stored: bool = False) -> RoomOptions:
+        """Check a JSON request body (``stored``: the stored form, which also names the room's
+        club); raise ``RoomError`` quoting what is wrong."""
         if raw is None:
             raw = {}
         if not isinstance(raw, dict):
@@ -101,6 +105,8 @@ class RoomOptions:
             "next_seconds",
             "vote_seconds",
         }
+        if stored:
+            known.add("club")
         unknown = sorted(set(raw) - known)
         if unknown:
             raise RoomError("bad_request", f"unknown fields {unknown}; known: {sorted(known)}")
@@ -162,8 +168,11 @@ class RoomOptions:
             raise RoomError(
                 "bad_request", f"vote_seconds must be an integer {low}..{high}, not {quoted(vote)}"
             )
+        club = raw.get("club")
+        if club is not None and not isinstance(club, str):
+            raise RoomError("bad_request", f"club must be a club id, not {quoted(club)}")
         return RoomOptions(
-            preset, dict(options), bots, turn, absent, delay, seed, public, next_seconds, vote
+            preset, dict(options), bots, turn, absent, delay, seed, public, next_seconds, vote, club
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -179,6 +188,7 @@ class RoomOptions:
             "public": self.public,
             "next_seconds": self.next_seconds,
             "vote_seconds": self.vote_seconds,
+            **({} if self.club is None else {"club": self.club}),
         }
 
 

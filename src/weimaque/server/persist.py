@@ -216,10 +216,16 @@ class Recorder:
         ledger: dict[str, Any],
         over: bool,
         match: int = 1,
+        *,
+        players: list[tuple[str | None, str | None]] | None = None,
+        club: str | None = None,
     ) -> None:
-        """Hand ``number`` of the room ended, in match ``match`` (and maybe the match ended)."""
+        """Hand ``number`` of the room ended, in match ``match`` (and maybe the match ended);
+        ``players``: who held the seats (player id, name)."""
         if self.store is not None:
-            self.store.finish_hand(self.room_id, number, record, ledger, over, match)
+            self.store.finish_hand(
+                self.room_id, number, record, ledger, over, match, players=players, club=club
+            )
 
     def match_ended(self, ledger: dict[str, Any], abandoned: int | None) -> Future[None] | None:
         """The match was dissolved (解散); ``abandoned``: the number of the hand dropped. The

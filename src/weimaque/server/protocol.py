@@ -99,15 +99,16 @@ def _has_surrogate(text: str) -> bool:
 _NAME_DROP: Final = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 
 
-def clean_name(name: str) -> str:
-    """A display name: NFC, no control/bidi/zero-width characters, spaces collapsed, bounded."""
+def clean_name(name: str, limit: int | None = NAME_LENGTH) -> str:
+    """A display name: NFC, no control/bidi/zero-width characters, spaces collapsed, cut to
+    ``limit`` characters (None: not cut)."""
     name = unicodedata.normalize("NFC", name)
     kept = "".join(
         " " if unicodedata.category(ch) == "Zs" else ch
         for ch in name
         if unicodedata.category(ch) not in _NAME_DROP
     )
-    return " ".join(kept.split())[:NAME_LENGTH]
+    return " ".join(kept.split())[:limit]
 
 
 def _check_token(text: str) -> str:

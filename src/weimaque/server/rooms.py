@@ -88,9 +88,12 @@ class Room(HandDriver):
 
     # ----------------------------------------------------------------- connections
 
-    def connect(self, client: Client) -> Conn:
-        """A new connection (a spectator until ``join``/``sit``)."""
-        conn = Conn(client)
+    def connect(
+        self, client: Client, player: tuple[str, str] | None = None, address: str = ""
+    ) -> Conn:
+        """A new connection (a spectator until ``join``/``sit``) of ``player`` (signed in,
+        (id, name)) from ``address``."""
+        conn = Conn(client, player=player, address=address)
         self.conns.add(conn)
         self.ensure_driver()
         return conn
@@ -274,6 +277,8 @@ class Room(HandDriver):
         token = new_token()
         seat.token = hash_token(token)
         seat.name = msg.name or default
+        if conn.player is not None:  # a signed-in player's seat is theirs (protocol §7.2)
+            seat.player, seat.name = conn.player
         conn.seat, conn.token = seat_id, token
         self._save_seats()
         conn.send(self._welcome(conn, msg.id))

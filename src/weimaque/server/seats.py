@@ -39,6 +39,8 @@ class Seat:
     away: bool = False
     #: In a room created without a timer: this seat's player agrees to play without one.
     no_timer: bool = False
+    #: The signed-in player holding the seat (docs/protocol.md §7.2); None for a guest.
+    player: str | None = None
 
     @property
     def taken(self) -> bool:
@@ -53,6 +55,7 @@ class Seat:
             "token": self.token,
             "name": self.name,
             "no_timer": self.no_timer,
+            "player": self.player,
         }
 
 
@@ -68,6 +71,10 @@ class Conn:
     held: SeatId | None = None
     #: Whether this connection asked for 听 hints.
     hints: bool = False
+    #: The signed-in player of the socket, (id, name); None for a guest.
+    player: tuple[str, str] | None = None
+    #: The network address the socket came from (never sent to anyone).
+    address: str = ""
 
     def send(self, message: Mapping[str, Any]) -> None:
         """Queue a message; a broken client never breaks the room."""

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import orjson
+from starlette.responses import JSONResponse
 from starlette.websockets import WebSocket
 
 from weimaque.server.context import Server, server_of
@@ -112,6 +113,12 @@ async def ws_endpoint(websocket: WebSocket) -> None:
     except RestoreBusy as exc:
         await refuse(websocket, 4429, error_message("rate_limited", str(exc)))
         return
+    player = await s.player_of(websocket)
+    if isinstance(player, JSONResponse):  # the address has spent its guesses
+        await refuse(websocket, 4429, error_message("rate_limited", "too many wrong keys"))
+        return
+    if room is not None and not await s.may_see(websocket, room):
+        room = None  # a club's table, to someone not of the club: no such room
     if room is None:
         shown = room_id[:64].encode("utf-8", "replace").decode("utf-8")
         await refuse(websocket, 4404, error_message("room_not_found", f"no room {shown!r}", shown))
@@ -124,16 +131,30 @@ async def ws_endpoint(websocket: WebSocket) -> None:
         message = f"at most {s.limits.conns_per_address} connections per address"
         await refuse(websocket, 4429, error_message("rate_limited", message))
         return
+    signed = None if player is None else (player.id, player.name)
+    if player is not None:
+        s.online[player.id] = s.online.get(player.id, 0) + 1
     try:
         await websocket.accept()
-        await serve_socket(s, websocket, room, address)
+        await serve_socket(s, websocket, room, address, signed)
     finally:
         s.ws_per_address.remove(address)
+        if player is not None:
+            left = s.online.pop(player.id, 1) - 1
+            if left > 0:
+                s.online[player.id] = left
 
 
-async def serve_socket(s: Server, websocket: WebSocket, room: Room, address: str) -> None:
+async def serve_socket(
+    s: Server,
+    websocket: WebSocket,
+    room: Room,
+    address: str,
+    player: tuple[str, str] | None = None,
+) -> None:
+    """Serve one accepted socket of ``room`` (of the signed-in ``player``: (id, name))."""
     client = QueueClient(s.limits.queue_messages, f"room {room.id} client {address}")
-    conn = room.connect(client)
+    conn = room.connect(client, player, address)
     budget = RateLimiter(s.limits.ws_burst, 1.0 / s.limits.ws_rate, max_keys=1)
     told = 0.0
     silent = False

@@ -18,9 +18,8 @@ state has already moved past (everything else: kept, in order, and tried again u
 written). The writer also folds the write-ahead log into the database file and empties it, so
 the log stays under :data:`WAL_LIMIT_BYTES` whatever the load (docs/protocol.md §4).
 
-A database written before a column existed is brought up to date when it is opened
-(``_MIGRATIONS``): what it lacks takes the value of a room's first match; a hand in progress
-stored as one list (``current.actions``, before the action log) is moved into ``actions``.
+Its schema is that of the newest migration (:mod:`.migrations`): an older database is
+brought up to date in place when it is opened.
 """
 
 from __future__ import annotations
@@ -38,9 +37,11 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 import orjson
+
+from weimaque.server import accounts, migrations
 
 DEFAULT_DB: Final = "weimaque.db"
 #: At most this long between two checkpoints of a log that has new frames.
@@ -61,75 +62,6 @@ RETRY_SECONDS: Final = 0.5
 MAX_BATCH: Final = 512
 
 log = logging.getLogger("weimaque.server")
-
-_SCHEMA: Final = """
-CREATE TABLE IF NOT EXISTS rooms (
-    id TEXT PRIMARY KEY,
-    created REAL NOT NULL,
-    config TEXT NOT NULL,
-    seats TEXT NOT NULL,
-    status TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS matches (
-    room_id TEXT PRIMARY KEY REFERENCES rooms(id),
-    rules TEXT NOT NULL,
-    overrides TEXT NOT NULL,
-    seed INTEGER NOT NULL,
-    ledger TEXT NOT NULL,
-    over INTEGER NOT NULL DEFAULT 0,
-    number INTEGER NOT NULL DEFAULT 1,
-    dissolved INTEGER NOT NULL DEFAULT 0
-);
-CREATE TABLE IF NOT EXISTS hands (
-    room_id TEXT NOT NULL REFERENCES rooms(id),
-    number INTEGER NOT NULL,
-    record TEXT NOT NULL,
-    finished REAL NOT NULL,
-    match INTEGER NOT NULL DEFAULT 1,
-    PRIMARY KEY (room_id, number)
-);
-CREATE TABLE IF NOT EXISTS room_keys (
-    room_id TEXT PRIMARY KEY REFERENCES rooms(id),
-    creator TEXT,
-    invite TEXT
-);
-CREATE TABLE IF NOT EXISTS deals (
-    room_id TEXT NOT NULL REFERENCES rooms(id),
-    number INTEGER NOT NULL,
-    commitment TEXT NOT NULL,
-    secret TEXT NOT NULL,
-    PRIMARY KEY (room_id, number)
-);
-CREATE TABLE IF NOT EXISTS current (
-    room_id TEXT PRIMARY KEY REFERENCES rooms(id),
-    number INTEGER NOT NULL,
-    rules TEXT NOT NULL,
-    overrides TEXT NOT NULL,
-    seed INTEGER NOT NULL,
-    dealer INTEGER NOT NULL,
-    actions TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS actions (
-    room_id TEXT NOT NULL REFERENCES rooms(id),
-    number INTEGER NOT NULL,
-    seq INTEGER NOT NULL,
-    seat INTEGER NOT NULL,
-    action TEXT NOT NULL,
-    PRIMARY KEY (room_id, number, seq)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS meta (
-    key TEXT PRIMARY KEY,
-    value TEXT NOT NULL
-);
-"""
-
-
-#: Columns added since the first schema: (table, column, definition), added where missing.
-_MIGRATIONS: Final = (
-    ("matches", "number", "INTEGER NOT NULL DEFAULT 1"),
-    ("matches", "dissolved", "INTEGER NOT NULL DEFAULT 0"),
-    ("hands", "match", "INTEGER NOT NULL DEFAULT 1"),
-)
 
 
 def default_path() -> str:
@@ -167,6 +99,7 @@ def _dump(value: Any) -> str:
 
 
 Op = Callable[[sqlite3.Connection], object]
+T = TypeVar("T")
 #: Rows of ``actions`` appended by one statement at most.
 _ROWS_PER_INSERT: Final = 400
 
@@ -256,8 +189,7 @@ class Store:
             self.db.execute("PRAGMA wal_autocheckpoint=0")
             self.db.execute(f"PRAGMA journal_size_limit={int(wal_limit)}")
         self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.executescript(_SCHEMA)
-        self._migrate()
+        migrations.upgrade(self.db)
         self._write_lock = threading.Lock()
         if self.memory:
             self._reader, self._read_lock = self.db, self._write_lock
@@ -279,33 +211,6 @@ class Store:
         self._writer.start()
 
     # ----------------------------------------------------------------- opening
-
-    def _migrate(self) -> None:
-        """Add the columns an older database lacks (their defaults describe its rooms), and
-        move a hand in progress stored as one list into the action log."""
-        for table, column, definition in _MIGRATIONS:
-            have = {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}
-            if column not in have:
-                self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {definition}")
-                log.info("database %s: added %s.%s", self.path, table, column)
-        rows = self.db.execute(
-            "SELECT room_id, number, actions FROM current WHERE actions != '[]'"
-        ).fetchall()
-        if not rows:
-            return
-        with self.db:
-            self.db.execute("BEGIN")
-            for room_id, number, actions in rows:
-                self.db.executemany(
-                    "INSERT OR REPLACE INTO actions (room_id, number, seq, seat, action) "
-                    "VALUES (?, ?, ?, ?, ?)",
-                    [
-                        (room_id, number, seq, int(seat), str(text))
-                        for seq, (seat, text) in enumerate(json.loads(actions))
-                    ],
-                )
-                self.db.execute("UPDATE current SET actions = '[]' WHERE room_id = ?", (room_id,))
-        log.info("database %s: %d hands in progress moved to the action log", self.path, len(rows))
 
     # ----------------------------------------------------------------- the writer
 
@@ -553,12 +458,14 @@ class Store:
         seed: int,
     ) -> Future[None]:
         """Store a new room and its (empty) match."""
-        row = (room_id, time.time(), _dump(config), _dump(seats), "waiting")
+        club = config.get("club")
+        row = (room_id, time.time(), _dump(config), _dump(seats), "waiting", club)
         match = (room_id, rules, _dump(overrides), seed, _dump(None))
 
         def op(db: sqlite3.Connection) -> None:
             db.execute(
-                "INSERT INTO rooms (id, created, config, seats, status) VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO rooms (id, created, config, seats, status, club_id) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
                 row,
             )
             db.execute(
@@ -615,10 +522,22 @@ class Store:
         ledger: dict[str, Any],
         over: bool,
         match: int = 1,
+        *,
+        players: list[tuple[str | None, str | None]] | None = None,
+        club: str | None = None,
     ) -> Future[None]:
         """Store a finished hand's record (hand ``number`` of the room, in match ``match``) and
-        the match ledger; drop the hand in progress."""
-        hand = (room_id, number, _dump(record), time.time(), match)
+        the match ledger; drop the hand in progress. ``players``: who held the seats (player
+        id, name), for 战绩; the record's ``replay_code`` is its 回放码."""
+        finished = time.time()
+        hand = (room_id, number, _dump(record), finished, match)
+        seat_rows = [
+            (room_id, number, seat, match, player, name, club, finished, *figures)
+            for seat, player, name, *figures in accounts.seat_rows(
+                record, players or [(None, None)] * 3
+            )
+        ]
+        code = record.get("replay_code")
         totals = (_dump(ledger), int(over), room_id)
         status = ("over" if over else "between_hands", room_id)
 
@@ -632,6 +551,18 @@ class Store:
             db.execute("DELETE FROM actions WHERE room_id = ?", (room_id,))
             db.execute("UPDATE matches SET ledger = ?, over = ? WHERE room_id = ?", totals)
             db.execute("UPDATE rooms SET status = ? WHERE id = ?", status)
+            db.executemany(
+                "INSERT OR REPLACE INTO hand_seats (room_id, number, seat, match, player_id, "
+                "name, club_id, finished, points, won, chou, xi) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                seat_rows,
+            )
+            if isinstance(code, str):
+                db.execute(
+                    "INSERT OR REPLACE INTO replay_codes (hash, code, room_id, number) "
+                    "VALUES (?, ?, ?, ?)",
+                    (accounts.digest(code), code, room_id, number),
+                )
 
         return self._submit(op)
 
@@ -697,7 +628,21 @@ class Store:
             )
         )
 
+    def write(self, op: Op) -> Future[None]:
+        """A write someone waits for (``op`` runs in the writer's transaction), tried once: its
+        future fails with :class:`StoreUnavailable` if the file refuses it."""
+        return self._submit(op, must=False)
+
+    def write_later(self, op: Op) -> None:
+        """A write nobody waits for (kept and tried again until it is written)."""
+        self._submit(op)
+
     # ----------------------------------------------------------------- reads
+
+    def read(self, query: Callable[[sqlite3.Connection], T]) -> T:
+        """``query`` run on the reading connection (by one thread at a time)."""
+        with self._read_lock:
+            return query(self._reader)
 
     def hand(self, room_id: str, number: int) -> dict[str, Any] | None:
         """A finished hand's record, or None."""

@@ -1,0 +1,490 @@
+"""Players, their devices, 亲友圈, 战绩 and 回放码, as the store keeps them (docs/protocol.md §7).
+
+Every secret (a player's key, a transfer code, an invitation, a 回放码) is kept as its SHA-256
+and looked up by it: a secret never reaches the database or a log, and the time a lookup takes
+tells nothing of it. The functions here are the SQL of those tables, run on the store's writer
+(``Store.write``) or reader (``Store.read``); :mod:`.playerapi` and :mod:`.clubapi` serve them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import secrets
+import sqlite3
+import time
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+#: Letters and digits a person reads and types without confusing them (no 0/O, 1/I/L).
+ALPHABET: Final = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+#: Transfer codes, invitations and 回放码 are this many characters of ``ALPHABET``.
+CODE_LENGTH: Final = 8
+#: How long a transfer code stays good (once).
+TRANSFER_SECONDS: Final = 300
+#: The cookie holding a browser's key (docs/protocol.md §7.1).
+COOKIE: Final = "wmq_player"
+#: The longest name of a player or a club.
+MAX_NAME: Final = 24
+
+Role = Literal["owner", "admin", "member", "pending"]
+ADMINS: Final = ("owner", "admin")
+
+_KEY = re.compile(r"^[A-Za-z0-9_-]{43}$")
+
+
+def digest(secret: str) -> str:
+    """What is kept of a secret: its SHA-256."""
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+def new_key() -> str:
+    """A player's key (256 random bits)."""
+    return secrets.token_urlsafe(32)
+
+
+def new_id() -> str:
+    """A public id (of a player, a device, a club): random, not secret."""
+    return secrets.token_urlsafe(9)
+
+
+def new_code() -> str:
+    """A transfer code, an invitation or a 回放码."""
+    return "".join(secrets.choice(ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def is_key(text: object) -> bool:
+    """Whether ``text`` has the shape of a key (anything else is never looked up)."""
+    return isinstance(text, str) and _KEY.fullmatch(text) is not None
+
+
+def normal_code(text: object) -> str | None:
+    """A typed code as stored (dashes, spaces and case do not matter), or None if it cannot
+    be one."""
+    if not isinstance(text, str) or len(text) > 40:
+        return None
+    code = re.sub(r"[\s-]", "", text).upper()
+    if len(code) != CODE_LENGTH or any(ch not in ALPHABET for ch in code):
+        return None
+    return code
+
+
+def device_label(user_agent: str) -> str:
+    """A device's name from its User-Agent: "Chrome · Android" (never the whole string)."""
+    ua = user_agent[:400]
+    browser = next(
+        (
+            name
+            for token, name in (
+                ("Edg/", "Edge"),
+                ("Firefox/", "Firefox"),
+                ("Chrome/", "Chrome"),
+                ("Safari/", "Safari"),
+                ("curl/", "curl"),
+                ("python", "Python"),
+            )
+            if token in ua
+        ),
+        "Browser",
+    )
+    system = next(
+        (
+            name
+            for token, name in (
+                ("Android", "Android"),
+                ("iPhone", "iPhone"),
+                ("iPad", "iPad"),
+                ("Windows", "Windows"),
+                ("Mac OS", "macOS"),
+                ("Linux", "Linux"),
+            )
+            if token in ua
+        ),
+        "",
+    )
+    return f"{browser} · {system}" if system else browser
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A signed-in player, as a request knows them."""
+
+    id: str
+    name: str
+    #: The device (key) the request came with.
+    device: str
+
+    def to_json(self) -> dict[str, str]:
+        """``{"id", "name"}``."""
+        return {"id": self.id, "name": self.name}
+
+
+# ----------------------------------------------------------------- players and devices
+
+
+def create_player(db: sqlite3.Connection, player_id: str, name: str, device: Device) -> None:
+    """A new player with their first device."""
+    now = time.time()
+    db.execute("INSERT INTO players (id, name, created) VALUES (?, ?, ?)", (player_id, name, now))
+    add_device(db, player_id, device)
+
+
+@dataclass(frozen=True, slots=True)
+class Device:
+    """A key being given to a device: its id, the key's hash and a label."""
+
+    id: str
+    hash: str
+    label: str
+
+
+def add_device(db: sqlite3.Connection, player_id: str, device: Device) -> None:
+    """Another key of ``player_id``."""
+    now = time.time()
+    db.execute(
+        "INSERT INTO player_keys (id, player_id, hash, label, created, last_seen) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        (device.id, player_id, device.hash, device.label, now, now),
+    )
+
+
+def player_of_key(db: sqlite3.Connection, key_hash: str) -> Player | None:
+    """The player holding the key of this hash."""
+    row = db.execute(
+        "SELECT p.id, p.name, k.id FROM player_keys k JOIN players p ON p.id = k.player_id "
+        "WHERE k.hash = ?",
+        (key_hash,),
+    ).fetchone()
+    return None if row is None else Player(row[0], row[1], row[2])
+
+
+def seen(db: sqlite3.Connection, device: str, when: float) -> None:
+    """A device was used (its ``last_seen``)."""
+    db.execute("UPDATE player_keys SET last_seen = ? WHERE id = ?", (when, device))
+
+
+def rename(db: sqlite3.Connection, player_id: str, name: str) -> None:
+    db.execute("UPDATE players SET name = ? WHERE id = ?", (name, player_id))
+
+
+def player_row(db: sqlite3.Connection, player_id: str) -> dict[str, Any] | None:
+    row = db.execute("SELECT id, name, created FROM players WHERE id = ?", (player_id,)).fetchone()
+    return None if row is None else {"id": row[0], "name": row[1], "created": row[2]}
+
+
+def devices(db: sqlite3.Connection, player_id: str, current: str) -> list[dict[str, Any]]:
+    rows = db.execute(
+        "SELECT id, label, created, last_seen FROM player_keys WHERE player_id = ? "
+        "ORDER BY last_seen DESC",
+        (player_id,),
+    ).fetchall()
+    return [
+        {"id": i, "label": label, "created": c, "last_seen": s, "current": i == current}
+        for i, label, c, s in rows
+    ]
+
+
+def remove_device(db: sqlite3.Connection, player_id: str, device: str) -> int:
+    """Sign a device out; how many were (0: not this player's)."""
+    cur = db.execute("DELETE FROM player_keys WHERE id = ? AND player_id = ?", (device, player_id))
+    return cur.rowcount
+
+
+def add_transfer(db: sqlite3.Connection, code_hash: str, player_id: str) -> None:
+    """A transfer code for ``player_id``; the player's earlier ones stop working."""
+    db.execute("DELETE FROM transfers WHERE player_id = ? OR expires < ?", (player_id, time.time()))
+    db.execute(
+        "INSERT INTO transfers (hash, player_id, expires) VALUES (?, ?, ?)",
+        (code_hash, player_id, time.time() + TRANSFER_SECONDS),
+    )
+
+
+def redeem_transfer(db: sqlite3.Connection, code_hash: str, device: Device) -> str | None:
+    """Spend a transfer code: the player it signs in (with ``device`` added), or None."""
+    row = db.execute(
+        "SELECT player_id, expires FROM transfers WHERE hash = ?", (code_hash,)
+    ).fetchone()
+    if row is None:
+        return None
+    db.execute("DELETE FROM transfers WHERE hash = ?", (code_hash,))
+    if row[1] < time.time():
+        return None
+    add_device(db, row[0], device)
+    return str(row[0])
+
+
+# ----------------------------------------------------------------- 亲友圈
+
+
+def create_club(
+    db: sqlite3.Connection, club_id: str, name: str, owner: str, approval: bool, rules: Any
+) -> None:
+    now = time.time()
+    db.execute(
+        "INSERT INTO clubs (id, name, owner, approval, rules, created) VALUES (?, ?, ?, ?, ?, ?)",
+        (club_id, name, owner, int(approval), json.dumps(rules, ensure_ascii=False), now),
+    )
+    db.execute(
+        "INSERT INTO club_members (club_id, player_id, role, joined) VALUES (?, ?, 'owner', ?)",
+        (club_id, owner, now),
+    )
+
+
+def role_of(db: sqlite3.Connection, club_id: str, player_id: str) -> Role | None:
+    row = db.execute(
+        "SELECT role FROM club_members WHERE club_id = ? AND player_id = ?", (club_id, player_id)
+    ).fetchone()
+    return None if row is None else row[0]
+
+
+def club_row(db: sqlite3.Connection, club_id: str) -> dict[str, Any] | None:
+    row = db.execute(
+        "SELECT id, name, owner, approval, rules, created FROM clubs WHERE id = ?", (club_id,)
+    ).fetchone()
+    if row is None:
+        return None
+    return {
+        "id": row[0],
+        "name": row[1],
+        "owner": row[2],
+        "approval": bool(row[3]),
+        "rules": json.loads(row[4]),
+        "created": row[5],
+    }
+
+
+def members(db: sqlite3.Connection, club_id: str) -> list[dict[str, Any]]:
+    rows = db.execute(
+        "SELECT p.id, p.name, m.role, m.joined FROM club_members m "
+        "JOIN players p ON p.id = m.player_id WHERE m.club_id = ? ORDER BY m.joined",
+        (club_id,),
+    ).fetchall()
+    return [{"player": {"id": i, "name": n}, "role": r, "joined": j} for i, n, r, j in rows]
+
+
+def clubs_of(db: sqlite3.Connection, player_id: str) -> list[dict[str, Any]]:
+    rows = db.execute(
+        "SELECT c.id, c.name, m.role FROM club_members m JOIN clubs c ON c.id = m.club_id "
+        "WHERE m.player_id = ? ORDER BY m.joined",
+        (player_id,),
+    ).fetchall()
+    return [{"id": i, "name": n, "role": r} for i, n, r in rows]
+
+
+def update_club(db: sqlite3.Connection, club_id: str, fields: dict[str, Any]) -> None:
+    for column, value in fields.items():
+        assert column in ("name", "approval", "rules")
+        if column == "rules":
+            value = json.dumps(value, ensure_ascii=False)
+        elif column == "approval":
+            value = int(value)
+        db.execute(f"UPDATE clubs SET {column} = ? WHERE id = ?", (value, club_id))
+
+
+def set_role(db: sqlite3.Connection, club_id: str, player_id: str, role: Role | None) -> None:
+    """A member's new role (None: removed)."""
+    if role is None:
+        db.execute(
+            "DELETE FROM club_members WHERE club_id = ? AND player_id = ?", (club_id, player_id)
+        )
+    else:
+        db.execute(
+            "UPDATE club_members SET role = ? WHERE club_id = ? AND player_id = ?",
+            (role, club_id, player_id),
+        )
+
+
+def add_invite(db: sqlite3.Connection, code_hash: str, club_id: str, expires: float) -> None:
+    db.execute("DELETE FROM club_invites WHERE expires < ?", (time.time(),))
+    db.execute(
+        "INSERT INTO club_invites (hash, club_id, expires) VALUES (?, ?, ?)",
+        (code_hash, club_id, expires),
+    )
+
+
+def join_by_invite(
+    db: sqlite3.Connection, code_hash: str, player_id: str
+) -> tuple[str, Role] | None:
+    """Join the club of an invitation (or wait for approval): (club id, role), or None for a
+    wrong or expired code. A member joining again keeps their role."""
+    row = db.execute(
+        "SELECT i.club_id, c.approval FROM club_invites i JOIN clubs c ON c.id = i.club_id "
+        "WHERE i.hash = ? AND i.expires >= ?",
+        (code_hash, time.time()),
+    ).fetchone()
+    if row is None:
+        return None
+    club_id = str(row[0])
+    have = role_of(db, club_id, player_id)
+    if have is not None:
+        return club_id, have
+    role: Role = "pending" if row[1] else "member"
+    db.execute(
+        "INSERT INTO club_members (club_id, player_id, role, joined) VALUES (?, ?, ?, ?)",
+        (club_id, player_id, role, time.time()),
+    )
+    return club_id, role
+
+
+def share_club(db: sqlite3.Connection, a: str, b: str) -> list[str]:
+    """The clubs ``a`` and ``b`` are both members of (pending members are not)."""
+    rows = db.execute(
+        "SELECT x.club_id FROM club_members x JOIN club_members y ON x.club_id = y.club_id "
+        "WHERE x.player_id = ? AND y.player_id = ? AND x.role != 'pending' "
+        "AND y.role != 'pending'",
+        (a, b),
+    ).fetchall()
+    return [str(r[0]) for r in rows]
+
+
+# ----------------------------------------------------------------- 战绩 and 回放码
+
+
+def matches(
+    db: sqlite3.Connection,
+    player_id: str,
+    *,
+    limit: int,
+    before: tuple[float, str, int] | None,
+    clubs: list[str] | None = None,
+) -> tuple[list[dict[str, Any]], tuple[float, str, int] | None]:
+    """The matches ``player_id`` sat in, newest first (by their last hand), at most ``limit``
+    after the cursor ``before``; only those of ``clubs`` when given. And the next cursor."""
+    where = "player_id = ?"
+    args: list[Any] = [player_id]
+    if clubs is not None:
+        if not clubs:
+            return [], None
+        where += f" AND club_id IN ({','.join('?' * len(clubs))})"
+        args += clubs
+    having = ""
+    if before is not None:
+        having = "HAVING (MAX(finished), room_id, match) < (?, ?, ?)"
+        args += list(before)
+    rows = db.execute(
+        "SELECT room_id, match, seat, club_id, MIN(finished), MAX(finished), COUNT(*), "
+        f"SUM(points) FROM hand_seats WHERE {where} GROUP BY room_id, match, seat {having} "
+        "ORDER BY MAX(finished) DESC, room_id DESC, match DESC LIMIT ?",
+        (*args, limit + 1),
+    ).fetchall()
+    more = len(rows) > limit
+    rows = rows[:limit]
+    out: list[dict[str, Any]] = []
+    for room_id, match, seat, club_id, started, last, hands, total in rows:
+        seats = db.execute(
+            "SELECT seat, MAX(name), MAX(player_id), SUM(points) FROM hand_seats "
+            "WHERE room_id = ? AND match = ? GROUP BY seat ORDER BY seat",
+            (room_id, match),
+        ).fetchall()
+        totals = [int(s[3]) for s in seats]
+        room = db.execute(
+            "SELECT r.config, r.status, m.number, m.over, m.rules FROM rooms r "
+            "JOIN matches m ON m.room_id = r.id WHERE r.id = ?",
+            (room_id,),
+        ).fetchone()
+        over = room is None or room[2] != match or bool(room[3])
+        club = None
+        if club_id is not None:
+            name = db.execute("SELECT name FROM clubs WHERE id = ?", (club_id,)).fetchone()
+            club = {"id": club_id, "name": None if name is None else name[0]}
+        out.append(
+            {
+                "room_id": room_id,
+                "match": match,
+                "rules": None if room is None else room[4],
+                "club": club,
+                "started": started,
+                "last": last,
+                "hands": hands,
+                "over": over,
+                "seat": seat,
+                "total": int(total),
+                "place": 1 + sum(t > int(total) for t in totals),
+                "players": [
+                    {"seat": s, "name": n, "player_id": p, "total": int(t)} for s, n, p, t in seats
+                ],
+            }
+        )
+    cursor = None
+    if more and out:
+        cursor = (out[-1]["last"], out[-1]["room_id"], out[-1]["match"])
+    return out, cursor
+
+
+def stats(db: sqlite3.Connection, player_id: str, since: float) -> dict[str, int]:
+    row = db.execute(
+        "SELECT COUNT(DISTINCT room_id || '/' || match), COUNT(*), COALESCE(SUM(won), 0), "
+        "COALESCE(SUM(chou), 0), COALESCE(SUM(points), 0), COALESCE(MAX(xi), 0) "
+        "FROM hand_seats WHERE player_id = ? AND finished >= ?",
+        (player_id, since),
+    ).fetchone()
+    keys = ("matches", "hands", "wins", "chou", "points", "biggest")
+    return {k: int(v) for k, v in zip(keys, row, strict=True)}
+
+
+def leaderboard(db: sqlite3.Connection, club_id: str, since: float) -> list[dict[str, Any]]:
+    rows = db.execute(
+        "SELECT h.player_id, p.name, SUM(h.points), COUNT(DISTINCT h.room_id || '/' || h.match), "
+        "COUNT(*), SUM(h.won), MAX(h.xi) FROM hand_seats h JOIN players p ON p.id = h.player_id "
+        "WHERE h.club_id = ? AND h.finished >= ? GROUP BY h.player_id "
+        "ORDER BY SUM(h.points) DESC, p.name",
+        (club_id, since),
+    ).fetchall()
+    return [
+        {
+            "player": {"id": i, "name": n},
+            "points": int(points),
+            "matches": int(m),
+            "hands": int(hands),
+            "wins": int(wins),
+            "win_rate": round(int(wins) / int(hands), 4) if hands else 0.0,
+            "biggest": int(big),
+        }
+        for i, n, points, m, hands, wins, big in rows
+    ]
+
+
+def replay_of(db: sqlite3.Connection, code_hash: str) -> tuple[str, int] | None:
+    """(room id, hand number) of a 回放码."""
+    row = db.execute(
+        "SELECT room_id, number FROM replay_codes WHERE hash = ?", (code_hash,)
+    ).fetchone()
+    return None if row is None else (str(row[0]), int(row[1]))
+
+
+def seat_rows(
+    record: dict[str, Any],
+    seats: list[tuple[str | None, str | None]],
+) -> list[tuple[int, str | None, str | None, int, int, int, int]]:
+    """(seat, player id, name, points, won, 臭, 息 of a win) of each seat of a finished hand
+    record, whose seats were held by ``seats`` (player id, name)."""
+    result = record.get("result") or {}
+    winner = result.get("winner")
+    points = (record.get("settlement") or {}).get("seats") or [0, 0, 0]
+    rows = []
+    for seat, (player, name) in enumerate(seats):
+        won = winner == seat
+        xi = int(result.get("total") or 0) if won else 0
+        rows.append((seat, player, name, int(points[seat]), int(won), int(winner is None), xi))
+    return rows
+
+
+__all__ = [
+    "ADMINS",
+    "ALPHABET",
+    "CODE_LENGTH",
+    "COOKIE",
+    "MAX_NAME",
+    "TRANSFER_SECONDS",
+    "Device",
+    "Player",
+    "Role",
+    "device_label",
+    "digest",
+    "is_key",
+    "new_code",
+    "new_id",
+    "new_key",
+    "normal_code",
+]

@@ -1,0 +1,339 @@
+"""The HTTP API of 亲友圈 (docs/protocol.md §7.5): clubs, invitations, members, tables and
+leaderboards. To anyone who is not a member, a club does not exist (404, §7.6).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Final
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from weimaque.server import accounts
+from weimaque.server.accounts import ADMINS, Player, Role
+from weimaque.server.api import check_room_body, open_room
+from weimaque.server.context import Server, server_of
+from weimaque.server.context import error_response as _error
+from weimaque.server.limits import client_address
+from weimaque.server.options import RoomError, RoomOptions, quoted
+from weimaque.server.playerapi import body, checked_name, days_param, signed_in, since, write
+from weimaque.server.protocol import PROTOCOL_VERSION
+
+#: Invitations last 1..MAX_INVITE_HOURS hours (DEFAULT_INVITE_HOURS when not said).
+DEFAULT_INVITE_HOURS: Final = 24
+MAX_INVITE_HOURS: Final = 168
+#: The leaderboard's period when ``days`` is not given.
+DEFAULT_BOARD_DAYS: Final = 30
+#: Clubs one player may own.
+MAX_OWNED: Final = 20
+
+
+def _no_club(club_id: str) -> JSONResponse:
+    return _error(404, "club_not_found", f"no club {quoted(club_id, 40)}")
+
+
+async def _member(
+    request: Request, *, admin: bool = False, pending: bool = False
+) -> tuple[Server, Player, dict[str, Any], Role] | JSONResponse:
+    """The signed-in player, the club of the path and the player's role there; 404 for a
+    non-member (and for a member waiting for approval, unless ``pending``); 403 for a member
+    where an admin is needed."""
+    s = server_of(request)
+    player = await signed_in(request)
+    if isinstance(player, JSONResponse):
+        return player
+    club_id = str(request.path_params["club_id"])[:64]
+    role = await s.read(lambda db: accounts.role_of(db, club_id, player.id))
+    club = None if role is None else await s.read(lambda db: accounts.club_row(db, club_id))
+    if club is None or role is None or (role == "pending" and not pending):
+        return _no_club(club_id)
+    if admin and role not in ADMINS:
+        return _error(403, "forbidden", "only the club's owner and admins may do this")
+    return s, player, club, role
+
+
+def _rules_error(rules: Any) -> str | None:
+    """Why ``rules`` cannot be a club's default body of ``POST /api/rooms`` (None: it can)."""
+    try:
+        check_room_body(rules)
+        RoomOptions.from_json(rules)
+    except RoomError as exc:
+        return str(exc)
+    return None
+
+
+async def _club_json(s: Server, club: dict[str, Any], role: Role) -> dict[str, Any]:
+    club_id = club["id"]
+    everyone = await s.read(lambda db: accounts.members(db, club_id))
+    members: list[dict[str, Any]] = []
+    pending: list[dict[str, Any]] = []
+    for m in everyone:
+        m["online"] = s.online.get(m["player"]["id"], 0) > 0
+        (pending if m["role"] == "pending" else members).append(m)
+    tables = [
+        r.info() for r in s.manager.rooms.values() if r.opts.club == club_id and r.status != "over"
+    ]
+    tables.sort(key=lambda info: str(info["room_id"]))
+    out = {
+        "id": club_id,
+        "name": club["name"],
+        "approval": club["approval"],
+        "rules": club["rules"],
+        "role": role,
+        "members": members,
+        "tables": tables,
+    }
+    if role in ADMINS:
+        out["pending"] = pending
+    return out
+
+
+async def create_club(request: Request) -> Response:
+    """``POST /api/clubs``: a new club, owned by the player."""
+    s = server_of(request)
+    player = await signed_in(request)
+    if isinstance(player, JSONResponse):
+        return player
+    raw = await body(request, frozenset({"name", "approval", "rules"}), frozenset({"name"}))
+    if isinstance(raw, JSONResponse):
+        return raw
+    name = checked_name(raw["name"], "a club's name")
+    if isinstance(name, JSONResponse):
+        return name
+    approval = raw.get("approval", False)
+    if not isinstance(approval, bool):
+        return _error(400, "bad_request", f"approval must be a boolean, not {quoted(approval)}")
+    rules = raw.get("rules", {})
+    problem = _rules_error(rules)
+    if problem is not None:
+        return _error(400, "bad_options", f"rules: {problem}")
+    owned = await s.read(lambda db: accounts.clubs_of(db, player.id))
+    if sum(c["role"] == "owner" for c in owned) >= MAX_OWNED:
+        return _error(429, "rate_limited", f"a player owns at most {MAX_OWNED} clubs")
+    club_id = accounts.new_id()
+    failed = await write(
+        s, lambda db: accounts.create_club(db, club_id, name, player.id, approval, rules)
+    )
+    if failed is not None:
+        return failed
+    club = await s.read(lambda db: accounts.club_row(db, club_id))
+    assert club is not None
+    return JSONResponse(
+        {"v": PROTOCOL_VERSION, "club": await _club_json(s, club, "owner")}, status_code=201
+    )
+
+
+async def club(request: Request) -> Response:
+    """``GET /api/clubs/{id}``: the club, as its member sees it."""
+    found = await _member(request, pending=True)
+    if isinstance(found, JSONResponse):
+        return found
+    s, _, club_row, role = found
+    if role == "pending":  # waiting: the club's name, nothing of its members or tables
+        info = {"id": club_row["id"], "name": club_row["name"], "role": role}
+        return JSONResponse({"v": PROTOCOL_VERSION, "club": info})
+    return JSONResponse({"v": PROTOCOL_VERSION, "club": await _club_json(s, club_row, role)})
+
+
+async def update_club(request: Request) -> Response:
+    """``PATCH /api/clubs/{id}``: the club's name, approval or default rules (an admin)."""
+    found = await _member(request, admin=True)
+    if isinstance(found, JSONResponse):
+        return found
+    s, _, club_row, role = found
+    raw = await body(request, frozenset({"name", "approval", "rules"}))
+    if isinstance(raw, JSONResponse):
+        return raw
+    fields: dict[str, Any] = {}
+    if "name" in raw:
+        name = checked_name(raw["name"], "a club's name")
+        if isinstance(name, JSONResponse):
+            return name
+        fields["name"] = name
+    if "approval" in raw:
+        if not isinstance(raw["approval"], bool):
+            return _error(
+                400, "bad_request", f"approval must be a boolean: {quoted(raw['approval'])}"
+            )
+        fields["approval"] = raw["approval"]
+    if "rules" in raw:
+        problem = _rules_error(raw["rules"])
+        if problem is not None:
+            return _error(400, "bad_options", f"rules: {problem}")
+        fields["rules"] = raw["rules"] or {}
+    club_id = club_row["id"]
+    failed = await write(s, lambda db: accounts.update_club(db, club_id, fields))
+    if failed is not None:
+        return failed
+    changed = await s.read(lambda db: accounts.club_row(db, club_id))
+    assert changed is not None
+    return JSONResponse({"v": PROTOCOL_VERSION, "club": await _club_json(s, changed, role)})
+
+
+async def invite(request: Request) -> Response:
+    """``POST /api/clubs/{id}/invites``: an invitation code (an admin)."""
+    found = await _member(request, admin=True)
+    if isinstance(found, JSONResponse):
+        return found
+    s, _, club_row, _ = found
+    raw = await body(request, frozenset({"hours"}))
+    if isinstance(raw, JSONResponse):
+        return raw
+    hours = raw.get("hours", DEFAULT_INVITE_HOURS)
+    if not isinstance(hours, int) or isinstance(hours, bool) or not 1 <= hours <= MAX_INVITE_HOURS:
+        return _error(
+            400, "bad_request", f"hours must be 1..{MAX_INVITE_HOURS}, not {quoted(hours)}"
+        )
+    code = accounts.new_code()
+    expires = time.time() + hours * 3600
+    club_id = club_row["id"]
+    failed = await write(
+        s, lambda db: accounts.add_invite(db, accounts.digest(code), club_id, expires)
+    )
+    if failed is not None:
+        return failed
+    return JSONResponse(
+        {"v": PROTOCOL_VERSION, "code": code, "url": f"/c/{code}", "expires": expires},
+        status_code=201,
+    )
+
+
+async def join(request: Request) -> Response:
+    """``POST /api/clubs/join``: join the club of an invitation (or wait for approval)."""
+    s = server_of(request)
+    player = await signed_in(request)
+    if isinstance(player, JSONResponse):
+        return player
+    raw = await body(request, frozenset({"code"}), frozenset({"code"}))
+    if isinstance(raw, JSONResponse):
+        return raw
+    refused = s.guessed(request)
+    if refused is not None:
+        return refused
+    code = accounts.normal_code(raw["code"])
+    if code is None:
+        return _error(404, "bad_code", f"not an invitation: {quoted(raw['code'], 40)}")
+    joined: list[tuple[str, Role] | None] = []
+    digest = accounts.digest(code)
+    failed = await write(
+        s, lambda db: joined.append(accounts.join_by_invite(db, digest, player.id))
+    )
+    if failed is not None:
+        return failed
+    result = joined[0] if joined else None
+    if result is None:
+        return _error(404, "bad_code", "that invitation is wrong or has expired")
+    s.guesses.forgive(client_address(request.scope))
+    club_id, role = result
+    club_row = await s.read(lambda db: accounts.club_row(db, club_id))
+    assert club_row is not None
+    info: dict[str, Any]
+    if role == "pending":
+        info = {"id": club_id, "name": club_row["name"], "role": role}
+    else:
+        info = await _club_json(s, club_row, role)
+    return JSONResponse({"v": PROTOCOL_VERSION, "club": info, "role": role})
+
+
+ACTIONS: Final = ("approve", "remove", "admin", "member")
+
+
+async def member(request: Request) -> Response:
+    """``POST /api/clubs/{id}/members/{player_id}``: approve or remove (an admin), make an
+    admin or a member again (the owner)."""
+    found = await _member(request, admin=True)
+    if isinstance(found, JSONResponse):
+        return found
+    s, player, club_row, role = found
+    raw = await body(request, frozenset({"action"}), frozenset({"action"}))
+    if isinstance(raw, JSONResponse):
+        return raw
+    action = raw["action"]
+    if action not in ACTIONS:
+        return _error(400, "bad_request", f"action must be one of {ACTIONS}, not {quoted(action)}")
+    club_id = club_row["id"]
+    other = str(request.path_params["player_id"])[:64]
+    theirs = await s.read(lambda db: accounts.role_of(db, club_id, other))
+    if theirs is None:
+        return _error(404, "not_found", f"no member {quoted(other)} in this club")
+    if theirs == "owner" or other == player.id:
+        return _error(409, "forbidden", "the owner's role and your own are not changed here")
+    new: Role | None
+    if action == "approve":
+        if theirs != "pending":
+            return _error(409, "bad_request", f"{other} is not waiting for approval")
+        new = "member"
+    elif action == "remove":
+        if theirs == "admin" and role != "owner":
+            return _error(403, "forbidden", "only the owner removes an admin")
+        new = None
+    else:
+        if role != "owner":
+            return _error(403, "forbidden", "only the owner makes or unmakes admins")
+        if theirs == "pending":
+            return _error(409, "bad_request", f"{other} is waiting for approval")
+        new = "admin" if action == "admin" else "member"
+    failed = await write(s, lambda db: accounts.set_role(db, club_id, other, new))
+    if failed is not None:
+        return failed
+    return JSONResponse({"v": PROTOCOL_VERSION, "club": await _club_json(s, club_row, role)})
+
+
+async def leave(request: Request) -> Response:
+    """``POST /api/clubs/{id}/leave``: the player leaves (the owner cannot)."""
+    found = await _member(request, pending=True)
+    if isinstance(found, JSONResponse):
+        return found
+    s, player, club_row, role = found
+    if role == "owner":
+        return _error(409, "forbidden", "the owner cannot leave the club")
+    club_id = club_row["id"]
+    failed = await write(s, lambda db: accounts.set_role(db, club_id, player.id, None))
+    if failed is not None:
+        return failed
+    return JSONResponse({"v": PROTOCOL_VERSION, "left": club_id})
+
+
+async def leaderboard(request: Request) -> Response:
+    """``GET /api/clubs/{id}/leaderboard?days=N``: the members' figures at the club's tables."""
+    found = await _member(request)
+    if isinstance(found, JSONResponse):
+        return found
+    s, _, club_row, _ = found
+    days = days_param(request, DEFAULT_BOARD_DAYS)
+    if isinstance(days, JSONResponse):
+        return days
+    club_id = club_row["id"]
+    rows = await s.read(lambda db: accounts.leaderboard(db, club_id, since(days)))
+    return JSONResponse({"v": PROTOCOL_VERSION, "days": days, "rows": rows})
+
+
+async def open_table(request: Request) -> Response:
+    """``POST /api/clubs/{id}/tables``: a club table (an admin), the club's rules filling
+    what the body leaves out."""
+    found = await _member(request, admin=True)
+    if isinstance(found, JSONResponse):
+        return found
+    s, _, club_row, _ = found
+    raw = await body(request, frozenset(RoomOptions.__dataclass_fields__) - {"club"})
+    if isinstance(raw, JSONResponse):
+        return raw
+    rules = dict(club_row["rules"] or {})
+    merged = {**rules, **raw}
+    if isinstance(rules.get("options"), dict) and isinstance(raw.get("options"), dict):
+        merged["options"] = {**rules["options"], **raw["options"]}
+    return await open_room(s, request, merged, club=club_row["id"])
+
+
+__all__ = [
+    "club",
+    "create_club",
+    "invite",
+    "join",
+    "leaderboard",
+    "leave",
+    "member",
+    "open_table",
+    "update_club",
+]

@@ -1,0 +1,428 @@
+"""The HTTP API of players: signing in, devices, moving to another device, 战绩 and 回放码
+(docs/protocol.md §7.1–§7.4, §7.6).
+
+A request's player comes from the ``wmq_player`` cookie or ``Authorization: Bearer KEY``
+(``Server.player_of``); the SQL is :mod:`.accounts`'s, run off the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import time
+from collections.abc import Callable
+from typing import Any, Final
+
+import segno
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from weimaque.rules.registry import get_rules
+from weimaque.server import accounts
+from weimaque.server.accounts import COOKIE, Device, Player
+from weimaque.server.context import Server, server_of
+from weimaque.server.context import error_response as _error
+from weimaque.server.limits import BodyError, client_address, read_json
+from weimaque.server.options import quoted
+from weimaque.server.persist import written
+from weimaque.server.protocol import PROTOCOL_VERSION, clean_name
+from weimaque.server.store import StoreUnavailable
+from weimaque.server.views import replay_steps
+
+COOKIE_SECONDS: Final = 365 * 24 * 3600
+MAX_DAYS: Final = 3650
+MAX_PAGE: Final = 50
+
+
+async def write(s: Server, op: Callable[[Any], object]) -> JSONResponse | None:
+    """A write the answer waits for; the 503 to answer when the store cannot make it."""
+    try:
+        await written(s.store.write(op))
+    except StoreUnavailable as exc:
+        return _error(503, "storage_unavailable", f"the store cannot write: {exc}")
+    return None
+
+
+async def signed_in(request: Request) -> Player | JSONResponse:
+    """The player of a request that needs one, or the 401 (or 429) to answer."""
+    player = await server_of(request).player_of(request)
+    if player is None:
+        return _error(401, "unauthorized", "sign in first (POST /api/players)")
+    return player
+
+
+async def body(
+    request: Request, fields: frozenset[str], required: frozenset[str] = frozenset()
+) -> dict[str, Any] | JSONResponse:
+    """A request's JSON object, bounded, with only ``fields`` and every one of ``required``."""
+    s = server_of(request)
+    try:
+        raw = await read_json(request.stream(), request.headers, s.limits.max_body)
+    except BodyError as exc:
+        return _error(exc.status, exc.code, exc.message)
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, dict):
+        return _error(400, "bad_request", f"the body must be a JSON object, not {quoted(raw)}")
+    unknown = sorted(quoted(k, 30) for k in set(raw) - fields)
+    if unknown:
+        return _error(400, "bad_request", f"unknown fields {', '.join(unknown[:5])}")
+    missing = sorted(required - set(raw))
+    if missing:
+        return _error(400, "bad_request", f"missing fields {', '.join(missing)}")
+    return raw
+
+
+def checked_name(raw: Any, what: str = "name") -> str | JSONResponse:
+    """A cleaned name of 1..``MAX_NAME`` characters, or the 400."""
+    if not isinstance(raw, str) or len(raw) > 200:
+        return _error(
+            400, "bad_name", f"{what} must be text of 1..{accounts.MAX_NAME}: {quoted(raw)}"
+        )
+    name = clean_name(raw, None)  # a name too long is refused, not cut
+    if not 1 <= len(name) <= accounts.MAX_NAME:
+        return _error(
+            400, "bad_name", f"{what} must be 1..{accounts.MAX_NAME} characters: {quoted(raw)}"
+        )
+    return name
+
+
+def signed_in_response(
+    request: Request, player: dict[str, Any], key: str, status: int = 200
+) -> JSONResponse:
+    """The answer that gives a device its key, in the body and as the session cookie."""
+    response = JSONResponse(
+        {"v": PROTOCOL_VERSION, "player": player, "key": key}, status_code=status
+    )
+    response.set_cookie(
+        COOKIE,
+        key,
+        max_age=COOKIE_SECONDS,
+        path="/",
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+    )
+    return response
+
+
+def new_device(request: Request) -> tuple[str, Device]:
+    """A new key and the device that will hold it."""
+    key = accounts.new_key()
+    label = accounts.device_label(request.headers.get("user-agent", ""))
+    return key, Device(accounts.new_id(), accounts.digest(key), label)
+
+
+def days_param(request: Request, default: int | None) -> int | JSONResponse | None:
+    """``?days=N`` (1..MAX_DAYS), ``default`` when absent."""
+    text = request.query_params.get("days")
+    if text is None or text == "":
+        return default
+    if not text.isdecimal() or len(text) > 5 or not 1 <= int(text) <= MAX_DAYS:
+        return _error(400, "bad_request", f"days must be 1..{MAX_DAYS}, not {quoted(text)}")
+    return int(text)
+
+
+def since(days: int | None) -> float:
+    return 0.0 if days is None else time.time() - days * 86400
+
+
+# ----------------------------------------------------------------- endpoints
+
+
+async def create_player(request: Request) -> Response:
+    """``POST /api/players``: a new player and this device's key."""
+    s = server_of(request)
+    raw = await body(request, frozenset({"name"}), frozenset({"name"}))
+    if isinstance(raw, JSONResponse):
+        return raw
+    name = checked_name(raw["name"])
+    if isinstance(name, JSONResponse):
+        return name
+    address = client_address(request.scope)
+    if not s.player_limiter.allow(address):
+        wait = max(1, int(s.player_limiter.retry_after(address) + 0.999))
+        response = _error(429, "rate_limited", f"too many new players; retry in {wait} s")
+        response.headers["retry-after"] = str(wait)
+        return response
+    player_id = accounts.new_id()
+    key, device = new_device(request)
+    failed = await write(s, lambda db: accounts.create_player(db, player_id, name, device))
+    if failed is not None:
+        return failed
+    return signed_in_response(request, {"id": player_id, "name": name}, key, 201)
+
+
+async def me(request: Request) -> Response:
+    """``GET /api/me``: the player, their clubs and their rooms not over."""
+    s = server_of(request)
+    player = await signed_in(request)
+    if isinstance(player, JSONResponse):
+        return player
+    row = await s.read(lambda db: accounts.player_row(db, player.id))
+    clubs = await s.read(lambda db: accounts.clubs_of(db, player.id))
+    rooms = [
+        r.info()
+        for r in s.manager.rooms.values()
+        if r.status != "over" and any(seat.player == player.id for seat in r.seats)
+    ]
+    rooms.sort(key=lambda info: str(info["room_id"]))
+    return JSONResponse({"v": PROTOCOL_VERSION, "player": row, "clubs": clubs, "rooms": rooms})
+
+
+async def rename(request: Request) -> Response:
+    """``PATCH /api/me``: a new name (the seats the player holds keep theirs until they sit)."""
+    s = server_of(request)
+    player = await signed_in(request)
+    if isinstance(player, JSONResponse):
+        return player
+    raw = await body(request, frozenset({"name"}), frozenset({"name"}))
+    if isinstance(raw, JSONResponse):
+        return raw
+    name = checked_name(raw["name"])
+    if isinstance(name, JSONResponse):
+        return name
+    failed = await write(s, lambda db: accounts.rename(db, player.id, name))
+    if failed is not None:
+        return failed
+    return JSONResponse({"v": PROTOCOL_VERSION, "player": {"id": player.id, "name": name}})
+
+
+async def list_devices(request: Request) -> Response:
+    s = server_of(request)
+    player = await signed_in(request)
+    if isinstance(player, JSONResponse):
+        return player
+    found = await s.read(lambda db: accounts.devices(db, player.id, player.device))
+    return JSONResponse({"v": PROTOCOL_VERSION, "devices": found})
+
+
+async def remove_device(request: Request) -> Response:
+    """``DELETE /api/me/devices/{id}``: that device's key stops working."""
+    s = server_of(request)
+    player = await signed_in(request)
+    if isinstance(player, JSONResponse):
+        return player
+    device = str(request.path_params["device"])[:64]
+    done: list[int] = []
+    failed = await write(s, lambda db: done.append(accounts.remove_device(db, player.id, device)))
+    if failed is not None:
+        return failed
+    if not done or not done[0]:
+        return _error(404, "not_found", f"no device {quoted(device)}")
+    response = JSONResponse({"v": PROTOCOL_VERSION, "removed": device})
+    if device == player.device:
+        response.delete_cookie(COOKIE, path="/")
+    return response
+
+
+async def sign_out(request: Request) -> Response:
+    """``POST /api/me/signout``: this device is signed out."""
+    s = server_of(request)
+    player = await signed_in(request)
+    if isinstance(player, JSONResponse):
+        return player
+    failed = await write(s, lambda db: accounts.remove_device(db, player.id, player.device))
+    if failed is not None:
+        return failed
+    response = JSONResponse({"v": PROTOCOL_VERSION, "signed_out": True})
+    response.delete_cookie(COOKIE, path="/")
+    return response
+
+
+def qr_svg(text: str) -> str:
+    """An SVG QR code of ``text`` (drawn by segno)."""
+    out = io.BytesIO()
+    segno.make(text, error="m").save(out, kind="svg", scale=4, border=2, xmldecl=False)
+    return out.getvalue().decode("utf-8")
+
+
+async def start_transfer(request: Request) -> Response:
+    """``POST /api/me/transfer``: a one-time code that signs another device in."""
+    s = server_of(request)
+    player = await signed_in(request)
+    if isinstance(player, JSONResponse):
+        return player
+    code = accounts.new_code()
+    failed = await write(s, lambda db: accounts.add_transfer(db, accounts.digest(code), player.id))
+    if failed is not None:
+        return failed
+    page = f"{request.url.scheme}://{request.url.netloc}/me?code={code}"
+    return JSONResponse(
+        {
+            "v": PROTOCOL_VERSION,
+            "code": f"{code[:4]}-{code[4:]}",
+            "expires_in": accounts.TRANSFER_SECONDS,
+            "qr_svg": qr_svg(page),
+        }
+    )
+
+
+async def redeem_transfer(request: Request) -> Response:
+    """``POST /api/players/transfer``: this device signs in with another's code."""
+    s = server_of(request)
+    raw = await body(request, frozenset({"code"}), frozenset({"code"}))
+    if isinstance(raw, JSONResponse):
+        return raw
+    refused = s.guessed(request)
+    if refused is not None:
+        return refused
+    code = accounts.normal_code(raw["code"])
+    if code is None:
+        return _error(404, "bad_code", f"not a transfer code: {quoted(raw['code'], 40)}")
+    key, device = new_device(request)
+    signed: list[str | None] = []
+    failed = await write(
+        s, lambda db: signed.append(accounts.redeem_transfer(db, accounts.digest(code), device))
+    )
+    if failed is not None:
+        return failed
+    player_id = signed[0] if signed else None
+    if player_id is None:
+        return _error(404, "bad_code", "that code is wrong, spent or expired")
+    s.guesses.forgive(client_address(request.scope))
+    row = await s.read(lambda db: accounts.player_row(db, player_id))
+    assert row is not None
+    return signed_in_response(request, {"id": row["id"], "name": row["name"]}, key)
+
+
+def _rules_json(preset: str | None) -> dict[str, Any] | None:
+    if preset is None:
+        return None
+    try:
+        rules = get_rules(preset)
+    except Exception:  # a preset this server no longer has
+        return {"id": preset, "name": preset}
+    return {"id": rules.id, "name": rules.name}
+
+
+def _cursor(text: str | None) -> tuple[float, str, int] | JSONResponse | None:
+    if not text:
+        return None
+    parts = text.split("~")
+    try:
+        if len(parts) != 3 or len(text) > 120:
+            raise ValueError
+        return float(parts[0]), parts[1], int(parts[2])
+    except ValueError:
+        return _error(400, "bad_request", f"not a cursor: {quoted(text, 60)}")
+
+
+def _matches_json(
+    found: tuple[list[dict[str, Any]], tuple[float, str, int] | None],
+) -> dict[str, Any]:
+    rows, cursor = found
+    for row in rows:
+        row["rules"] = _rules_json(row["rules"])
+    nxt = None if cursor is None else f"{cursor[0]!r}~{cursor[1]}~{cursor[2]}"
+    return {"v": PROTOCOL_VERSION, "matches": rows, "next": nxt}
+
+
+def _page(request: Request) -> tuple[int, tuple[float, str, int] | None] | JSONResponse:
+    text = request.query_params.get("limit", "20")
+    if not text.isdecimal() or len(text) > 3 or not 1 <= int(text) <= MAX_PAGE:
+        return _error(400, "bad_request", f"limit must be 1..{MAX_PAGE}, not {quoted(text)}")
+    cursor = _cursor(request.query_params.get("before"))
+    if isinstance(cursor, JSONResponse):
+        return cursor
+    return int(text), cursor
+
+
+async def my_matches(request: Request) -> Response:
+    """``GET /api/me/matches``: 战绩, newest first, paged."""
+    s = server_of(request)
+    player = await signed_in(request)
+    if isinstance(player, JSONResponse):
+        return player
+    page = _page(request)
+    if isinstance(page, JSONResponse):
+        return page
+    limit, before = page
+    found = await s.read(lambda db: accounts.matches(db, player.id, limit=limit, before=before))
+    return JSONResponse(_matches_json(found))
+
+
+async def my_stats(request: Request) -> Response:
+    """``GET /api/me/stats?days=N``: the player's totals over the period."""
+    s = server_of(request)
+    player = await signed_in(request)
+    if isinstance(player, JSONResponse):
+        return player
+    days = days_param(request, None)
+    if isinstance(days, JSONResponse):
+        return days
+    totals = await s.read(lambda db: accounts.stats(db, player.id, since(days)))
+    return JSONResponse({"v": PROTOCOL_VERSION, "days": days, **totals})
+
+
+async def player_matches(request: Request) -> Response:
+    """``GET /api/players/{id}/matches``: another's 战绩 at the clubs both belong to."""
+    s = server_of(request)
+    player = await signed_in(request)
+    if isinstance(player, JSONResponse):
+        return player
+    other = str(request.path_params["player_id"])[:64]
+    clubs = await s.read(lambda db: accounts.share_club(db, player.id, other))
+    if not clubs and other != player.id:
+        return _error(404, "not_found", f"no player {quoted(other)} you share a club with")
+    page = _page(request)
+    if isinstance(page, JSONResponse):
+        return page
+    limit, before = page
+    only = None if other == player.id else clubs
+    found = await s.read(
+        lambda db: accounts.matches(db, other, limit=limit, before=before, clubs=only)
+    )
+    return JSONResponse(_matches_json(found))
+
+
+async def replay(request: Request) -> Response:
+    """``GET /api/replays/{code}``: the replay of the hand of a 回放码."""
+    s = server_of(request)
+    refused = s.guessed(request)
+    if refused is not None:
+        return refused
+    text = str(request.path_params["code"])
+    code = accounts.normal_code(text)
+    found = None
+    if code is not None:
+        found = await s.read(lambda db: accounts.replay_of(db, accounts.digest(code)))
+    if found is None:
+        return _error(404, "bad_code", f"no replay {quoted(text, 40)}")
+    s.guesses.forgive(client_address(request.scope))
+    room_id, number = found
+    room = await s.manager.fetch(room_id)
+    hand = None if room is None else room.hand_record(number)
+    if hand is None:
+        return _error(404, "bad_code", f"no replay {quoted(text, 40)}")
+    match, record = hand
+    steps = await asyncio.to_thread(replay_steps, record)
+    return JSONResponse(
+        {
+            "v": PROTOCOL_VERSION,
+            "code": code,
+            "room_id": room_id,
+            "number": number,
+            "match": match,
+            "record": record,
+            "steps": steps,
+        }
+    )
+
+
+__all__ = [
+    "COOKIE",
+    "create_player",
+    "list_devices",
+    "me",
+    "my_matches",
+    "my_stats",
+    "player_matches",
+    "redeem_transfer",
+    "remove_device",
+    "rename",
+    "replay",
+    "sign_out",
+    "signed_in",
+    "start_transfer",
+]
