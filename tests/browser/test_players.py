@@ -225,3 +225,79 @@ def test_friends_sign_up_play_at_their_club_and_find_the_match(
     c.reload()
     c.get_by_test_id("player-name-input").wait_for()  # a guest again
     assert page_errors == []
+
+
+def test_a_club_that_asks_for_approval_and_what_strangers_see(
+    server: str, browser: Browser, page_errors: list[str]
+) -> None:
+    owner = new_page(browser, page_errors, DESKTOP)
+    friend = new_page(browser, page_errors, LANDSCAPE)
+    sign_up(owner, server, "老王")
+    owner.get_by_test_id("club-new").click()
+    owner.get_by_test_id("club-name-input").fill("老同学")
+    owner.get_by_test_id("club-approval").check()
+    owner.get_by_test_id("club-create").click()
+    owner.wait_for_url("**/clubs/*")
+    club = owner.url.rsplit("/", 1)[1]
+    owner.get_by_test_id("invite-create").click()
+    link = owner.get_by_test_id("invite-link").input_value()
+
+    # A guest opens the invitation: the page signs her up first, then she asks to join.
+    friend.goto(link)
+    friend.get_by_test_id("player-name-input").fill("小李")
+    friend.get_by_test_id("player-create").click()
+    friend.get_by_test_id("club-join").click()
+    friend.get_by_test_id("club-pending").wait_for()
+    friend.goto(server + "/")
+    pending = friend.locator(f"[data-testid=club-entry][data-club='{club}']")
+    assert pending.get_attribute("data-role") == "pending"
+
+    # The owner approves her (同意); she is a member, and leaves again.
+    owner.reload()
+    owner.get_by_test_id("pending-approve").click()
+    owner.wait_for_function(
+        "() => document.querySelectorAll('[data-testid=member-entry]').length === 2"
+    )
+    friend.goto(f"{server}/clubs/{club}")
+    friend.get_by_test_id("club-board").wait_for()
+    assert friend.get_by_test_id("club-role").get_attribute("data-role") == "member"
+    friend.get_by_test_id("club-leave").click()
+    friend.get_by_test_id("confirm-yes").click()
+    friend.wait_for_url(server + "/")
+    friend.get_by_test_id("player-name").wait_for()
+    assert friend.locator(f"[data-testid=club-entry][data-club='{club}']").count() == 0
+
+    # She asks again and the owner turns her away (移除): the club is nothing to her now.
+    friend.goto(link)
+    friend.get_by_test_id("club-join").click()
+    friend.get_by_test_id("club-pending").wait_for()
+    owner.reload()
+    owner.get_by_test_id("pending-remove").click()
+    owner.get_by_test_id("pending-list").wait_for(state="detached")
+    friend.goto(f"{server}/clubs/{club}")
+    friend.get_by_test_id("not-found").wait_for()
+
+    # A guest is asked to sign in; a wrong invitation or 回放码 says so.
+    guest = new_page(browser, page_errors, LANDSCAPE)
+    guest.goto(f"{server}/clubs/{club}")
+    guest.get_by_test_id("player-name-input").wait_for()
+    guest.goto(f"{server}/p/ZZZZ2222")
+    guest.get_by_test_id("not-found").wait_for()
+    friend.goto(f"{server}/c/ZZZZ2222")
+    friend.get_by_test_id("club-join").click()
+    friend.get_by_test_id("invite-error").wait_for()
+
+    # 改名 on /me, the totals of another period, and the page in English.
+    owner.goto(server + "/me")
+    owner.get_by_test_id("rename").click()
+    owner.get_by_test_id("rename-input").fill("王师傅")
+    owner.get_by_test_id("rename-save").click()
+    owner.wait_for_function(
+        "() => document.querySelector('[data-testid=me-name]')?.textContent === '王师傅'"
+    )
+    owner.get_by_test_id("stats-period").select_option("7")
+    owner.get_by_test_id("matches-none").wait_for()
+    owner.get_by_test_id("lang-toggle").click()
+    assert "Totals" in owner.get_by_test_id("me-stats").inner_text()
+    owner.get_by_test_id("lang-toggle").click()
+    assert page_errors == []
