@@ -7,6 +7,7 @@ bad input answered with a 4xx that quotes it, and guesses at secrets rate-limite
 from __future__ import annotations
 
 import contextlib
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +17,7 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from tests import serverkit
 from tests.test_server_protocol import Client, acked, room_of
 from weimaque.server.app import create_app
 from weimaque.server.limits import Limits
@@ -385,3 +387,32 @@ def test_paging_a_long_record(client: TestClient) -> None:
         assert bad.split("=")[1][:20] in error(
             client.get(f"/api/me/matches?{bad}", headers=head), 400
         )
+
+
+def test_no_secret_reaches_the_servers_log(tmp_path: Path) -> None:
+    """A real ``wmq serve``: keys, transfer codes, invitations and 回放码 are never logged,
+    not even the wrong ones tried."""
+    with serverkit.running(tmp_path) as server:
+        _, made = server.post("/api/players", {"name": "阿明"})
+        key = made["key"]
+        head = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
+
+        def post(path: str, body: bytes) -> Any:
+            status, _, answer = server.request(path, body, head, "POST")
+            assert status in (200, 201), answer
+            return json.loads(answer)
+
+        transfer = post("/api/me/transfer", b"{}")["code"]
+        club = post("/api/clubs", b'{"name": "c"}')["club"]["id"]
+        invite = post(f"/api/clubs/{club}/invites", b"{}")["code"]
+        wrong = "Z" * 43
+        server.request("/api/me", headers={"Authorization": f"Bearer {wrong}"})
+        server.request("/api/replays/QQQQQQQQ")
+        server.request("/p/QQQQQQQQ")
+        server.request(f"/c/{invite}")
+        server.request(f"/me?code={transfer}")
+        assert server.post("/api/players/transfer", {"code": transfer})[0] == 200
+        server.stop()
+        log = server.log()
+        for secret in (key, transfer, transfer.replace("-", ""), invite, wrong, "QQQQQQQQ"):
+            assert secret not in log, secret
