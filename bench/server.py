@@ -5,9 +5,10 @@ The server runs in a subprocess on 127.0.0.1 with a temporary database and every
 default; every seat is a client from a loopback address of its own (127.0.x.y) that asks for
 听 hints as the browser does (``--no-hints``: not) and answers with a random legal action over
 its WebSocket (``--chat``: each seat also says a quick-chat phrase every 10 or so of its actions,
-within the chat rate limit). Reported: actions per second, the
-p50/p99 latency from sending ``act`` to receiving its answer (the ``ack``), and the server's CPU
-time per action (start-up excluded).
+within the chat rate limit; ``--players``: every seat is a signed-in player, docs/protocol.md
+§7, whose socket carries its key, and every hand is counted for its 战绩). Reported: actions per
+second, the p50/p99 latency from sending ``act`` to receiving its answer (the ``ack``), and the
+server's CPU time per action (start-up excluded).
 
 The peer, measured in the same run: an echo server (``websockets``, one Python process, no game)
 answering the same number of clients with messages of the same size, in the same lock-step
@@ -86,6 +87,21 @@ def create_room(port: int, seed: int, hands: int, address: str) -> str:
         conn.close()
 
 
+def create_player(port: int, name: str, address: str) -> str:
+    """A signed-in player made from ``address``: its key."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10, source_address=(address, 0))
+    try:
+        body = json.dumps({"name": name})
+        conn.request("POST", "/api/players", body, headers={"Content-Type": "application/json"})
+        res = conn.getresponse()
+        data = res.read()
+        if res.status != 201:
+            raise SystemExit(f"player creation refused: {res.status} {data[:200]!r}")
+        return str(json.loads(data)["key"])
+    finally:
+        conn.close()
+
+
 async def seat_client(
     port: int,
     room_id: str,
@@ -96,11 +112,16 @@ async def seat_client(
     address: str,
     hints: bool,
     chat: bool = False,
+    key: str | None = None,
 ) -> None:
-    """One seat: sit, then answer every decision with a random legal action until the end."""
+    """One seat (of the player of ``key``, else a guest): sit, then answer every decision with
+    a random legal action until the end."""
     ws: ClientConnection
     uri = f"ws://127.0.0.1:{port}/ws/{room_id}"
-    async with connect(uri, max_queue=None, local_addr=(address, 0)) as ws:
+    headers = None if key is None else {"Authorization": f"Bearer {key}"}
+    async with connect(
+        uri, max_queue=None, local_addr=(address, 0), additional_headers=headers
+    ) as ws:
         n = 0
 
         async def send(**fields: Any) -> int:
@@ -218,9 +239,13 @@ async def run(
     seed: int,
     hints: bool = True,
     chat: bool = False,
+    players: bool = False,
 ) -> Stats:
-    """Create the rooms, then play them all at once."""
+    """Create the rooms (and the players), then play them all at once."""
     rooms = [create_room(port, seed + t, hands, client_address(3 * t)) for t in range(tables)]
+    keys: list[str | None] = [None] * (3 * tables)
+    if players:
+        keys = [create_player(port, f"p{k}", client_address(k)) for k in range(3 * tables)]
     stats = Stats()
     rng = random.Random(seed)
     tasks = [
@@ -234,6 +259,7 @@ async def run(
             client_address(3 * t + seat),
             hints,
             chat,
+            keys[3 * t + seat],
         )
         for t, room_id in enumerate(rooms)
         for seat in range(3)
@@ -260,6 +286,9 @@ def main() -> None:
     parser.add_argument(
         "--chat", action="store_true", help="each seat sends a chat phrase every ~10 actions"
     )
+    parser.add_argument(
+        "--players", action="store_true", help="every seat is a signed-in player (its key)"
+    )
     args = parser.parse_args()
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
@@ -276,6 +305,7 @@ def main() -> None:
                     args.seed,
                     not args.no_hints,
                     args.chat,
+                    args.players,
                 )
             )
             elapsed = time.perf_counter() - start
@@ -297,6 +327,8 @@ def main() -> None:
     report = {
         "tables": args.tables,
         "hints": not args.no_hints,
+        "chat": args.chat,
+        "players": args.players,
         "tables_done": stats.tables_done,
         "hands": stats.hands,
         "actions": stats.actions,
