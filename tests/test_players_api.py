@@ -95,10 +95,10 @@ def test_bad_sign_ups_are_refused_quoting_them(
 def test_devices_are_listed_and_signed_out(client: TestClient) -> None:
     pid, phone = sign_up(client, "小芳")
     transfer = client.post("/api/me/transfer", headers=phone).json()
-    assert re.fullmatch(r"[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}", transfer["code"])
+    assert re.fullmatch(r"[2-9A-HJKMNP-Z]{8}", transfer["code"])
     assert transfer["expires_in"] == 300 and transfer["qr_svg"].startswith("<svg")
     # The laptop types the code in lower case with spaces: it is the same player.
-    typed = " ".join(transfer["code"].lower().split("-"))
+    typed = f"{transfer['code'][:4].lower()} {transfer['code'][4:]}"
     moved = client.post(
         "/api/players/transfer", json={"code": typed}, headers={"user-agent": "Firefox/130 Linux"}
     )
@@ -416,3 +416,19 @@ def test_no_secret_reaches_the_servers_log(tmp_path: Path) -> None:
         log = server.log()
         for secret in (key, transfer, transfer.replace("-", ""), invite, wrong, "QQQQQQQQ"):
             assert secret not in log, secret
+
+
+def test_a_device_signed_out_elsewhere_forgets_its_cookie(client: TestClient) -> None:
+    res = client.post("/api/players", json={"name": "阿明"})
+    key = res.json()["key"]
+    phone = client.get("/api/me/devices").json()["devices"][0]["id"]
+    client.cookies.clear()
+    moved_code = client.post("/api/me/transfer", headers=bearer(key)).json()["code"]
+    laptop = client.post("/api/players/transfer", json={"code": moved_code}).json()["key"]
+    client.cookies.clear()
+    assert client.delete(f"/api/me/devices/{phone}", headers=bearer(laptop)).status_code == 200
+    # The phone still sends its cookie: told to sign in, and its cookie is deleted.
+    answer = client.get("/api/me", headers={"cookie": f"wmq_player={key}"})
+    error(answer, 401, "unauthorized")
+    assert 'wmq_player=""' in answer.headers["set-cookie"]
+    assert "Max-Age=0" in answer.headers["set-cookie"]

@@ -488,3 +488,40 @@ __all__ = [
     "new_key",
     "normal_code",
 ]
+
+
+# ----------------------------------------------------------------- passkeys
+
+
+def add_passkey(
+    db: sqlite3.Connection, credential: str, player_id: str, public_key: bytes, count: int
+) -> None:
+    db.execute(
+        "INSERT INTO passkeys (id, player_id, public_key, sign_count, created) "
+        "VALUES (?, ?, ?, ?, ?)",
+        (credential, player_id, public_key, count, time.time()),
+    )
+
+
+def passkey(db: sqlite3.Connection, credential: str) -> tuple[str, bytes, int] | None:
+    """(player id, public key, sign count) of a credential."""
+    row = db.execute(
+        "SELECT player_id, public_key, sign_count FROM passkeys WHERE id = ?", (credential,)
+    ).fetchone()
+    return None if row is None else (str(row[0]), bytes(row[1]), int(row[2]))
+
+
+def passkeys_of(db: sqlite3.Connection, player_id: str) -> list[dict[str, Any]]:
+    rows = db.execute(
+        "SELECT id, created FROM passkeys WHERE player_id = ? ORDER BY created", (player_id,)
+    ).fetchall()
+    return [{"id": i, "created": c} for i, c in rows]
+
+
+def passkey_used(db: sqlite3.Connection, credential: str, count: int, device: Device) -> str:
+    """A passkey signed a device in: its new sign count, the device's key; the player's id."""
+    db.execute("UPDATE passkeys SET sign_count = ? WHERE id = ?", (count, credential))
+    row = db.execute("SELECT player_id FROM passkeys WHERE id = ?", (credential,)).fetchone()
+    player_id = str(row[0])
+    add_device(db, player_id, device)
+    return player_id

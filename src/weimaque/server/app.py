@@ -19,7 +19,7 @@ from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from weimaque.server import api, clubapi, playerapi, sockets
+from weimaque.server import api, clubapi, passkeyapi, playerapi, sockets
 from weimaque.server.context import Server, error_response, server_of, web_dir
 from weimaque.server.limits import Limits, RateLimiter, SecurityHeaders, client_address
 from weimaque.server.options import quoted
@@ -147,6 +147,10 @@ def create_app(
         Route("/p/{code}", index),
         Route("/api/players", playerapi.create_player, methods=["POST"]),
         Route("/api/players/transfer", playerapi.redeem_transfer, methods=["POST"]),
+        Route("/api/players/passkey/options", passkeyapi.sign_in_options, methods=["POST"]),
+        Route("/api/players/passkey", passkeyapi.sign_in, methods=["POST"]),
+        Route("/api/me/passkeys/options", passkeyapi.register_options, methods=["POST"]),
+        Route("/api/me/passkeys", passkeyapi.register, methods=["POST"]),
         Route("/api/players/{player_id}/matches", playerapi.player_matches),
         Route("/api/me", playerapi.me, methods=["GET"]),
         Route("/api/me", playerapi.rename, methods=["PATCH"]),

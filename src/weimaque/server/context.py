@@ -34,6 +34,8 @@ REVIEW_BOT: Final = "mcts:iters=300"
 REVIEWS_KEPT: Final = 256
 #: A device's ``last_seen`` is written at most this often.
 SEEN_EVERY: Final = 60.0
+#: Set in a request's scope when its cookie holds a key that signs nobody in.
+DEAD_COOKIE: Final = "weimaque.dead_cookie"
 
 T = TypeVar("T")
 
@@ -76,6 +78,8 @@ class Server:
         self.seen: dict[str, float] = {}
         #: Open sockets per signed-in player (a club shows its members online by it).
         self.online: dict[str, int] = {}
+        #: Passkey ceremonies under way: ticket → (challenge, player id or None, started).
+        self.challenges: dict[str, tuple[bytes, str | None, float]] = {}
         # One budget for all the sockets of an address: many sockets are no way around the rate.
         self.address_budget = RateLimiter(limits.ws_address_burst, 1.0 / limits.ws_address_rate)
         #: The rooms each address created that are not over, for the per-address caps.
@@ -148,11 +152,15 @@ class Server:
             key = connection.cookies.get(accounts.COOKIE)
         if not key:
             return None
-        if not accounts.is_key(key):
-            return self.guessed(connection)
-        digest = accounts.digest(key)
-        found = await self.read(lambda db: accounts.player_of_key(db, digest))
+        found = None
+        if accounts.is_key(key):
+            digest = accounts.digest(key)
+            found = await self.read(lambda db: accounts.player_of_key(db, digest))
         if found is None:
+            # A wrong key is a guess; a browser's (a device signed out elsewhere) is also
+            # to be dropped, which the answer asking for a player does (``DEAD_COOKIE``).
+            if header[:7].lower() != "bearer ":
+                connection.scope[DEAD_COOKIE] = True
             return self.guessed(connection)
         now = time.time()
         if now - self.seen.get(found.device, 0.0) >= SEEN_EVERY:
@@ -224,4 +232,4 @@ def server_of(connection: HTTPConnection) -> Server:
     return cast(Server, connection.app.state.server)
 
 
-__all__ = ["REVIEW_BOT", "Server", "error_response", "server_of", "web_dir"]
+__all__ = ["DEAD_COOKIE", "REVIEW_BOT", "Server", "error_response", "server_of", "web_dir"]

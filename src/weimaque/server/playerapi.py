@@ -20,7 +20,7 @@ from starlette.responses import JSONResponse, Response
 from weimaque.rules.registry import get_rules
 from weimaque.server import accounts
 from weimaque.server.accounts import COOKIE, Device, Player
-from weimaque.server.context import Server, server_of
+from weimaque.server.context import DEAD_COOKIE, Server, server_of
 from weimaque.server.context import error_response as _error
 from weimaque.server.limits import BodyError, client_address, read_json
 from weimaque.server.options import quoted
@@ -47,7 +47,10 @@ async def signed_in(request: Request) -> Player | JSONResponse:
     """The player of a request that needs one, or the 401 (or 429) to answer."""
     player = await server_of(request).player_of(request)
     if player is None:
-        return _error(401, "unauthorized", "sign in first (POST /api/players)")
+        response = _error(401, "unauthorized", "sign in first (POST /api/players)")
+        if request.scope.get(DEAD_COOKIE):  # signed out elsewhere: the browser forgets it
+            response.delete_cookie(COOKIE, path="/")
+        return response
     return player
 
 
@@ -251,7 +254,7 @@ async def start_transfer(request: Request) -> Response:
     return JSONResponse(
         {
             "v": PROTOCOL_VERSION,
-            "code": f"{code[:4]}-{code[4:]}",
+            "code": code,
             "expires_in": accounts.TRANSFER_SECONDS,
             "qr_svg": qr_svg(page),
         }
