@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import time
+from typing import Any
 
 from tests.browser.test_browser import (  # noqa: F401  (pytestmark: skip without Chromium)
     DESKTOP,
@@ -19,6 +20,7 @@ from tests.browser.test_browser import (  # noqa: F401  (pytestmark: skip withou
     Page,
     new_page,
     pytestmark,
+    shot,
 )
 from tests.browser.test_table import LANDSCAPE, doc_shot
 
@@ -300,4 +302,85 @@ def test_a_club_that_asks_for_approval_and_what_strangers_see(
     owner.get_by_test_id("lang-toggle").click()
     assert "Totals" in owner.get_by_test_id("me-stats").inner_text()
     owner.get_by_test_id("lang-toggle").click()
+    assert page_errors == []
+
+
+def virtual_authenticator(page: Page) -> tuple[Any, str]:
+    """Chromium's virtual authenticator in the page's tab (CDP): a platform authenticator that
+    keeps discoverable passkeys and says yes at once, as a fingerprint would."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("WebAuthn.enable")
+    options = {
+        "protocol": "ctap2",
+        "transport": "internal",
+        "hasResidentKey": True,
+        "hasUserVerification": True,
+        "isUserVerified": True,
+        "automaticPresenceSimulation": True,
+    }
+    made = cdp.send("WebAuthn.addVirtualAuthenticator", {"options": options})
+    return cdp, made["authenticatorId"]
+
+
+def test_a_passkey_added_on_me_signs_the_player_in_again(
+    server: str, browser: Browser, page_errors: list[str]
+) -> None:
+    # A passkey's relying party is the page's host, a domain name (docs/protocol.md §7.1): the
+    # same server by the name localhost.
+    port = server.rsplit(":", 1)[1]
+    base = f"http://localhost:{port}"
+
+    # By its IP address the lobby offers no passkey: it says how to open it, with the link.
+    other = new_page(browser, page_errors, LANDSCAPE)
+    other.goto(server + "/")
+    other.get_by_test_id("passkey-unavailable").wait_for()
+    assert other.get_by_test_id("passkey-sign-in").count() == 0
+    assert other.get_by_test_id("passkey-localhost").get_attribute("href") == base + "/"
+    shot(other, "players-passkey-by-address-phone-landscape")
+
+    page = new_page(browser, page_errors, DESKTOP)
+    cdp, authenticator = virtual_authenticator(page)
+    sign_up(page, base, "阿青")
+
+    # 添加通行密钥 on /me: the authenticator now holds one discoverable passkey.
+    page.goto(base + "/me")
+    page.get_by_test_id("passkey-add").click()
+    page.get_by_test_id("passkey-added").wait_for()
+    held = cdp.send("WebAuthn.getCredentials", {"authenticatorId": authenticator})["credentials"]
+    assert len(held) == 1 and held[0]["isResidentCredential"], held
+    part = page.get_by_test_id("me-passkeys")
+    for viewport, suffix in ((LANDSCAPE, "phone-landscape"), (DESKTOP, "desktop")):
+        page.set_viewport_size(viewport)
+        part.scroll_into_view_if_needed()
+        doc_shot(page, f"players-passkeys-{suffix}", part)
+
+    # This device signs out (its own 退出), then signs in again from the lobby with the passkey.
+    page.locator("[data-testid=device-entry][data-current=true]").get_by_test_id(
+        "device-signout"
+    ).click()
+    page.get_by_test_id("confirm-yes").click()
+    page.get_by_test_id("me-signed-out").wait_for()
+    page.goto(base + "/")
+    page.get_by_test_id("passkey-sign-in").click()
+    page.get_by_test_id("player-name").wait_for()
+    assert page.get_by_test_id("player-name").inner_text() == "阿青"
+    assert page.get_by_test_id("player-bar").get_attribute("data-signed-in") == "true"
+
+    # The other browser, whose authenticator holds no passkey of this site, is told it came to
+    # nothing (in both languages), and stays a guest.
+    virtual_authenticator(other)
+    other.goto(base + "/")
+    other.get_by_test_id("passkey-sign-in").click()
+    said = other.get_by_test_id("player-error")
+    said.wait_for()
+    assert "已取消" in said.inner_text()
+    shot(other, "players-passkey-refused-phone-landscape")
+    other.get_by_test_id("lang-toggle").click()
+    other.get_by_test_id("passkey-sign-in").click()
+    other.wait_for_function(
+        "() => document.querySelector('[data-testid=player-error]')?.textContent"
+        ".startsWith('Cancelled')"
+    )
+    assert other.get_by_test_id("player-bar").get_attribute("data-signed-in") == "false"
+    assert other.get_by_test_id("player-name-input").count() == 1
     assert page_errors == []

@@ -1,14 +1,27 @@
 // The player's page (/me, docs/protocol.md §7.1, §7.3): who they are, 战绩 (every match, newest
 // first, 更多 for older ones; each match's hands with their 回放码), the totals over a chosen
 // period, the devices signed in (退出 each), and moving to another device: 换设备 shows a code
-// and its QR code, and the other device types the code here or opens /me?code=CODE.
+// and its QR code, and the other device types the code here or opens /me?code=CODE. 通行密钥:
+// a passkey added here signs any device in later (docs/protocol.md §7.1, "Passkeys").
 import { button, createRef, h, mount } from "./dom.js";
 import { api } from "./net.js";
 import { onLangChange, presetName, t } from "./i18n.js";
 import { loadPresets } from "./rules.js";
 import { confirmBox, header } from "./page.js";
 import { signed } from "./table.js";
-import { cleanCode, failure, formatCode, PlayerBar, periodSelect, signedOut, signOut, when } from "./player.js";
+import {
+  addPasskey,
+  cleanCode,
+  failure,
+  formatCode,
+  passkeyNote,
+  passkeysBlocked,
+  PlayerBar,
+  periodSelect,
+  signedOut,
+  signOut,
+  when,
+} from "./player.js";
 
 const PAGE = 20; // matches per GET /api/me/matches
 
@@ -23,6 +36,7 @@ export function startMe(app) {
     transfer: null, // {code, expires_in, qr_svg, until}
     hands: {}, // `${room_id}:${match}` → the match's hands (shown), or {error}
     renaming: false,
+    passkey: { busy: false, added: 0, error: null }, // 添加通行密钥: added this visit, or why not
     presets: null, // GET /api/presets: the rules' names
     confirm: null,
     error: null,
@@ -104,6 +118,7 @@ export function startMe(app) {
         await signOut();
         bar.me = null;
         ui.matches = ui.stats = ui.devices = null;
+        ui.passkey = { busy: false, added: 0, error: null };
       } else {
         await api(`/api/me/devices/${encodeURIComponent(device.id)}`, undefined, "DELETE");
         await loadDevices();
@@ -111,6 +126,24 @@ export function startMe(app) {
     } catch (err) {
       failed(err);
     }
+    draw();
+  }
+
+  /** 添加通行密钥: the server's options, the browser's ceremony, the passkey sent back. */
+  async function newPasskey() {
+    const pk = ui.passkey;
+    if (pk.busy) return;
+    pk.busy = true;
+    pk.error = null;
+    draw();
+    try {
+      await addPasskey();
+      pk.added += 1;
+    } catch (err) {
+      if (err.status === 401) failed(err);
+      else pk.error = failure(err);
+    }
+    pk.busy = false;
     draw();
   }
 
@@ -320,6 +353,27 @@ export function startMe(app) {
     );
   }
 
+  /** 通行密钥: add one (where this page can), and what came of it. */
+  function passkeysPanel() {
+    const pk = ui.passkey;
+    const blocked = passkeysBlocked();
+    return h(
+      "section",
+      { class: "panel me-passkeys", "data-testid": "me-passkeys" },
+      h("h2", {}, t("passkeys_title")),
+      h("p", { class: "help" }, t("passkeys_help")),
+      blocked
+        ? passkeyNote(blocked, "")
+        : h(
+            "div",
+            { class: "passkey-add" },
+            button("passkey-add", newPasskey, pk.busy ? "…" : t("passkey_add"), { class: "small primary", disabled: pk.busy }),
+            pk.added ? h("p", { class: "passkey-added", "data-testid": "passkey-added" }, t("passkey_added")) : null,
+          ),
+      pk.error ? h("p", { class: "error", "data-testid": "passkey-error" }, pk.error) : null,
+    );
+  }
+
   /** 换设备: the code to type on the other device, and its QR code (of /me?code=CODE). */
   function transferBox() {
     const tr = ui.transfer;
@@ -367,7 +421,7 @@ export function startMe(app) {
         bar.render(),
       );
     } else {
-      body = [playerPanel(me), statsPanel(), matchesPanel(), devicesPanel()];
+      body = [playerPanel(me), statsPanel(), matchesPanel(), devicesPanel(), passkeysPanel()];
     }
     mount(
       app,

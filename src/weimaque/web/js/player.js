@@ -1,6 +1,7 @@
 // The player (docs/protocol.md §7.1): someone across rooms and devices, without a password.
 // GET /api/me says who this browser is signed in as; signing up and signing in with another
-// device's code set the HttpOnly cookie, which every request and socket then carries by itself.
+// device's code or a passkey set the HttpOnly cookie, which every request and socket then
+// carries by itself.
 // The lobby's player bar is drawn here, and its signed-out form serves /me and /c/{code} too.
 import { createRef, h } from "./dom.js";
 import { api } from "./net.js";
@@ -107,15 +108,90 @@ export function signedOut() {
   mePromise = null;
 }
 
+// ---- passkeys (docs/protocol.md §7.1, "Passkeys (WebAuthn)")
+
+/** Whether `host` (location.hostname) is an IP address: a passkey needs the site's name. */
+const isAddress = (host) => /^\d{1,3}(\.\d{1,3}){3}$/.test(host) || host.includes(":");
+
+/**
+ * Why this page cannot use passkeys, or null when it can: {key} of the words said instead of
+ * the passkey buttons, and on this machine's own address the `url` of this page by the name
+ * localhost. The relying party is the page's host, which must be a domain name; the browser must
+ * offer WebAuthn with its JSON helpers.
+ */
+export function passkeysBlocked() {
+  const host = location.hostname;
+  if (isAddress(host)) {
+    const loopback = host === "127.0.0.1" || host === "[::1]" || host === "::1";
+    const url = `http://localhost${location.port ? `:${location.port}` : ""}${location.pathname}`;
+    return loopback ? { key: "passkey_need_name_local", url } : { key: "passkey_need_name" };
+  }
+  const pk = window.PublicKeyCredential;
+  if (typeof pk !== "function" || !pk.parseCreationOptionsFromJSON || !pk.parseRequestOptionsFromJSON || !navigator.credentials) {
+    return { key: window.isSecureContext ? "passkey_unsupported" : "passkey_need_https" };
+  }
+  return null;
+}
+
+/** The line said instead of a passkey button (`blocked` from passkeysBlocked()). */
+export function passkeyNote(blocked, cls = "help") {
+  return h(
+    "p",
+    { class: `${cls} passkey-none`, "data-testid": "passkey-unavailable" },
+    t(blocked.key),
+    blocked.url ? [" ", h("a", { href: blocked.url, "data-testid": "passkey-localhost" }, blocked.url)] : null,
+  );
+}
+
+/**
+ * A ceremony of the browser (create or get): what the browser refuses becomes an error with a
+ * code of our own, said by failure() like the server's (NotAllowedError is a cancel, or no
+ * passkey of this site was chosen).
+ */
+async function ceremony(work, cancelled) {
+  let got;
+  try {
+    got = await work();
+  } catch (exc) {
+    const codes = { NotAllowedError: cancelled, AbortError: cancelled, InvalidStateError: "passkey_exists", SecurityError: "passkey_site" };
+    const code = codes[exc?.name];
+    const err = new Error(code === cancelled ? "" : String(exc?.message || exc));
+    err.code = code || "passkey_failed";
+    throw err;
+  }
+  if (!got) throw Object.assign(new Error(""), { code: cancelled });
+  return got;
+}
+
+/** POST /api/me/passkeys(/options): a passkey of the signed-in player made here, kept there. */
+export async function addPasskey() {
+  const { ticket, options } = await api("/api/me/passkeys/options", {});
+  const publicKey = PublicKeyCredential.parseCreationOptionsFromJSON(options);
+  const made = await ceremony(() => navigator.credentials.create({ publicKey }), "passkey_cancelled");
+  return api("/api/me/passkeys", { ticket, credential: made.toJSON() });
+}
+
+/** POST /api/players/passkey(/options): this browser signed in with one of the site's passkeys. */
+export async function signInWithPasskey() {
+  const { ticket, options } = await api("/api/players/passkey/options", {});
+  const publicKey = PublicKeyCredential.parseRequestOptionsFromJSON(options);
+  const used = await ceremony(() => navigator.credentials.get({ publicKey }), "passkey_not_chosen");
+  const res = await api("/api/players/passkey", { ticket, credential: used.toJSON() });
+  remember(res.player);
+  mePromise = null;
+  return res;
+}
+
 const ROLES = { owner: "role_owner", admin: "role_admin", member: "role_member", pending: "role_pending" };
 
 /** A club role as people say it: 圈主, 管理员, 成员, 待审核. */
 export const roleName = (role) => t(ROLES[role] || "role_member");
 
 /**
- * The player bar: signed out, a name and 创建玩家, or the code of another device; signed in,
- * the name, 战绩, the player's 亲友圈 and 创建亲友圈. It owns no DOM: `render()` describes it and
- * `changed()` (the page's redraw) runs whenever it moves; `onSignedIn(res)` after signing in.
+ * The player bar: signed out, a name and 创建玩家, or the code of another device, and 用通行密钥登录
+ * where the page can use passkeys; signed in, the name, 战绩, the player's 亲友圈 and 创建亲友圈.
+ * It owns no DOM: `render()` describes it and `changed()` (the page's redraw) runs whenever it
+ * moves; `onSignedIn(res)` after signing in.
  */
 export class PlayerBar {
   constructor({ changed, onSignedIn }) {
@@ -189,6 +265,24 @@ export class PlayerBar {
     });
   }
 
+  /** 用通行密钥登录: the browser offers this site's passkeys; one signs this device in. */
+  usePasskey() {
+    return this.run(async () => {
+      const res = await signInWithPasskey();
+      await this.load(true);
+      this.onSignedIn(res);
+    });
+  }
+
+  /** 用通行密钥登录, beside the other ways in (where the page can use passkeys). */
+  passkeyButton() {
+    return h(
+      "button",
+      { type: "button", class: "small passkey-sign-in", "data-testid": "passkey-sign-in", disabled: this.busy, onclick: () => this.usePasskey() },
+      t("passkey_sign_in"),
+    );
+  }
+
   createClub() {
     const name = (this.clubRef.current?.value ?? "").trim();
     if (!name) {
@@ -210,6 +304,7 @@ export class PlayerBar {
       fn();
     };
     const byName = this.mode === "name";
+    const blocked = passkeysBlocked(); // then a line saying why, under the help
     return h(
       "div",
       { class: "sign-in", "data-testid": "sign-in" },
@@ -268,7 +363,9 @@ export class PlayerBar {
         },
         byName ? t("code_sign_in") : t("player_new_instead"),
       ),
+      blocked ? null : this.passkeyButton(),
       h("p", { class: "help" }, byName ? t("player_help") : t("code_help")),
+      blocked ? passkeyNote(blocked) : null,
     );
   }
 
