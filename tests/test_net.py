@@ -142,7 +142,9 @@ def test_imitation_learns_greedy_and_weights_round_trip(tmp_path: Path) -> None:
 
 def test_train_command_prints_a_curve(tmp_path: Path) -> None:
     args = ["train", "--out", str(tmp_path), "--imitate-hands", "2", "--chunks", "1"]
-    res = CliRunner().invoke(app, [*args, "--steps", "20", "--eval-hands", "6"])
+    res = CliRunner(env={"COLUMNS": "250"}).invoke(
+        app, [*args, "--steps", "20", "--eval-hands", "6"]
+    )
     assert res.exit_code == 0, res.output
     assert "learning curve" in res.stdout and "points/hand" in res.stdout
     curve = json.loads((tmp_path / "curve.json").read_text("utf-8"))
@@ -152,6 +154,8 @@ def test_train_command_prints_a_curve(tmp_path: Path) -> None:
     # a folder that cannot be made is refused, quoting it
     blocker = tmp_path / "file"
     blocker.write_text("x")
-    res = CliRunner().invoke(app, ["train", "--out", str(blocker / "sub"), "--imitate-hands", "1"])
+    res = CliRunner(env={"COLUMNS": "250"}).invoke(
+        app, ["train", "--out", str(blocker / "sub"), "--imitate-hands", "1"]
+    )
     assert res.exit_code == 2
     assert "cannot create" in res.output and "sub" in res.output

@@ -352,9 +352,19 @@ def test_a_club_table_its_seats_and_its_records(client: TestClient) -> None:
     assert [m["room_id"] for m in theirs] == [room_id]
     error(client.get(f"/api/players/{ids[2]}/matches", headers=stranger), 404)
     # The 回放码 opens that hand's replay for anyone, and nothing else.
-    replay = client.get(f"/api/replays/{code.lower()}").json()
-    assert (replay["room_id"], replay["number"], replay["code"]) == (room_id, 1, code)
+    answer = client.get(f"/api/replays/{code.lower()}")
+    replay = answer.json()
+    assert (replay["number"], replay["match"], replay["code"]) == (1, 1, code)
     assert replay["steps"] and replay["record"]["actions"]
+    assert [(s["name"], s["player_id"]) for s in replay["seats"]] == list(
+        zip(("阿明", "小芳", "老王"), ids, strict=True)
+    )
+    # Nothing leads from the code to the room and its other hands.
+    assert room_id not in answer.text
+    review = client.get(f"/api/replays/{code}/review?seat=1")
+    assert review.status_code == 200, review.text
+    assert review.json()["code"] == code and room_id not in review.text
+    assert "'9'" in error(client.get(f"/api/replays/{code}/review?seat=9"), 400, "bad_seat")
 
 
 def test_paging_a_long_record(client: TestClient) -> None:

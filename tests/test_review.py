@@ -142,7 +142,7 @@ def match_record() -> dict[str, Any]:
 
 
 def test_cli_reviews_match_and_server_records(tmp_path: Path) -> None:
-    runner = CliRunner()
+    runner = CliRunner(env={"COLUMNS": "250"})
     record = match_record()
     path = tmp_path / "match.json"
     path.write_text(json.dumps(record, ensure_ascii=False), "utf-8")
@@ -169,8 +169,11 @@ def test_cli_reviews_match_and_server_records(tmp_path: Path) -> None:
     assert res.exit_code == 0 and "复盘" in res.stdout and "decisions" in res.stdout
 
 
-def test_bad_input_is_refused_with_a_clear_error(tmp_path: Path) -> None:
-    runner = CliRunner()
+def test_bad_input_is_refused_with_a_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    runner = CliRunner(env={"COLUMNS": "250"})
+    monkeypatch.chdir(tmp_path)  # the missing file's name is quoted whole, however deep tmp is
     path = tmp_path / "x.json"
     path.write_text('{"foo": 1}', "utf-8")
     res = runner.invoke(app, ["review", str(path), "--seat", "0"])
@@ -178,7 +181,7 @@ def test_bad_input_is_refused_with_a_clear_error(tmp_path: Path) -> None:
     path.write_text(json.dumps(explicit_hand(2)), "utf-8")
     res = runner.invoke(app, ["review", str(path), "--seat", "0", "--bot", "greedy"])
     assert res.exit_code == 2 and "'greedy'" in res.output
-    res = runner.invoke(app, ["review", str(tmp_path / "missing.json"), "--seat", "0"])
+    res = runner.invoke(app, ["review", "missing.json", "--seat", "0"])
     assert res.exit_code == 2 and "missing.json" in res.output
     with pytest.raises(WeimaqueError, match="no hand 3"):
         review(match_record(), 0, BOT, hand=3)

@@ -31,7 +31,7 @@ def server(db: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
     args = [sys.executable, "-c", code, "serve", "--port", str(port), "--db", str(db)]
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 60
         while True:
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=1):

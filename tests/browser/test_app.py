@@ -221,7 +221,7 @@ def own_server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     proc = subprocess.Popen(args, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 60
         while True:
             try:
                 fetch(base, "/api/health")

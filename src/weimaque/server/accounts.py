@@ -445,6 +445,27 @@ def leaderboard(db: sqlite3.Connection, club_id: str, since: float) -> list[dict
     ]
 
 
+def hand_seats(
+    db: sqlite3.Connection, room_id: str, number: int
+) -> tuple[list[dict[str, Any]], int]:
+    """Who held the seats of a finished hand (seat, name, player id), and the hand's number in
+    its match."""
+    rows = db.execute(
+        "SELECT seat, name, player_id, match FROM hand_seats WHERE room_id = ? AND number = ? "
+        "ORDER BY seat",
+        (room_id, number),
+    ).fetchall()
+    if not rows:
+        return [], number
+    before = db.execute(
+        "SELECT COUNT(DISTINCT number) FROM hand_seats WHERE room_id = ? AND match = ? "
+        "AND number <= ?",
+        (room_id, rows[0][3], number),
+    ).fetchone()
+    seats = [{"seat": s, "name": n, "player_id": p} for s, n, p, _ in rows]
+    return seats, int(before[0])
+
+
 def replay_of(db: sqlite3.Connection, code_hash: str) -> tuple[str, int] | None:
     """(room id, hand number) of a 回放码."""
     row = db.execute(

@@ -427,11 +427,22 @@ async def hand_review(request: Request) -> Response:
     if isinstance(found, JSONResponse):
         return found
     room, number, _, record = found
+    body = await review_of(s, request, room.id, number, record)
+    if isinstance(body, JSONResponse):
+        return body
+    return JSONResponse({"v": PROTOCOL_VERSION, "room_id": room.id, "number": number, **body})
+
+
+async def review_of(
+    s: Server, request: Request, room_id: str, number: int, record: dict[str, Any]
+) -> dict[str, Any] | JSONResponse:
+    """复盘 of the seat ``?seat=N`` of hand ``number`` of a room (its ``record``): the body's
+    review fields, or the error to answer."""
     seat_text = request.query_params.get("seat")
     if seat_text not in ("0", "1", "2"):
         return _error(400, "bad_seat", f"seat must be 0, 1 or 2, not {quoted(seat_text)}")
     seat = int(seat_text)
-    key = (room.id, number, seat)
+    key = (room_id, number, seat)
     try:
         result = await s.reviews.get(key, record, client_address(request.scope))
     except Refused as exc:
@@ -441,11 +452,10 @@ async def hand_review(request: Request) -> Response:
     except Exception as exc:  # the review process failed (logged by the queue)
         message = f"the review could not be computed ({type(exc).__name__}); try again"
         return _error(503, "review_failed", message)
-    body: dict[str, Any] = {"v": PROTOCOL_VERSION, "room_id": room.id, "number": number}
-    body.update(copy.deepcopy(result))
+    body: dict[str, Any] = copy.deepcopy(result)
     for d in body["decisions"]:
         d["hand"] = number
-    return JSONResponse(body)
+    return body
 
 
 __all__ = [
@@ -461,6 +471,7 @@ __all__ = [
     "match_record",
     "open_room",
     "presets",
+    "review_of",
     "room_info",
     "score_api",
     "seat_bot",

@@ -161,6 +161,7 @@ def create_app(
         Route("/api/me/matches", playerapi.my_matches),
         Route("/api/me/stats", playerapi.my_stats),
         Route("/api/replays/{code}", playerapi.replay),
+        Route("/api/replays/{code}/review", playerapi.replay_review),
         Route("/api/clubs", clubapi.create_club, methods=["POST"]),
         Route("/api/clubs/join", clubapi.join, methods=["POST"]),
         Route("/api/clubs/{club_id}", clubapi.club, methods=["GET"]),

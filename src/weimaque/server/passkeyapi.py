@@ -1,5 +1,6 @@
 """Passkeys (WebAuthn, with the ``webauthn`` library): a signed-in player adds one, and a device
-signs in with it instead of a transfer code (docs/protocol.md §7.1).
+signs in with it instead of a transfer code (docs/protocol.md §7.1). The library (and the
+cryptography under it) is loaded at the first ceremony, not with the server.
 
 Each ceremony is two requests: the options (with a challenge the server keeps for a minute,
 under a ticket) and the browser's answer to them. The relying party is the host the page was
@@ -16,20 +17,6 @@ from typing import Any, Final
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from webauthn import (
-    generate_authentication_options,
-    generate_registration_options,
-    options_to_json,
-    verify_authentication_response,
-    verify_registration_response,
-)
-from webauthn.helpers import bytes_to_base64url
-from webauthn.helpers.exceptions import InvalidAuthenticationResponse, InvalidRegistrationResponse
-from webauthn.helpers.structs import (
-    AuthenticatorSelectionCriteria,
-    ResidentKeyRequirement,
-    UserVerificationRequirement,
-)
 
 from weimaque.server import accounts
 from weimaque.server.context import Server, server_of
@@ -84,6 +71,8 @@ def _take(s: Server, ticket: Any, player: str | None) -> bytes | None:
 
 
 def _options(options: Any, ticket: str) -> JSONResponse:
+    from webauthn import options_to_json
+
     return JSONResponse(
         {"v": PROTOCOL_VERSION, "ticket": ticket, "options": json.loads(options_to_json(options))}
     )
@@ -99,6 +88,13 @@ async def register_options(request: Request) -> Response:
     if isinstance(party, JSONResponse):
         return party
     rp_id, _ = party
+    from webauthn import generate_registration_options
+    from webauthn.helpers.structs import (
+        AuthenticatorSelectionCriteria,
+        ResidentKeyRequirement,
+        UserVerificationRequirement,
+    )
+
     have = await s.read(lambda db: accounts.passkeys_of(db, player.id))
     if len(have) >= 10:
         return _error(409, "too_many", "a player has at most 10 passkeys")
@@ -130,6 +126,10 @@ async def register(request: Request) -> Response:
     if isinstance(party, JSONResponse):
         return party
     rp_id, origin = party
+    from webauthn import verify_registration_response
+    from webauthn.helpers import bytes_to_base64url
+    from webauthn.helpers.exceptions import InvalidRegistrationResponse
+
     challenge = _take(s, raw["ticket"], player.id)
     if challenge is None:
         return _error(400, "bad_ticket", "that ceremony is over or was never started")
@@ -157,6 +157,9 @@ async def sign_in_options(request: Request) -> Response:
     if isinstance(party, JSONResponse):
         return party
     rp_id, _ = party
+    from webauthn import generate_authentication_options
+    from webauthn.helpers.structs import UserVerificationRequirement
+
     options = generate_authentication_options(
         rp_id=rp_id, user_verification=UserVerificationRequirement.PREFERRED
     )
@@ -178,6 +181,9 @@ async def sign_in(request: Request) -> Response:
     if isinstance(party, JSONResponse):
         return party
     rp_id, origin = party
+    from webauthn import verify_authentication_response
+    from webauthn.helpers.exceptions import InvalidAuthenticationResponse
+
     challenge = _take(s, raw["ticket"], None)
     credential = raw["credential"]
     cred_id = credential.get("id") if isinstance(credential, dict) else None

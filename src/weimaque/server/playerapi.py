@@ -20,6 +20,7 @@ from starlette.responses import JSONResponse, Response
 from weimaque.rules.registry import get_rules
 from weimaque.server import accounts
 from weimaque.server.accounts import COOKIE, Device, Player
+from weimaque.server.api import review_of
 from weimaque.server.context import DEAD_COOKIE, Server, server_of
 from weimaque.server.context import error_response as _error
 from weimaque.server.limits import BodyError, client_address, read_json
@@ -379,8 +380,10 @@ async def player_matches(request: Request) -> Response:
     return JSONResponse(_matches_json(found))
 
 
-async def replay(request: Request) -> Response:
-    """``GET /api/replays/{code}``: the replay of the hand of a 回放码."""
+async def _coded(
+    request: Request,
+) -> tuple[Server, str, str, int, int, dict[str, Any]] | JSONResponse:
+    """The hand of the path's 回放码: (server, code, room id, number, match, record)."""
     s = server_of(request)
     refused = s.guessed(request)
     if refused is not None:
@@ -399,18 +402,44 @@ async def replay(request: Request) -> Response:
     if hand is None:
         return _error(404, "bad_code", f"no replay {quoted(text, 40)}")
     match, record = hand
+    assert code is not None
+    return s, code, room_id, number, match, record
+
+
+async def replay(request: Request) -> Response:
+    """``GET /api/replays/{code}``: the replay of the hand of a 回放码, with who sat where and
+    nothing of the room's other hands (not even the room's id)."""
+    found = await _coded(request)
+    if isinstance(found, JSONResponse):
+        return found
+    s, code, room_id, number, match, record = found
     steps = await asyncio.to_thread(replay_steps, record)
+    seats, in_match = await s.read(lambda db: accounts.hand_seats(db, room_id, number))
     return JSONResponse(
         {
             "v": PROTOCOL_VERSION,
             "code": code,
-            "room_id": room_id,
-            "number": number,
+            "number": in_match,
             "match": match,
+            "seats": seats,
             "record": record,
             "steps": steps,
         }
     )
+
+
+async def replay_review(request: Request) -> Response:
+    """``GET /api/replays/{code}/review?seat=N``: 复盘 of one seat of a 回放码's hand."""
+    found = await _coded(request)
+    if isinstance(found, JSONResponse):
+        return found
+    s, code, room_id, number, _, record = found
+    body = await review_of(s, request, room_id, number, record)
+    if isinstance(body, JSONResponse):
+        return body
+    for d in body["decisions"]:
+        d.pop("hand", None)
+    return JSONResponse({"v": PROTOCOL_VERSION, "code": code, **body})
 
 
 __all__ = [
@@ -425,6 +454,7 @@ __all__ = [
     "remove_device",
     "rename",
     "replay",
+    "replay_review",
     "sign_out",
     "signed_in",
     "start_transfer",

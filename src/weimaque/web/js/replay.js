@@ -75,7 +75,8 @@ function scoreStrip(step, last, label) {
  * The replay viewer of hand `number`: its steps, where it stands and how it is shown. It owns no
  * DOM: `view()` describes it and `changed()` (the page's redraw) runs whenever it moves.
  * opts: {label(seat), title, bottom (the seat to show at the bottom), onClose(), changed(),
- *        loaded: {steps, record} already fetched (a 回放码's GET /api/replays/{code}), or absent}
+ *        loaded: {steps, record} already fetched (a 回放码's GET /api/replays/{code}), or absent,
+ *        reviewPath: where its 复盘 is asked for, when not the room's (a 回放码's own)}
  */
 export class Replay {
   constructor(roomId, number, opts) {
@@ -148,7 +149,7 @@ export class Replay {
     this.reviewing = true;
     this.reviewError = null;
     this.changed();
-    loadReview(this.roomId, this.number, this.opts.bottom)
+    loadReview(this.roomId, this.number, this.opts.bottom, this.opts.reviewPath)
       .then((r) => {
         this.review = r;
       })

@@ -1,28 +1,25 @@
 // A 回放码's page (/p/{code}, docs/protocol.md §7.4): GET /api/replays/{code} gives the hand's
-// record and its steps, and the room's replay viewer (replay.js) shows them, from above or
-// from any seat. Who sat where comes from the room, when this browser may see it.
+// record, its steps and who sat where (never the room: a code opens its own hand only), and
+// the room's replay viewer (replay.js) shows them, from above or from any seat.
 import { h, mount } from "./dom.js";
 import { api } from "./net.js";
 import { onLangChange, t } from "./i18n.js";
 import { header } from "./page.js";
-import { botLevel } from "./bots.js";
 import { Replay } from "./replay.js";
 import { loadPresets } from "./rules.js";
 import { failure, formatCode, loadMe } from "./player.js";
 
 export function startReplayCode(app, code) {
-  const ui = { replay: null, room: null, error: null, copied: false };
+  const ui = { replay: null, seats: [], error: null, copied: false };
 
-  /** A seat's name: the room's (a bot by its level), else 1号位. */
+  /** A seat's name as the hand's end found it, else 1号位. */
   function label(seat) {
-    const info = ui.room?.seats?.[seat];
-    if (info?.kind === "bot") return t("bot_named", { n: seat + 1, level: botLevel(info.bot) });
-    return info?.taken && info.name ? info.name : t("seat_n", { n: seat + 1 });
+    const name = ui.seats.find((s) => s.seat === seat)?.name;
+    return name || t("seat_n", { n: seat + 1 });
   }
 
-  /** 第 N 局 of its match, when the room says where its match began; else the room's number. */
-  function handTitle(data, room) {
-    if (room && room.match_number === data.match) return t("hand_n", { n: data.number - room.first_hand + 1 });
+  /** 第 N 局 (of the match's, when it was not the room's first match). */
+  function handTitle(data) {
     return data.match > 1 ? t("match_hand_n", { m: data.match, n: data.number }) : t("hand_n", { n: data.number });
   }
 
@@ -35,18 +32,16 @@ export function startReplayCode(app, code) {
       draw();
       return;
     }
-    // The names at the table and our own seat: optional (a club's table is its members' only).
-    const [room, me] = await Promise.all([
-      api(`/api/rooms/${encodeURIComponent(data.room_id)}`).then((r) => r.room, () => null),
-      loadMe().catch(() => null),
-    ]);
-    ui.room = room;
-    const mine = room && me ? room.seats.find((x) => x.player_id && x.player_id === me.player.id) : null;
-    ui.replay = new Replay(data.room_id, data.number, {
+    ui.seats = data.seats || [];
+    // Our own seat at the bottom, when we played this hand.
+    const me = await loadMe().catch(() => null);
+    const mine = me ? ui.seats.find((x) => x.player_id && x.player_id === me.player.id) : null;
+    ui.replay = new Replay(null, data.number, {
       label,
-      title: handTitle(data, room),
+      title: handTitle(data),
       bottom: mine ? mine.seat : 0,
       loaded: data,
+      reviewPath: `/api/replays/${encodeURIComponent(code)}/review`,
       changed: draw,
       onClose: () => location.assign("/"),
     });

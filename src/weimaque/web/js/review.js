@@ -32,8 +32,9 @@ export const reviewLabel = () => say("label");
 export const reviewLoading = () => h("p", { "data-testid": "review-loading" }, say("loading"));
 
 /** Fetch the review of `seat` for finished hand `number`. */
-export function loadReview(roomId, number, seat) {
-  return api(`/api/rooms/${encodeURIComponent(roomId)}/hands/${number}/review?seat=${seat}`);
+export function loadReview(roomId, number, seat, path) {
+  const base = path || `/api/rooms/${encodeURIComponent(roomId)}/hands/${number}/review`;
+  return api(`${base}?seat=${seat}`);
 }
 
 /** The decision graded at replay step `i` (the action that led to it), or undefined. */
