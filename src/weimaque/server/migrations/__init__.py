@@ -4,7 +4,8 @@ Every database the store opens is brought to the newest revision, in place and i
 transaction per migration: a file written by an older server (one made before these
 migrations existed included: the first migration recognises its tables) loses nothing. The
 migrations speak SQLAlchemy's portable operations, so the same ones can run on another engine.
-A new one is made with ``alembic -c src/weimaque/server/migrations/alembic.ini revision -m …``.
+A new migration is a new file in ``versions/`` (the last one's shape: ``revision``, the
+``down_revision`` it follows, ``upgrade``), and :data:`HEAD` names it.
 """
 
 from __future__ import annotations

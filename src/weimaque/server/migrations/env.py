@@ -7,7 +7,7 @@ import logging
 from alembic import context
 
 connection = context.config.attributes.get("connection")
-if connection is None:  # pragma: no cover - the alembic command line, for `revision` only
+if connection is None:  # pragma: no cover - the alembic command line has no connection to lend
     raise SystemExit("run migrations through weimaque.server.migrations.upgrade")
 
 # Migrations say what they do at INFO under weimaque.server, as the store does.
