@@ -347,6 +347,10 @@ def test_a_club_table_its_seats_and_its_records(client: TestClient) -> None:
     assert sorted(r["points"] for r in board["rows"]) == sorted(totals)
     assert all(r["hands"] == 1 and r["matches"] == 1 for r in board["rows"])
     assert "0" in error(client.get(f"/api/clubs/{cid}/leaderboard?days=0", headers=heads[1]), 400)
+    # 老王 also plays a table of his own, outside the club.
+    elsewhere = bot_table(client, heads[2], seed=3)
+    mine = client.get("/api/me/matches", headers=heads[2]).json()["matches"]
+    assert [m["room_id"] for m in mine] == [elsewhere, room_id]
     # Another member's 战绩: only the club's matches; a stranger's: nothing.
     theirs = client.get(f"/api/players/{ids[2]}/matches", headers=heads[1]).json()["matches"]
     assert [m["room_id"] for m in theirs] == [room_id]
@@ -367,27 +371,30 @@ def test_a_club_table_its_seats_and_its_records(client: TestClient) -> None:
     assert "'9'" in error(client.get(f"/api/replays/{code}/review?seat=9"), 400, "bad_seat")
 
 
+def bot_table(client: TestClient, head: dict[str, str], seed: int) -> str:
+    """A one-hand match of the player of ``head`` against two bots, played to its end."""
+    res = client.post(
+        "/api/rooms",
+        json={
+            "seed": seed,
+            "bots": {"1": "random", "2": "random"},
+            "bot_delay_ms": 0,
+            "turn_seconds": None,
+            "next_seconds": None,
+            "options": {"match_hands": 1},
+        },
+    )
+    room_id = str(res.json()["room_id"])
+    with client.websocket_connect(f"/ws/{room_id}", headers=head) as ws:
+        c = Client(ws)
+        c.reply(c.send(type="sit", seat=0), "welcome")
+        play_hand(client, room_id, {0: c})
+    return room_id
+
+
 def test_paging_a_long_record(client: TestClient) -> None:
     _, head = sign_up(client, "阿明")
-    rooms = []
-    for seed in range(3):
-        res = client.post(
-            "/api/rooms",
-            json={
-                "seed": seed,
-                "bots": {"1": "random", "2": "random"},
-                "bot_delay_ms": 0,
-                "turn_seconds": None,
-                "next_seconds": None,
-                "options": {"match_hands": 1},
-            },
-        )
-        room_id = res.json()["room_id"]
-        rooms.append(room_id)
-        with client.websocket_connect(f"/ws/{room_id}", headers=head) as ws:
-            c = Client(ws)
-            c.reply(c.send(type="sit", seat=0), "welcome")
-            play_hand(client, room_id, {0: c})
+    rooms = [bot_table(client, head, seed) for seed in range(3)]
     page = client.get("/api/me/matches?limit=2", headers=head).json()
     assert [m["room_id"] for m in page["matches"]] == rooms[:0:-1] and page["next"]
     rest = client.get(f"/api/me/matches?limit=2&before={page['next']}", headers=head).json()
@@ -442,3 +449,52 @@ def test_a_device_signed_out_elsewhere_forgets_its_cookie(client: TestClient) ->
     error(answer, 401, "unauthorized")
     assert 'wmq_player=""' in answer.headers["set-cookie"]
     assert "Max-Age=0" in answer.headers["set-cookie"]
+
+
+def test_passkey_ceremonies_refuse_what_is_not_theirs(client: TestClient) -> None:
+    """The browser test makes and uses a passkey with Chromium's virtual authenticator; here,
+    what the server refuses (docs/protocol.md §7.1)."""
+    _, head = sign_up(client, "阿明")
+    # An IP address is no relying party.
+    by_ip = client.post("/api/players/passkey/options", headers={"host": "127.0.0.1:8000"})
+    assert "127.0.0.1" in error(by_ip, 400, "no_passkeys")
+    made = client.post("/api/me/passkeys/options", headers=head).json()
+    options = made["options"]
+    assert options["rp"]["id"] == "testserver" and options["user"]["name"] == "阿明"
+    assert options["authenticatorSelection"]["residentKey"] == "required"
+    error(client.post("/api/me/passkeys/options"), 401)
+    # A ticket is good once, for its own player and ceremony only.
+    _, other = sign_up(client, "小芳")
+    answer = {"ticket": made["ticket"], "credential": {"id": "x", "response": {}}}
+    error(client.post("/api/me/passkeys", json=answer, headers=other), 400, "bad_ticket")
+    error(client.post("/api/me/passkeys", json=answer, headers=head), 400, "bad_ticket")
+    fresh = client.post("/api/me/passkeys/options", headers=head).json()["ticket"]
+    broken = {"ticket": fresh, "credential": {"id": "x", "response": {}}}
+    error(client.post("/api/me/passkeys", json=broken, headers=head), 400, "bad_passkey")
+    # Signing in: a passkey this server never made is refused.
+    ticket = client.post("/api/players/passkey/options").json()["ticket"]
+    unknown = {"ticket": ticket, "credential": {"id": "AAAA", "response": {}}}
+    error(client.post("/api/players/passkey", json=unknown), 404, "bad_passkey")
+    extra = {"ticket": ticket, "credential": {}, "player": "x"}
+    assert "'player'" in error(client.post("/api/players/passkey", json=extra), 400)
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        {"options": {"min_xi": int("9" * 4000)}},
+        {"options": {"min_xi": -3}},
+        {"preset": "nowhere"},
+        {"bots": {"1": "mcts:iters=99999999"}},
+        {"club": "another"},
+        [1],
+    ],
+)
+def test_a_clubs_rules_are_checked_as_a_rooms_body_is(client: TestClient, rules: Any) -> None:
+    _, owner = sign_up(client, "阿明")
+    made = client.post("/api/clubs", json={"name": "c", "rules": rules}, headers=owner)
+    assert made.status_code == 400, made.text
+    cid = club_of(client, owner)["id"]
+    patched = client.patch(f"/api/clubs/{cid}", json={"rules": rules}, headers=owner)
+    assert patched.status_code == 400, patched.text
+    assert client.get(f"/api/clubs/{cid}", headers=owner).json()["club"]["rules"] == {}

@@ -10,6 +10,9 @@ from typing import Any, Final
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from weimaque.bots import check_spec, get_bot
+from weimaque.errors import WeimaqueError
+from weimaque.rules.registry import rules_with
 from weimaque.server import accounts
 from weimaque.server.accounts import ADMINS, Player, Role
 from weimaque.server.api import check_room_body, open_room
@@ -57,8 +60,12 @@ def _rules_error(rules: Any) -> str | None:
     """Why ``rules`` cannot be a club's default body of ``POST /api/rooms`` (None: it can)."""
     try:
         check_room_body(rules)
-        RoomOptions.from_json(rules)
-    except RoomError as exc:
+        opts = RoomOptions.from_json(rules)
+        rules_with(opts.preset, dict(opts.options))
+        for spec in opts.bots.values():
+            check_spec(spec)
+            get_bot(spec)
+    except (RoomError, WeimaqueError) as exc:
         return str(exc)
     return None
 

@@ -128,7 +128,7 @@ async def register(request: Request) -> Response:
     rp_id, origin = party
     from webauthn import verify_registration_response
     from webauthn.helpers import bytes_to_base64url
-    from webauthn.helpers.exceptions import InvalidRegistrationResponse
+    from webauthn.helpers.exceptions import WebAuthnException
 
     challenge = _take(s, raw["ticket"], player.id)
     if challenge is None:
@@ -140,7 +140,7 @@ async def register(request: Request) -> Response:
             expected_rp_id=rp_id,
             expected_origin=origin,
         )
-    except (InvalidRegistrationResponse, ValueError, TypeError, KeyError) as exc:
+    except (WebAuthnException, ValueError, TypeError, KeyError) as exc:  # any malformed answer
         return _error(400, "bad_passkey", f"the passkey was not accepted: {str(exc)[:200]}")
     credential = bytes_to_base64url(made.credential_id)
     key, count = made.credential_public_key, made.sign_count
@@ -182,7 +182,7 @@ async def sign_in(request: Request) -> Response:
         return party
     rp_id, origin = party
     from webauthn import verify_authentication_response
-    from webauthn.helpers.exceptions import InvalidAuthenticationResponse
+    from webauthn.helpers.exceptions import WebAuthnException
 
     challenge = _take(s, raw["ticket"], None)
     credential = raw["credential"]
@@ -202,7 +202,7 @@ async def sign_in(request: Request) -> Response:
             credential_public_key=public_key,
             credential_current_sign_count=count,
         )
-    except (InvalidAuthenticationResponse, ValueError, TypeError, KeyError) as exc:
+    except (WebAuthnException, ValueError, TypeError, KeyError) as exc:  # any malformed answer
         return _error(400, "bad_passkey", f"the passkey was not accepted: {str(exc)[:200]}")
     s.guesses.forgive(client_address(request.scope))
     key, device = new_device(request)
