@@ -539,7 +539,11 @@ def test_restoring_a_long_match_holds_up_no_other_room(tmp_path: Path) -> None:
         info = server.get(f"/api/rooms/{big}")["room"]
         assert info["hands_played"] == 1500
         assert took[0] > 0.3, f"the restore took only {took[0]:.2f} s: not a long one"
-        assert max(pongs) < 0.25, f"another room's ping took {max(pongs):.2f} s"
+        # A restore on the loop would hold a ping for about its whole length; in a thread the
+        # loop answers throughout (bounded by the restore's own length, which a machine under
+        # load stretches as much as it stretches a ping).
+        bound = max(0.25, took[0] / 3)
+        assert max(pongs) < bound, f"another room's ping took {max(pongs):.2f} s of {took[0]:.2f}"
         watcher.close()
     finally:
         server.stop()
