@@ -622,7 +622,10 @@ def _serve(port: int, db: Path) -> subprocess.Popen[bytes]:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=1):
                 return proc
         except OSError:
-            assert proc.poll() is None and time.monotonic() < deadline, "server did not start"
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()  # never left behind, serving on
+                proc.wait(5)
+                pytest.fail("server did not start")
             time.sleep(0.05)
 
 
