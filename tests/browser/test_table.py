@@ -18,6 +18,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from tests.browser.test_browser import (  # noqa: F401  (pytestmark: skip without Chromium)
