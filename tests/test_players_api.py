@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -498,3 +499,30 @@ def test_a_clubs_rules_are_checked_as_a_rooms_body_is(client: TestClient, rules:
     patched = client.patch(f"/api/clubs/{cid}", json={"rules": rules}, headers=owner)
     assert patched.status_code == 400, patched.text
     assert client.get(f"/api/clubs/{cid}", headers=owner).json()["club"]["rules"] == {}
+
+
+def test_rooms_that_left_memory_are_still_the_players_and_the_clubs(tmp_path: Path) -> None:
+    limits = Limits(idle_evict=0.5)
+    with TestClient(create_app(tmp_path / "idle.db", limits=limits)) as client:
+        _, head = sign_up(client, "阿明")
+        cid = club_of(client, head)["id"]
+        made = client.post(
+            f"/api/clubs/{cid}/tables",
+            json={"bots": {"1": "random", "2": "random"}, "turn_seconds": None},
+            headers=head,
+        )
+        room_id = made.json()["room_id"]
+        with client.websocket_connect(f"/ws/{room_id}", headers=head) as ws:
+            c = Client(ws)
+            c.reply(c.send(type="sit", seat=0), "welcome")
+        rooms = client.app.state.server.manager.rooms  # type: ignore[attr-defined]
+        deadline = time.monotonic() + 20
+        while room_id in rooms:
+            assert time.monotonic() < deadline, "the idle room never left memory"
+            time.sleep(0.1)
+        # Out of memory, the room is still the player's and the club's (restored when listed).
+        listed = client.get("/api/me", headers=head).json()["rooms"]
+        assert [r["room_id"] for r in listed] == [room_id]
+        assert listed[0]["seats"][0]["name"] == "阿明"
+        tables = client.get(f"/api/clubs/{cid}", headers=head).json()["club"]["tables"]
+        assert [t["room_id"] for t in tables] == [room_id]

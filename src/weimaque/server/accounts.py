@@ -466,6 +466,26 @@ def hand_seats(
     return seats, int(before[0])
 
 
+def open_rooms(
+    db: sqlite3.Connection, *, player: str | None = None, club: str | None = None
+) -> list[str]:
+    """The stored rooms not over where ``player`` holds a seat, or that are ``club``'s tables
+    (in memory or not: a room idle long enough leaves memory and is restored when asked for)."""
+    if club is not None:
+        rows = db.execute(
+            "SELECT id FROM rooms WHERE club_id = ? AND status != 'over' ORDER BY created",
+            (club,),
+        ).fetchall()
+    else:
+        rows = db.execute(
+            "SELECT DISTINCT r.id FROM rooms r, json_each(r.seats, '$.seats') s "
+            "WHERE r.status != 'over' AND json_extract(s.value, '$.player') = ? "
+            "ORDER BY r.created",
+            (player,),
+        ).fetchall()
+    return [str(r[0]) for r in rows]
+
+
 def replay_of(db: sqlite3.Connection, code_hash: str) -> tuple[str, int] | None:
     """(room id, hand number) of a 回放码."""
     row = db.execute(

@@ -78,10 +78,9 @@ async def _club_json(s: Server, club: dict[str, Any], role: Role) -> dict[str, A
     for m in everyone:
         m["online"] = s.online.get(m["player"]["id"], 0) > 0
         (pending if m["role"] == "pending" else members).append(m)
-    tables = [
-        r.info() for r in s.manager.rooms.values() if r.opts.club == club_id and r.status != "over"
-    ]
-    tables.sort(key=lambda info: str(info["room_id"]))
+    ids = await s.read(lambda db: accounts.open_rooms(db, club=club_id))
+    open_ = await s.rooms_named(ids, lambda r: r.opts.club == club_id and r.status != "over")
+    tables = [r.info() for r in open_]
     out = {
         "id": club_id,
         "name": club["name"],

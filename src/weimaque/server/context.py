@@ -34,6 +34,8 @@ REVIEW_BOT: Final = "mcts:iters=300"
 REVIEWS_KEPT: Final = 256
 #: A device's ``last_seen`` is written at most this often.
 SEEN_EVERY: Final = 60.0
+#: The most rooms a player's or a club's list shows.
+MAX_LISTED: Final = 50
 #: Set in a request's scope when its cookie holds a key that signs nobody in.
 DEAD_COOKIE: Final = "weimaque.dead_cookie"
 
@@ -168,6 +170,19 @@ class Server:
                 self.seen.clear()
             self.seen[found.device] = now
             self.store.write_later(lambda db: accounts.seen(db, found.device, now))
+        return found
+
+    async def rooms_named(self, ids: list[str], keep: Callable[[Room], bool]) -> list[Room]:
+        """The rooms of ``ids`` (restored where they left memory) that ``keep`` keeps, at most
+        ``MAX_LISTED`` (a room being restored is left out rather than waited on past that)."""
+        found: list[Room] = []
+        for room_id in ids[:MAX_LISTED]:
+            try:
+                room = await self.manager.fetch(room_id)
+            except RestoreBusy:
+                continue
+            if room is not None and keep(room):
+                found.append(room)
         return found
 
     async def may_see(self, connection: HTTPConnection, room: Room) -> bool:

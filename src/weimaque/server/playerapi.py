@@ -27,6 +27,7 @@ from weimaque.server.limits import BodyError, client_address, read_json
 from weimaque.server.options import quoted
 from weimaque.server.persist import written
 from weimaque.server.protocol import PROTOCOL_VERSION, clean_name
+from weimaque.server.rooms import Room
 from weimaque.server.store import StoreUnavailable
 from weimaque.server.views import replay_steps
 
@@ -165,12 +166,16 @@ async def me(request: Request) -> Response:
         return player
     row = await s.read(lambda db: accounts.player_row(db, player.id))
     clubs = await s.read(lambda db: accounts.clubs_of(db, player.id))
-    rooms = [
-        r.info()
-        for r in s.manager.rooms.values()
-        if r.status != "over" and any(seat.player == player.id for seat in r.seats)
-    ]
-    rooms.sort(key=lambda info: str(info["room_id"]))
+
+    def holds(room: Room) -> bool:
+        return room.status != "over" and any(seat.player == player.id for seat in room.seats)
+
+    # Those in memory (a seat just taken may not be written yet) and those stored.
+    ids = [r.id for r in s.manager.rooms.values() if holds(r)]
+    stored = await s.read(lambda db: accounts.open_rooms(db, player=player.id))
+    ids += [i for i in stored if i not in ids]
+    held = await s.rooms_named(ids, holds)
+    rooms = [r.info() for r in held]
     return JSONResponse({"v": PROTOCOL_VERSION, "player": row, "clubs": clubs, "rooms": rooms})
 
 
