@@ -6,7 +6,7 @@
 import { button, h, mount } from "./dom.js";
 import { api } from "./net.js";
 import { onLangChange, presetName, t } from "./i18n.js";
-import { confirmBox, header } from "./page.js";
+import { header, openConfirm } from "./page.js";
 import { loadPresets, rulesSummary } from "./rules.js";
 import { botLevel, botTitle, byLevel } from "./bots.js";
 import { signed } from "./table.js";
@@ -438,22 +438,7 @@ export function startClub(app, clubId) {
       header(),
       h("main", { class: `club-page${club === null ? " not-found" : ""}`, "data-testid": "club-page" }, body),
       ui.toast ? h("p", { class: "toast", "data-testid": "error", role: "status", onclick: () => { ui.toast = null; draw(); } }, ui.toast) : null,
-      ui.confirm
-        ? confirmBox(
-            ui.confirm.text,
-            ui.confirm.yes,
-            () => {
-              const { onYes } = ui.confirm;
-              ui.confirm = null;
-              onYes();
-              draw();
-            },
-            () => {
-              ui.confirm = null;
-              draw();
-            },
-          )
-        : null,
+      openConfirm(ui, draw),
     );
   }
 

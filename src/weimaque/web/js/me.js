@@ -7,7 +7,7 @@ import { button, createRef, h, mount } from "./dom.js";
 import { api } from "./net.js";
 import { onLangChange, presetName, t } from "./i18n.js";
 import { loadPresets } from "./rules.js";
-import { confirmBox, header } from "./page.js";
+import { header, openConfirm } from "./page.js";
 import { signed } from "./table.js";
 import {
   addPasskey,
@@ -434,22 +434,7 @@ export function startMe(app) {
           : null,
         body,
       ),
-      ui.confirm
-        ? confirmBox(
-            ui.confirm.text,
-            ui.confirm.yes,
-            () => {
-              const { onYes } = ui.confirm;
-              ui.confirm = null;
-              onYes();
-              draw();
-            },
-            () => {
-              ui.confirm = null;
-              draw();
-            },
-          )
-        : null,
+      openConfirm(ui, draw),
     );
   }
 

@@ -41,6 +41,22 @@ export function confirmBox(text, yes, onYes, onNo) {
   );
 }
 
+/** A page's open question, `ui.confirm` ({text, yes, onYes}), as a confirmBox; null when
+ * there is none. Either answer closes it and redraws (`draw`). */
+export function openConfirm(ui, draw) {
+  const asked = ui.confirm;
+  if (!asked) return null;
+  const close = () => {
+    ui.confirm = null;
+    draw();
+  };
+  return confirmBox(asked.text, asked.yes, () => {
+    ui.confirm = null;
+    asked.onYes();
+    draw();
+  }, close);
+}
+
 /** The page for an unknown room (`roomId`) or an unknown address (`path`), with the way back. */
 export function notFoundPage(roomId, path) {
   return h(

@@ -15,7 +15,7 @@ import { historyView, loadHistory, Replay } from "./replay.js";
 import { noteCommitment } from "./fairness.js";
 import { loadPresets, rulesSummary } from "./rules.js";
 import { hintFaces, hintsView, hintsWanted, setHintsWanted } from "./hints.js";
-import { confirmBox, header, nameField, notFoundPage } from "./page.js";
+import { header, nameField, notFoundPage, openConfirm } from "./page.js";
 import { botLevel, botTitle } from "./bots.js";
 import { autoTidyWanted, HandLayout, installHandDrag, setAutoTidy } from "./arrange.js";
 import { Motion } from "./motion.js";
@@ -955,22 +955,7 @@ export function startRoom(app, roomId) {
       shouxingBubble(),
       drawer(),
       toastNode,
-      ui.confirm
-        ? confirmBox(
-            ui.confirm.text,
-            ui.confirm.yes,
-            () => {
-              const { onYes } = ui.confirm;
-              ui.confirm = null;
-              onYes();
-              draw();
-            },
-            () => {
-              ui.confirm = null;
-              draw();
-            },
-          )
-        : null,
+      openConfirm(ui, draw),
     );
   }
 
