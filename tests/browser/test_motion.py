@@ -1,10 +1,11 @@
 """Cards that move and a hand the player arranges (docs/web.md), on Debian's Chromium.
 
 A flight plays while the page takes the player's input; under ``prefers-reduced-motion`` none
-plays. A card dragged to a column of its own keeps its place across redraws, a discard and a
-reload; 理牌 puts the hand back in order and 自动理牌 groups it as ``POST /api/tidy`` says. The
-animations are slowed (DevTools' ``Animation.setPlaybackRate``) where a test must see one run, so
-nothing here races a 320 ms flight. Set ``WMQ_DOC_SHOTS=1`` to refresh docs/img/.
+plays. A card dragged to a column of its own (by a mouse, or a finger on a phone) keeps its
+place across redraws, a discard and a reload; 理牌 puts the hand back in order and 自动理牌
+groups it as ``POST /api/tidy`` says. The animations are slowed (DevTools'
+``Animation.setPlaybackRate``) where a test must see one run, so nothing here races a 320 ms
+flight. Set ``WMQ_DOC_SHOTS=1`` to refresh docs/img/.
 """
 
 from __future__ import annotations
@@ -246,3 +247,53 @@ def test_dragging_on_the_desktop(server: str, browser: Browser, page_errors: lis
     face = before[1][-1]
     assert after[3 if len(before[1]) == 1 else 4] == face + before[4]
     assert page_errors == []
+
+
+def touch_drag(page: Page, start: dict[str, float], end: tuple[float, float]) -> None:
+    """A finger on the middle of ``start``, moved to ``end`` and lifted: real touch events
+    (DevTools' ``Input.dispatchTouchEvent``), which the page gets as pointer events of a touch."""
+    cdp = page.context.new_cdp_session(page)
+    x, y = start["x"] + start["width"] / 2, start["y"] + start["height"] / 2
+
+    def touch(kind: str, at: tuple[float, float] | None) -> None:
+        points = [] if at is None else [{"x": at[0], "y": at[1], "id": 1}]
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    touch("touchStart", (x, y))
+    for k in range(1, 11):
+        touch("touchMove", (x + (end[0] - x) * k / 10, y + (end[1] - y) * k / 10))
+    touch("touchEnd", None)
+    page.wait_for_function("() => !document.body.dataset.dragging")
+
+
+def test_a_finger_drags_a_card_on_a_phone(
+    server: str, browser: Browser, page_errors: list[str]
+) -> None:
+    body = {"bots": {"1": "random", "2": "random"}, "bot_delay_ms": 300, "turn_seconds": None}
+    room_id = post(server, "/api/rooms", {**body, "seed": 11})["room_id"]
+    context = browser.new_context(
+        viewport=LANDSCAPE, locale="zh-CN", has_touch=True, is_mobile=True
+    )
+    page = context.new_page()
+    page.on("pageerror", lambda exc: page_errors.append(str(exc)))
+    page.goto(f"{server}/r/{room_id}")
+    page.get_by_test_id("sit-0").tap()
+    page.locator("[data-testid=hand-face][data-legal=true]").first.wait_for()
+    before: list[str] = page.evaluate(COLUMNS_JS)
+    first = page.locator("[data-testid=hand-col]").first.locator("[data-pos]").last.bounding_box()
+    last = page.locator("[data-testid=hand-col]").last.bounding_box()
+    assert first is not None and last is not None
+    scrolled = page.evaluate("() => [window.scrollX, window.scrollY]")
+    page.evaluate(
+        "() => { window.kinds = new Set();"
+        " addEventListener('pointermove', e => kinds.add(e.pointerType), true); }"
+    )
+    touch_drag(page, first, (last["x"] + last["width"] + 14, last["y"] + last["height"] / 2))
+    moved = [c for c in [before[0][1:], *before[1:]] if c] + [before[0][0]]
+    assert page.evaluate(COLUMNS_JS) == moved
+    assert page.evaluate("() => [...kinds]") == ["touch"]  # a finger, not a mouse
+    # The finger moved the card, not the page, and discarded nothing.
+    assert page.evaluate("() => [window.scrollX, window.scrollY]") == scrolled
+    assert len("".join(page.evaluate(COLUMNS_JS))) == len("".join(before))
+    assert page_errors == []
+    context.close()
