@@ -401,6 +401,9 @@ def test_paging_a_long_record(client: TestClient) -> None:
     rest = client.get(f"/api/me/matches?limit=2&before={page['next']}", headers=head).json()
     assert [m["room_id"] for m in rest["matches"]] == rooms[:1] and rest["next"] is None
     assert all(m["over"] and m["club"] is None for m in page["matches"] + rest["matches"])
+    seats = page["matches"][0]["players"]
+    bot = ("random", "random")
+    assert [(p["name"], p["bot"]) for p in seats] == [("阿明", None), bot, bot]
     for bad in ("limit=0", "limit=51", "limit=9" * 50, "before=xyz", "before=1~2"):
         assert bad.split("=")[1][:20] in error(
             client.get(f"/api/me/matches?{bad}", headers=head), 400

@@ -373,7 +373,7 @@ def matches(
     out: list[dict[str, Any]] = []
     for room_id, match, seat, club_id, started, last, hands, total in rows:
         seats = db.execute(
-            "SELECT seat, MAX(name), MAX(player_id), SUM(points) FROM hand_seats "
+            "SELECT seat, MAX(name), MAX(player_id), SUM(points), MAX(bot) FROM hand_seats "
             "WHERE room_id = ? AND match = ? GROUP BY seat ORDER BY seat",
             (room_id, match),
         ).fetchall()
@@ -402,7 +402,8 @@ def matches(
                 "total": int(total),
                 "place": 1 + sum(t > int(total) for t in totals),
                 "players": [
-                    {"seat": s, "name": n, "player_id": p, "total": int(t)} for s, n, p, t in seats
+                    {"seat": s, "name": n, "player_id": p, "bot": b, "total": int(t)}
+                    for s, n, p, t, b in seats
                 ],
             }
         )
@@ -451,7 +452,8 @@ def hand_seats(
     """Who held the seats of a finished hand (seat, name, player id), and the hand's number in
     its match."""
     rows = db.execute(
-        "SELECT seat, name, player_id, match FROM hand_seats WHERE room_id = ? AND number = ? "
+        "SELECT seat, name, player_id, match, bot FROM hand_seats "
+        "WHERE room_id = ? AND number = ? "
         "ORDER BY seat",
         (room_id, number),
     ).fetchall()
@@ -462,7 +464,7 @@ def hand_seats(
         "AND number <= ?",
         (room_id, rows[0][3], number),
     ).fetchone()
-    seats = [{"seat": s, "name": n, "player_id": p} for s, n, p, _ in rows]
+    seats = [{"seat": s, "name": n, "player_id": p, "bot": b} for s, n, p, _, b in rows]
     return seats, int(before[0])
 
 
@@ -496,18 +498,19 @@ def replay_of(db: sqlite3.Connection, code_hash: str) -> tuple[str, int] | None:
 
 def seat_rows(
     record: dict[str, Any],
-    seats: list[tuple[str | None, str | None]],
-) -> list[tuple[int, str | None, str | None, int, int, int, int]]:
-    """(seat, player id, name, points, won, 臭, 息 of a win) of each seat of a finished hand
-    record, whose seats were held by ``seats`` (player id, name)."""
+    seats: list[tuple[str | None, str | None, str | None]],
+) -> list[tuple[int, str | None, str | None, str | None, int, int, int, int]]:
+    """(seat, player id, name, bot kind, points, won, 臭, 息 of a win) of each seat of a
+    finished hand record, whose seats were held by ``seats`` (player id, name, bot kind)."""
     result = record.get("result") or {}
     winner = result.get("winner")
     points = (record.get("settlement") or {}).get("seats") or [0, 0, 0]
     rows = []
-    for seat, (player, name) in enumerate(seats):
+    for seat, (player, name, bot) in enumerate(seats):
         won = winner == seat
         xi = int(result.get("total") or 0) if won else 0
-        rows.append((seat, player, name, int(points[seat]), int(won), int(winner is None), xi))
+        figures = (int(points[seat]), int(won), int(winner is None), xi)
+        rows.append((seat, player, name, bot, *figures))
     return rows
 
 

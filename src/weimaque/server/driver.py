@@ -212,7 +212,7 @@ class HandDriver(RoomViews):
             self.match.ledger(),
             over,
             match=self.match_number,
-            players=[(s.player, s.name) for s in self.seats],
+            players=[(s.player, s.name, s.bot if s.kind == "bot" else None) for s in self.seats],
             club=self.opts.club,
         )
         self.out.send_all(messages.hand_end(self.last_hand))

@@ -217,11 +217,11 @@ class Recorder:
         over: bool,
         match: int = 1,
         *,
-        players: list[tuple[str | None, str | None]] | None = None,
+        players: list[tuple[str | None, str | None, str | None]] | None = None,
         club: str | None = None,
     ) -> None:
         """Hand ``number`` of the room ended, in match ``match`` (and maybe the match ended);
-        ``players``: who held the seats (player id, name)."""
+        ``players``: who held the seats (player id, name, bot kind)."""
         if self.store is not None:
             self.store.finish_hand(
                 self.room_id, number, record, ledger, over, match, players=players, club=club

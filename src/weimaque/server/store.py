@@ -523,18 +523,18 @@ class Store:
         over: bool,
         match: int = 1,
         *,
-        players: list[tuple[str | None, str | None]] | None = None,
+        players: list[tuple[str | None, str | None, str | None]] | None = None,
         club: str | None = None,
     ) -> Future[None]:
         """Store a finished hand's record (hand ``number`` of the room, in match ``match``) and
         the match ledger; drop the hand in progress. ``players``: who held the seats (player
-        id, name), for 战绩; the record's ``replay_code`` is its 回放码."""
+        id, name, bot kind), for 战绩; the record's ``replay_code`` is its 回放码."""
         finished = time.time()
         hand = (room_id, number, _dump(record), finished, match)
         seat_rows = [
-            (room_id, number, seat, match, player, name, club, finished, *figures)
-            for seat, player, name, *figures in accounts.seat_rows(
-                record, players or [(None, None)] * 3
+            (room_id, number, seat, match, player, name, bot, club, finished, *figures)
+            for seat, player, name, bot, *figures in accounts.seat_rows(
+                record, players or [(None, None, None)] * 3
             )
         ]
         code = record.get("replay_code")
@@ -553,8 +553,8 @@ class Store:
             db.execute("UPDATE rooms SET status = ? WHERE id = ?", status)
             db.executemany(
                 "INSERT OR REPLACE INTO hand_seats (room_id, number, seat, match, player_id, "
-                "name, club_id, finished, points, won, chou, xi) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "name, bot, club_id, finished, points, won, chou, xi) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 seat_rows,
             )
             if isinstance(code, str):

@@ -9,6 +9,11 @@ import { onLangChange, presetName, t } from "./i18n.js";
 import { loadPresets } from "./rules.js";
 import { header, openConfirm } from "./page.js";
 import { signed } from "./table.js";
+import { botLevel } from "./bots.js";
+
+/** Who held a seat of a match (a bot by its level), else 1号位. */
+const seatName = (p, seat) =>
+  p?.bot ? t("bot_named", { n: seat + 1, level: botLevel(p.bot) }) : (p?.name ?? t("seat_n", { n: seat + 1 }));
 import {
   addPasskey,
   cleanCode,
@@ -253,7 +258,7 @@ export function startMe(app) {
     if (!got) return null;
     if (got.loading) return h("p", { class: "loading" }, "…");
     if (got.error) return h("p", { class: "error" }, got.error);
-    const name = (seat) => m.players.find((p) => p.seat === seat)?.name ?? t("seat_n", { n: seat + 1 });
+    const name = (seat) => seatName(m.players.find((p) => p.seat === seat), seat);
     return h(
       "ol",
       { class: "match-hands", "data-testid": "match-hands" },
@@ -301,7 +306,7 @@ export function startMe(app) {
         "div",
         { class: "match-players" },
         m.players.map((p) =>
-          h("span", { key: p.seat, class: `match-player${p.seat === m.seat ? " me" : ""}` }, p.name, " ", signed(p.total) || "0"),
+          h("span", { key: p.seat, class: `match-player${p.seat === m.seat ? " me" : ""}` }, seatName(p, p.seat), " ", signed(p.total) || "0"),
         ),
         button("match-hands-toggle", () => toggleHands(m), ui.hands[key] ? t("hands_hide") : t("hands_show")),
       ),

@@ -5,6 +5,7 @@ import { h, mount } from "./dom.js";
 import { api } from "./net.js";
 import { onLangChange, t } from "./i18n.js";
 import { header } from "./page.js";
+import { botLevel } from "./bots.js";
 import { Replay } from "./replay.js";
 import { loadPresets } from "./rules.js";
 import { failure, formatCode, loadMe } from "./player.js";
@@ -12,10 +13,11 @@ import { failure, formatCode, loadMe } from "./player.js";
 export function startReplayCode(app, code) {
   const ui = { replay: null, seats: [], error: null, copied: false };
 
-  /** A seat's name as the hand's end found it, else 1号位. */
+  /** A seat's name as the hand's end found it (a bot by its level), else 1号位. */
   function label(seat) {
-    const name = ui.seats.find((s) => s.seat === seat)?.name;
-    return name || t("seat_n", { n: seat + 1 });
+    const held = ui.seats.find((s) => s.seat === seat);
+    if (held?.bot) return t("bot_named", { n: seat + 1, level: botLevel(held.bot) });
+    return held?.name || t("seat_n", { n: seat + 1 });
   }
 
   /** 第 N 局 (of the match's, when it was not the room's first match). */

@@ -1,8 +1,9 @@
 """Players, their devices, 亲友圈, the seats of every finished hand and 回放码.
 
-``hand_seats`` holds one row per seat of every finished hand (who sat there, the points, a win,
-a 臭, the 息 of a win): 战绩 and leaderboards are sums over it. The hands of an older file get
-their rows from their records, the names from the room's seats (their players are guests).
+``hand_seats`` holds one row per seat of every finished hand (who sat there: a player, a name,
+a bot's kind; the points, a win, a 臭, the 息 of a win): 战绩 and leaderboards are sums over it.
+The hands of an older file get their rows from their records, the names and bots from the
+room's seats (their players are guests).
 
 Revision ID: 0002
 Revises: 0001
@@ -91,6 +92,7 @@ def upgrade() -> None:
         sa.Column("match", sa.Integer, nullable=False),
         sa.Column("player_id", sa.Text, sa.ForeignKey("players.id")),
         sa.Column("name", sa.Text),
+        sa.Column("bot", sa.Text),
         sa.Column("club_id", sa.Text),
         sa.Column("finished", sa.Float, nullable=False),
         sa.Column("points", sa.Integer, nullable=False),
@@ -113,10 +115,12 @@ def _fill_hand_seats() -> None:
     """The rows of the hands finished before players existed (every seat a guest's), and a
     回放码 for each of those hands."""
     bind = op.get_bind()
-    names: dict[str, list[Any]] = {}
+    names: dict[str, list[tuple[Any, Any]]] = {}
     for room_id, seats in bind.execute(sa.text("SELECT id, seats FROM rooms")).all():
-        listed = json.loads(seats).get("seats", [])
-        names[room_id] = [s.get("name") if isinstance(s, dict) else None for s in listed]
+        listed = [s if isinstance(s, dict) else {} for s in json.loads(seats).get("seats", [])]
+        names[room_id] = [
+            (s.get("name"), s.get("bot") if s.get("kind") == "bot" else None) for s in listed
+        ]
     hands = bind.execute(sa.text("SELECT room_id, number, match, finished, record FROM hands"))
     for room_id, number, match, finished, text in hands.all():
         record = json.loads(text)
@@ -141,12 +145,13 @@ def _fill_hand_seats() -> None:
         for row in _seat_rows(room_id, number, match, finished, record):
             seat = int(row["seat"])
             known = names.get(room_id, [])
-            row["name"] = known[seat] if seat < len(known) else None
+            row["name"], row["bot"] = known[seat] if seat < len(known) else (None, None)
             bind.execute(
                 sa.text(
-                    "INSERT INTO hand_seats (room_id, number, seat, match, player_id, name, "
+                    "INSERT INTO hand_seats (room_id, number, seat, match, player_id, name, bot, "
                     "club_id, finished, points, won, chou, xi) VALUES (:room_id, :number, "
-                    ":seat, :match, NULL, :name, NULL, :finished, :points, :won, :chou, :xi)"
+                    ":seat, :match, NULL, :name, :bot, NULL, :finished, :points, :won, :chou, "
+                    ":xi)"
                 ),
                 row,
             )
