@@ -529,3 +529,85 @@ def test_rooms_that_left_memory_are_still_the_players_and_the_clubs(tmp_path: Pa
         assert listed[0]["seats"][0]["name"] == "阿明"
         tables = client.get(f"/api/clubs/{cid}", headers=head).json()["club"]["tables"]
         assert [t["room_id"] for t in tables] == [room_id]
+
+
+HOSTILE_BODIES: list[Any] = [
+    None,
+    [],
+    "text",
+    12,
+    {"name": int("9" * 4000)},
+    {"name": {"deep": [[[[["x"]]]]]}},
+    {"name": "\ud800"},
+    {"code": "A" * 5000},
+    {"code": 10**40},
+    {"action": None, "hours": -1},
+    {"rules": {"options": {"min_xi": 1e308}}},
+    {"ticket": [], "credential": "x"},
+]
+HOSTILE_PATHS = ["x", "A" * 300, "%00", "..", "😀"]
+
+
+def test_every_new_endpoint_answers_hostile_input_with_a_4xx(tmp_path: Path) -> None:
+    """Nothing a client sends to an endpoint of docs/protocol.md §7 is a 500."""
+    many = 10**6  # the rates are tested elsewhere: here every request is answered
+    limits = Limits(http_burst=many, http_rate=many, guess_burst=many, player_burst=many)
+    with TestClient(create_app(tmp_path / "hostile.db", limits=limits)) as client:
+        hostile_input(client)
+
+
+def hostile_input(client: TestClient) -> None:
+    _, head = sign_up(client, "阿明")
+    cid = club_of(client, head)["id"]
+    endpoints = [
+        ("POST", "/api/players"),
+        ("POST", "/api/players/transfer"),
+        ("POST", "/api/players/passkey/options"),
+        ("POST", "/api/players/passkey"),
+        ("PATCH", "/api/me"),
+        ("POST", "/api/me/transfer"),
+        ("POST", "/api/me/passkeys/options"),
+        ("POST", "/api/me/passkeys"),
+        ("POST", "/api/clubs"),
+        ("POST", "/api/clubs/join"),
+        ("PATCH", f"/api/clubs/{cid}"),
+        ("POST", f"/api/clubs/{cid}/invites"),
+        ("POST", f"/api/clubs/{cid}/tables"),
+        ("POST", f"/api/clubs/{cid}/members/{{x}}"),
+    ]
+    for method, path in endpoints:
+        for body in HOSTILE_BODIES:
+            text = json.dumps(body, ensure_ascii=True, allow_nan=True).encode()
+            for who in ({}, head):
+                res = client.request(
+                    method,
+                    path.replace("{x}", "someone"),
+                    content=text,
+                    headers={**who, "Content-Type": "application/json"},
+                )
+                assert 400 <= res.status_code < 500 or res.status_code in (200, 201), (
+                    method,
+                    path,
+                    body,
+                    res.status_code,
+                    res.text[:200],
+                )
+                if res.status_code >= 400:
+                    assert res.json()["error"]["message"], res.text
+    for part in HOSTILE_PATHS:
+        for path in (
+            f"/api/clubs/{part}",
+            f"/api/clubs/{part}/leaderboard?days={part}",
+            f"/api/players/{part}/matches?limit={part}&before={part}",
+            f"/api/replays/{part}",
+            f"/api/replays/{part}/review?seat={part}",
+            f"/api/me/matches?limit=5&before={part}",
+            f"/api/me/stats?days={part}",
+        ):
+            res = client.get(path, headers=head)
+            assert 400 <= res.status_code < 500, (path, res.status_code, res.text[:200])
+        res = client.delete(f"/api/me/devices/{part}", headers=head)
+        assert res.status_code in (404, 405) and res.json()["error"]["message"], res.text
+    # The player and the club are as they were.
+    assert client.get("/api/me", headers=head).json()["player"]["name"] == "阿明"
+    assert client.get(f"/api/clubs/{cid}", headers=head).json()["club"]["name"] == "周五牌局"

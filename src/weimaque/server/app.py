@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, Response
@@ -59,6 +60,17 @@ async def unknown_path(request: Request) -> Response:
         return error_response(404, "not_found", f"no endpoint {quoted(request.url.path)}")
     response = server_of(request).index_response()
     response.status_code = 404
+    return response
+
+
+async def http_error(request: Request, exc: Exception) -> Response:
+    """A request the routes refuse (a method a path does not take): the API's JSON error, with
+    the status and headers Starlette gives it."""
+    assert isinstance(exc, HTTPException)
+    code = "method_not_allowed" if exc.status_code == 405 else "bad_request"
+    message = f"{request.method} {quoted(request.url.path)}: {exc.detail}"
+    response = error_response(exc.status_code, code, message)
+    response.headers.update(exc.headers or {})
     return response
 
 
@@ -183,7 +195,12 @@ def create_app(
             log.warning("the browser UI's library %s is missing: run `make setup`", UI_LIBRARY)
     routes.append(Route("/{path:path}", unknown_path, methods=["GET", "HEAD"]))
     middleware = [Middleware(SecurityHeaders), Middleware(ApiRateLimit, limits=limits)]
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        middleware=middleware,
+        exception_handlers={HTTPException: http_error},
+    )
     app.state.server = server
     app.state.manager = server.manager
     app.state.store = server.store
