@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from weimaque.bots import lines
 from weimaque.bots.lines import KINDS
 
 PROTOCOL_MD = Path(__file__).resolve().parents[1] / "docs" / "bot-protocol.md"
@@ -37,3 +38,25 @@ def check_line(line: dict[str, Any]) -> None:
     keys = set(line)
     assert typed.__required_keys__ <= keys, (kind, sorted(typed.__required_keys__ - keys))
     assert keys <= typed.__required_keys__ | typed.__optional_keys__, (kind, sorted(keys))
+
+
+@pytest.mark.parametrize(
+    ("line", "read"),
+    [
+        ('{"id": 7, "action": "出三"}', lines.Answer(7, "出三")),
+        ('{"id": 7, "action_id": 12}', lines.Answer(7, 12)),
+        ('{"id": true, "action": "过"}', lines.Answer(None, "过")),
+        ('{"id": 7, "action_id": true}', "no 'action' string or 'action_id' int"),
+        ('{"id": 7, "action": 12}', "no 'action' string or 'action_id' int"),
+        ("[1, 2]", "not a JSON object: '[1, 2]'"),
+        ("hello there", "not JSON: 'hello there'"),
+        ("[" * 100_000, "not JSON"),
+    ],
+)
+def test_an_answer_is_read_once_for_every_bot(line: str, read: lines.Answer | str) -> None:
+    """Programs on a seat and remote bots answer with the same line (docs/bot-protocol.md)."""
+    got = lines.read_answer(line)
+    if isinstance(read, str):
+        assert isinstance(got, str) and got.startswith(read), got
+    else:
+        assert got == read

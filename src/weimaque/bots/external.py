@@ -67,24 +67,17 @@ def request_message(view: BotView, request_id: int, ms: int) -> lines.Request:
 
 def parse_answer(line: str, legal: tuple[Action, ...]) -> tuple[int | None, Action | Fault]:
     """The request id and the action of an answer line, or the fault it is."""
-    quoted = line.strip()[:QUOTE]
+    answer = lines.read_answer(line)
+    if isinstance(answer, str):
+        return None, Fault("garbage", answer)
+    rid = answer.id
     try:
-        data = json.loads(line)
-    except ValueError:
-        return None, Fault("garbage", f"not JSON: {quoted!r}")
-    if not isinstance(data, Mapping):
-        return None, Fault("garbage", f"not a JSON object: {quoted!r}")
-    rid = data.get("id")
-    rid = rid if isinstance(rid, int) and not isinstance(rid, bool) else None
-    try:
-        if isinstance(data.get("action"), str):
-            action = Action.parse(data["action"])
-        elif isinstance(data.get("action_id"), int):
-            action = Action.from_id(data["action_id"])
+        if isinstance(answer.action, str):
+            action = Action.parse(answer.action)
         else:
-            return rid, Fault("garbage", f"no 'action' string or 'action_id' int: {quoted!r}")
+            action = Action.from_id(answer.action)
     except InvalidNotation as exc:
-        return rid, Fault("garbage", f"{exc} in {quoted!r}")
+        return rid, Fault("garbage", f"{exc} in {line.strip()[:QUOTE]!r}")
     if action not in legal:
         options = " ".join(str(a) for a in legal)
         return rid, Fault("illegal", f"{action} is not legal now (legal: {options})")

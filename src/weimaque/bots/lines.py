@@ -1,19 +1,24 @@
 """The lines a bot is sent, protocol ``weimaque-bot/1`` (docs/bot-protocol.md), typed once.
 
 A program playing a seat (:mod:`weimaque.bots.external`) and a remote bot of a server room
-(``weimaque.server.remote``) get the same lines, built here. ``KINDS`` lists them; a test holds
-them to the protocol's table. Everything a line carries comes from the seat's own view.
+(``weimaque.server.remote``) get the same lines, built here, and answer with the same line,
+read here (:func:`read_answer`). ``KINDS`` lists the lines sent; a test holds them to the
+protocol's table. Everything a line carries comes from the seat's own view.
 
 No ``from __future__ import annotations``: the ``NotRequired`` marks must be seen at run time.
 """
 
+import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Final, Literal, NotRequired, TypedDict, get_args
 
 from weimaque.rules.config import RuleConfig
 
 PROTOCOL: Final = "weimaque-bot/1"
 JSON = dict[str, Any]
+#: How much of a bad line an error quotes.
+QUOTE: Final = 200
 
 
 class Hello(TypedDict):
@@ -136,3 +141,32 @@ __all__ = [
     "new_hand",
     "request",
 ]
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """A bot's answer to a request: its ``id`` (None when not an integer) and its action, the
+    notation (``"出三"``) or an action id (docs/env.md)."""
+
+    id: int | None
+    action: str | int
+
+
+def read_answer(line: str) -> Answer | str:
+    """The answer of one line, or what is wrong with it (quoting the line)."""
+    quoted = line.strip()[:QUOTE]
+    try:
+        data = json.loads(line)
+    except (ValueError, RecursionError):  # RecursionError: nested past Python's limit
+        return f"not JSON: {quoted!r}"
+    if not isinstance(data, Mapping):
+        return f"not a JSON object: {quoted!r}"
+    rid = data.get("id")
+    rid = rid if isinstance(rid, int) and not isinstance(rid, bool) else None
+    action = data.get("action")
+    if isinstance(action, str):
+        return Answer(rid, action)
+    action_id = data.get("action_id")
+    if isinstance(action_id, int) and not isinstance(action_id, bool):
+        return Answer(rid, action_id)
+    return f"no 'action' string or 'action_id' int: {quoted!r}"

@@ -364,21 +364,21 @@ class Link:
 
     def answer(self, text: str) -> None:
         """One line from the bot: the answer to the pending request."""
-        try:
-            data = json.loads(text)
-        except (ValueError, RecursionError):  # RecursionError: nested past Python's limit
-            data = None
-        action = data.get("action", data.get("action_id")) if isinstance(data, dict) else None
-        if not isinstance(data, dict) or not isinstance(action, (str, int)):
-            message = f"not an answer: {text[:200]!r}"
-            self._out(lines.error("garbage", message))
+        answer = lines.read_answer(text)
+        if isinstance(answer, str):
+            self._out(lines.error("garbage", answer))
             if self.last is not None:
                 self._request(self.last)
             return
-        if data.get("id") != self.pending:
+        if answer.id is None or answer.id != self.pending:
             return  # a late answer to an earlier request
         self.pending = None
-        act = {"type": "act", "action": action, "hand": self.hand, "decision": self.decision}
+        act = {
+            "type": "act",
+            "action": answer.action,
+            "hand": self.hand,
+            "decision": self.decision,
+        }
         self.room_message(act)
 
 
