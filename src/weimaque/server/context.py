@@ -28,8 +28,9 @@ from weimaque.server.rooms import Room
 from weimaque.server.shell import VERSION_HEADER, shell_of
 from weimaque.server.store import Store
 
-#: The bot behind the 复盘 endpoint: an iteration budget, so a review is the same every time.
-REVIEW_BOT: Final = "mcts:iters=300"
+#: The bot behind the 复盘 endpoint: an iteration budget (``Limits.review_iters``), so a review
+#: is the same every time.
+REVIEW_BOT: Final = "mcts:iters={iters}"
 #: Reviews kept in memory (they are computed again when asked for after that).
 REVIEWS_KEPT: Final = 256
 #: A device's ``last_seen`` is written at most this often.
@@ -102,7 +103,8 @@ class Server:
     async def _compute_review(
         self, key: tuple[str, int, int], record: dict[str, Any]
     ) -> dict[str, Any]:
-        return await self.review_pool.review(record, key[2], REVIEW_BOT)
+        bot = REVIEW_BOT.format(iters=self.limits.review_iters)
+        return await self.review_pool.review(record, key[2], bot)
 
     def index_response(self) -> Response:
         """The page of the browser UI (every page is drawn by it), saying the shell's version:

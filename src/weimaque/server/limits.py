@@ -91,6 +91,8 @@ class Limits:
     #: 复盘 requests of one address being computed or waiting, and of the whole server
     reviews_per_address: int = 2
     reviews_waiting: int = 16
+    #: The search's iterations per decision of a 复盘 (the same budget, the same review)
+    review_iters: int = 300
     #: Wrong keys, transfer codes, invitations and 回放码 per address (docs/protocol.md §7.6),
     #: then one every ``guess_interval`` seconds
     guess_burst: int = 20
