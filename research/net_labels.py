@@ -70,7 +70,7 @@ def reading(view: BotView, actions: list[Action]) -> Array:
     Only a discard shows a face here (a claim's follow-up discard is in the net's own ``feed``);
     the columns are 0 for claims.
     """
-    obs = view.obs
+    obs = view.obs.to_json()
     seat = view.seat
     nxt, prv = (seat + 1) % 3, (seat - 1) % 3
     rows = [parse_cards(r) if r else [] for r in obs["rows"]]

@@ -117,7 +117,7 @@ def test_the_chain_keeps_every_world_valid_and_explains_the_discards_better(
             for name, stream in (("chain", chained), ("plain", plain)):
                 world = next(stream)
                 assert check_step(world) == []
-                assert observation(world, seat) == view.obs
+                assert observation(world, seat) == view.obs.to_json()
                 assert world.legal_actions(seat) == list(view.legal)
                 wei = _wei_faces(world)
                 lls[name].append(

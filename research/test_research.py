@@ -77,7 +77,7 @@ def test_truth_worlds_are_the_true_state_with_the_stock_reshuffled() -> None:
         assert world.melds == state.melds
         assert _stock(world) == _stock(state)
         assert world.phase == state.phase and world.turn == state.turn
-        assert observation(world, seat) == view.obs
+        assert observation(world, seat) == view.obs.to_json()
 
 
 def test_stock_truth_knows_the_stock_but_not_who_holds_what() -> None:
@@ -92,7 +92,7 @@ def test_stock_truth_knows_the_stock_but_not_who_holds_what() -> None:
         for _ in range(3):
             world = next(worlds)
             assert check_step(world) == []
-            assert observation(world, seat) == view.obs
+            assert observation(world, seat) == view.obs.to_json()
             assert not stand_in.k.mismatch  # the seat's own options are its view's
             assert world.hands[seat] == state.hands[seat]
             assert _stock(world) == _stock(state)

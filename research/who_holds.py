@@ -84,7 +84,7 @@ def features(view: BotView, hidden: Array) -> Array:
     ``hidden`` is the number of hidden copies of each face, which the view gives
     (``Knowledge.unseen``).
     """
-    obs = view.obs
+    obs = view.obs.to_json()
     seat = view.seat
     out = np.zeros((NUM_FACES, 2, len(FEATURES)))
     for k, s in enumerate(((seat + 1) % NUM_SEATS, (seat - 1) % NUM_SEATS)):

@@ -14,9 +14,8 @@ from typing import Any, Protocol
 from weimaque.cards import Counts, counts_of
 from weimaque.errors import WeimaqueError
 from weimaque.game.actions import Action
-from weimaque.game.observation import observation
+from weimaque.game.observation import Observation, view_of
 from weimaque.game.state import GameState
-from weimaque.notation import parse_cards
 from weimaque.rules.config import RuleConfig
 
 
@@ -26,7 +25,7 @@ class BotView:
 
     seat: int
     rules: RuleConfig
-    obs: Mapping[str, Any]
+    obs: Observation
     history: tuple[Mapping[str, Any], ...]
     legal: tuple[Action, ...]
 
@@ -37,15 +36,14 @@ class BotView:
         return BotView(
             seat=seat,
             rules=state.rules,
-            obs=observation(state, seat),
+            obs=view_of(state, seat),
             history=history,
             legal=tuple(state.legal_actions(seat)),
         )
 
     def hand(self) -> Counts:
         """The seat's concealed hand as a count vector."""
-        text = self.obs["hand"]
-        return counts_of(parse_cards(text)) if text else counts_of([])
+        return counts_of(self.obs.hand or ())
 
     def obvious(self) -> Action | None:
         """The action every bot here takes without thinking: the only legal one, or a winning
@@ -57,10 +55,8 @@ class BotView:
 
     def claim_card(self) -> int | None:
         """The face under claim, if a claim is open and its face is visible."""
-        claim = self.obs.get("claim")
-        if not claim or claim.get("card") is None:
-            return None
-        return parse_cards(claim["card"])[0]
+        claim = self.obs.claim
+        return None if claim is None else claim.card
 
 
 class Bot(Protocol):

@@ -32,12 +32,13 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import cast
 
 from weimaque.bots.base import BotView
 from weimaque.cards import COPIES, NUM_FACES
+from weimaque.game.observation import ClaimView
 from weimaque.game.state import (
     HU,
     NUM_SEATS,
@@ -116,7 +117,7 @@ class Knowledge:
     stock_left: int
     phase: str
     turn: int
-    claim: Mapping[str, Any] | None
+    claim: ClaimView | None
     claim_card: int | None
     #: per seat, in order, what left its concealed hand (see :class:`Outflow`)
     outflow: list[list[Outflow]]
@@ -142,8 +143,8 @@ class Knowledge:
         outflow: list[list[Outflow]] = [[] for _ in range(NUM_SEATS)]
         passed: list[list[tuple[int, int]]] = [[] for _ in range(NUM_SEATS)]
         history = view.history
-        claim = obs["claim"]
-        open_claim = obs["phase"] == "claim" and claim is not None
+        claim = obs.claim
+        open_claim = obs.phase == "claim" and claim is not None
         last_index = len(history) - 1
         for i, ev in enumerate(history):
             kind = ev["type"]
@@ -198,10 +199,10 @@ class Knowledge:
                 declined = True
         # A 偎's face_down flag follows the table, not the viewer: the observation says which.
         for s in range(NUM_SEATS):
-            for slot, m in zip(melds[s], obs["melds"][s], strict=True):
+            for slot, m in zip(melds[s], obs.melds[s], strict=True):
                 if slot.kind == "wei":
-                    slot.face_down = bool(m["face_down"])
-        rows = [_faces(r) for r in obs["rows"]]
+                    slot.face_down = m.face_down
+        rows = [list(r) for r in obs.rows]
         seen = list(hand)
         for s in range(NUM_SEATS):
             for slot in melds[s]:
@@ -211,29 +212,29 @@ class Knowledge:
             for f in rows[s]:
                 seen[f] += 1
         claim_card = None
-        if claim is not None and claim["card"] is not None:
-            claim_card = _face(claim["card"])
-            if claim["origin"] in ("discard", "draw", "release"):
+        if claim is not None and claim.card is not None:
+            claim_card = claim.card
+            if claim.origin in ("discard", "draw", "release"):
                 seen[claim_card] += 1  # on the table, in nobody's hand yet
         unseen = [f for f in range(NUM_FACES) for _ in range(COPIES - seen[f])]
         return Knowledge(
             view=view,
             seat=seat,
             hand=hand,
-            hand_sizes=list(obs["hand_sizes"]),
+            hand_sizes=list(obs.hand_sizes),
             melds=melds,
             rows=rows,
             thrown=thrown,
             no_discard=no_discard,
             skipped=skipped,
-            dead=list(obs["dead"]),
+            dead=list(obs.dead),
             declined=declined,
             drew_up=drew_up,
             peng_seen=peng_seen,
             unseen=unseen,
-            stock_left=obs["stock_left"],
-            phase=obs["phase"],
-            turn=obs["turn"] if obs["turn"] is not None else -1,
+            stock_left=obs.stock_left,
+            phase=obs.phase,
+            turn=obs.turn if obs.turn is not None else -1,
             claim=claim,
             claim_card=claim_card,
             outflow=outflow,
@@ -335,7 +336,7 @@ class Knowledge:
             melds.append(row)
         st = GameState.position(
             view.rules,
-            dealer=view.obs["dealer"],
+            dealer=view.obs.dealer,
             hands=hands,
             stock=stock,
             melds=melds,
@@ -345,7 +346,7 @@ class Knowledge:
             # 碰-过张 (RULES §5.3): the seat's own comes with its view; for the others, a 碰
             # window on X went by while the seat held two or more X.
             peng_guo=[
-                set(_faces(view.obs["bans"][s]["peng"]))
+                set(view.obs.bans[s].peng or ())
                 if s == self.seat
                 else {f for f in self.peng_seen[s] if hands[s][f] >= 2}
                 for s in range(NUM_SEATS)
@@ -353,8 +354,8 @@ class Knowledge:
             dead=list(self.dead),
             skipped=list(self.skipped),
             declined=[s == self.seat and self.declined for s in range(NUM_SEATS)],
-            scores=list(view.obs["scores"]),
-            turn=self.turn if self.phase == "discard" else view.obs["dealer"],
+            scores=list(view.obs.scores),
+            turn=self.turn if self.phase == "discard" else view.obs.dealer,
         )
         if self.phase == "claim":
             st.phase = "claim"
@@ -368,8 +369,8 @@ class Knowledge:
             window = st.deal_window()
             self._own_options(window)
             return window
-        origin: Origin = claim["origin"]
-        src = int(claim["from"])
+        origin = cast(Origin, claim.origin)
+        src = claim.from_seat
         last = self.stock_left == 0 and origin != "discard"
         card = self.claim_card
         if card is None:  # an opponent's face-down 偎: the sampled face

@@ -62,7 +62,8 @@ class Fault:
 def request_message(view: BotView, request_id: int, ms: int) -> lines.Request:
     """The ``request`` line for a decision: the seat's observation and its legal actions."""
     legal = [str(a) for a in view.legal]
-    return lines.request(request_id, view.seat, ms, view.obs, legal, [a.id for a in view.legal])
+    obs = view.obs.to_json()
+    return lines.request(request_id, view.seat, ms, obs, legal, [a.id for a in view.legal])
 
 
 def parse_answer(line: str, legal: tuple[Action, ...]) -> tuple[int | None, Action | Fault]:
@@ -253,7 +254,7 @@ class ExternalBot:
         if proc is None:
             return
         if view is not None and proc.poll() is None and self._sync(view):
-            self._send(lines.end(view.obs))
+            self._send(lines.end(view.obs.to_json()))
         try:
             if proc.stdin is not None:
                 proc.stdin.close()

@@ -68,8 +68,8 @@ def _after(table: _Table, action: Action) -> tuple[tuple[Meld, ...], Counts, int
         return table.melds, tuple(hand), action.face, table.feed(action.face)
     card = table.claim_card
     if action.kind == "pass" or card is None:
-        claim = table.view.obs.get("claim") or {}
-        own = claim.get("origin") == "draw" and claim.get("from") == table.seat
+        claim = table.view.obs.claim
+        own = claim is not None and claim.origin == "draw" and claim.from_seat == table.seat
         feed = table.feed(card, peng=False) if own and card is not None else 0.0
         return table.melds, tuple(hand), None, feed
     if action.kind == "peng":
@@ -97,16 +97,16 @@ def candidate_features(view: BotView, actions: Sequence[Action]) -> npt.NDArray[
     obs = view.obs
     seat = view.seat
     nxt, prv = (seat + 1) % 3, (seat - 1) % 3
-    claim = obs.get("claim") or {}
-    own_draw = float(claim.get("origin") == "draw" and claim.get("from") == seat)
+    claim = obs.claim
+    own_draw = float(claim is not None and claim.origin == "draw" and claim.from_seat == seat)
     common = (
-        int(obs["stock_left"]) / 22,
-        len(obs["melds"][nxt]) / 6,
-        len(obs["melds"][prv]) / 6,
-        shown_xi(obs["melds"][nxt]) / 10,
-        shown_xi(obs["melds"][prv]) / 10,
-        int(obs["hand_sizes"][nxt]) / 20,
-        int(obs["hand_sizes"][prv]) / 20,
+        obs.stock_left / 22,
+        len(obs.melds[nxt]) / 6,
+        len(obs.melds[prv]) / 6,
+        shown_xi(obs.melds[nxt]) / 10,
+        shown_xi(obs.melds[prv]) / 10,
+        obs.hand_sizes[nxt] / 20,
+        obs.hand_sizes[prv] / 20,
         own_draw,
         1.0,
     )

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from weimaque.analysis.arrange import melds_xi, triple_xi
 from weimaque.analysis.decompose import splits
@@ -103,24 +103,24 @@ class _Table:
         self.rules = view.rules
         self.hand: Counts = view.hand()
         self.melds: tuple[Meld, ...] = tuple(
-            Meld(m["kind"], tuple(parse_cards(m["cards"])))  # type: ignore[arg-type]
-            for m in obs["melds"][seat]
+            Meld(m.kind, m.faces)  # type: ignore[arg-type]
+            for m in obs.melds[seat]
+            if m.faces is not None
         )
         seen = list(self.hand)
         for s in range(3):
-            for m in obs["melds"][s]:
-                if m["cards"]:
-                    for f in parse_cards(m["cards"]):
-                        seen[f] += 1
-            for f in parse_cards(obs["rows"][s]) if obs["rows"][s] else ():
+            for m in obs.melds[s]:
+                for f in m.faces or ():
+                    seen[f] += 1
+            for f in obs.rows[s]:
                 seen[f] += 1
-        claim: Mapping[str, Any] | None = obs.get("claim")
+        claim = obs.claim
         self.claim_card = view.claim_card()
-        if claim and self.claim_card is not None and claim["origin"] != "wei":
+        if claim is not None and self.claim_card is not None and claim.origin != "wei":
             seen[self.claim_card] += 1  # the card under claim lies in no row or meld yet
         self.unseen = [max(0, COPIES - n) for n in seen]
         total_unseen = max(1, sum(self.unseen))
-        stock = int(obs["stock_left"])
+        stock = obs.stock_left
         #: chance that one given unseen copy still comes out of the stock
         self.q = min(1.0, stock / total_unseen)
         thrown: list[set[int]] = [set(), set(), set()]
@@ -310,7 +310,7 @@ class GreedyBot:
             return obvious  # RULES §4.7: always take the win
         legal = view.legal
         table = _Table(view)
-        if view.obs["phase"] == "discard":
+        if view.obs.phase == "discard":
             return self._discard(table, legal)
         return self._claim(table, legal)
 
@@ -331,8 +331,9 @@ class GreedyBot:
         card = table.claim_card
         if card is None:
             return PASS if PASS in legal else legal[0]
-        claim = table.view.obs["claim"]
-        own_draw = claim["origin"] == "draw" and claim["from"] == table.seat
+        claim = table.view.obs.claim
+        assert claim is not None
+        own_draw = claim.origin == "draw" and claim.from_seat == table.seat
         pass_value = table.value(table.melds, table.hand)
         if own_draw:
             pass_value -= table.feed(card, peng=False)  # released: the 下家 may 吃 it (§3.1.3)

@@ -159,8 +159,9 @@ def record_hands(record: Mapping[str, Any]) -> list[tuple[int, dict[str, Any]]]:
 
 def _melds(view: BotView) -> tuple[Meld, ...]:
     return tuple(
-        Meld(m["kind"], tuple(parse_cards(m["cards"])))  # type: ignore[arg-type]
-        for m in view.obs["melds"][view.seat]
+        Meld(m.kind, m.faces)  # type: ignore[arg-type]
+        for m in view.obs.melds[view.seat]
+        if m.faces is not None
     )
 
 

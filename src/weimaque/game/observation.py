@@ -40,13 +40,14 @@ ban_peng              20     1 per face the viewer may not 碰 (its 碰-过张)
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
 
 from weimaque.analysis.arrange import triple_xi
-from weimaque.cards import FACE_CHARS, NUM_FACES, faces_str
+from weimaque.cards import NUM_FACES, faces_str
 from weimaque.game.actions import NUM_ACTIONS
 from weimaque.game.events import Viewer, sees_hand
 from weimaque.game.state import NUM_SEATS, STOCK_SIZE, GameState, TableMeld
@@ -78,34 +79,137 @@ def meld_visible(meld: TableMeld, owner: int, viewer: Viewer) -> bool:
     return not meld.face_down or sees_hand(viewer, owner)
 
 
-def _meld_dict(meld: TableMeld, owner: int, viewer: Viewer) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class MeldView:
+    """A meld as a viewer sees it: its faces, or None for a face-down 偎 hidden from it."""
+
+    kind: str
+    faces: tuple[int, ...] | None
+    face_down: bool
+    #: A 吃's claimed card (public: it decides others' bans, RULES §5.2, §5.3).
+    claimed: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"kind", "cards", "face_down"}`` (and ``claimed`` for a 吃), faces as characters."""
+        if self.faces is None:
+            return {"kind": "wei", "cards": None, "face_down": True}
+        out: dict[str, Any] = {
+            "kind": self.kind,
+            "cards": faces_str(self.faces),
+            "face_down": self.face_down,
+        }
+        if self.claimed is not None:
+            out["claimed"] = faces_str((self.claimed,))
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class BansView:
+    """A seat's 出 / 吃 / 碰 bans as a viewer may know them (RULES §5.2, §5.3); ``peng`` is
+    None for another seat's (its 碰-过张 are its own)."""
+
+    discard: tuple[int, ...]
+    chi: tuple[int, ...]
+    peng: tuple[int, ...] | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "discard": faces_str(self.discard),
+            "chi": faces_str(self.chi),
+            "peng": None if self.peng is None else faces_str(self.peng),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimView:
+    """The open claim window: its card (None: a face-down 偎 the viewer may not see), where the
+    card came from and from whom."""
+
+    card: int | None
+    origin: str
+    from_seat: int
+
+    def to_json(self) -> dict[str, Any]:
+        card = None if self.card is None else faces_str((self.card,))
+        return {"card": card, "origin": self.origin, "from": self.from_seat}
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """What a viewer sees of a hand (the module's docstring), faces as ints; ``to_json`` is its
+    form on the wire, in records and for programs (cards as characters)."""
+
+    viewer: Viewer
+    rules: str
+    dealer: int
+    phase: str
+    stock_left: int
+    #: The seat to 出 in the discard phase, else None.
+    turn: int | None
+    claim: ClaimView | None
+    hand_sizes: tuple[int, ...]
+    melds: tuple[tuple[MeldView, ...], ...]
+    rows: tuple[tuple[int, ...], ...]
+    dead: tuple[bool, ...]
+    bans: tuple[BansView, ...]
+    scores: tuple[int, ...]
+    #: A seat's own hand (its faces in order); None for any other viewer.
+    hand: tuple[int, ...] | None = None
+    to_act: bool = False
+    legal_actions: tuple[str, ...] = ()
+    #: The three hands, for the 守醒 (and the all-seeing replay); else None.
+    hands: tuple[tuple[int, ...], ...] | None = None
+    #: The hand's result once it is over (its JSON form).
+    result: Mapping[str, Any] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form: the dict views, records and programs read (docs/protocol.md §2.2)."""
+        out: dict[str, Any] = {
+            "viewer": self.viewer,
+            "rules": self.rules,
+            "dealer": self.dealer,
+            "phase": self.phase,
+            "stock_left": self.stock_left,
+            "turn": self.turn,
+            "claim": None if self.claim is None else self.claim.to_json(),
+            "hand_sizes": list(self.hand_sizes),
+            "melds": [[m.to_json() for m in seat] for seat in self.melds],
+            "rows": [faces_str(r) for r in self.rows],
+            "dead": list(self.dead),
+            "bans": [b.to_json() for b in self.bans],
+            "scores": list(self.scores),
+        }
+        if isinstance(self.viewer, int):
+            out["hand"] = faces_str(self.hand or ())
+            out["to_act"] = self.to_act
+            out["legal_actions"] = list(self.legal_actions)
+        elif self.hands is not None:
+            out["hands"] = [faces_str(h) for h in self.hands]
+        if self.result is not None:
+            out["result"] = dict(self.result)
+        return out
+
+
+def _meld_view(meld: TableMeld, owner: int, viewer: Viewer) -> MeldView:
     if not meld_visible(meld, owner, viewer):
-        return {"kind": "wei", "cards": None, "face_down": True}
-    out = {"kind": meld.kind, "cards": faces_str(meld.faces), "face_down": meld.face_down}
-    if meld.kind == "chi":
-        out["claimed"] = faces_str((meld.card,))  # public: it decides others' bans (§5.2, §5.3)
-    return out
+        return MeldView("wei", None, True)
+    claimed = meld.card if meld.kind == "chi" else None
+    return MeldView(meld.kind, tuple(meld.faces), meld.face_down, claimed)
 
 
-def shown_xi(melds: Sequence[Mapping[str, Any]]) -> int:
-    """明息 of a seat's melds as a view shows them (``melds`` of :func:`observation`): the 硬息
-    of every meld whose cards are shown; a face-down 偎 the viewer may not see counts nothing
-    (RULES §6.4)."""
-    return sum(
-        triple_xi(m["kind"], _CHAR_FACE[m["cards"][0]]) for m in melds if m["cards"] is not None
-    )
+def shown_xi(melds: Sequence[MeldView]) -> int:
+    """明息 of a seat's melds as a view shows them: the 硬息 of every meld whose cards are
+    shown; a face-down 偎 the viewer may not see counts nothing (RULES §6.4)."""
+    return sum(triple_xi(m.kind, m.faces[0]) for m in melds if m.faces is not None)
 
 
-_CHAR_FACE: Final = {c: i for i, c in enumerate(FACE_CHARS)}
-
-
-def bans_view(state: GameState, seat: int, viewer: Viewer) -> dict[str, Any]:
+def bans_view(state: GameState, seat: int, viewer: Viewer) -> BansView:
     """A seat's 出 / 吃 / 碰 bans as a viewer may know them (RULES §5.2, §5.3)."""
     if sees_hand(viewer, seat):
         discard, chi, peng = state.bans(seat)
-        return {"discard": faces_str(discard), "chi": faces_str(chi), "peng": faces_str(peng)}
+        return BansView(tuple(discard), tuple(chi), tuple(peng))
     discard, chi = state.public_bans(seat)
-    return {"discard": faces_str(discard), "chi": faces_str(chi), "peng": None}
+    return BansView(tuple(discard), tuple(chi), None)
 
 
 def _claim_visible(state: GameState, viewer: Viewer) -> bool:
@@ -115,40 +219,29 @@ def _claim_visible(state: GameState, viewer: Viewer) -> bool:
     return w.origin != "wei" or state.rules.wei_face_up or sees_hand(viewer, w.from_seat)
 
 
-def observation(state: GameState, viewer: Viewer) -> dict[str, Any]:
-    """The view of a seat (0..2), a spectator (``"public"``) or the 守醒 (``"shouxing"``)."""
+def view_of(state: GameState, viewer: Viewer) -> Observation:
+    """The view of a seat (0..2), a spectator (``"public"``), the 守醒 (``"shouxing"``) or an
+    all-seeing replay (``"all"``), typed; :func:`observation` is its JSON form."""
     w = state.window
     seats = range(NUM_SEATS)
-    out: dict[str, Any] = {
-        "viewer": viewer,
-        "rules": state.rules.id,
-        "dealer": state.dealer,
-        "phase": state.phase,
-        "stock_left": state.stock_left,
-        "turn": state.turn if state.phase == "discard" else None,
-        "claim": None
-        if w is None or w.origin == "deal"
-        else {
-            "card": faces_str((w.card,)) if _claim_visible(state, viewer) else None,
-            "origin": w.origin,
-            "from": w.from_seat,
-        },
-        "hand_sizes": [sum(state.hands[s]) for s in seats],
-        "melds": [[_meld_dict(m, s, viewer) for m in state.melds[s]] for s in seats],
-        "rows": [faces_str(state.rows[s]) for s in seats],
-        "dead": list(state.dead),
-        "bans": [bans_view(state, s, viewer) for s in seats],
-        "scores": list(state.scores),
-    }
+    claim = None
+    if w is not None and w.origin != "deal":
+        card = w.card if _claim_visible(state, viewer) else None
+        claim = ClaimView(card, w.origin, w.from_seat)
+    hand = None
+    to_act = False
+    legal: tuple[str, ...] = ()
+    hands = None
     if isinstance(viewer, int):
-        out["hand"] = faces_str(state.hand_faces(viewer))
-        out["to_act"] = viewer in state.to_act()
-        out["legal_actions"] = [str(a) for a in state.legal_actions(viewer)]
+        hand = tuple(state.hand_faces(viewer))
+        to_act = viewer in state.to_act()
+        legal = tuple(str(a) for a in state.legal_actions(viewer))
     elif viewer in ("shouxing", "all"):
-        out["hands"] = [faces_str(state.hand_faces(s)) for s in seats]
+        hands = tuple(tuple(state.hand_faces(s)) for s in seats)
+    result = None
     if state.result is not None:
         r = state.result
-        out["result"] = {
+        result = {
             "winner": r.winner,
             "chou": r.chou,
             "card": None if r.card is None else faces_str((r.card,)),
@@ -157,7 +250,32 @@ def observation(state: GameState, viewer: Viewer) -> dict[str, Any]:
             "haidi": r.haidi,
             "breakdown": None if r.breakdown is None else r.breakdown.to_dict(),
         }
-    return out
+    return Observation(
+        viewer=viewer,
+        rules=state.rules.id,
+        dealer=state.dealer,
+        phase=state.phase,
+        stock_left=state.stock_left,
+        turn=state.turn if state.phase == "discard" else None,
+        claim=claim,
+        hand_sizes=tuple(sum(state.hands[s]) for s in seats),
+        melds=tuple(tuple(_meld_view(m, s, viewer) for m in state.melds[s]) for s in seats),
+        rows=tuple(tuple(state.rows[s]) for s in seats),
+        dead=tuple(state.dead),
+        bans=tuple(bans_view(state, s, viewer) for s in seats),
+        scores=tuple(state.scores),
+        hand=hand,
+        to_act=to_act,
+        legal_actions=legal,
+        hands=hands,
+        result=result,
+    )
+
+
+def observation(state: GameState, viewer: Viewer) -> dict[str, Any]:
+    """The view of a viewer in its JSON form (:meth:`Observation.to_json`): what the wire,
+    records and programs carry."""
+    return view_of(state, viewer).to_json()
 
 
 def observation_text(state: GameState, viewer: Viewer) -> str:

@@ -15,12 +15,13 @@ last delivery.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
 from weimaque.game.actions import Action
 from weimaque.game.events import Viewer
-from weimaque.game.observation import observation
+from weimaque.game.observation import Observation, view_of
 from weimaque.game.state import NUM_SEATS, GameState
 
 
@@ -46,19 +47,19 @@ class Held:
     #: index into the hand's events of the first event not yet sent (None: not even the deal)
     upto: int | None
     #: the position at ``upto`` (a copy nobody changes), or the view itself once built
-    at: GameState | dict[str, Any] | None
+    at: GameState | Observation | None
     viewer: Viewer
     #: (seat, action, auto) of every action since, in order (for the ``actor`` field)
     actors: list[tuple[int, Action, bool]] = field(default_factory=list)
 
     @property
-    def obs(self) -> dict[str, Any] | None:
-        """The viewer's observation at ``upto``, for a snapshot taken meanwhile.
+    def view(self) -> Observation | None:
+        """The viewer's view at ``upto``, for a snapshot taken meanwhile.
 
         Built on first use: most windows close before anyone asks for a snapshot.
         """
         if isinstance(self.at, GameState):
-            self.at = observation(self.at, self.viewer)
+            self.at = view_of(self.at, self.viewer)
         return self.at
 
 
@@ -116,13 +117,12 @@ class Gate:
         return self.held.pop(viewer, None)
 
 
-def _as_dealt(state: GameState, viewer: Viewer) -> dict[str, Any]:
+def _as_dealt(state: GameState, viewer: Viewer) -> Observation:
     """The view of a fresh deal as if no seat could declare a deal pattern (the dealer to 出)."""
-    obs = observation(state, viewer)
-    obs.update(phase="discard", turn=state.dealer, claim=None)
-    if isinstance(viewer, int):
-        obs.update(to_act=False, legal_actions=[])
-    return obs
+    view = view_of(state, viewer)
+    return dataclasses.replace(
+        view, phase="discard", turn=state.dealer, claim=None, to_act=False, legal_actions=()
+    )
 
 
 __all__ = ["Gate", "Held", "settled", "viewers"]

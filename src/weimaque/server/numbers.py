@@ -1,18 +1,18 @@
 """The numbers a table shows: 明息 of every seat, one's own 息 and 听 hints (RULES §6.4, §7).
 
-Everything here is computed from one viewer's ``observation`` dict only, never from the game
-state, so a number or a hint cannot carry information the viewer may not see (RULES §2.1, §4.3).
+Everything here is computed from one viewer's view (``game.observation.Observation``) only,
+never from the game state, so a number or a hint cannot carry information the viewer may not
+see (RULES §2.1, §4.3).
 """
 
 from __future__ import annotations
 
-import functools
 from collections import OrderedDict
 from typing import Any, Final
 
 from weimaque.analysis.arrange import Group, triple_xi
 from weimaque.cards import COPIES, FACE_CHARS, NUM_FACES, counts_of
-from weimaque.game.observation import shown_xi
+from weimaque.game.observation import Observation, shown_xi
 from weimaque.game.state import NUM_SEATS
 from weimaque.notation import Meld
 from weimaque.rules.config import RuleConfig
@@ -20,20 +20,9 @@ from weimaque.scoring.breakdown import Breakdown
 from weimaque.scoring.waits import Wait, waits
 
 _CACHE_SIZE: Final = 512
-_FACE_INDEX: Final = {c: i for i, c in enumerate(FACE_CHARS)}
 
 
-def _faces(text: str | None) -> tuple[int, ...]:
-    return () if not text else _parse(text)
-
-
-@functools.lru_cache(maxsize=1 << 13)
-def _parse(text: str) -> tuple[int, ...]:
-    # Rows, melds and hands come back as the same strings message after message.
-    return tuple(_FACE_INDEX[c] for c in text)
-
-
-def table_xi(obs: dict[str, Any], rules: RuleConfig) -> dict[str, Any]:
+def table_xi(obs: Observation, rules: RuleConfig) -> dict[str, Any]:
     """明息 of every seat's visible melds, and for a seated viewer its own 息 and distance to 起胡.
 
     A face-down 偎 the viewer may not see is counted in ``hidden`` (3 or 4 息 each, unknown).
@@ -41,13 +30,13 @@ def table_xi(obs: dict[str, Any], rules: RuleConfig) -> dict[str, Any]:
     shown = [0] * NUM_SEATS
     hidden = [0] * NUM_SEATS
     for s in range(NUM_SEATS):
-        melds = obs["melds"][s]
+        melds = obs.melds[s]
         shown[s] = shown_xi(melds)
-        hidden[s] = sum(1 for m in melds if m["cards"] is None)
+        hidden[s] = sum(1 for m in melds if m.faces is None)
     out: dict[str, Any] = {"melds": shown, "hidden": hidden, "min_xi": rules.min_xi}
-    viewer = obs.get("viewer")
-    if isinstance(viewer, int) and "hand" in obs:
-        counts = counts_of(_faces(obs["hand"]))
+    viewer = obs.viewer
+    if isinstance(viewer, int) and obs.hand is not None:
+        counts = counts_of(obs.hand)
         kan = sum(triple_xi("kan", f) for f in range(NUM_FACES) if counts[f] >= 3)
         own = shown[viewer] + kan
         out["own"] = {
@@ -59,20 +48,20 @@ def table_xi(obs: dict[str, Any], rules: RuleConfig) -> dict[str, Any]:
     return out
 
 
-def seen_counts(obs: dict[str, Any]) -> list[int]:
+def seen_counts(obs: Observation) -> list[int]:
     """How many copies of each face the viewer can see: own hand, open melds, rows, the claim."""
     seen = [0] * NUM_FACES
-    for f in _faces(obs.get("hand")):
+    for f in obs.hand or ():
         seen[f] += 1
     for s in range(NUM_SEATS):
-        for m in obs["melds"][s]:
-            for f in _faces(m["cards"]):
+        for m in obs.melds[s]:
+            for f in m.faces or ():
                 seen[f] += 1
-        for f in _faces(obs["rows"][s]):
+        for f in obs.rows[s]:
             seen[f] += 1
-    claim = obs.get("claim")
-    if claim and claim.get("card"):
-        seen[_FACE_INDEX[claim["card"]]] += 1
+    claim = obs.claim
+    if claim is not None and claim.card is not None:
+        seen[claim.card] += 1
     return seen
 
 
@@ -108,29 +97,28 @@ def _wait_json(w: Wait, seen: list[int]) -> dict[str, Any]:
     }
 
 
-def hints(obs: dict[str, Any], rules: RuleConfig, cache: HintCache) -> dict[str, Any] | None:
+def hints(obs: Observation, rules: RuleConfig, cache: HintCache) -> dict[str, Any] | None:
     """听 hints of a seated viewer (RULES §6, §7): the waits after each legal 出, or now.
 
     ``discards`` maps each legal discard to the faces that would then win (with the totals by
     自摸 / by another's card and the unseen copies left); ``waits`` lists the faces that win now
     when the viewer holds 19 cards. None for a viewer without a hand.
     """
-    viewer = obs.get("viewer")
-    if not isinstance(viewer, int) or "hand" not in obs or obs["phase"] == "over":
+    if not isinstance(obs.viewer, int) or obs.hand is None or obs.phase == "over":
         return None
     own = tuple(
-        Meld(m["kind"], tuple(sorted(_faces(m["cards"]))))  # type: ignore[arg-type]
-        for m in obs["melds"][viewer]
-        if m["cards"] is not None
+        Meld(m.kind, tuple(sorted(m.faces)))  # type: ignore[arg-type]
+        for m in obs.melds[obs.viewer]
+        if m.faces is not None
     )
-    hand = list(counts_of(_faces(obs["hand"])))
+    hand = list(counts_of(obs.hand))
     seen = seen_counts(obs)
     size = sum(hand) + 3 * len(own)
     out: dict[str, Any] = {"discards": [], "waits": []}
     if size == 20:
-        legal = [a[1:] for a in obs.get("legal_actions", []) if a.startswith("出")]
+        legal = [a[1:] for a in obs.legal_actions if a.startswith("出")]
         for face_char in legal:
-            f = _FACE_INDEX[face_char]
+            f = FACE_CHARS.index(face_char)
             after = list(hand)
             after[f] -= 1
             found = cache.waits(own, tuple(after), rules)

@@ -7,11 +7,12 @@ Every message about the hand is built from ``observation(state, viewer)`` and
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, Final
 
 from weimaque.game.actions import Action
 from weimaque.game.events import Event, Viewer, Won
-from weimaque.game.observation import observation
+from weimaque.game.observation import Observation, observation, view_of
 from weimaque.game.record import start_from_record
 from weimaque.game.state import NUM_SEATS, GameState
 from weimaque.match import Settlement
@@ -30,13 +31,13 @@ def replay_steps(record: dict[str, Any]) -> list[dict[str, Any]]:
     state = start_from_record(record)
 
     def step(action: str | None, seat: int | None, events: list[Event]) -> dict[str, Any]:
-        obs = observation(state, "all")
+        view = view_of(state, "all")
         return {
             "action": action,
             "seat": seat,
             "events": [v for e in events if (v := e.view("all")) is not None],
-            "observation": obs,
-            "numbers": table_xi(obs, state.rules),
+            "observation": view.to_json(),
+            "numbers": table_xi(view, state.rules),
         }
 
     steps = [step(None, None, list(state.events))]
@@ -51,7 +52,7 @@ def replay_steps(record: dict[str, Any]) -> list[dict[str, Any]]:
 
 #: Events that turn up or put down a card another seat may win on.
 CARD_EVENTS: Final = frozenset({"drew", "discard", "release", "wei"})
-ViewCache = dict[Viewer, tuple[dict[str, Any] | None, dict[str, Any] | None]]
+ViewCache = dict[Viewer, tuple[Observation | None, dict[str, Any] | None, dict[str, Any] | None]]
 
 
 class RoomViews(RoomBase):
@@ -119,9 +120,13 @@ class RoomViews(RoomBase):
         if cache is None:
             cache = {}
         if viewer not in cache:
-            obs = None if shown is None else observation(shown, viewer)
-            cache[viewer] = (obs, None if obs is None else table_xi(obs, self.rules))
-        obs, numbers = cache[viewer]
+            view = None if shown is None else view_of(shown, viewer)
+            cache[viewer] = (
+                view,
+                None if view is None else view.to_json(),
+                None if view is None else table_xi(view, self.rules),
+            )
+        view, obs, numbers = cache[viewer]
         legal = self._legal(seat) if state is not None else []
         fields: ViewFields = {
             "observation": obs,
@@ -130,8 +135,8 @@ class RoomViews(RoomBase):
             "timer": self._timer(seat) if legal else None,
             "numbers": numbers,
         }
-        if conn.hints and obs is not None and shown is state:
-            fields["hints"] = hints(obs, self.rules, self.hint_cache)
+        if conn.hints and view is not None and shown is state:
+            fields["hints"] = hints(view, self.rules, self.hint_cache)
         return fields
 
     def _displayed(self) -> GameState | None:
@@ -150,18 +155,18 @@ class RoomViews(RoomBase):
         if held is not None:
             # Waiting for a window to close: the position of its last delivery (see .gate).
             events = events[: NUM_SEATS if held.upto is None else held.upto]
-            obs = held.obs
-            legal = [] if obs is None else obs.get("legal_actions", [])
-            if obs is not None and legal and any(s == viewer for s, _, _ in held.actors):
+            view = held.view
+            legal = () if view is None else view.legal_actions
+            if view is not None and legal and any(s == viewer for s, _, _ in held.actors):
                 # The viewer has answered the decision shown: it is gone, none is offered.
-                legal = []
-                obs = {**obs, "to_act": False, "legal_actions": []}
+                legal = ()
+                view = dataclasses.replace(view, to_act=False, legal_actions=())
             fields = {
-                "observation": obs,
+                "observation": None if view is None else view.to_json(),
                 "legal_actions": [{"text": t, "id": Action.parse(t).id} for t in legal],
                 "to_act": bool(legal),
                 "timer": None,
-                "numbers": None if obs is None else table_xi(obs, self.rules),
+                "numbers": None if view is None else table_xi(view, self.rules),
             }
         history = [v for e in events if (v := e.view(viewer)) is not None]
         return messages.snapshot(
