@@ -14,7 +14,7 @@ from tests.test_server_protocol import Client, acked, make_room, room_of, seat_a
 from weimaque.cards import FACE_CHARS, counts_of
 from weimaque.errors import WeimaqueError
 from weimaque.game.actions import Action
-from weimaque.game.observation import observation
+from weimaque.game.observation import view_of
 from weimaque.match import Match
 from weimaque.rules.registry import get_rules
 from weimaque.scoring.scorer import score
@@ -159,7 +159,7 @@ def test_hints_are_the_scorers_waits_from_the_seats_own_view(seed: int, moves: i
     assert state is not None
     rules = state.rules
     for seat in range(3):
-        obs = observation(state, seat)
+        obs = view_of(state, seat)
         got = hints(obs, rules, HintCache())
         assert got is not None
         melds = tuple(m.meld() for m in state.melds[seat])
@@ -183,10 +183,9 @@ def test_hints_are_the_scorers_waits_from_the_seats_own_view(seed: int, moves: i
         # Nothing but the seat's own observation went in: another seat's hand changing (all
         # else equal) changes no hint.
         other = (seat + 1) % 3
-        obs2 = dict(obs)
-        assert obs2.get("hands") is None and "hand" in obs
+        assert obs.hands is None and obs.hand is not None
         state.hands[other], saved = list(reversed(state.hands[other])), state.hands[other]
-        assert hints(observation(state, seat), rules, HintCache()) == got
+        assert hints(view_of(state, seat), rules, HintCache()) == got
         state.hands[other] = saved
 
 
@@ -195,7 +194,7 @@ def test_numbers_count_open_melds_and_own_kan() -> None:
     state = match.current
     assert state is not None
     for seat in range(3):
-        numbers = table_xi(observation(state, seat), state.rules)
+        numbers = table_xi(view_of(state, seat), state.rules)
         own = numbers["own"]
         counts = counts_of(state.hand_faces(seat))
         kan = sum(
@@ -204,7 +203,7 @@ def test_numbers_count_open_melds_and_own_kan() -> None:
         assert own["hand"] == kan
         assert own["total"] == numbers["melds"][seat] + kan
         assert own["to_min"] == max(0, state.rules.min_xi - own["total"])
-        public = table_xi(observation(state, "public"), state.rules)
+        public = table_xi(view_of(state, "public"), state.rules)
         assert "own" not in public
         # A spectator sees no face-down 偎: it is counted apart, never valued.
         assert public["melds"][seat] <= numbers["melds"][seat] or numbers["hidden"][seat] == 0

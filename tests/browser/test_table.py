@@ -37,7 +37,7 @@ from tests.browser.test_browser import (  # noqa: F401  (pytestmark: skip withou
 )
 from tests.test_server_table import SCRIPTED, SCRIPTED_SEED
 from weimaque.game.actions import Action
-from weimaque.game.observation import observation
+from weimaque.game.observation import view_of
 from weimaque.match import Match
 from weimaque.rules.registry import get_rules
 from weimaque.scoring.scorer import score
@@ -177,7 +177,7 @@ def test_scripted_hand_on_a_phone_held_sideways(
         for k, (seat, text) in enumerate(SCRIPTED):
             if seat == 0 and text.startswith("出"):
                 page.locator("[data-testid=hand-face][data-legal=true]").first.wait_for()
-                want = hints(observation(state, 0), state.rules, HintCache())
+                want = hints(view_of(state, 0), state.rules, HintCache())
                 assert want is not None
                 if want["discards"]:
                     page.get_by_test_id("hints").wait_for()
@@ -226,7 +226,7 @@ def test_scripted_hand_on_a_phone_held_sideways(
                     "fs => fs.filter(f => getComputedStyle(f).display !== 'none').length"
                 )
                 assert faces == 3
-                numbers = table_xi(observation(state, 0), state.rules)
+                numbers = table_xi(view_of(state, 0), state.rules)
                 page.wait_for_function(
                     f"() => document.querySelector('[data-testid=own-xi]')?.dataset.total"
                     f" === '{numbers['own']['total']}'"
@@ -297,7 +297,7 @@ def test_scripted_hand_on_a_phone_held_sideways(
         replayed = Match.new(get_rules("anxiang"), SCRIPTED_SEED).start_hand()
         for seat, text in SCRIPTED[:middle]:
             replayed.apply(seat, Action.parse(text))
-        want = table_xi(observation(replayed, "all"), replayed.rules)
+        want = table_xi(view_of(replayed, "all"), replayed.rules)
         for s in range(3):
             cell = page.get_by_test_id(f"replay-score-{s}")
             assert cell.get_attribute("data-xi") == str(want["melds"][s])
