@@ -32,8 +32,9 @@ from weimaque.match import Match
 runner = CliRunner(env={"COLUMNS": "100"})
 #: The search bot of the review runs: a small budget, the review's cost is not under test.
 REVIEW_BOT = "mcts:iters=16"
-#: Seconds any one command may take on a hostile file.
-SECONDS = 5.0
+#: Seconds any one command may take on a hostile file: a bound on a hang or a blow-up (which
+#: take far longer), not on speed, with room for a machine whose every core is busy.
+SECONDS = 15.0
 
 Doc = dict[str, Any]
 

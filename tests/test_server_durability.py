@@ -472,7 +472,9 @@ def test_an_outside_write_lock_stalls_only_the_room_that_writes(tmp_path: Path) 
         finally:
             lock.execute("ROLLBACK")
             lock.close()
-        assert max(pongs) < 0.5, f"another room's ping took {max(pongs):.2f} s"
+        # A loop that waited on the lock would hold a ping for the lock's 3 s; half of that is
+        # far above what a loaded machine adds.
+        assert max(pongs) < 1.5, f"another room's ping took {max(pongs):.2f} s"
         assert early == []  # not acknowledged before it could be written
         reply = table.wait(k, lambda m: m.get("ack") == i or m.get("re") == i)
         assert reply["type"] == "ack", reply  # written once the lock was gone
