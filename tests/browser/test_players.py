@@ -22,22 +22,10 @@ from tests.browser.test_browser import (  # noqa: F401  (pytestmark: skip withou
     pytestmark,
     shot,
 )
-from tests.browser.test_table import LANDSCAPE, doc_shot
+from tests.browser.test_table import ACT_JS, LANDSCAPE, doc_shot
 
 # The letters and digits of codes (§7.1): no 0/O, 1/I/L.
 CODE = "[A-HJKMNP-Z2-9]"
-
-# Clicks what the page offers us (a 吃 run, a claim button, a legal card), in one go so a
-# redraw cannot split the answer; "end" once the hand's result shows.
-ACT_JS = """() => {
-  if (document.querySelector('[data-testid=hand-end]')) return 'end';
-  if (document.body.dataset.busy === 'true') return 'wait';
-  const c = document.querySelector('[data-testid=chi-option]')
-    || document.querySelector('[data-testid=actions] .buttons button:not([disabled])')
-    || document.querySelector('[data-testid=hand-face][data-legal=true]');
-  if (c) { c.click(); return 'acted'; }
-  return 'wait';
-}"""
 
 
 def both_shots(page: Page, name: str) -> None:

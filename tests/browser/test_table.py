@@ -47,6 +47,19 @@ LANDSCAPE = {"width": 844, "height": 390}
 DOCS = ROOT / "docs" / "img"
 
 
+# Clicks what the page offers (a 吃 run, a claim button, a legal card), in one go so a redraw
+# cannot split the answer: "acted", "wait", or "end" once the hand's result shows.
+ACT_JS = """() => {
+  if (document.querySelector('[data-testid=hand-end]')) return 'end';
+  if (document.body.dataset.busy === 'true') return 'wait';
+  const c = document.querySelector('[data-testid=chi-option]')
+    || document.querySelector('[data-testid=actions] .buttons button:not([disabled])')
+    || document.querySelector('[data-testid=hand-face][data-legal=true]');
+  if (c) { c.click(); return 'acted'; }
+  return 'wait';
+}"""
+
+
 def doc_shot(page: Page, name: str, element: Any = None, *, settled: bool = True) -> None:
     """A screenshot for out/screenshots/, and for docs/img/ when refreshing the docs.
 
@@ -464,20 +477,11 @@ def test_friends_play_a_hand_leave_come_back_and_reload(
     b.get_by_test_id("sit-1").click()
     a.get_by_test_id("hand").wait_for()
     b.get_by_test_id("hand").wait_for()
-    state_js = """() => {
-      if (document.querySelector('[data-testid=hand-end]')) return 'end';
-      if (document.body.dataset.busy === 'true') return 'wait';
-      const c = document.querySelector('[data-testid=chi-option]')
-        || document.querySelector('[data-testid=actions] .buttons button:not([disabled])')
-        || document.querySelector('[data-testid=hand-face][data-legal=true]');
-      if (c) { c.click(); return 'acted'; }
-      return 'wait';
-    }"""
     deadline = time.monotonic() + 120
     reloaded = False
     acted = 0
     while time.monotonic() < deadline:
-        states = [p.evaluate(state_js) for p in (a, b)]
+        states = [p.evaluate(ACT_JS) for p in (a, b)]
         acted += states.count("acted")
         if acted > 6 and not reloaded:
             b.reload()  # a friend reloads mid-hand: same seat, same hand
