@@ -488,12 +488,19 @@ def open_rooms(
     return [str(r[0]) for r in rows]
 
 
-def replay_of(db: sqlite3.Connection, code_hash: str) -> tuple[str, int] | None:
-    """(room id, hand number) of a 回放码."""
+def replay_of(
+    db: sqlite3.Connection, code_hash: str
+) -> tuple[str, int, int, dict[str, Any]] | None:
+    """(room id, hand number, match number, hand record) of a 回放码: written with the hand,
+    read without restoring its room."""
     row = db.execute(
-        "SELECT room_id, number FROM replay_codes WHERE hash = ?", (code_hash,)
+        "SELECT c.room_id, c.number, h.match, h.record FROM replay_codes c "
+        "JOIN hands h ON h.room_id = c.room_id AND h.number = c.number WHERE c.hash = ?",
+        (code_hash,),
     ).fetchone()
-    return None if row is None else (str(row[0]), int(row[1]))
+    if row is None:
+        return None
+    return str(row[0]), int(row[1]), int(row[2]), dict(json.loads(row[3]))
 
 
 def seat_rows(

@@ -20,7 +20,7 @@ from weimaque.bots import REGISTRY, SPEC_BOUNDS, check_spec, get_bot
 from weimaque.errors import WeimaqueError
 from weimaque.rules.config import OPTION_NAMES, PATTERN_NAMES, RuleConfig
 from weimaque.rules.registry import DEFAULT_PRESET, list_rules
-from weimaque.server.context import Server, server_of
+from weimaque.server.context import Server, over_rate, server_of
 from weimaque.server.context import error_response as _error
 from weimaque.server.fairqueue import Refused
 from weimaque.server.limits import BodyError, client_address, read_json
@@ -179,11 +179,9 @@ async def open_room(s: Server, request: Request, raw: Any, club: str | None = No
     failing = s.store_failing()
     if failing is not None:
         return failing
-    if not s.room_limiter.allow(address):
-        wait = max(1, int(s.room_limiter.retry_after(address) + 0.999))
-        response = _error(429, "rate_limited", f"too many new rooms; retry in {wait} s")
-        response.headers["retry-after"] = str(wait)
-        return response
+    refused = over_rate(s.room_limiter, address, "new rooms")
+    if refused is not None:
+        return refused
     try:
         check_room_body(raw)
         opts = RoomOptions.from_json(raw)

@@ -21,7 +21,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from weimaque.server import api, clubapi, passkeyapi, playerapi, sockets
-from weimaque.server.context import Server, error_response, server_of, web_dir
+from weimaque.server.context import Server, error_response, over_rate, server_of, web_dir
 from weimaque.server.limits import Limits, RateLimiter, SecurityHeaders, client_address
 from weimaque.server.options import quoted
 from weimaque.server.rooms import Room
@@ -101,14 +101,9 @@ class ApiRateLimit:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Answer 429 to an address over its rate."""
         if scope["type"] == "http" and str(scope.get("path", "")).startswith("/api/"):
-            address = client_address(scope)
-            if not self.limiter.allow(address):
-                wait = max(1, int(self.limiter.retry_after(address) + 0.999))
-                response = error_response(
-                    429, "rate_limited", f"too many requests; retry in {wait} s"
-                )
-                response.headers["retry-after"] = str(wait)
-                await response(scope, receive, send)
+            refused = over_rate(self.limiter, client_address(scope), "requests")
+            if refused is not None:
+                await refused(scope, receive, send)
                 return
         await self.app(scope, receive, send)
 

@@ -20,7 +20,15 @@ from weimaque.server.context import Server, server_of
 from weimaque.server.context import error_response as _error
 from weimaque.server.limits import client_address
 from weimaque.server.options import RoomError, RoomOptions, quoted
-from weimaque.server.playerapi import body, checked_name, days_param, signed_in, since, write
+from weimaque.server.playerapi import (
+    body,
+    checked_name,
+    days_param,
+    signed_in,
+    since,
+    with_player,
+    write,
+)
 from weimaque.server.protocol import PROTOCOL_VERSION
 
 #: Invitations last 1..MAX_INVITE_HOURS hours (DEFAULT_INVITE_HOURS when not said).
@@ -95,12 +103,9 @@ async def _club_json(s: Server, club: dict[str, Any], role: Role) -> dict[str, A
     return out
 
 
-async def create_club(request: Request) -> Response:
+@with_player
+async def create_club(request: Request, s: Server, player: Player) -> Response:
     """``POST /api/clubs``: a new club, owned by the player."""
-    s = server_of(request)
-    player = await signed_in(request)
-    if isinstance(player, JSONResponse):
-        return player
     raw = await body(request, frozenset({"name", "approval", "rules"}), frozenset({"name"}))
     if isinstance(raw, JSONResponse):
         return raw
@@ -205,12 +210,9 @@ async def invite(request: Request) -> Response:
     )
 
 
-async def join(request: Request) -> Response:
+@with_player
+async def join(request: Request, s: Server, player: Player) -> Response:
     """``POST /api/clubs/join``: join the club of an invitation (or wait for approval)."""
-    s = server_of(request)
-    player = await signed_in(request)
-    if isinstance(player, JSONResponse):
-        return player
     raw = await body(request, frozenset({"code"}), frozenset({"code"}))
     if isinstance(raw, JSONResponse):
         return raw

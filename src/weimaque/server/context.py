@@ -59,6 +59,17 @@ def error_response(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
 
+def over_rate(limiter: RateLimiter, address: str, what: str) -> JSONResponse | None:
+    """Take a token of ``address``'s bucket; without one, the 429 to answer ("too many
+    ``what``"), with its ``Retry-After``."""
+    if limiter.allow(address):
+        return None
+    wait = max(1, int(limiter.retry_after(address) + 0.999))
+    response = error_response(429, "rate_limited", f"too many {what}; retry in {wait} s")
+    response.headers["retry-after"] = str(wait)
+    return response
+
+
 class Server:
     """One server's shared parts."""
 
@@ -136,15 +147,7 @@ class Server:
     def guessed(self, connection: HTTPConnection) -> JSONResponse | None:
         """Count a guess at a secret (docs/protocol.md §7.6): the 429 to answer once the
         address has none left."""
-        address = client_address(connection.scope)
-        if self.guesses.allow(address):
-            return None
-        wait = max(1, int(self.guesses.retry_after(address) + 0.999))
-        response = error_response(
-            429, "rate_limited", f"too many wrong codes or keys; retry in {wait} s"
-        )
-        response.headers["retry-after"] = str(wait)
-        return response
+        return over_rate(self.guesses, client_address(connection.scope), "wrong codes or keys")
 
     async def player_of(self, connection: HTTPConnection) -> Player | JSONResponse | None:
         """The signed-in player of a request or socket (``Authorization: Bearer KEY``, else
@@ -249,4 +252,12 @@ def server_of(connection: HTTPConnection) -> Server:
     return cast(Server, connection.app.state.server)
 
 
-__all__ = ["DEAD_COOKIE", "REVIEW_BOT", "Server", "error_response", "server_of", "web_dir"]
+__all__ = [
+    "DEAD_COOKIE",
+    "REVIEW_BOT",
+    "Server",
+    "error_response",
+    "over_rate",
+    "server_of",
+    "web_dir",
+]

@@ -19,10 +19,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from weimaque.server import accounts
+from weimaque.server.accounts import Player
 from weimaque.server.context import Server, server_of
 from weimaque.server.context import error_response as _error
 from weimaque.server.limits import client_address
-from weimaque.server.playerapi import body, new_device, signed_in, signed_in_response, write
+from weimaque.server.playerapi import body, new_device, signed_in_response, with_player, write
 from weimaque.server.protocol import PROTOCOL_VERSION
 
 #: How long a ceremony's challenge is good.
@@ -78,12 +79,9 @@ def _options(options: Any, ticket: str) -> JSONResponse:
     )
 
 
-async def register_options(request: Request) -> Response:
+@with_player
+async def register_options(request: Request, s: Server, player: Player) -> Response:
     """``POST /api/me/passkeys/options``: what the browser needs to make a passkey."""
-    s = server_of(request)
-    player = await signed_in(request)
-    if isinstance(player, JSONResponse):
-        return player
     party = _party(request)
     if isinstance(party, JSONResponse):
         return party
@@ -111,12 +109,9 @@ async def register_options(request: Request) -> Response:
     return _options(options, _keep(s, options.challenge, player.id))
 
 
-async def register(request: Request) -> Response:
+@with_player
+async def register(request: Request, s: Server, player: Player) -> Response:
     """``POST /api/me/passkeys {"ticket", "credential"}``: the passkey made, kept."""
-    s = server_of(request)
-    player = await signed_in(request)
-    if isinstance(player, JSONResponse):
-        return player
     raw = await body(
         request, frozenset({"ticket", "credential"}), frozenset({"ticket", "credential"})
     )

@@ -8,9 +8,10 @@ A request's player comes from the ``wmq_player`` cookie or ``Authorization: Bear
 from __future__ import annotations
 
 import asyncio
+import functools
 import io
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
 import segno
@@ -21,7 +22,7 @@ from weimaque.rules.registry import get_rules
 from weimaque.server import accounts
 from weimaque.server.accounts import COOKIE, Device, Player
 from weimaque.server.api import review_of
-from weimaque.server.context import DEAD_COOKIE, Server, server_of
+from weimaque.server.context import DEAD_COOKIE, Server, over_rate, server_of
 from weimaque.server.context import error_response as _error
 from weimaque.server.limits import BodyError, client_address, read_json
 from weimaque.server.options import quoted
@@ -54,6 +55,25 @@ async def signed_in(request: Request) -> Player | JSONResponse:
             response.delete_cookie(COOKIE, path="/")
         return response
     return player
+
+
+Endpoint = Callable[[Request], Awaitable[Response]]
+
+
+def with_player(
+    endpoint: Callable[[Request, Server, Player], Awaitable[Response]],
+) -> Endpoint:
+    """An endpoint for a signed-in player: called with the request, its server and the player;
+    a request without one is answered 401 (or 429, :func:`signed_in`)."""
+
+    @functools.wraps(endpoint)
+    async def answer(request: Request) -> Response:
+        player = await signed_in(request)
+        if isinstance(player, JSONResponse):
+            return player
+        return await endpoint(request, server_of(request), player)
+
+    return answer
 
 
 async def body(
@@ -144,12 +164,9 @@ async def create_player(request: Request) -> Response:
     name = checked_name(raw["name"])
     if isinstance(name, JSONResponse):
         return name
-    address = client_address(request.scope)
-    if not s.player_limiter.allow(address):
-        wait = max(1, int(s.player_limiter.retry_after(address) + 0.999))
-        response = _error(429, "rate_limited", f"too many new players; retry in {wait} s")
-        response.headers["retry-after"] = str(wait)
-        return response
+    refused = over_rate(s.player_limiter, client_address(request.scope), "new players")
+    if refused is not None:
+        return refused
     player_id = accounts.new_id()
     key, device = new_device(request)
     failed = await write(s, lambda db: accounts.create_player(db, player_id, name, device))
@@ -158,12 +175,9 @@ async def create_player(request: Request) -> Response:
     return signed_in_response(request, {"id": player_id, "name": name}, key, 201)
 
 
-async def me(request: Request) -> Response:
+@with_player
+async def me(request: Request, s: Server, player: Player) -> Response:
     """``GET /api/me``: the player, their clubs and their rooms not over."""
-    s = server_of(request)
-    player = await signed_in(request)
-    if isinstance(player, JSONResponse):
-        return player
     row = await s.read(lambda db: accounts.player_row(db, player.id))
     clubs = await s.read(lambda db: accounts.clubs_of(db, player.id))
 
@@ -179,12 +193,9 @@ async def me(request: Request) -> Response:
     return JSONResponse({"v": PROTOCOL_VERSION, "player": row, "clubs": clubs, "rooms": rooms})
 
 
-async def rename(request: Request) -> Response:
+@with_player
+async def rename(request: Request, s: Server, player: Player) -> Response:
     """``PATCH /api/me``: a new name (the seats the player holds keep theirs until they sit)."""
-    s = server_of(request)
-    player = await signed_in(request)
-    if isinstance(player, JSONResponse):
-        return player
     raw = await body(request, frozenset({"name"}), frozenset({"name"}))
     if isinstance(raw, JSONResponse):
         return raw
@@ -197,21 +208,15 @@ async def rename(request: Request) -> Response:
     return JSONResponse({"v": PROTOCOL_VERSION, "player": {"id": player.id, "name": name}})
 
 
-async def list_devices(request: Request) -> Response:
-    s = server_of(request)
-    player = await signed_in(request)
-    if isinstance(player, JSONResponse):
-        return player
+@with_player
+async def list_devices(request: Request, s: Server, player: Player) -> Response:
     found = await s.read(lambda db: accounts.devices(db, player.id, player.device))
     return JSONResponse({"v": PROTOCOL_VERSION, "devices": found})
 
 
-async def remove_device(request: Request) -> Response:
+@with_player
+async def remove_device(request: Request, s: Server, player: Player) -> Response:
     """``DELETE /api/me/devices/{id}``: that device's key stops working."""
-    s = server_of(request)
-    player = await signed_in(request)
-    if isinstance(player, JSONResponse):
-        return player
     device = str(request.path_params["device"])[:64]
     done: list[int] = []
     failed = await write(s, lambda db: done.append(accounts.remove_device(db, player.id, device)))
@@ -225,12 +230,9 @@ async def remove_device(request: Request) -> Response:
     return response
 
 
-async def sign_out(request: Request) -> Response:
+@with_player
+async def sign_out(request: Request, s: Server, player: Player) -> Response:
     """``POST /api/me/signout``: this device is signed out."""
-    s = server_of(request)
-    player = await signed_in(request)
-    if isinstance(player, JSONResponse):
-        return player
     failed = await write(s, lambda db: accounts.remove_device(db, player.id, player.device))
     if failed is not None:
         return failed
@@ -246,12 +248,9 @@ def qr_svg(text: str) -> str:
     return out.getvalue().decode("utf-8")
 
 
-async def start_transfer(request: Request) -> Response:
+@with_player
+async def start_transfer(request: Request, s: Server, player: Player) -> Response:
     """``POST /api/me/transfer``: a one-time code that signs another device in."""
-    s = server_of(request)
-    player = await signed_in(request)
-    if isinstance(player, JSONResponse):
-        return player
     code = accounts.new_code()
     failed = await write(s, lambda db: accounts.add_transfer(db, accounts.digest(code), player.id))
     if failed is not None:
@@ -337,12 +336,9 @@ def _page(request: Request) -> tuple[int, tuple[float, str, int] | None] | JSONR
     return int(text), cursor
 
 
-async def my_matches(request: Request) -> Response:
+@with_player
+async def my_matches(request: Request, s: Server, player: Player) -> Response:
     """``GET /api/me/matches``: 战绩, newest first, paged."""
-    s = server_of(request)
-    player = await signed_in(request)
-    if isinstance(player, JSONResponse):
-        return player
     page = _page(request)
     if isinstance(page, JSONResponse):
         return page
@@ -351,12 +347,9 @@ async def my_matches(request: Request) -> Response:
     return JSONResponse(_matches_json(found))
 
 
-async def my_stats(request: Request) -> Response:
+@with_player
+async def my_stats(request: Request, s: Server, player: Player) -> Response:
     """``GET /api/me/stats?days=N``: the player's totals over the period."""
-    s = server_of(request)
-    player = await signed_in(request)
-    if isinstance(player, JSONResponse):
-        return player
     days = days_param(request, None)
     if isinstance(days, JSONResponse):
         return days
@@ -364,12 +357,9 @@ async def my_stats(request: Request) -> Response:
     return JSONResponse({"v": PROTOCOL_VERSION, "days": days, **totals})
 
 
-async def player_matches(request: Request) -> Response:
+@with_player
+async def player_matches(request: Request, s: Server, player: Player) -> Response:
     """``GET /api/players/{id}/matches``: another's 战绩 at the clubs both belong to."""
-    s = server_of(request)
-    player = await signed_in(request)
-    if isinstance(player, JSONResponse):
-        return player
     other = str(request.path_params["player_id"])[:64]
     clubs = await s.read(lambda db: accounts.share_club(db, player.id, other))
     if not clubs and other != player.id:
@@ -401,12 +391,7 @@ async def _coded(
     if found is None:
         return _error(404, "bad_code", f"no replay {quoted(text, 40)}")
     s.guesses.forgive(client_address(request.scope))
-    room_id, number = found
-    room = await s.manager.fetch(room_id)
-    hand = None if room is None else room.hand_record(number)
-    if hand is None:
-        return _error(404, "bad_code", f"no replay {quoted(text, 40)}")
-    match, record = hand
+    room_id, number, match, record = found
     assert code is not None
     return s, code, room_id, number, match, record
 
@@ -463,4 +448,5 @@ __all__ = [
     "sign_out",
     "signed_in",
     "start_transfer",
+    "with_player",
 ]
