@@ -1,0 +1,1 @@
+"""Local deployments of the server's parts, from Debian's packages."""
