@@ -28,7 +28,7 @@ from weimaque.game.actions import Action
 from weimaque.game.state import GameState
 from weimaque.rules.config import RuleConfig
 from weimaque.rules.registry import overrides_of
-from weimaque.server.store import Store
+from weimaque.server.store import Store, StoreUnavailable
 
 log = logging.getLogger("weimaque.server")
 
@@ -161,6 +161,9 @@ class Recorder:
         """A recorder for ``room_id``; ``store`` None records nothing."""
         self.store = store
         self.room_id = room_id
+        #: Why this process may not write for the room now, beyond the store's own failing
+        #: (a cluster's lost or lapsed lease, docs/scale.md); None: it may.
+        self.guard: Callable[[], str | None] | None = None
 
     @property
     def durable(self) -> bool:
@@ -169,8 +172,15 @@ class Recorder:
 
     @property
     def failing(self) -> str | None:
-        """Why the store's last write failed, or None while it writes."""
-        return None if self.store is None else self.store.failing
+        """Why the store's last write failed (or why this process may not write for the room
+        now), or None while it writes."""
+        if self.store is None:
+            return None
+        if self.guard is not None:
+            refused = self.guard()
+            if refused is not None:
+                return refused
+        return self.store.failing
 
     def created(
         self, config: dict[str, Any], seats: dict[str, Any], rules: RuleConfig, seed: int
@@ -200,6 +210,12 @@ class Recorder:
         cannot write it (None without a store)."""
         if self.store is None:
             return None
+        refused = None if self.guard is None else self.guard()
+        if refused is not None:
+            # Not this process's to write: answered like a store that cannot write.
+            failed: Future[None] = Future()
+            failed.set_exception(StoreUnavailable(refused))
+            return failed
         seq = len(state.actions)
         return self.store.append_action(self.room_id, number, seq, seat, str(action))
 
