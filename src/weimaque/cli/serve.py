@@ -75,6 +75,32 @@ def register(app: typer.Typer) -> None:
                 "(docs/protocol.md §6).",
             ),
         ] = None,
+        redis: Annotated[
+            str | None,
+            typer.Option(
+                "--redis",
+                help="Join a cluster: Redis holds which process owns each room (docs/scale.md).",
+            ),
+        ] = None,
+        node_url: Annotated[
+            str | None,
+            typer.Option(
+                "--node-url",
+                help="How the cluster's other processes reach this one (default http://HOST:PORT).",
+            ),
+        ] = None,
+        lease_seconds: Annotated[
+            float,
+            typer.Option("--lease-seconds", min=0.3, max=60.0, help="A room lease's length."),
+        ] = 3.0,
+        trust_proxy: Annotated[
+            list[str] | None,
+            typer.Option(
+                "--trust-proxy",
+                help="An address whose X-Forwarded-For is believed: the load balancer, the "
+                "cluster's other processes (repeatable).",
+            ),
+        ] = None,
     ) -> None:
         """Serve the browser game: open the printed URL, create a room, share its link."""
         import uvicorn
@@ -88,7 +114,15 @@ def register(app: typer.Typer) -> None:
         path = db or default_path()
         shown = f"[{host}]" if ":" in host else host
         typer.echo(f"wmq serve: http://{shown}:{port}/  (database {path})", err=False)
-        app_ = create_app(path, limits=limits)
+        cluster = None
+        if redis is not None:
+            from weimaque.server.cluster import ClusterConfig
+
+            node = node_url or f"http://{shown}:{port}"
+            cluster = ClusterConfig(redis, node.rstrip("/"), lease_seconds)
+            typer.echo(f"wmq serve: in the cluster of {redis} as {node}")
+        trusted = list(trust_proxy or [])
+        app_ = create_app(path, limits=limits, cluster=cluster, trusted=tuple(trusted))
         quiet_collector()
         # The store's writer thread gets the interpreter lock sooner (docs/protocol.md §4).
         sys.setswitchinterval(SWITCH_INTERVAL_SECONDS)
@@ -98,7 +132,10 @@ def register(app: typer.Typer) -> None:
             port=port,
             log_level="warning",
             # Connections are counted per address and must send their request in time (§6).
-            http=guarded_http(limits),
+            http=guarded_http(limits, trusted=tuple(trusted)),
+            # The client's address, from the X-Forwarded-For of a trusted balancer or peer.
+            proxy_headers=bool(trusted),
+            forwarded_allow_ips=trusted or None,
             # Frames are refused above the size limit before they are read in full, and no
             # frame is ever inflated: a small compressed frame cannot cost a large one's CPU.
             ws="websockets-sansio",

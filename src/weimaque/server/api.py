@@ -20,7 +20,8 @@ from weimaque.bots import REGISTRY, SPEC_BOUNDS, check_spec, get_bot
 from weimaque.errors import WeimaqueError
 from weimaque.rules.config import OPTION_NAMES, PATTERN_NAMES, RuleConfig
 from weimaque.rules.registry import DEFAULT_PRESET, list_rules
-from weimaque.server.context import Server, over_rate, server_of
+from weimaque.server.cluster import ClusterUnavailable
+from weimaque.server.context import Server, server_of
 from weimaque.server.context import error_response as _error
 from weimaque.server.fairqueue import Refused
 from weimaque.server.limits import BodyError, client_address, read_json
@@ -133,6 +134,7 @@ async def tidy_api(request: Request) -> Response:
 
 
 async def health(request: Request) -> Response:
+    """What works: the store and, in a cluster, Redis (docs/scale.md); 503 when either fails."""
     s = server_of(request)
     failing = s.store.failing
     body: dict[str, Any] = {
@@ -144,7 +146,23 @@ async def health(request: Request) -> Response:
     }
     if failing is not None:
         body["reason"] = failing
-    return JSONResponse(body, status_code=200 if failing is None else 503)
+    if s.cluster is not None:
+        cut_off = await s.cluster.ping()
+        body["cluster"] = {
+            "node": s.cluster.config.node_url,
+            "redis": "ok" if cut_off is None else "failing",
+            "leases": len(s.cluster.until),
+        }
+        if cut_off is not None:
+            body["ok"] = False
+            body["cluster"]["reason"] = cut_off
+    return JSONResponse(body, status_code=200 if body["ok"] else 503)
+
+
+async def live(request: Request) -> Response:
+    """200 while the process serves, whatever its store does: a load balancer's health check
+    (a table whose store fails waits with its sockets open; docs/scale.md)."""
+    return JSONResponse({"v": PROTOCOL_VERSION, "live": True})
 
 
 async def presets(request: Request) -> Response:
@@ -179,7 +197,7 @@ async def open_room(s: Server, request: Request, raw: Any, club: str | None = No
     failing = s.store_failing()
     if failing is not None:
         return failing
-    refused = over_rate(s.room_limiter, address, "new rooms")
+    refused = await s.room_budget.over(address, "new rooms")
     if refused is not None:
         return refused
     try:
@@ -193,9 +211,11 @@ async def open_room(s: Server, request: Request, raw: Any, club: str | None = No
     if refused is not None:
         return refused
     try:
-        room = s.manager.create(opts)
+        room = await s.manager.open(opts)
     except RoomError as exc:
         return _error(400, exc.code, str(exc))
+    except ClusterUnavailable as exc:
+        return _error(503, "storage_unavailable", f"no room can be placed now: {exc}")
     s.created_by.setdefault(address, set()).add(room.id)
     if len(s.created_by) > MAX_ADDRESSES:  # forget the addresses with no room in play
         for other in list(s.created_by):
@@ -206,6 +226,7 @@ async def open_room(s: Server, request: Request, raw: Any, club: str | None = No
         await asyncio.wait_for(written(s.store.barrier()), CREATE_WAIT_SECONDS)
     except TimeoutError:
         return _error(503, "storage_unavailable", f"the store cannot write: {s.store.failing}")
+    await s.manager.hand_off(room)
     return JSONResponse(
         {
             "v": PROTOCOL_VERSION,

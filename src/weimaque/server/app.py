@@ -21,8 +21,10 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from weimaque.server import api, clubapi, passkeyapi, playerapi, sockets
-from weimaque.server.context import Server, error_response, over_rate, server_of, web_dir
-from weimaque.server.limits import Limits, RateLimiter, SecurityHeaders, client_address
+from weimaque.server.cluster import ClusterConfig
+from weimaque.server.context import Server, error_response, server_of, web_dir
+from weimaque.server.forward import RoomRouter
+from weimaque.server.limits import Limits, SecurityHeaders, client_address
 from weimaque.server.options import quoted
 from weimaque.server.rooms import Room
 from weimaque.server.shell import UI_LIBRARY, ShellFiles, service_worker
@@ -93,15 +95,16 @@ async def manifest(request: Request) -> Response:
 class ApiRateLimit:
     """ASGI middleware: at most ``Limits.http_rate`` API requests a second per address."""
 
-    def __init__(self, app: ASGIApp, limits: Limits) -> None:
+    def __init__(self, app: ASGIApp, server: Server) -> None:
         """Wrap ``app``."""
         self.app = app
-        self.limiter = RateLimiter(limits.http_burst, 1.0 / limits.http_rate)
+        self.budget = server.requests
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Answer 429 to an address over its rate."""
-        if scope["type"] == "http" and str(scope.get("path", "")).startswith("/api/"):
-            refused = over_rate(self.limiter, client_address(scope), "requests")
+        path = str(scope.get("path", ""))
+        if scope["type"] == "http" and path.startswith("/api/") and path != "/api/live":
+            refused = await self.budget.over(client_address(scope), "requests")
             if refused is not None:
                 await refused(scope, receive, send)
                 return
@@ -113,11 +116,14 @@ def create_app(
     store: Store | None = None,
     limits: Limits | None = None,
     web: Path | None = None,
+    cluster: ClusterConfig | None = None,
+    trusted: tuple[str, ...] = (),
 ) -> Starlette:
     """The app over a SQLite store (``db`` path; default ``$WMQ_DB`` or ``./weimaque.db``),
-    serving the browser UI of ``web`` (default: the package's own, :func:`web_dir`)."""
+    serving the browser UI of ``web`` (default: the package's own, :func:`web_dir`); with
+    ``cluster``, one process of many (docs/scale.md), behind the ``trusted`` proxies."""
     limits = limits or Limits()
-    server = Server(store if store is not None else Store(db), limits, web)
+    server = Server(store if store is not None else Store(db), limits, web, cluster)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -125,6 +131,8 @@ def create_app(
         if restored:
             log.info("restored %d rooms", restored)
         server.manager.start()
+        if server.cluster is not None:
+            server.cluster.start()
         try:
             yield
         finally:
@@ -137,6 +145,7 @@ def create_app(
         Route("/api/score", api.score_api, methods=["POST"]),
         Route("/api/tidy", api.tidy_api, methods=["POST"]),
         Route("/api/health", api.health),
+        Route("/api/live", api.live),
         Route("/api/presets", api.presets),
         Route("/api/rooms", api.create_room, methods=["POST"]),
         Route("/api/rooms", api.list_rooms, methods=["GET"]),
@@ -189,7 +198,9 @@ def create_app(
         if not (web / UI_LIBRARY).is_file():
             log.warning("the browser UI's library %s is missing: run `make setup`", UI_LIBRARY)
     routes.append(Route("/{path:path}", unknown_path, methods=["GET", "HEAD"]))
-    middleware = [Middleware(SecurityHeaders), Middleware(ApiRateLimit, limits=limits)]
+    middleware = [Middleware(SecurityHeaders), Middleware(ApiRateLimit, server=server)]
+    if server.cluster is not None:
+        middleware.append(Middleware(RoomRouter, server=server))
     app = Starlette(
         routes=routes,
         lifespan=lifespan,

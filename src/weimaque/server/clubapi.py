@@ -18,7 +18,6 @@ from weimaque.server.accounts import ADMINS, Player, Role
 from weimaque.server.api import check_room_body, open_room
 from weimaque.server.context import Server, server_of
 from weimaque.server.context import error_response as _error
-from weimaque.server.limits import client_address
 from weimaque.server.options import RoomError, RoomOptions, quoted
 from weimaque.server.playerapi import (
     body,
@@ -216,7 +215,7 @@ async def join(request: Request, s: Server, player: Player) -> Response:
     raw = await body(request, frozenset({"code"}), frozenset({"code"}))
     if isinstance(raw, JSONResponse):
         return raw
-    refused = s.guessed(request)
+    refused = await s.guessed(request)
     if refused is not None:
         return refused
     code = accounts.normal_code(raw["code"])
@@ -232,7 +231,7 @@ async def join(request: Request, s: Server, player: Player) -> Response:
     result = joined[0] if joined else None
     if result is None:
         return _error(404, "bad_code", "that invitation is wrong or has expired")
-    s.guesses.forgive(client_address(request.scope))
+    await s.right_guess(request)
     club_id, role = result
     club_row = await s.read(lambda db: accounts.club_row(db, club_id))
     assert club_row is not None

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from importlib import resources
 from pathlib import Path
 from typing import Any, Final, TypeVar, cast
@@ -19,9 +19,10 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Respon
 
 from weimaque.server import accounts, botpool
 from weimaque.server.accounts import Player
+from weimaque.server.cluster import Cluster, ClusterConfig, ClusterUnavailable
 from weimaque.server.fairqueue import FairQueue
 from weimaque.server.limits import Counter, Limits, RateLimiter, client_address
-from weimaque.server.manager import RestoreBusy, RoomManager
+from weimaque.server.manager import OwnedElsewhere, RestoreBusy, RoomManager
 from weimaque.server.options import quoted
 from weimaque.server.remote import RemoteBots
 from weimaque.server.rooms import Room
@@ -64,30 +65,80 @@ def over_rate(limiter: RateLimiter, address: str, what: str) -> JSONResponse | N
     ``what``"), with its ``Retry-After``."""
     if limiter.allow(address):
         return None
-    wait = max(1, int(limiter.retry_after(address) + 0.999))
+    return too_many(limiter.retry_after(address), what)
+
+
+def too_many(seconds: float, what: str) -> JSONResponse:
+    """The 429 of a spent budget ("too many ``what``"), with its ``Retry-After``."""
+    wait = max(1, int(seconds + 0.999))
     response = error_response(429, "rate_limited", f"too many {what}; retry in {wait} s")
     response.headers["retry-after"] = str(wait)
     return response
 
 
+class Budget:
+    """A budget per address: this process's own token buckets, or in a cluster the one set
+    every process shares through Redis (so that N processes never give an address N times
+    its share); without Redis, this process's buckets stand in."""
+
+    def __init__(self, name: str, burst: float, interval: float, cluster: Cluster | None) -> None:
+        """``burst`` tokens per address, one more every ``interval`` seconds."""
+        self.name = name
+        self.local = RateLimiter(int(burst), interval)
+        self.cluster = cluster
+
+    async def over(self, address: str, what: str) -> JSONResponse | None:
+        """Take a token of ``address``: None, or the 429 to answer without one."""
+        if self.cluster is not None:
+            try:
+                wait = await self.cluster.take(
+                    self.name, address, self.local.burst, self.local.interval
+                )
+            except ClusterUnavailable:
+                return over_rate(self.local, address, what)
+            return None if wait is None else too_many(wait, what)
+        return over_rate(self.local, address, what)
+
+    async def forgive(self, address: str) -> None:
+        """Give back the token ``address`` last took (it was no abuse)."""
+        if self.cluster is not None:
+            await self.cluster.give_back(
+                self.name, address, self.local.burst, self.local.interval
+            )
+        else:
+            self.local.forgive(address)
+
+
 class Server:
     """One server's shared parts."""
 
-    def __init__(self, store: Store, limits: Limits, web: Path | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        limits: Limits,
+        web: Path | None = None,
+        cluster: ClusterConfig | None = None,
+    ) -> None:
         """The parts over ``store``, within ``limits``, with the browser UI of ``web`` (default
-        :func:`web_dir`); workers start on first use."""
+        :func:`web_dir`), a member of ``cluster`` (docs/scale.md) or alone; workers start on
+        first use."""
         self.store = store
         self.limits = limits
-        self.manager = RoomManager(store, limits=limits)
+        self.cluster = None if cluster is None else Cluster(cluster)
+        #: What else to close with the server (a relay's connections).
+        self.closing: list[Callable[[], Awaitable[None]]] = []
+        self.manager = RoomManager(store, limits=limits, cluster=self.cluster)
         #: Open sockets per address: players' and bots' count together.
         self.ws_per_address = Counter()
         self.remote = RemoteBots(self.manager, limits, self.ws_per_address)
         self.web = web if web is not None else web_dir()
         self.pool = botpool.configure(limits.bot_workers)
-        self.room_limiter = RateLimiter(limits.room_burst, limits.room_interval)
+        shared = self.cluster
+        self.requests = Budget("http", limits.http_burst, 1.0 / limits.http_rate, shared)
+        self.room_budget = Budget("rooms", limits.room_burst, limits.room_interval, shared)
         # Secrets are guessed at most this fast per address (docs/protocol.md §7.6).
-        self.guesses = RateLimiter(limits.guess_burst, limits.guess_interval)
-        self.player_limiter = RateLimiter(limits.player_burst, limits.player_interval)
+        self.guesses = Budget("guesses", limits.guess_burst, limits.guess_interval, shared)
+        self.player_budget = Budget("players", limits.player_burst, limits.player_interval, shared)
         #: When each device was last written as seen (``player_keys.last_seen``).
         self.seen: dict[str, float] = {}
         #: Open sockets per signed-in player (a club shows its members online by it).
@@ -134,6 +185,10 @@ class Server:
             room = await self.manager.fetch(room_id) if len(room_id) <= 64 else None
         except RestoreBusy as exc:
             return error_response(503, "busy", str(exc))
+        except (OwnedElsewhere, ClusterUnavailable) as exc:
+            # The balancer's router relays a room held elsewhere; this is the moment between.
+            message = f"the room is moving between servers ({exc}); try again"
+            return error_response(503, "busy", message)
         if room is None or not await self.may_see(request, room):
             return error_response(404, "room_not_found", f"no room {quoted(room_id)}")
         return room
@@ -144,10 +199,14 @@ class Server:
         """A read of the store, on a thread of its own (the disk never holds up the loop)."""
         return await asyncio.to_thread(self.store.read, query)
 
-    def guessed(self, connection: HTTPConnection) -> JSONResponse | None:
+    async def guessed(self, connection: HTTPConnection) -> JSONResponse | None:
         """Count a guess at a secret (docs/protocol.md §7.6): the 429 to answer once the
         address has none left."""
-        return over_rate(self.guesses, client_address(connection.scope), "wrong codes or keys")
+        return await self.guesses.over(client_address(connection.scope), "wrong codes or keys")
+
+    async def right_guess(self, connection: HTTPConnection) -> None:
+        """A guess that was right gives its token back."""
+        await self.guesses.forgive(client_address(connection.scope))
 
     async def player_of(self, connection: HTTPConnection) -> Player | JSONResponse | None:
         """The signed-in player of a request or socket (``Authorization: Bearer KEY``, else
@@ -168,7 +227,7 @@ class Server:
             # to be dropped, which the answer asking for a player does (``DEAD_COOKIE``).
             if header[:7].lower() != "bearer ":
                 connection.scope[DEAD_COOKIE] = True
-            return self.guessed(connection)
+            return await self.guessed(connection)
         now = time.time()
         if now - self.seen.get(found.device, 0.0) >= SEEN_EVERY:
             if len(self.seen) > 100_000:
@@ -185,6 +244,11 @@ class Server:
             try:
                 room = await self.manager.fetch(room_id)
             except RestoreBusy:
+                continue
+            except OwnedElsewhere:
+                # Played by another process: listed as the store has it.
+                room = await asyncio.to_thread(self.manager.build, room_id)
+            except ClusterUnavailable:
                 continue
             if room is not None and keep(room):
                 found.append(room)
@@ -241,6 +305,8 @@ class Server:
     async def close(self) -> None:
         """Stop the rooms, the workers and the store."""
         await self.manager.close()
+        for close in self.closing:
+            await close()
         self.pool.close()
         await self.reviews.close()
         self.review_pool.close()

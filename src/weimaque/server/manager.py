@@ -21,6 +21,7 @@ from weimaque.game.record import replay
 from weimaque.game.state import GameState
 from weimaque.match import Settlement
 from weimaque.rules.registry import rules_with
+from weimaque.server.cluster import Cluster
 from weimaque.server.limits import Limits
 from weimaque.server.options import RoomError, RoomOptions
 from weimaque.server.rooms import Room
@@ -41,9 +42,14 @@ class RoomManager:
         store: Store | None = None,
         new_id: Callable[[], str] | None = None,
         limits: Limits | None = None,
+        cluster: Cluster | None = None,
     ) -> None:
-        """A manager over an optional store."""
+        """A manager over an optional store, of the rooms whose leases ``cluster`` holds
+        (docs/scale.md; None: every room of the store is this process's)."""
         self.store = store
+        self.cluster = cluster
+        if cluster is not None:
+            cluster.on_lost = self.drop
         self.rooms: dict[str, Room] = {}
         self._new_id = new_id or (lambda: secrets.token_urlsafe(6))
         self.limits = limits or Limits()
@@ -55,7 +61,62 @@ class RoomManager:
         self._restoring: dict[str, asyncio.Future[Room | None]] = {}
         self._restore_slot = asyncio.Semaphore(1)
 
-    def create(self, opts: RoomOptions) -> Room:
+    async def open(self, opts: RoomOptions) -> Room:
+        """Create a room (``create``), in a cluster under a lease taken first; raise
+        ``ClusterUnavailable`` when no lease can be taken."""
+        if self.cluster is None:
+            return self.create(opts)
+        room_id = self._new_id()
+        while room_id in self.rooms or await self.cluster.claim(room_id) is not None:
+            room_id = self._new_id()
+        try:
+            return self.create(opts, room_id)
+        except BaseException:
+            await self.cluster.release(room_id)
+            raise
+
+    async def hand_off(self, room: Room) -> None:
+        """In a cluster, let a new room go once it is stored: its players' requests go where
+        the load balancer sends the room's id, and the process there restores it. A table of
+        bots, which plays with nobody connected, stays."""
+        if self.cluster is None or room.conns or room._all_bots():
+            return
+        if self.rooms.get(room.id) is not room:
+            return
+        await room.recorder.written()
+        if room.conns or self.rooms.get(room.id) is not room:
+            return
+        del self.rooms[room.id]
+        await room.close()
+        await self.cluster.release(room.id)
+
+    def holds(self, room_id: str) -> bool:
+        """Whether the room is in this process's memory (or being restored into it)."""
+        return room_id in self.rooms or room_id in self._restoring
+
+    def drop(self, room_id: str) -> None:
+        """Forget a room at once (its lease is lost: another process may play it now). Its
+        sockets are closed, and its clients connect again, through the balancer, to the room's
+        new owner; nothing it did after the lease was lost was acknowledged."""
+        room = self.rooms.pop(room_id, None)
+        self._idle.pop(room_id, None)
+        if room is None:
+            return
+        for conn in list(room.conns):
+            fail = getattr(conn.client, "fail", None)
+            if fail is not None:
+                fail("the room moved to another server")
+        room.closed = True
+        asyncio.get_running_loop().create_task(room.close())
+
+    def _guard(self, room: Room) -> None:
+        """In a cluster, the room writes only while this process holds its lease."""
+        cluster = self.cluster
+        if cluster is not None:
+            room_id = room.id
+            room.recorder.guard = lambda: cluster.refusal(room_id)
+
+    def create(self, opts: RoomOptions, room_id: str | None = None) -> Room:
         """Create a room from checked options; raise ``RoomError`` for bad rules or bots."""
         try:
             rules = rules_with(opts.preset, dict(opts.options))
@@ -68,10 +129,12 @@ class RoomManager:
                 raise RoomError("bad_bots", f"seat {seat}: {exc}") from exc
         # A live room's seeds come from the OS CSPRNG; a chosen seed makes a practice room.
         seed = opts.seed if opts.seed is not None else secrets.randbits(63)
-        room_id = self._new_id()
-        while room_id in self.rooms:
+        if room_id is None:
             room_id = self._new_id()
+            while room_id in self.rooms:
+                room_id = self._new_id()
         room = Room(room_id, opts, rules, seed, self.store)
+        self._guard(room)
         room.unattended_delay = self.limits.unattended_delay_ms / 1000
         room.recorder.created(opts.to_json(), room.seats_json(), rules, seed)
         self.rooms[room_id] = room
@@ -92,7 +155,7 @@ class RoomManager:
     def get(self, room_id: str) -> Room | None:
         """A room by id (restored from the store on first use)."""
         room = self.rooms.get(room_id)
-        if room is None and self.store is not None:
+        if room is None and self.store is not None and self.cluster is None:
             room = self.restore(room_id)
             if room is not None and self._sweeper is not None:
                 # Back from the store while the server runs (it had left memory): play on.
@@ -104,11 +167,17 @@ class RoomManager:
         """A room by id; one that left memory is rebuilt in a thread, never on the event loop.
 
         Restores run one at a time; asking for a room being restored waits for that restore.
-        Raise ``RestoreBusy`` when too many rooms wait to be restored.
+        Raise ``RestoreBusy`` when too many rooms wait to be restored; in a cluster,
+        ``OwnedElsewhere`` for a room another process holds and ``ClusterUnavailable`` when
+        Redis cannot say.
         """
         room = self.rooms.get(room_id)
         if room is not None or self.store is None:
             return room
+        if self.cluster is not None and room_id not in self._restoring:
+            owner = await self.cluster.claim(room_id)
+            if owner is not None and owner != self.cluster.config.node_url:
+                raise OwnedElsewhere(owner)
         running = self._restoring.get(room_id)
         if running is None:
             if len(self._restoring) >= RESTORES_WAITING:
@@ -125,7 +194,11 @@ class RoomManager:
                 return room
             built = await asyncio.to_thread(self.build, room_id)
             if built is None:
+                if self.cluster is not None:
+                    await self.cluster.release(room_id)  # no such room: no lease kept
                 return None
+            if self.cluster is not None and self.cluster.refusal(room_id) is not None:
+                return None  # its lease was lost while it was rebuilt
             room = self.rooms.setdefault(room_id, built)
             if room is built and self._sweeper is not None:
                 room.ensure_driver()
@@ -166,6 +239,7 @@ class RoomManager:
             else Seat("human", None, stored_hash(sx_raw.get("token")), sx_raw.get("name"))
         )
         room = Room(room_id, opts, rules, data.seed, self.store, seats, shouxing, data.created)
+        self._guard(room)
         room.unattended_delay = self.limits.unattended_delay_ms / 1000
         room.match_number = data.match_number
         room.archive = list(data.archive)
@@ -211,8 +285,9 @@ class RoomManager:
         return room
 
     def restore_all(self) -> int:
-        """Restore every stored room that is not over; how many."""
-        if self.store is None:
+        """Restore every stored room that is not over; how many. In a cluster none: a room
+        is restored by the process its players reach, under its lease."""
+        if self.store is None or self.cluster is not None:
             return 0
         count = 0
         for room_id in self.store.room_ids():
@@ -242,6 +317,8 @@ class RoomManager:
             self._sweeper = None
         for room in list(self.rooms.values()):
             await room.close()
+        if self.cluster is not None:
+            await self.cluster.close()
 
     async def _sweep_forever(self) -> None:
         period = max(0.2, min(5.0, self.limits.seat_grace / 4, self.limits.idle_evict / 4))
@@ -274,6 +351,8 @@ class RoomManager:
                 del self.rooms[room_id]
                 self._idle.pop(room_id, None)
                 await room.close()
+                if self.cluster is not None:
+                    await self.cluster.release(room_id)
                 log.info("room %s left memory (idle %.0f s)", room_id, now - since)
 
     def _free_absent(self, room: Room, now: float) -> None:
@@ -304,4 +383,8 @@ class RestoreBusy(Exception):
     """Too many rooms wait to be restored from the store (answered 503, to be asked again)."""
 
 
-__all__ = ["RestoreBusy", "RoomManager"]
+class OwnedElsewhere(Exception):
+    """The room is played by another process of the cluster (its URL: ``args[0]``)."""
+
+
+__all__ = ["OwnedElsewhere", "RestoreBusy", "RoomManager"]

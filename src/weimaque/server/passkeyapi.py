@@ -22,7 +22,6 @@ from weimaque.server import accounts
 from weimaque.server.accounts import Player
 from weimaque.server.context import Server, server_of
 from weimaque.server.context import error_response as _error
-from weimaque.server.limits import client_address
 from weimaque.server.playerapi import body, new_device, signed_in_response, with_player, write
 from weimaque.server.protocol import PROTOCOL_VERSION
 
@@ -169,7 +168,7 @@ async def sign_in(request: Request) -> Response:
     )
     if isinstance(raw, JSONResponse):
         return raw
-    refused = s.guessed(request)
+    refused = await s.guessed(request)
     if refused is not None:
         return refused
     party = _party(request)
@@ -199,7 +198,7 @@ async def sign_in(request: Request) -> Response:
         )
     except (WebAuthnException, ValueError, TypeError, KeyError) as exc:  # any malformed answer
         return _error(400, "bad_passkey", f"the passkey was not accepted: {str(exc)[:200]}")
-    s.guesses.forgive(client_address(request.scope))
+    await s.right_guess(request)
     key, device = new_device(request)
     signed: list[str] = []
     new_count = checked.new_sign_count

@@ -22,7 +22,7 @@ from weimaque.rules.registry import get_rules
 from weimaque.server import accounts
 from weimaque.server.accounts import COOKIE, Device, Player
 from weimaque.server.api import review_of
-from weimaque.server.context import DEAD_COOKIE, Server, over_rate, server_of
+from weimaque.server.context import DEAD_COOKIE, Server, server_of
 from weimaque.server.context import error_response as _error
 from weimaque.server.limits import BodyError, client_address, read_json
 from weimaque.server.options import quoted
@@ -164,7 +164,7 @@ async def create_player(request: Request) -> Response:
     name = checked_name(raw["name"])
     if isinstance(name, JSONResponse):
         return name
-    refused = over_rate(s.player_limiter, client_address(request.scope), "new players")
+    refused = await s.player_budget.over(client_address(request.scope), "new players")
     if refused is not None:
         return refused
     player_id = accounts.new_id()
@@ -272,7 +272,7 @@ async def redeem_transfer(request: Request) -> Response:
     raw = await body(request, frozenset({"code"}), frozenset({"code"}))
     if isinstance(raw, JSONResponse):
         return raw
-    refused = s.guessed(request)
+    refused = await s.guessed(request)
     if refused is not None:
         return refused
     code = accounts.normal_code(raw["code"])
@@ -288,7 +288,7 @@ async def redeem_transfer(request: Request) -> Response:
     player_id = signed[0] if signed else None
     if player_id is None:
         return _error(404, "bad_code", "that code is wrong, spent or expired")
-    s.guesses.forgive(client_address(request.scope))
+    await s.right_guess(request)
     row = await s.read(lambda db: accounts.player_row(db, player_id))
     assert row is not None
     return signed_in_response(request, {"id": row["id"], "name": row["name"]}, key)
@@ -380,7 +380,7 @@ async def _coded(
 ) -> tuple[Server, str, str, int, int, dict[str, Any]] | JSONResponse:
     """The hand of the path's 回放码: (server, code, room id, number, match, record)."""
     s = server_of(request)
-    refused = s.guessed(request)
+    refused = await s.guessed(request)
     if refused is not None:
         return refused
     text = str(request.path_params["code"])
@@ -390,7 +390,7 @@ async def _coded(
         found = await s.read(lambda db: accounts.replay_of(db, accounts.digest(code)))
     if found is None:
         return _error(404, "bad_code", f"no replay {quoted(text, 40)}")
-    s.guesses.forgive(client_address(request.scope))
+    await s.right_guess(request)
     room_id, number, match, record = found
     assert code is not None
     return s, code, room_id, number, match, record

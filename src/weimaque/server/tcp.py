@@ -49,8 +49,10 @@ FULL: Final = _refusal("503 Service Unavailable", 5)
 TOO_MANY: Final = _refusal("429 Too Many Requests", 5)
 
 
-def guarded_http(limits: Limits) -> type[asyncio.Protocol]:
-    """uvicorn's HTTP protocol class with the caps and the head timeout of ``limits``."""
+def guarded_http(limits: Limits, trusted: tuple[str, ...] = ()) -> type[asyncio.Protocol]:
+    """uvicorn's HTTP protocol class with the caps and the head timeout of ``limits``; the
+    ``trusted`` proxies (a load balancer, a cluster's peers) carry many clients and are not
+    held to one address's share."""
     from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
     base: Any = AutoHTTPProtocol
@@ -70,6 +72,9 @@ def guarded_http(limits: Limits) -> type[asyncio.Protocol]:
             address = str(peer[0]) if isinstance(peer, tuple) and peer else "unknown"
             if len(self.connections) > cap:
                 self._refuse(transport, FULL)
+                return
+            if address in trusted:
+                self._arm()
                 return
             if not per_address.add(address, limits.conns_per_address):
                 self._refuse(transport, TOO_MANY)

@@ -1,0 +1,296 @@
+"""Many server processes, one owner per room: leases in Redis (docs/scale.md).
+
+A live room is played by exactly one process at a time, its *owner*. Ownership is a lease: the
+Redis key ``wmq:room:{id}`` holds ``"{node} {url}"`` (the owner's random node id and the address
+its peers reach it at) with an expiry of ``lease_seconds`` that the owner renews three times a
+lease. The owner acts for the room only while it knows its lease to be alive: it counts the
+lease from the moment it *sent* the renewal that Redis answered, less a tenth for the drift of
+the clocks, so that Redis always forgets a lease after its owner has stopped trusting it.
+
+A renewal that finds the key gone or someone else's means the room was (or may have been) taken
+over: the process drops the room at once, closing its sockets (the clients reconnect through the
+load balancer and reach the new owner); nothing of it is kept, so a process never acts on a room
+from memory that another process may have moved on. A renewal that cannot reach Redis leaves the
+lease to run out: the room then waits (``storage_unavailable``, as for a store that cannot
+write) until a renewal gets through, or drops it when the lease turns out lost.
+
+Rate limits that count per address are shared here too (:class:`SharedLimits`): N processes
+never give an address N times its budget.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
+
+log = logging.getLogger("weimaque.server")
+
+#: Rooms renewed per call to Redis (one script call renews many leases).
+RENEW_CHUNK: Final = 500
+
+_CLAIM: Final = """
+local held = redis.call('GET', KEYS[1])
+if not held then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return ARGV[1]
+end
+if held == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+return held
+"""
+
+_RENEW: Final = """
+local kept = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('GET', key) == ARGV[1] then
+    redis.call('PEXPIRE', key, ARGV[2])
+    kept[i] = 1
+  else
+    kept[i] = 0
+  end
+end
+return kept
+"""
+
+_RELEASE: Final = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
+"""
+
+#: A token bucket per key, on Redis's own clock: {allowed (0/1), milliseconds until a token}.
+_TAKE: Final = """
+local burst = tonumber(ARGV[1])
+local interval = tonumber(ARGV[2])
+local give = tonumber(ARGV[3])
+local t = redis.call('TIME')
+local now = t[1] * 1000 + math.floor(t[2] / 1000)
+local found = redis.call('HMGET', KEYS[1], 'tokens', 'since')
+local tokens = tonumber(found[1]) or burst
+local since = tonumber(found[2]) or now
+if interval > 0 then
+  tokens = math.min(burst, tokens + (now - since) / interval)
+end
+local allowed = 0
+if give > 0 then
+  tokens = math.min(burst, tokens + give)
+elseif tokens >= 1 then
+  tokens = tokens - 1
+  allowed = 1
+end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'since', tostring(now))
+redis.call('PEXPIRE', KEYS[1], math.ceil(burst * interval) + 1000)
+local wait = 0
+if tokens < 1 then
+  wait = math.ceil((1 - tokens) * interval)
+end
+return {allowed, wait}
+"""
+
+
+def lease_key(room_id: str) -> str:
+    """The Redis key of a room's lease."""
+    return f"wmq:room:{room_id}"
+
+
+@dataclass(frozen=True)
+class ClusterConfig:
+    """How a process joins a cluster: Redis, the address its peers reach it at, the lease."""
+
+    redis_url: str
+    node_url: str
+    lease_seconds: float = 3.0
+
+
+class ClusterUnavailable(Exception):
+    """Redis cannot be reached: no room can be claimed now."""
+
+
+@dataclass
+class Cluster:
+    """This process's leases, and the claims of rooms it does not hold yet."""
+
+    config: ClusterConfig
+    #: Called with a room id (on the loop) when its lease is found lost: drop the room.
+    on_lost: Callable[[str], None] = lambda room_id: None
+    node: str = field(default_factory=lambda: secrets.token_hex(8))
+    #: Rooms this process holds, and until when (``time.monotonic``) it may act for each.
+    until: dict[str, float] = field(default_factory=dict)
+    #: Why Redis could not be reached last (None: it answered).
+    failing: str | None = None
+    _redis: Redis | None = None
+    _task: asyncio.Task[None] | None = None
+
+    @property
+    def me(self) -> str:
+        """This process's lease value."""
+        return f"{self.node} {self.config.node_url}"
+
+    @property
+    def lease_ms(self) -> int:
+        return max(100, int(self.config.lease_seconds * 1000))
+
+    def _trust(self, sent: float) -> float:
+        """Until when a lease renewed by a request sent at ``sent`` may be trusted."""
+        return sent + 0.9 * self.config.lease_seconds
+
+    @property
+    def redis(self) -> Redis:
+        if self._redis is None:
+            import redis.asyncio as aioredis
+
+            timeout = max(0.2, self.config.lease_seconds / 3)
+            self._redis = aioredis.from_url(
+                self.config.redis_url,
+                socket_timeout=timeout,
+                socket_connect_timeout=timeout,
+                decode_responses=True,
+            )
+        return self._redis
+
+    async def _call(self, script: str, keys: list[str], args: list[Any]) -> Any:
+        from redis.exceptions import RedisError
+
+        try:
+            found = await self.redis.eval(script, len(keys), *keys, *args)
+        except (RedisError, OSError) as exc:
+            reason = f"Redis: {type(exc).__name__}: {exc}"
+            if self.failing is None:
+                log.warning("cluster: %s", reason)
+            self.failing = reason
+            raise ClusterUnavailable(reason) from exc
+        if self.failing is not None:
+            log.info("cluster: Redis answers again")
+        self.failing = None
+        return found
+
+    # ----------------------------------------------------------------- leases
+
+    async def claim(self, room_id: str) -> str | None:
+        """Take the room's lease unless another process holds it: None when this process holds
+        it now, else the holder's URL. Raise ``ClusterUnavailable`` without Redis."""
+        sent = time.monotonic()
+        held = str(await self._call(_CLAIM, [lease_key(room_id)], [self.me, self.lease_ms]))
+        if held == self.me:
+            self.until[room_id] = self._trust(sent)
+            return None
+        self.until.pop(room_id, None)
+        return held.split(" ", 1)[1] if " " in held else held
+
+    async def owner(self, room_id: str) -> str | None:
+        """The URL of the room's owner, if any (a read: nothing is claimed)."""
+        from redis.exceptions import RedisError
+
+        try:
+            held = await self.redis.get(lease_key(room_id))
+        except (RedisError, OSError) as exc:
+            raise ClusterUnavailable(f"Redis: {type(exc).__name__}: {exc}") from exc
+        return None if held is None else str(held).split(" ", 1)[-1]
+
+    def refusal(self, room_id: str) -> str | None:
+        """Why this process may not act for the room now (None: it may)."""
+        until = self.until.get(room_id)
+        if until is None:
+            return "this server no longer holds the room"
+        if time.monotonic() >= until:
+            why = self.failing or "Redis did not answer in time"
+            return f"the room's lease could not be renewed ({why})"
+        return None
+
+    async def release(self, room_id: str) -> None:
+        """Give the room's lease back (it left this process's memory)."""
+        if self.until.pop(room_id, None) is None:
+            return
+        with contextlib.suppress(ClusterUnavailable):
+            await self._call(_RELEASE, [lease_key(room_id)], [self.me])
+
+    async def renew(self) -> None:
+        """Renew every lease held; drop the rooms whose lease is gone or another's."""
+        rooms = list(self.until)
+        for start in range(0, len(rooms), RENEW_CHUNK):
+            chunk = rooms[start : start + RENEW_CHUNK]
+            sent = time.monotonic()
+            try:
+                kept = await self._call(
+                    _RENEW, [lease_key(r) for r in chunk], [self.me, self.lease_ms]
+                )
+            except ClusterUnavailable:
+                return  # the leases run out; the rooms wait (``refusal``)
+            for room_id, ok in zip(chunk, kept, strict=True):
+                if room_id not in self.until:
+                    continue  # released meanwhile
+                if ok:
+                    self.until[room_id] = self._trust(sent)
+                else:
+                    del self.until[room_id]
+                    log.warning("room %s: its lease is lost; dropped", room_id)
+                    self.on_lost(room_id)
+
+    def start(self) -> None:
+        """Renew the leases in the background (inside the running loop)."""
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._renew_forever())
+
+    async def _renew_forever(self) -> None:
+        period = self.config.lease_seconds / 3
+        while True:
+            await asyncio.sleep(period)
+            try:
+                await self.renew()
+            except Exception as exc:
+                log.error("cluster: renewal failed: %s: %s", type(exc).__name__, exc)
+
+    async def ping(self) -> str | None:
+        """Whether Redis answers: None, else why not."""
+        from redis.exceptions import RedisError
+
+        try:
+            await self.redis.ping()
+        except (RedisError, OSError) as exc:
+            return f"Redis: {type(exc).__name__}: {exc}"
+        return None
+
+    async def close(self) -> None:
+        """Stop renewing and give every lease back."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+            self._task = None
+        for room_id in list(self.until):
+            await self.release(room_id)
+        if self._redis is not None:
+            with contextlib.suppress(Exception):
+                await self._redis.aclose()
+            self._redis = None
+
+    # ----------------------------------------------------------------- shared budgets
+
+    async def take(self, name: str, key: str, burst: float, interval: float) -> float | None:
+        """Take a token of the bucket ``name`` of ``key`` (shared by every process): None when
+        taken, else the seconds until one is there. Without Redis the caller's own bucket is
+        asked instead (``ClusterUnavailable``)."""
+        found = await self._call(
+            _TAKE, [f"wmq:rate:{name}:{key}"], [burst, int(interval * 1000), 0]
+        )
+        allowed, wait = int(found[0]), int(found[1])
+        return None if allowed else wait / 1000
+
+    async def give_back(self, name: str, key: str, burst: float, interval: float) -> None:
+        """Give a token of ``name`` back to ``key``."""
+        with contextlib.suppress(ClusterUnavailable):
+            await self._call(_TAKE, [f"wmq:rate:{name}:{key}"], [burst, int(interval * 1000), 1])
+
+
+__all__ = ["Cluster", "ClusterConfig", "ClusterUnavailable", "lease_key"]
