@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,7 +25,8 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from weimaque.deploy import haproxy, redis
+from weimaque.deploy import haproxy, postgres, redis
+from weimaque.deploy.local import LocalCluster
 
 needs_redis = pytest.mark.skipif(
     not redis.available(), reason="Debian's redis-server is not installed (make installs it)"
@@ -267,3 +271,47 @@ def test_the_client_address_reaches_the_backend(
     # The client's own X-Forwarded-For (6.6.6.6) is dropped: only what the balancer saw is told.
     assert get(proxy, "/r/abc", source="127.0.3.7")["xff"] == "127.0.3.7"
     assert get(proxy, "/api/presets", source="127.0.3.8")["xff"] == "127.0.3.8"
+
+
+def _serve_joins_clusters() -> bool:
+    """Whether this ``wmq serve`` takes a PostgreSQL store and a Redis (docs/scale.md)."""
+    from typer.testing import CliRunner
+
+    from weimaque.cli.app import app
+
+    shown = CliRunner().invoke(app, ["serve", "--help"], env={"COLUMNS": "200"}).output
+    return all(name in shown for name in ("--store", "--redis", "--node-url", "--trust-proxy"))
+
+
+@needs_redis
+@needs_haproxy
+@pytest.mark.skipif(not postgres.available(), reason="PostgreSQL is not installed (make does)")
+def test_local_cluster_serves_through_its_balancer_and_stops_everything() -> None:
+    if not _serve_joins_clusters():
+        pytest.skip("wmq serve has no --store/--redis/--node-url/--trust-proxy yet")
+    # PostgreSQL runs as its own user when this is root: a folder under the system's tmp.
+    with tempfile.TemporaryDirectory(prefix="wmq-test-cluster-") as tmp:
+        cluster = LocalCluster(tmp, servers=2)
+        with cluster:
+            pids = [s.pid for s in cluster.servers]
+            with urllib.request.urlopen(cluster.url + "/api/live", timeout=5) as res:
+                assert res.status == 200
+            body = json.dumps({"seed": 3, "bot_delay_ms": 0}).encode()
+            request = urllib.request.Request(
+                cluster.url + "/api/rooms", body, {"Content-Type": "application/json"}
+            )
+            with urllib.request.urlopen(request, timeout=10) as res:
+                room = json.loads(res.read())["room_id"]
+            with urllib.request.urlopen(f"{cluster.url}/api/rooms/{room}", timeout=5) as res:
+                assert json.loads(res.read())["room_id"] == room
+            with connect(f"ws://127.0.0.1:{cluster.port}/ws/{room}", open_timeout=5) as ws:
+                ws.send(json.dumps({"v": 1, "type": "sit", "seat": 0}))
+                welcome = json.loads(ws.recv(timeout=10))
+                assert welcome["type"] == "welcome" and welcome["seat"] == 0, welcome
+            assert cluster.owner(room) in cluster.servers
+        for pid in pids:
+            assert pid is not None
+            with pytest.raises(ProcessLookupError):
+                os.kill(pid, 0)  # stopped and reaped
+        assert not redis.ping(cluster.redis.port)
+        assert not cluster.postgres.running

@@ -182,6 +182,7 @@ def simulate_cmd(
 
 # Commands defined in other modules register themselves below, one line each.
 from weimaque.cli.arena import register as _register_arena  # noqa: E402
+from weimaque.cli.cluster import register as _register_cluster  # noqa: E402
 from weimaque.cli.play import register as _register_play  # noqa: E402
 from weimaque.cli.review import register as _register_review  # noqa: E402
 from weimaque.cli.serve import register as _register_serve  # noqa: E402
@@ -193,6 +194,7 @@ _register_arena(app)
 _register_review(app)
 _register_train(app)
 _register_serve(app)
+_register_cluster(app)
 _register_verify(app)
 
 
