@@ -4,6 +4,8 @@ Every secret (a player's key, a transfer code, an invitation, a 回放码) is ke
 and looked up by it: a secret never reaches the database or a log, and the time a lookup takes
 tells nothing of it. The functions here are the SQL of those tables, run on the store's writer
 (``Store.write``) or reader (``Store.read``); :mod:`.playerapi` and :mod:`.clubapi` serve them.
+The SQL is the one both engines run (:mod:`.engines`); a query neither can say alike asks the
+connection's dialect.
 """
 
 from __future__ import annotations
@@ -12,10 +14,12 @@ import hashlib
 import json
 import re
 import secrets
-import sqlite3
 import time
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
+
+if TYPE_CHECKING:
+    from weimaque.server.engines import Connection
 
 #: Letters and digits a person reads and types without confusing them (no 0/O, 1/I/L).
 ALPHABET: Final = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
@@ -123,7 +127,7 @@ class Player:
 # ----------------------------------------------------------------- players and devices
 
 
-def create_player(db: sqlite3.Connection, player_id: str, name: str, device: Device) -> None:
+def create_player(db: Connection, player_id: str, name: str, device: Device) -> None:
     """A new player with their first device."""
     now = time.time()
     db.execute("INSERT INTO players (id, name, created) VALUES (?, ?, ?)", (player_id, name, now))
@@ -139,7 +143,7 @@ class Device:
     label: str
 
 
-def add_device(db: sqlite3.Connection, player_id: str, device: Device) -> None:
+def add_device(db: Connection, player_id: str, device: Device) -> None:
     """Another key of ``player_id``."""
     now = time.time()
     db.execute(
@@ -149,7 +153,7 @@ def add_device(db: sqlite3.Connection, player_id: str, device: Device) -> None:
     )
 
 
-def player_of_key(db: sqlite3.Connection, key_hash: str) -> Player | None:
+def player_of_key(db: Connection, key_hash: str) -> Player | None:
     """The player holding the key of this hash."""
     row = db.execute(
         "SELECT p.id, p.name, k.id FROM player_keys k JOIN players p ON p.id = k.player_id "
@@ -159,21 +163,21 @@ def player_of_key(db: sqlite3.Connection, key_hash: str) -> Player | None:
     return None if row is None else Player(row[0], row[1], row[2])
 
 
-def seen(db: sqlite3.Connection, device: str, when: float) -> None:
+def seen(db: Connection, device: str, when: float) -> None:
     """A device was used (its ``last_seen``)."""
     db.execute("UPDATE player_keys SET last_seen = ? WHERE id = ?", (when, device))
 
 
-def rename(db: sqlite3.Connection, player_id: str, name: str) -> None:
+def rename(db: Connection, player_id: str, name: str) -> None:
     db.execute("UPDATE players SET name = ? WHERE id = ?", (name, player_id))
 
 
-def player_row(db: sqlite3.Connection, player_id: str) -> dict[str, Any] | None:
+def player_row(db: Connection, player_id: str) -> dict[str, Any] | None:
     row = db.execute("SELECT id, name, created FROM players WHERE id = ?", (player_id,)).fetchone()
     return None if row is None else {"id": row[0], "name": row[1], "created": row[2]}
 
 
-def devices(db: sqlite3.Connection, player_id: str, current: str) -> list[dict[str, Any]]:
+def devices(db: Connection, player_id: str, current: str) -> list[dict[str, Any]]:
     rows = db.execute(
         "SELECT id, label, created, last_seen FROM player_keys WHERE player_id = ? "
         "ORDER BY last_seen DESC",
@@ -185,13 +189,13 @@ def devices(db: sqlite3.Connection, player_id: str, current: str) -> list[dict[s
     ]
 
 
-def remove_device(db: sqlite3.Connection, player_id: str, device: str) -> int:
+def remove_device(db: Connection, player_id: str, device: str) -> int:
     """Sign a device out; how many were (0: not this player's)."""
     cur = db.execute("DELETE FROM player_keys WHERE id = ? AND player_id = ?", (device, player_id))
     return cur.rowcount
 
 
-def add_transfer(db: sqlite3.Connection, code_hash: str, player_id: str) -> None:
+def add_transfer(db: Connection, code_hash: str, player_id: str) -> None:
     """A transfer code for ``player_id``; the player's earlier ones stop working."""
     db.execute("DELETE FROM transfers WHERE player_id = ? OR expires < ?", (player_id, time.time()))
     db.execute(
@@ -200,7 +204,7 @@ def add_transfer(db: sqlite3.Connection, code_hash: str, player_id: str) -> None
     )
 
 
-def redeem_transfer(db: sqlite3.Connection, code_hash: str, device: Device) -> str | None:
+def redeem_transfer(db: Connection, code_hash: str, device: Device) -> str | None:
     """Spend a transfer code: the player it signs in (with ``device`` added), or None."""
     row = db.execute(
         "SELECT player_id, expires FROM transfers WHERE hash = ?", (code_hash,)
@@ -218,7 +222,7 @@ def redeem_transfer(db: sqlite3.Connection, code_hash: str, device: Device) -> s
 
 
 def create_club(
-    db: sqlite3.Connection, club_id: str, name: str, owner: str, approval: bool, rules: Any
+    db: Connection, club_id: str, name: str, owner: str, approval: bool, rules: Any
 ) -> None:
     now = time.time()
     db.execute(
@@ -231,14 +235,14 @@ def create_club(
     )
 
 
-def role_of(db: sqlite3.Connection, club_id: str, player_id: str) -> Role | None:
+def role_of(db: Connection, club_id: str, player_id: str) -> Role | None:
     row = db.execute(
         "SELECT role FROM club_members WHERE club_id = ? AND player_id = ?", (club_id, player_id)
     ).fetchone()
     return None if row is None else row[0]
 
 
-def club_row(db: sqlite3.Connection, club_id: str) -> dict[str, Any] | None:
+def club_row(db: Connection, club_id: str) -> dict[str, Any] | None:
     row = db.execute(
         "SELECT id, name, owner, approval, rules, created FROM clubs WHERE id = ?", (club_id,)
     ).fetchone()
@@ -254,7 +258,7 @@ def club_row(db: sqlite3.Connection, club_id: str) -> dict[str, Any] | None:
     }
 
 
-def members(db: sqlite3.Connection, club_id: str) -> list[dict[str, Any]]:
+def members(db: Connection, club_id: str) -> list[dict[str, Any]]:
     rows = db.execute(
         "SELECT p.id, p.name, m.role, m.joined FROM club_members m "
         "JOIN players p ON p.id = m.player_id WHERE m.club_id = ? ORDER BY m.joined",
@@ -263,7 +267,7 @@ def members(db: sqlite3.Connection, club_id: str) -> list[dict[str, Any]]:
     return [{"player": {"id": i, "name": n}, "role": r, "joined": j} for i, n, r, j in rows]
 
 
-def clubs_of(db: sqlite3.Connection, player_id: str) -> list[dict[str, Any]]:
+def clubs_of(db: Connection, player_id: str) -> list[dict[str, Any]]:
     rows = db.execute(
         "SELECT c.id, c.name, m.role FROM club_members m JOIN clubs c ON c.id = m.club_id "
         "WHERE m.player_id = ? ORDER BY m.joined",
@@ -272,7 +276,7 @@ def clubs_of(db: sqlite3.Connection, player_id: str) -> list[dict[str, Any]]:
     return [{"id": i, "name": n, "role": r} for i, n, r in rows]
 
 
-def update_club(db: sqlite3.Connection, club_id: str, fields: dict[str, Any]) -> None:
+def update_club(db: Connection, club_id: str, fields: dict[str, Any]) -> None:
     for column, value in fields.items():
         assert column in ("name", "approval", "rules")
         if column == "rules":
@@ -282,7 +286,7 @@ def update_club(db: sqlite3.Connection, club_id: str, fields: dict[str, Any]) ->
         db.execute(f"UPDATE clubs SET {column} = ? WHERE id = ?", (value, club_id))
 
 
-def set_role(db: sqlite3.Connection, club_id: str, player_id: str, role: Role | None) -> None:
+def set_role(db: Connection, club_id: str, player_id: str, role: Role | None) -> None:
     """A member's new role (None: removed)."""
     if role is None:
         db.execute(
@@ -295,7 +299,7 @@ def set_role(db: sqlite3.Connection, club_id: str, player_id: str, role: Role | 
         )
 
 
-def add_invite(db: sqlite3.Connection, code_hash: str, club_id: str, expires: float) -> None:
+def add_invite(db: Connection, code_hash: str, club_id: str, expires: float) -> None:
     db.execute("DELETE FROM club_invites WHERE expires < ?", (time.time(),))
     db.execute(
         "INSERT INTO club_invites (hash, club_id, expires) VALUES (?, ?, ?)",
@@ -303,9 +307,7 @@ def add_invite(db: sqlite3.Connection, code_hash: str, club_id: str, expires: fl
     )
 
 
-def join_by_invite(
-    db: sqlite3.Connection, code_hash: str, player_id: str
-) -> tuple[str, Role] | None:
+def join_by_invite(db: Connection, code_hash: str, player_id: str) -> tuple[str, Role] | None:
     """Join the club of an invitation (or wait for approval): (club id, role), or None for a
     wrong or expired code. A member joining again keeps their role."""
     row = db.execute(
@@ -327,7 +329,7 @@ def join_by_invite(
     return club_id, role
 
 
-def share_club(db: sqlite3.Connection, a: str, b: str) -> list[str]:
+def share_club(db: Connection, a: str, b: str) -> list[str]:
     """The clubs ``a`` and ``b`` are both members of (pending members are not)."""
     rows = db.execute(
         "SELECT x.club_id FROM club_members x JOIN club_members y ON x.club_id = y.club_id "
@@ -342,7 +344,7 @@ def share_club(db: sqlite3.Connection, a: str, b: str) -> list[str]:
 
 
 def matches(
-    db: sqlite3.Connection,
+    db: Connection,
     player_id: str,
     *,
     limit: int,
@@ -363,7 +365,7 @@ def matches(
         having = "HAVING (MAX(finished), room_id, match) < (?, ?, ?)"
         args += list(before)
     rows = db.execute(
-        "SELECT room_id, match, seat, club_id, MIN(finished), MAX(finished), COUNT(*), "
+        "SELECT room_id, match, seat, MAX(club_id), MIN(finished), MAX(finished), COUNT(*), "
         f"SUM(points) FROM hand_seats WHERE {where} GROUP BY room_id, match, seat {having} "
         "ORDER BY MAX(finished) DESC, room_id DESC, match DESC LIMIT ?",
         (*args, limit + 1),
@@ -413,7 +415,7 @@ def matches(
     return out, cursor
 
 
-def stats(db: sqlite3.Connection, player_id: str, since: float) -> dict[str, int]:
+def stats(db: Connection, player_id: str, since: float) -> dict[str, int]:
     row = db.execute(
         "SELECT COUNT(DISTINCT room_id || '/' || match), COUNT(*), COALESCE(SUM(won), 0), "
         "COALESCE(SUM(chou), 0), COALESCE(SUM(points), 0), COALESCE(MAX(xi), 0) "
@@ -424,11 +426,11 @@ def stats(db: sqlite3.Connection, player_id: str, since: float) -> dict[str, int
     return {k: int(v) for k, v in zip(keys, row, strict=True)}
 
 
-def leaderboard(db: sqlite3.Connection, club_id: str, since: float) -> list[dict[str, Any]]:
+def leaderboard(db: Connection, club_id: str, since: float) -> list[dict[str, Any]]:
     rows = db.execute(
         "SELECT h.player_id, p.name, SUM(h.points), COUNT(DISTINCT h.room_id || '/' || h.match), "
         "COUNT(*), SUM(h.won), MAX(h.xi) FROM hand_seats h JOIN players p ON p.id = h.player_id "
-        "WHERE h.club_id = ? AND h.finished >= ? GROUP BY h.player_id "
+        "WHERE h.club_id = ? AND h.finished >= ? GROUP BY h.player_id, p.name "
         "ORDER BY SUM(h.points) DESC, p.name",
         (club_id, since),
     ).fetchall()
@@ -446,9 +448,7 @@ def leaderboard(db: sqlite3.Connection, club_id: str, since: float) -> list[dict
     ]
 
 
-def hand_seats(
-    db: sqlite3.Connection, room_id: str, number: int
-) -> tuple[list[dict[str, Any]], int]:
+def hand_seats(db: Connection, room_id: str, number: int) -> tuple[list[dict[str, Any]], int]:
     """Who held the seats of a finished hand (seat, name, player id), and the hand's number in
     its match."""
     rows = db.execute(
@@ -468,9 +468,7 @@ def hand_seats(
     return seats, int(before[0])
 
 
-def open_rooms(
-    db: sqlite3.Connection, *, player: str | None = None, club: str | None = None
-) -> list[str]:
+def open_rooms(db: Connection, *, player: str | None = None, club: str | None = None) -> list[str]:
     """The stored rooms not over where ``player`` holds a seat, or that are ``club``'s tables
     (in memory or not: a room idle long enough leaves memory and is restored when asked for)."""
     if club is not None:
@@ -480,17 +478,14 @@ def open_rooms(
         ).fetchall()
     else:
         rows = db.execute(
-            "SELECT DISTINCT r.id FROM rooms r, json_each(r.seats, '$.seats') s "
-            "WHERE r.status != 'over' AND json_extract(s.value, '$.player') = ? "
+            f"SELECT r.id FROM rooms r WHERE r.status != 'over' AND {db.dialect.player_seated} "
             "ORDER BY r.created",
             (player,),
         ).fetchall()
     return [str(r[0]) for r in rows]
 
 
-def replay_of(
-    db: sqlite3.Connection, code_hash: str
-) -> tuple[str, int, int, dict[str, Any]] | None:
+def replay_of(db: Connection, code_hash: str) -> tuple[str, int, int, dict[str, Any]] | None:
     """(room id, hand number, match number, hand record) of a 回放码: written with the hand,
     read without restoring its room."""
     row = db.execute(
@@ -545,7 +540,7 @@ __all__ = [
 
 
 def add_passkey(
-    db: sqlite3.Connection, credential: str, player_id: str, public_key: bytes, count: int
+    db: Connection, credential: str, player_id: str, public_key: bytes, count: int
 ) -> None:
     db.execute(
         "INSERT INTO passkeys (id, player_id, public_key, sign_count, created) "
@@ -554,7 +549,7 @@ def add_passkey(
     )
 
 
-def passkey(db: sqlite3.Connection, credential: str) -> tuple[str, bytes, int] | None:
+def passkey(db: Connection, credential: str) -> tuple[str, bytes, int] | None:
     """(player id, public key, sign count) of a credential."""
     row = db.execute(
         "SELECT player_id, public_key, sign_count FROM passkeys WHERE id = ?", (credential,)
@@ -562,14 +557,14 @@ def passkey(db: sqlite3.Connection, credential: str) -> tuple[str, bytes, int] |
     return None if row is None else (str(row[0]), bytes(row[1]), int(row[2]))
 
 
-def passkeys_of(db: sqlite3.Connection, player_id: str) -> list[dict[str, Any]]:
+def passkeys_of(db: Connection, player_id: str) -> list[dict[str, Any]]:
     rows = db.execute(
         "SELECT id, created FROM passkeys WHERE player_id = ? ORDER BY created", (player_id,)
     ).fetchall()
     return [{"id": i, "created": c} for i, c in rows]
 
 
-def passkey_used(db: sqlite3.Connection, credential: str, count: int, device: Device) -> str:
+def passkey_used(db: Connection, credential: str, count: int, device: Device) -> str:
     """A passkey signed a device in: its new sign count, the device's key; the player's id."""
     db.execute("UPDATE passkeys SET sign_count = ? WHERE id = ?", (count, credential))
     row = db.execute("SELECT player_id FROM passkeys WHERE id = ?", (credential,)).fetchone()

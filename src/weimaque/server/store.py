@@ -1,4 +1,4 @@
-"""SQLite persistence of rooms, matches and hands (stdlib ``sqlite3``, zero set-up).
+"""Persistence of rooms, matches and hands: SQLite (a file, zero set-up) or PostgreSQL (a URL).
 
 A room row holds its options, the hashes of its seat tokens and its bot kinds; ``matches`` the
 room's current match (its number in the room, seed, ledger, whether it is over and whether it
@@ -11,12 +11,15 @@ it by replaying (the hand is fully described by them, RULES §2.2). Hand numbers
 of the room, across its matches.
 
 Every write goes through one writer thread with a connection of its own, never the event loop:
-a slow disk or a lock another process holds on the file slows the rooms that write, not the
-server. A write is either one a player waits for (an action, :meth:`Store.append_action`: tried
-once, and a failure is reported to the caller as :class:`StoreUnavailable`) or one the rooms'
-state has already moved past (everything else: kept, in order, and tried again until it is
-written). The writer also folds the write-ahead log into the database file and empties it, so
-the log stays under :data:`WAL_LIMIT_BYTES` whatever the load (docs/protocol.md §4).
+a slow disk, a lock another process holds or a database server far away slows the rooms that
+write, not the server. A write is either one a player waits for (an action,
+:meth:`Store.append_action`: tried once, and a failure is reported to the caller as
+:class:`StoreUnavailable`) or one the rooms' state has already moved past (everything else:
+kept, in order, and tried again until it is written). On SQLite the writer also folds the
+write-ahead log into the database file and empties it, so the log stays under
+:data:`WAL_LIMIT_BYTES` whatever the load; on PostgreSQL it makes its connection again after an
+outage (docs/protocol.md §4). What is particular to each engine is in :mod:`.engines`; the SQL
+here is common to both.
 
 Its schema is that of the newest migration (:mod:`.migrations`): an older database is
 brought up to date in place when it is opened.
@@ -29,7 +32,6 @@ import json
 import logging
 import math
 import os
-import sqlite3
 import threading
 import time
 from collections import deque
@@ -41,14 +43,15 @@ from typing import Any, Final, TypeVar
 
 import orjson
 
-from weimaque.server import accounts, migrations
+from weimaque.server import accounts
+from weimaque.server.engines import Connection, Engine, engine_for
 
 DEFAULT_DB: Final = "weimaque.db"
 #: At most this long between two checkpoints of a log that has new frames.
 CHECKPOINT_SECONDS: Final = 2.0
 #: A log that passes this size is folded into the database file and emptied at once.
 WAL_LIMIT_BYTES: Final = 4 * 1024 * 1024
-#: How long a write waits for a lock another connection holds on the database file.
+#: How long a write waits for a lock another connection holds on the database.
 BUSY_SECONDS: Final = 5.0
 #: How long a checkpoint waits for readers (it tries again after the next writes).
 CHECKPOINT_BUSY_MS: Final = 100
@@ -70,7 +73,8 @@ def default_path() -> str:
 
 
 class StoreUnavailable(Exception):
-    """A write the store could not make: a full disk, a lock held elsewhere, an I/O error."""
+    """A write the store could not make: a full disk, a lock held elsewhere, an I/O error, a
+    database server out of reach."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +102,7 @@ def _dump(value: Any) -> str:
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
-Op = Callable[[sqlite3.Connection], object]
+Op = Callable[[Connection], object]
 T = TypeVar("T")
 #: Rows of ``actions`` appended by one statement at most.
 _ROWS_PER_INSERT: Final = 400
@@ -119,9 +123,42 @@ class _Job:
     row: tuple[str, int, int, int, str] | None = None
 
 
+def _upsert(table: str, columns: str, key: str) -> str:
+    """An ``INSERT`` of one row that replaces the row of the same ``key`` (the upsert both
+    engines run; ``columns`` and ``key`` are comma-separated names)."""
+    names = [c.strip() for c in columns.split(",")]
+    keys = {c.strip() for c in key.split(",")}
+    updates = ", ".join(f"{c} = excluded.{c}" for c in names if c not in keys)
+    marks = ", ".join("?" * len(names))
+    return (
+        f"INSERT INTO {table} ({', '.join(names)}) VALUES ({marks}) "
+        f"ON CONFLICT ({key}) DO UPDATE SET {updates}"
+    )
+
+
+_CURRENT: Final = _upsert(
+    "current", "room_id, number, rules, overrides, seed, dealer, actions", "room_id"
+)
+_HAND: Final = _upsert("hands", "room_id, number, record, finished, match", "room_id, number")
+_HAND_SEAT: Final = _upsert(
+    "hand_seats",
+    "room_id, number, seat, match, player_id, name, bot, club_id, finished, points, won, chou, xi",
+    "room_id, number, seat",
+)
+#: A hand's 回放码 is replaced with the hand's record (a hand ended again after a restart).
+_REPLAY_CODE: Final = _upsert("replay_codes", "hash, code, room_id, number", "room_id, number")
+_ROOM_KEYS: Final = _upsert("room_keys", "room_id, creator, invite", "room_id")
+_DEAL: Final = _upsert("deals", "room_id, number, commitment, secret", "room_id, number")
+
+
 def _appending(rows: list[tuple[str, int, int, int, str]]) -> Op:
-    sql = "INSERT INTO actions (room_id, number, seq, seat, action) VALUES " + ",".join(
-        ["(?, ?, ?, ?, ?)"] * len(rows)
+    # A commit whose answer was lost with the connection (PostgreSQL) may have been made: the
+    # action, refused to its player, is sent again with the same number, and that one counts.
+    sql = (
+        "INSERT INTO actions (room_id, number, seq, seat, action) VALUES "
+        + ",".join(["(?, ?, ?, ?, ?)"] * len(rows))
+        + " ON CONFLICT (room_id, number, seq) DO UPDATE SET seat = excluded.seat, "
+        "action = excluded.action"
     )
     params = [value for row in rows for value in row]
     return lambda db: db.execute(sql, params)
@@ -156,47 +193,62 @@ def _statements(jobs: list[_Job]) -> tuple[list[Op], bool]:
     return ops, plain and len(ops) == 1
 
 
-def _store_wide(exc: BaseException) -> bool:
-    """Whether a failure is the file's (full, locked, read-only, I/O), not one write's (a bug)."""
-    return isinstance(exc, sqlite3.OperationalError) or type(exc) is sqlite3.DatabaseError
+def open_store(
+    target: str | os.PathLike[str] | None = None,
+    checkpoint_seconds: float = CHECKPOINT_SECONDS,
+    *,
+    busy_seconds: float = BUSY_SECONDS,
+    wal_limit: int = WAL_LIMIT_BYTES,
+) -> Store:
+    """The store named by ``target``: a ``postgresql://`` URL, or an SQLite file's path
+    (default :func:`default_path`)."""
+    engine = engine_for(
+        target if target is not None else default_path(),
+        busy_seconds=busy_seconds,
+        wal_limit=wal_limit,
+    )
+    return Store(engine, checkpoint_seconds, busy_seconds=busy_seconds, wal_limit=wal_limit)
 
 
 class Store:
-    """One SQLite file, written by one thread of its own; reads on a second connection."""
+    """One database, written by one thread of its own; reads on a connection of their own."""
 
     def __init__(
         self,
-        path: str | Path | None = None,
+        target: str | Path | Engine | None = None,
         checkpoint_seconds: float = CHECKPOINT_SECONDS,
         *,
         busy_seconds: float = BUSY_SECONDS,
         wal_limit: int = WAL_LIMIT_BYTES,
     ) -> None:
-        """Open (and create if needed) the database at ``path`` (``:memory:`` works)."""
+        """Open (and create if needed, or bring up to date) the database of ``target``: an
+        :class:`~.engines.Engine`, a ``postgresql://`` URL or an SQLite path (``:memory:``
+        works; default :func:`default_path`)."""
         self.checkpoint_seconds = checkpoint_seconds
         self.busy_seconds = busy_seconds
         self.wal_limit = wal_limit
-        self.path = str(path if path is not None else default_path())
-        self.memory = self.path == ":memory:"
-        #: The writer's connection (used by the writer thread only, once it runs).
-        self.db = sqlite3.connect(
-            self.path, isolation_level=None, check_same_thread=False, timeout=busy_seconds
-        )
-        if not self.memory:
-            self.db.execute("PRAGMA journal_mode=WAL")
-            # The writer checkpoints itself (``_checkpoint_if_due``), between its transactions:
-            # being the only writer, its checkpoints complete, and the log is emptied.
-            self.db.execute("PRAGMA wal_autocheckpoint=0")
-            self.db.execute(f"PRAGMA journal_size_limit={int(wal_limit)}")
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        migrations.upgrade(self.db)
+        if isinstance(target, Engine):
+            self.engine: Engine = target
+        else:
+            where = target if target is not None else default_path()
+            self.engine = engine_for(where, busy_seconds=busy_seconds, wal_limit=wal_limit)
+        #: What names the database in the logs (a URL without its password).
+        self.path = self.engine.target
+        self.memory = self.engine.shared_reader
+        #: The writer's connection (used by the writer thread only, once it runs; made again
+        #: after an outage where the engine's connections can be lost).
+        self.db = self.engine.connect()
+        try:
+            self.engine.migrate(self.db)
+        except BaseException:
+            self.db.close()
+            raise
         self._write_lock = threading.Lock()
-        if self.memory:
+        self._reader: Connection | None
+        if self.engine.shared_reader:
             self._reader, self._read_lock = self.db, self._write_lock
         else:
-            self._reader = sqlite3.connect(
-                self.path, isolation_level=None, check_same_thread=False, timeout=busy_seconds
-            )
+            self._reader = self.engine.connect()
             self._read_lock = threading.Lock()
         #: Why the last write failed; None while writes go through (``/api/health`` says it).
         self.failing: str | None = None
@@ -292,7 +344,7 @@ class Store:
         try:
             self._transaction(ops, single)
         except Exception as exc:
-            if _store_wide(exc):
+            if self.engine.store_wide(exc):
                 return self._failed(ready, exc)
             return self._one_by_one(ready)
         self._done(ready, wrote=True)
@@ -313,7 +365,7 @@ class Store:
                 if ops:
                     self._transaction(ops, single)
             except Exception as exc:
-                if _store_wide(exc):
+                if self.engine.store_wide(exc):
                     kept.extend(self._failed([job], exc))
                     continue
                 log.exception("database %s: a write failed and is dropped", self.path)
@@ -324,24 +376,34 @@ class Store:
 
     def _transaction(self, ops: list[Op], single: bool = False) -> None:
         with self._write_lock:
-            db = self.db
+            db = self._connected()
             if single:  # one statement: a transaction of its own
                 ops[0](db)
                 return
-            db.execute("BEGIN IMMEDIATE")
+            db.execute(db.dialect.begin_write)
             try:
                 for op in ops:
                     op(db)
                 db.execute("COMMIT")
             except BaseException:
-                with contextlib.suppress(sqlite3.Error):
+                with contextlib.suppress(*self.engine.errors):
                     if db.in_transaction:
                         db.execute("ROLLBACK")
                 raise
 
+    def _connected(self) -> Connection:
+        """The writer's connection, made again if an outage lost it (raises while the
+        database is out of reach: a store-wide failure)."""
+        if not self.engine.usable(self.db):
+            with contextlib.suppress(*self.engine.errors):
+                self.db.close()
+            self.db = self.engine.connect()
+            log.warning("database %s: connected again", self.path)
+        return self.db
+
     def _failed(self, jobs: list[_Job], exc: BaseException) -> list[_Job]:
-        """The file refused a write: the store is failing; what must be written is kept."""
-        reason = str(exc) or type(exc).__name__
+        """The database refused a write: the store is failing; what must be written is kept."""
+        reason = self.engine.reason(exc)
         if self.failing != reason:
             log.error("database %s: writes fail: %s", self.path, reason)
         self.failing = reason
@@ -372,34 +434,35 @@ class Store:
         """While failing with nothing to write: one small write, to learn when it works again."""
         stamp = str(time.time())
 
-        def op(db: sqlite3.Connection) -> None:
-            db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('probe', ?)", (stamp,))
+        def op(db: Connection) -> None:
+            db.execute(
+                "INSERT INTO meta (key, value) VALUES ('probe', ?) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (stamp,),
+            )
 
         try:
             self._transaction([op])
-        except sqlite3.Error as exc:
-            self.failing = str(exc) or type(exc).__name__
+        except self.engine.errors as exc:
+            self.failing = self.engine.reason(exc)
             return
         self._done([], wrote=True)
 
     # ----------------------------------------------------------------- the write-ahead log
 
     def wal_size(self) -> int:
-        """Bytes in the write-ahead log file (0 where there is none)."""
-        try:
-            return os.stat(self.path + "-wal").st_size
-        except OSError:
-            return 0
+        """Bytes in the write-ahead log file (0 where there is none: PostgreSQL too)."""
+        return self.engine.log_size()
 
     def _until_checkpoint(self) -> float | None:
-        if self.memory or not self._dirty:
+        if not self.engine.checkpoints or not self._dirty:
             return None
         return max(0.0, self._last_checkpoint + self.checkpoint_seconds - time.monotonic())
 
     def _checkpoint_if_due(self) -> None:
         """Fold the log into the file and empty it: when it passes ``wal_limit``, or when it has
-        new frames ``checkpoint_seconds`` after the last time."""
-        if self.memory or not self._dirty:
+        new frames ``checkpoint_seconds`` after the last time (SQLite's log only)."""
+        if not self.engine.checkpoints or not self._dirty:
             return
         now = time.monotonic()
         if now - self._last_checkpoint < self.checkpoint_seconds:
@@ -416,17 +479,13 @@ class Store:
             try:
                 # Between the writer's own transactions no other writer runs: the checkpoint
                 # completes unless a reader holds the log, and then only a short while is lost.
-                self.db.execute(f"PRAGMA busy_timeout={CHECKPOINT_BUSY_MS}")
-                row = self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
-            except sqlite3.Error as exc:
+                done = self.engine.checkpoint(self.db, CHECKPOINT_BUSY_MS, self.busy_seconds)
+            except self.engine.errors as exc:
                 if now - self._warned >= 60:
                     self._warned = now
                     log.warning("checkpoint of %s failed: %s", self.path, exc)
                 return
-            finally:
-                with contextlib.suppress(sqlite3.Error):
-                    self.db.execute(f"PRAGMA busy_timeout={int(self.busy_seconds * 1000)}")
-        if row is not None and row[0] == 0:
+        if done:
             self._dirty = False
             self._next_size_check = now
 
@@ -440,10 +499,14 @@ class Store:
             self._cv.notify_all()
         self._writer.join(timeout + self.busy_seconds + 1)
         with self._write_lock:
-            if not self.memory:
-                with contextlib.suppress(sqlite3.Error):
-                    self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-                self._reader.close()
+            with contextlib.suppress(*self.engine.errors):
+                if self.engine.usable(self.db):
+                    self.engine.closing(self.db)
+            if not self.engine.shared_reader:
+                with self._read_lock:
+                    if self._reader is not None:
+                        self._reader.close()
+                        self._reader = None
             self.db.close()
 
     # ----------------------------------------------------------------- writes
@@ -462,7 +525,7 @@ class Store:
         row = (room_id, time.time(), _dump(config), _dump(seats), "waiting", club)
         match = (room_id, rules, _dump(overrides), seed, _dump(None))
 
-        def op(db: sqlite3.Connection) -> None:
+        def op(db: Connection) -> None:
             db.execute(
                 "INSERT INTO rooms (id, created, config, seats, status, club_id) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
@@ -492,13 +555,8 @@ class Store:
         """Store a newly dealt hand (no actions yet)."""
         row = (room_id, number, rules, _dump(overrides), seed, dealer, "[]")
 
-        def op(db: sqlite3.Connection) -> None:
-            db.execute(
-                "INSERT OR REPLACE INTO current "
-                "(room_id, number, rules, overrides, seed, dealer, actions) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                row,
-            )
+        def op(db: Connection) -> None:
+            db.execute(_CURRENT, row)
             db.execute("DELETE FROM actions WHERE room_id = ?", (room_id,))
             db.execute("UPDATE rooms SET status = 'playing' WHERE id = ?", (room_id,))
 
@@ -541,28 +599,15 @@ class Store:
         totals = (_dump(ledger), int(over), room_id)
         status = ("over" if over else "between_hands", room_id)
 
-        def op(db: sqlite3.Connection) -> None:
-            db.execute(
-                "INSERT OR REPLACE INTO hands (room_id, number, record, finished, match) "
-                "VALUES (?,?,?,?,?)",
-                hand,
-            )
+        def op(db: Connection) -> None:
+            db.execute(_HAND, hand)
             db.execute("DELETE FROM current WHERE room_id = ?", (room_id,))
             db.execute("DELETE FROM actions WHERE room_id = ?", (room_id,))
             db.execute("UPDATE matches SET ledger = ?, over = ? WHERE room_id = ?", totals)
             db.execute("UPDATE rooms SET status = ? WHERE id = ?", status)
-            db.executemany(
-                "INSERT OR REPLACE INTO hand_seats (room_id, number, seat, match, player_id, "
-                "name, bot, club_id, finished, points, won, chou, xi) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                seat_rows,
-            )
+            db.executemany(_HAND_SEAT, seat_rows)
             if isinstance(code, str):
-                db.execute(
-                    "INSERT OR REPLACE INTO replay_codes (hash, code, room_id, number) "
-                    "VALUES (?, ?, ?, ?)",
-                    (accounts.digest(code), code, room_id, number),
-                )
+                db.execute(_REPLAY_CODE, (accounts.digest(code), code, room_id, number))
 
         return self._submit(op)
 
@@ -576,7 +621,7 @@ class Store:
         """
         totals = (_dump(ledger), int(dissolved), room_id)
 
-        def op(db: sqlite3.Connection) -> None:
+        def op(db: Connection) -> None:
             db.execute("DELETE FROM current WHERE room_id = ?", (room_id,))
             db.execute("DELETE FROM actions WHERE room_id = ?", (room_id,))
             if abandoned is not None:
@@ -597,7 +642,7 @@ class Store:
         match = (number, seed, _dump(None), room_id)
         room = (_dump(seats), room_id)
 
-        def op(db: sqlite3.Connection) -> None:
+        def op(db: Connection) -> None:
             db.execute(
                 "UPDATE matches SET number = ?, seed = ?, ledger = ?, over = 0, dissolved = 0 "
                 "WHERE room_id = ?",
@@ -610,23 +655,12 @@ class Store:
     def save_keys(self, room_id: str, creator: str | None, invite: str | None) -> Future[None]:
         """Store the hashes of a room's creator token and 守醒 invitation."""
         args = (room_id, creator, invite)
-        return self._submit(
-            lambda db: db.execute(
-                "INSERT OR REPLACE INTO room_keys (room_id, creator, invite) VALUES (?, ?, ?)",
-                args,
-            )
-        )
+        return self._submit(lambda db: db.execute(_ROOM_KEYS, args))
 
     def save_deal(self, room_id: str, number: int, commitment: str, secret: str) -> Future[None]:
         """Store a hand's commitment and its (still secret) secret, before the hand is played."""
         args = (room_id, number, commitment, secret)
-        return self._submit(
-            lambda db: db.execute(
-                "INSERT OR REPLACE INTO deals (room_id, number, commitment, secret) "
-                "VALUES (?,?,?,?)",
-                args,
-            )
-        )
+        return self._submit(lambda db: db.execute(_DEAL, args))
 
     def write(self, op: Op) -> Future[None]:
         """A write someone waits for (``op`` runs in the writer's transaction), tried once: its
@@ -639,31 +673,60 @@ class Store:
 
     # ----------------------------------------------------------------- reads
 
-    def read(self, query: Callable[[sqlite3.Connection], T]) -> T:
-        """``query`` run on the reading connection (by one thread at a time)."""
+    def read(self, query: Callable[[Connection], T]) -> T:
+        """``query`` run on the reading connection (by one thread at a time).
+
+        A connection an outage lost is made again, and a query it failed is run once more on
+        the new one (reads change nothing): the first read after the database came back works.
+        """
         with self._read_lock:
-            return query(self._reader)
+            db = self._reading()
+            try:
+                return query(db)
+            except self.engine.errors as exc:
+                if not self.engine.store_wide(exc) or self.engine.usable(db):
+                    raise
+            return query(self._reading())
+
+    def _reading(self) -> Connection:
+        """The reading connection, made if there is none or an outage lost it."""
+        db = self._reader
+        if db is not None and self.engine.usable(db):
+            return db
+        if self.engine.shared_reader:  # the writer's (``:memory:``): never lost
+            assert db is not None
+            return db
+        if db is not None:
+            self._reader = None
+            with contextlib.suppress(*self.engine.errors):
+                db.close()
+        self._reader = self.engine.connect()
+        return self._reader
 
     def hand(self, room_id: str, number: int) -> dict[str, Any] | None:
         """A finished hand's record, or None."""
-        with self._read_lock:
-            row = self._reader.execute(
+        row = self.read(
+            lambda db: db.execute(
                 "SELECT record FROM hands WHERE room_id = ? AND number = ?", (room_id, number)
             ).fetchone()
+        )
         return None if row is None else dict(json.loads(row[0]))
 
     def load(self, room_id: str) -> StoredRoom | None:
         """Everything stored about a room (as written so far), or None."""
-        with self._read_lock:
-            db = self._reader
-            db.execute("BEGIN")  # one snapshot of the file for all the reads
-            try:
-                return self._load(db, room_id)
-            finally:
-                db.execute("COMMIT")
+        return self.read(lambda db: self._snapshot(db, room_id))
+
+    def _snapshot(self, db: Connection, room_id: str) -> StoredRoom | None:
+        db.execute(db.dialect.begin_snapshot)  # one snapshot for all the reads
+        try:
+            return self._load(db, room_id)
+        finally:
+            with contextlib.suppress(*self.engine.errors):
+                if db.in_transaction:
+                    db.execute("COMMIT")
 
     @staticmethod
-    def _load(db: sqlite3.Connection, room_id: str) -> StoredRoom | None:
+    def _load(db: Connection, room_id: str) -> StoredRoom | None:
         row = db.execute(
             "SELECT r.id, r.created, r.config, r.seats, r.status, m.seed, m.number, m.dissolved "
             "FROM rooms r JOIN matches m ON m.room_id = r.id WHERE r.id = ?",
@@ -715,23 +778,25 @@ class Store:
 
     def keys(self, room_id: str) -> tuple[str | None, str | None]:
         """(creator hash, invitation hash) of a room, None where it has none."""
-        with self._read_lock:
-            row = self._reader.execute(
+        row = self.read(
+            lambda db: db.execute(
                 "SELECT creator, invite FROM room_keys WHERE room_id = ?", (room_id,)
             ).fetchone()
+        )
         return (None, None) if row is None else (row[0], row[1])
 
     def deal(self, room_id: str, number: int) -> tuple[str, str] | None:
         """(commitment, secret) of a hand, or None."""
-        with self._read_lock:
-            row = self._reader.execute(
+        row = self.read(
+            lambda db: db.execute(
                 "SELECT commitment, secret FROM deals WHERE room_id = ? AND number = ?",
                 (room_id, number),
             ).fetchone()
+        )
         return None if row is None else (row[0], row[1])
 
     def room_ids(self, include_over: bool = False) -> list[str]:
         """Ids of stored rooms (oldest first), by default only those not over."""
         query = "SELECT id FROM rooms" + ("" if include_over else " WHERE status != 'over'")
-        with self._read_lock:
-            return [r[0] for r in self._reader.execute(query + " ORDER BY created")]
+        rows = self.read(lambda db: db.execute(query + " ORDER BY created").fetchall())
+        return [str(r[0]) for r in rows]

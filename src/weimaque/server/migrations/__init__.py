@@ -3,7 +3,9 @@
 Every database the store opens is brought to the newest revision, in place and in one
 transaction per migration: a file written by an older server (one made before these
 migrations existed included: the first migration recognises its tables) loses nothing. The
-migrations speak SQLAlchemy's portable operations, so the same ones can run on another engine.
+migrations speak SQLAlchemy's portable operations and SQL both engines run: SQLite's run on the
+store's own connection (:func:`upgrade`), PostgreSQL's through SQLAlchemy's ``postgresql+psycopg``
+dialect (:class:`weimaque.server.engines.PostgreSQL`), both by :func:`run`.
 A new migration is a new file in ``versions/`` (the last one's shape: ``revision``, the
 ``down_revision`` it follows, ``upgrade``), and :data:`HEAD` names it.
 """
@@ -16,6 +18,9 @@ from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
     from alembic.config import Config
+    from sqlalchemy.engine import Connection as SAConnection
+
+    from weimaque.server.engines import Connection
 
 HERE: Final = Path(__file__).resolve().parent
 #: The newest revision (a test holds it to the scripts' head): a database already there is
@@ -45,11 +50,19 @@ def config() -> Config:
     return cfg
 
 
+def run(connection: SAConnection, revision: str = "head") -> None:
+    """Bring the database of a SQLAlchemy connection to ``revision``."""
+    from alembic import command
+
+    cfg = config()
+    cfg.attributes["connection"] = connection
+    command.upgrade(cfg, revision)
+
+
 def upgrade(db: sqlite3.Connection, revision: str = "head") -> None:
-    """Bring the database of ``db`` (autocommit, as the store opens it) to ``revision``."""
+    """Bring the SQLite database of ``db`` (autocommit, as the store opens it) to ``revision``."""
     if revision in ("head", HEAD) and version(db) == HEAD:
         return
-    from alembic import command
     from sqlalchemy import create_engine, event
     from sqlalchemy.pool import StaticPool
 
@@ -60,18 +73,18 @@ def upgrade(db: sqlite3.Connection, revision: str = "head") -> None:
     def _begin(conn: Any) -> None:
         conn.exec_driver_sql("BEGIN")
 
-    cfg = config()
     with engine.connect() as connection:
-        cfg.attributes["connection"] = connection
-        command.upgrade(cfg, revision)
+        run(connection, revision)
 
 
-def version(db: sqlite3.Connection) -> str | None:
-    """The revision of the database of ``db`` (None: none, an empty or older file)."""
-    try:
-        row = db.execute("SELECT version_num FROM alembic_version").fetchone()
-    except sqlite3.OperationalError:  # no such table
+def version(db: Connection | sqlite3.Connection) -> str | None:
+    """The revision of the database of ``db`` (None: none, an empty or older database)."""
+    from weimaque.server.engines import SQLITE_DIALECT
+
+    dialect = getattr(db, "dialect", SQLITE_DIALECT)
+    if db.execute(dialect.has_table, ("alembic_version",)).fetchone() is None:
         return None
+    row = db.execute("SELECT version_num FROM alembic_version").fetchone()
     return None if row is None else str(row[0])
 
 
@@ -84,4 +97,4 @@ def head() -> str:
     return found
 
 
-__all__ = ["HEAD", "config", "head", "upgrade", "version"]
+__all__ = ["HEAD", "config", "head", "run", "upgrade", "version"]

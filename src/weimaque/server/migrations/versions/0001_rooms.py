@@ -46,7 +46,7 @@ def _tables() -> list[sa.Table]:
             sa.Column("room_id", sa.Text, sa.ForeignKey("rooms.id"), primary_key=True),
             sa.Column("rules", sa.Text, nullable=False),
             sa.Column("overrides", sa.Text, nullable=False),
-            sa.Column("seed", sa.Integer, nullable=False),
+            sa.Column("seed", sa.BigInteger, nullable=False),
             sa.Column("ledger", sa.Text, nullable=False),
             sa.Column("over", sa.Integer, nullable=False, server_default="0"),
             sa.Column("number", sa.Integer, nullable=False, server_default="1"),
@@ -85,7 +85,7 @@ def _tables() -> list[sa.Table]:
             sa.Column("number", sa.Integer, nullable=False),
             sa.Column("rules", sa.Text, nullable=False),
             sa.Column("overrides", sa.Text, nullable=False),
-            sa.Column("seed", sa.Integer, nullable=False),
+            sa.Column("seed", sa.BigInteger, nullable=False),
             sa.Column("dealer", sa.Integer, nullable=False),
             sa.Column("actions", sa.Text, nullable=False),
         ),
@@ -137,8 +137,9 @@ def upgrade() -> None:
         for seq, (seat, text) in enumerate(json.loads(actions)):
             bind.execute(
                 sa.text(
-                    "INSERT OR REPLACE INTO actions (room_id, number, seq, seat, action) "
-                    "VALUES (:r, :n, :q, :s, :a)"
+                    "INSERT INTO actions (room_id, number, seq, seat, action) "
+                    "VALUES (:r, :n, :q, :s, :a) ON CONFLICT (room_id, number, seq) "
+                    "DO UPDATE SET seat = excluded.seat, action = excluded.action"
                 ),
                 {"r": room_id, "n": number, "q": seq, "s": int(seat), "a": str(text)},
             )

@@ -21,7 +21,7 @@ def upgrade() -> None:
         sa.Column("id", sa.Text, primary_key=True),
         sa.Column("player_id", sa.Text, sa.ForeignKey("players.id"), nullable=False),
         sa.Column("public_key", sa.LargeBinary, nullable=False),
-        sa.Column("sign_count", sa.Integer, nullable=False),
+        sa.Column("sign_count", sa.BigInteger, nullable=False),
         sa.Column("created", sa.Float, nullable=False),
     )
     op.create_index("passkeys_player", "passkeys", ["player_id"])
