@@ -61,6 +61,15 @@ def register(app: typer.Typer) -> None:
             str | None,
             typer.Option("--db", help="SQLite file (default $WMQ_DB or ./weimaque.db)."),
         ] = None,
+        store: Annotated[
+            str | None,
+            typer.Option(
+                "--store",
+                envvar="WMQ_STORE",
+                help="The store: a postgresql://… URL, or an SQLite file's path (wins over "
+                "--db; docs/protocol.md §4).",
+            ),
+        ] = None,
         limit: Annotated[
             list[str] | None,
             typer.Option(
@@ -107,13 +116,13 @@ def register(app: typer.Typer) -> None:
 
         from weimaque.server.app import create_app
         from weimaque.server.persist import SWITCH_INTERVAL_SECONDS
-        from weimaque.server.store import default_path
+        from weimaque.server.store import default_path, open_store
         from weimaque.server.tcp import guarded_http
 
         limits = parse_limits(limit or [])
-        path = db or default_path()
+        opened = open_store(store or db or default_path())
         shown = f"[{host}]" if ":" in host else host
-        typer.echo(f"wmq serve: http://{shown}:{port}/  (database {path})", err=False)
+        typer.echo(f"wmq serve: http://{shown}:{port}/  (database {opened.path})", err=False)
         cluster = None
         if redis is not None:
             from weimaque.server.cluster import ClusterConfig
@@ -122,7 +131,7 @@ def register(app: typer.Typer) -> None:
             cluster = ClusterConfig(redis, node.rstrip("/"), lease_seconds)
             typer.echo(f"wmq serve: in the cluster of {redis} as {node}")
         trusted = list(trust_proxy or [])
-        app_ = create_app(path, limits=limits, cluster=cluster, trusted=tuple(trusted))
+        app_ = create_app(store=opened, limits=limits, cluster=cluster, trusted=tuple(trusted))
         quiet_collector()
         # The store's writer thread gets the interpreter lock sooner (docs/protocol.md §4).
         sys.setswitchinterval(SWITCH_INTERVAL_SECONDS)
