@@ -28,7 +28,6 @@ import random
 import resource
 import statistics
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,7 +39,7 @@ from websockets.exceptions import WebSocketException
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from server import Stats, client_address, create_room, process_cpu, run
-from weimaque.deploy.local import LocalCluster
+from weimaque.deploy.local import LocalCluster, scratch_folder
 
 
 def p99(latencies: list[float]) -> float:
@@ -113,6 +112,7 @@ async def reconnecting_seat(
                 else:
                     await send(type="join", token=token)
                 pending: int | None = None
+                sent = 0.0
                 async for raw in ws:
                     msg = orjson.loads(raw)
                     kind = msg["type"]
@@ -121,7 +121,10 @@ async def reconnecting_seat(
                     elif kind == "ack" and msg.get("ack") == pending:
                         pending = None
                         trial.acks += 1
-                        if trial.killed_at is not None and trial.first_ack is None:
+                        # Only an act sent after the kill counts: an ack already on its way
+                        # (in a socket's buffer) was written by the killed owner.
+                        killed = trial.killed_at
+                        if killed is not None and sent >= killed and trial.first_ack is None:
                             trial.first_ack = time.perf_counter()
                             return
                     elif kind == "error":
@@ -142,6 +145,7 @@ async def reconnecting_seat(
                         and pending is None
                     ):
                         choice = rng.choice(msg["legal_actions"])
+                        sent = time.perf_counter()
                         pending = await send(
                             type="act", action=choice["text"], decision=msg["decision"]
                         )
@@ -236,12 +240,12 @@ def main() -> None:
     parser.add_argument("--no-failover", action="store_true", help="skip part (b)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    report: dict[str, Any] = {"tables": args.tables, "cpus": os.cpu_count()}
-    # PostgreSQL runs as its own user when this is root: a folder under the system's tmp.
-    with tempfile.TemporaryDirectory(prefix="wmq-bench-cluster-") as tmp:
+    report: dict[str, Any] = {"cpus": os.cpu_count()}
+    with scratch_folder("wmq-bench-cluster-") as tmp:
         if not args.no_load:
             one = load(Path(tmp) / "one", 1, args)
             two = load(Path(tmp) / "two", 2, args)
+            report["tables"] = args.tables
             report["one_server"] = one
             report["two_servers"] = two
             report["ratio_actions_per_s"] = round(

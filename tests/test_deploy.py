@@ -15,7 +15,6 @@ import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -26,7 +25,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from weimaque.deploy import haproxy, postgres, redis
-from weimaque.deploy.local import LocalCluster
+from weimaque.deploy.local import LocalCluster, scratch_folder
 
 needs_redis = pytest.mark.skipif(
     not redis.available(), reason="Debian's redis-server is not installed (make installs it)"
@@ -289,8 +288,7 @@ def _serve_joins_clusters() -> bool:
 def test_local_cluster_serves_through_its_balancer_and_stops_everything() -> None:
     if not _serve_joins_clusters():
         pytest.skip("wmq serve has no --store/--redis/--node-url/--trust-proxy yet")
-    # PostgreSQL runs as its own user when this is root: a folder under the system's tmp.
-    with tempfile.TemporaryDirectory(prefix="wmq-test-cluster-") as tmp:
+    with scratch_folder("wmq-test-cluster-") as tmp:
         cluster = LocalCluster(tmp, servers=2)
         with cluster:
             pids = [s.pid for s in cluster.servers]

@@ -7,7 +7,6 @@ Debian's packages, until Ctrl-C (docs/scale.md).
 from __future__ import annotations
 
 import signal
-import tempfile
 import time
 from pathlib import Path
 from types import FrameType
@@ -40,7 +39,7 @@ def cluster(
 ) -> None:
     """Serve the browser game from a local cluster: PostgreSQL, Redis, N servers, HAProxy."""
     from weimaque.deploy import haproxy, postgres, redis
-    from weimaque.deploy.local import LocalCluster
+    from weimaque.deploy.local import LocalCluster, scratch_folder
 
     missing = [
         name
@@ -60,7 +59,7 @@ def cluster(
         raise typer.Exit(2)
     temporary = None
     if folder is None:
-        temporary = tempfile.TemporaryDirectory(prefix="wmq-cluster-")
+        temporary = scratch_folder()
         folder = Path(temporary.name)
 
     def stop(signum: int, frame: FrameType | None) -> None:

@@ -19,6 +19,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from collections.abc import Sequence
@@ -44,6 +45,17 @@ def live(url: str, timeout: float = 1.0) -> bool:
             return bool(res.status == 200)
     except OSError:
         return False
+
+
+def scratch_folder(prefix: str = "wmq-cluster-") -> tempfile.TemporaryDirectory[str]:
+    """A temporary folder for a cluster, removed when it is cleaned up.
+
+    Made private (0700) by Python; opened for traversal (0711) so that PostgreSQL, run as its
+    own user when this is root (weimaque.deploy.postgres), reaches its folder inside.
+    """
+    folder = tempfile.TemporaryDirectory(prefix=prefix)
+    os.chmod(folder.name, 0o711)
+    return folder
 
 
 class ClusterServer:
