@@ -301,7 +301,7 @@ def test_local_cluster_serves_through_its_balancer_and_stops_everything() -> Non
             with urllib.request.urlopen(request, timeout=10) as res:
                 room = json.loads(res.read())["room_id"]
             with urllib.request.urlopen(f"{cluster.url}/api/rooms/{room}", timeout=5) as res:
-                assert json.loads(res.read())["room_id"] == room
+                assert json.loads(res.read())["room"]["room_id"] == room
             with connect(f"ws://127.0.0.1:{cluster.port}/ws/{room}", open_timeout=5) as ws:
                 ws.send(json.dumps({"v": 1, "type": "sit", "seat": 0}))
                 welcome = json.loads(ws.recv(timeout=10))
