@@ -31,49 +31,17 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-class Server:
-    """``wmq serve`` on a free port with a fresh database; ``log`` is its stderr."""
+class Endpoint:
+    """Where a test's HTTP requests and sockets go: a server, or a load balancer before many."""
 
-    def __init__(
-        self, tmp: Path, limits: dict[str, Any] | None = None, db: Path | None = None
-    ) -> None:
-        self.port = free_port()
-        self.db = db if db is not None else tmp / "server.db"
-        self.log_path = tmp / "server.log"
-        args = [sys.executable, "-c", "from weimaque.cli.app import main; main()", "serve"]
-        args += ["--port", str(self.port), "--db", str(self.db)]
-        for key, value in (limits or {}).items():
-            args += ["--limit", f"{key}={value}"]
-        self._log = self.log_path.open("wb")
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        self.proc = subprocess.Popen(args, stdout=self._log, stderr=self._log, env=env)
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                self.get("/api/health")
-                break
-            except OSError:
-                if self.proc.poll() is not None or time.monotonic() > deadline:
-                    self.stop()
-                    raise RuntimeError(f"wmq serve did not start: {self.log()}") from None
-                time.sleep(0.1)
+    port: int
+
+    def __init__(self, port: int) -> None:
+        self.port = port
 
     @property
     def base(self) -> str:
         return f"http://127.0.0.1:{self.port}"
-
-    def log(self) -> str:
-        return self.log_path.read_text("utf-8", "replace")
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
-        self._log.close()
 
     def request(
         self,
@@ -116,6 +84,47 @@ class Server:
             **kw,
         )
         return Client(ws.__enter__())
+
+
+class Server(Endpoint):
+    """``wmq serve`` on a free port with a fresh database; ``log`` is its stderr."""
+
+    def __init__(
+        self, tmp: Path, limits: dict[str, Any] | None = None, db: Path | None = None
+    ) -> None:
+        self.port = free_port()
+        self.db = db if db is not None else tmp / "server.db"
+        self.log_path = tmp / "server.log"
+        args = [sys.executable, "-c", "from weimaque.cli.app import main; main()", "serve"]
+        args += ["--port", str(self.port), "--db", str(self.db)]
+        for key, value in (limits or {}).items():
+            args += ["--limit", f"{key}={value}"]
+        self._log = self.log_path.open("wb")
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.proc = subprocess.Popen(args, stdout=self._log, stderr=self._log, env=env)
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                self.get("/api/health")
+                break
+            except OSError:
+                if self.proc.poll() is not None or time.monotonic() > deadline:
+                    self.stop()
+                    raise RuntimeError(f"wmq serve did not start: {self.log()}") from None
+                time.sleep(0.1)
+
+    def log(self) -> str:
+        return self.log_path.read_text("utf-8", "replace")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+        self._log.close()
 
 
 class Client:
@@ -161,6 +170,99 @@ class Client:
     def close(self) -> None:
         with contextlib.suppress(Exception):
             self.ws.close()
+
+
+class Table:
+    """Three players of one room, each playing its first legal action when asked to decide."""
+
+    def __init__(self, server: Endpoint, room_id: str, tokens: list[str] | None = None) -> None:
+        self.seats = [server.ws(room_id) for _ in range(3)]
+        self.view: list[Msg | None] = [None, None, None]
+        #: hand number → its hand_end; the hands each seat was asked to deal again after
+        self.ended: dict[int, Msg] = {}
+        self.nexted: set[int] = set()
+        #: hand number → the acknowledged actions, [seat, action] as a hand record lists them
+        self.acked: dict[int, list[list[Any]]] = {}
+        self.tokens: list[str] = []
+        for k, c in enumerate(self.seats):
+            if tokens is None:
+                i = c.send(type="sit", seat=k, name=f"p{k}")
+            else:
+                i = c.send(type="join", token=tokens[k])
+            welcome = self.wait(k, lambda m, i=i: m["type"] == "welcome" and m.get("re") == i)
+            self.tokens.append(str(welcome["token"]))
+        for k, c in enumerate(self.seats):  # no turn timer: only these players ever move
+            i = c.send(type="no_timer", agree=True)
+            self.wait(k, lambda m, i=i: m.get("re") == i)
+
+    def take(self, k: int, msg: Msg) -> None:
+        if msg["type"] in ("snapshot", "events"):
+            self.view[k] = msg
+        elif msg["type"] == "hand_end":
+            self.ended.setdefault(msg["hand_number"], msg)
+            self.view[k] = None
+
+    def recv(self, k: int, timeout: float) -> Msg | None:
+        try:
+            msg = self.seats[k].recv(timeout)
+        except TimeoutError:
+            return None
+        self.take(k, msg)
+        return msg
+
+    def wait(self, k: int, pred: Callable[[Msg], bool], timeout: float = 10.0) -> Msg:
+        end = time.monotonic() + timeout
+        while (left := end - time.monotonic()) > 0:
+            msg = self.recv(k, left)
+            if msg is not None and pred(msg):
+                return msg
+        raise AssertionError(f"seat {k}: timed out; last messages {self.seats[k].log[-3:]}")
+
+    def drain(self, wait: float = 0.01) -> list[Msg]:
+        got = []
+        for k in range(3):
+            while (msg := self.recv(k, wait)) is not None:
+                got.append(msg)
+        return got
+
+    def to_act(self, timeout: float = 10.0) -> int | None:
+        """The seat asked to decide now (after a hand's end, everyone asks for the next);
+        None once the match is over."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            self.drain()
+            for number, msg in self.ended.items():
+                if msg["match_over"]:
+                    return None
+                if number not in self.nexted:
+                    self.nexted.add(number)
+                    for c in self.seats:
+                        c.send(type="next")
+            for k, view in enumerate(self.view):
+                if view is not None and view["legal_actions"]:
+                    return k
+        last = [c.log[-2:] for c in self.seats]
+        raise AssertionError(f"nobody is asked to decide (stuck?); the last messages: {last}")
+
+    def act(self, k: int) -> str:
+        """Seat ``k`` plays its first legal action: "ack", or the error's code."""
+        view = self.view[k]
+        assert view is not None
+        hand = view["hand_number"]
+        action = view["legal_actions"][0]["text"]
+        i = self.seats[k].send(type="act", action=action, hand=hand, decision=view["decision"])
+        reply = self.wait(
+            k, lambda m: m.get("ack") == i or (m["type"] == "error" and m.get("re") == i)
+        )
+        if reply["type"] != "ack":
+            return str(reply["code"])
+        self.acked.setdefault(hand, []).append([k, reply["actor"]["action"]])
+        self.view[k] = None  # its next view is on its way
+        return "ack"
+
+    def close(self) -> None:
+        for c in self.seats:
+            c.close()
 
 
 @contextlib.contextmanager

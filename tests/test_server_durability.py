@@ -24,14 +24,14 @@ import sqlite3
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from websockets.asyncio.client import connect
 
-from tests.serverkit import Msg, Server
+from tests.serverkit import Server, Table
 from weimaque.game.actions import Action
 from weimaque.match import Match
 from weimaque.server.store import Store, StoreUnavailable
@@ -148,102 +148,6 @@ def crash(server: Server) -> None:
         with contextlib.suppress(OSError):
             os.kill(child, signal.SIGKILL)
     server.stop()
-
-
-# ------------------------------------------------------------------ three players
-
-
-class Table:
-    """Three players of one room, each playing its first legal action when asked to decide."""
-
-    def __init__(self, server: Server, room_id: str, tokens: list[str] | None = None) -> None:
-        self.seats = [server.ws(room_id) for _ in range(3)]
-        self.view: list[Msg | None] = [None, None, None]
-        #: hand number → its hand_end; the hands each seat was asked to deal again after
-        self.ended: dict[int, Msg] = {}
-        self.nexted: set[int] = set()
-        #: hand number → the acknowledged actions, [seat, action] as a hand record lists them
-        self.acked: dict[int, list[list[Any]]] = {}
-        self.tokens: list[str] = []
-        for k, c in enumerate(self.seats):
-            if tokens is None:
-                i = c.send(type="sit", seat=k, name=f"p{k}")
-            else:
-                i = c.send(type="join", token=tokens[k])
-            welcome = self.wait(k, lambda m, i=i: m["type"] == "welcome" and m.get("re") == i)
-            self.tokens.append(str(welcome["token"]))
-        for k, c in enumerate(self.seats):  # no turn timer: only these players ever move
-            i = c.send(type="no_timer", agree=True)
-            self.wait(k, lambda m, i=i: m.get("re") == i)
-
-    def take(self, k: int, msg: Msg) -> None:
-        if msg["type"] in ("snapshot", "events"):
-            self.view[k] = msg
-        elif msg["type"] == "hand_end":
-            self.ended.setdefault(msg["hand_number"], msg)
-            self.view[k] = None
-
-    def recv(self, k: int, timeout: float) -> Msg | None:
-        try:
-            msg = self.seats[k].recv(timeout)
-        except TimeoutError:
-            return None
-        self.take(k, msg)
-        return msg
-
-    def wait(self, k: int, pred: Callable[[Msg], bool], timeout: float = 10.0) -> Msg:
-        end = time.monotonic() + timeout
-        while (left := end - time.monotonic()) > 0:
-            msg = self.recv(k, left)
-            if msg is not None and pred(msg):
-                return msg
-        raise AssertionError(f"seat {k}: timed out; last messages {self.seats[k].log[-3:]}")
-
-    def drain(self, wait: float = 0.01) -> list[Msg]:
-        got = []
-        for k in range(3):
-            while (msg := self.recv(k, wait)) is not None:
-                got.append(msg)
-        return got
-
-    def to_act(self, timeout: float = 10.0) -> int | None:
-        """The seat asked to decide now (after a hand's end, everyone asks for the next);
-        None once the match is over."""
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            self.drain()
-            for number, msg in self.ended.items():
-                if msg["match_over"]:
-                    return None
-                if number not in self.nexted:
-                    self.nexted.add(number)
-                    for c in self.seats:
-                        c.send(type="next")
-            for k, view in enumerate(self.view):
-                if view is not None and view["legal_actions"]:
-                    return k
-        last = [c.log[-2:] for c in self.seats]
-        raise AssertionError(f"nobody is asked to decide (stuck?); the last messages: {last}")
-
-    def act(self, k: int) -> str:
-        """Seat ``k`` plays its first legal action: "ack", or the error's code."""
-        view = self.view[k]
-        assert view is not None
-        hand = view["hand_number"]
-        action = view["legal_actions"][0]["text"]
-        i = self.seats[k].send(type="act", action=action, hand=hand, decision=view["decision"])
-        reply = self.wait(
-            k, lambda m: m.get("ack") == i or (m["type"] == "error" and m.get("re") == i)
-        )
-        if reply["type"] != "ack":
-            return str(reply["code"])
-        self.acked.setdefault(hand, []).append([k, reply["actor"]["action"]])
-        self.view[k] = None  # its next view is on its way
-        return "ack"
-
-    def close(self) -> None:
-        for c in self.seats:
-            c.close()
 
 
 def health(server: Server) -> tuple[int, dict[str, Any]]:
