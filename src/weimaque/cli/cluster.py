@@ -65,7 +65,9 @@ def cluster(
     def stop(signum: int, frame: FrameType | None) -> None:
         raise KeyboardInterrupt
 
-    previous = signal.signal(signal.SIGTERM, stop)
+    # Ctrl-C and SIGTERM both stop everything, even where a shell started this with SIGINT
+    # ignored (a background job).
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         typer.echo(f"wmq cluster: starting {servers} servers in {folder} …")
         with LocalCluster(folder, servers=servers, port=port) as running:
@@ -89,6 +91,7 @@ def cluster(
         typer.echo(f"wmq cluster: {exc}", err=True)
         raise typer.Exit(1) from exc
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
         if temporary is not None:
             temporary.cleanup()

@@ -167,6 +167,7 @@ class LocalHAProxy:
                 stdout=out,
                 stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL,
+                process_group=0,  # Ctrl-C reaches the parent alone, which stops this
             )
         finally:
             out.close()

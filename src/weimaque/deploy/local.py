@@ -97,6 +97,7 @@ class ClusterServer:
                 stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL,
                 env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                process_group=0,  # Ctrl-C reaches the parent alone, which stops this
             )
         finally:
             out.close()

@@ -99,7 +99,13 @@ class LocalRedis:
         out: IO[bytes] = self.log.open("ab")
         try:
             proc = subprocess.Popen(
-                args, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL
+                args,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                # Its own process group: a terminal's Ctrl-C reaches only the parent, which
+                # stops the pieces in order (weimaque.deploy.local).
+                process_group=0,
             )
         finally:
             out.close()
