@@ -171,6 +171,29 @@ def test_a_hand_through_the_balancer_is_the_hand_of_one_process(
         assert clustered.get(key) == alone_record.get(key), key
 
 
+def test_every_process_lists_every_public_room(cluster: LocalCluster) -> None:
+    lb = endpoint(cluster.url)
+    made = {lb.room(seed=k, public=True, **ROOM)["room_id"] for k in range(6)}
+    private = lb.room(seed=99, **ROOM)["room_id"]
+    player = lb.ws(private)
+    i = player.send(type="sit", seat=0, name="p")
+    assert player.reply(i)["type"] == "welcome"
+    for server in cluster.servers:
+        direct = endpoint(server.url)
+
+        def listed(query: str, direct: Endpoint = direct) -> set[str]:
+            return {r["room_id"] for r in direct.get(f"/api/rooms{query}")["rooms"]}
+
+        def public(direct: Endpoint = direct) -> set[str]:
+            rooms = listed("", direct)
+            return rooms if made <= rooms else _raise(f"{made - rooms} missing")
+
+        assert private not in eventually(public, seconds=10, label="the lobby")
+        # A private room is listed only to whoever names it (its players' browsers).
+        eventually(lambda: private in listed(f"?ids={private}") or _raise("not listed"), seconds=10)
+    player.close()
+
+
 def test_a_killed_owner_loses_no_acknowledged_action(cluster: LocalCluster) -> None:
     lb = endpoint(cluster.url)
     room_id = lb.room(seed=7, **ROOM)["room_id"]

@@ -7,12 +7,14 @@ Each endpoint is a function of the request alone, reading its server's shared pa
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import dataclasses
 import secrets
 from collections.abc import Callable
 from typing import Any, Final
 
+import orjson
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
@@ -337,14 +339,20 @@ async def list_rooms(request: Request) -> Response:
     # Public rooms, and the rooms whose ids the asker names (its own, from its browser).
     s = server_of(request)
     asked = {i for i in request.query_params.get("ids", "").split(",")[:50] if i}
-    rooms = [
-        r
+    listed: dict[str, tuple[float, dict[str, Any]]] = {
+        r.id: (r.created, r.info())
         for r in s.manager.rooms.values()
         if r.status != "over" and r.opts.club is None and (r.opts.public or r.id in asked)
-    ]
-
-    rooms.sort(key=lambda r: -r.created)
-    return JSONResponse({"v": PROTOCOL_VERSION, "rooms": [r.info() for r in rooms[:50]]})
+    }
+    if s.cluster is not None:
+        # The other processes' rooms, as their owners last wrote them (docs/scale.md).
+        with contextlib.suppress(ClusterUnavailable):
+            for room_id, text in (await s.cluster.lobby()).items():
+                entry = orjson.loads(text)
+                if room_id not in listed and (entry["public"] or room_id in asked):
+                    listed[room_id] = (float(entry["created"]), entry["info"])
+    rooms = sorted(listed.values(), key=lambda found: -found[0])
+    return JSONResponse({"v": PROTOCOL_VERSION, "rooms": [info for _, info in rooms[:50]]})
 
 
 async def room_info(request: Request) -> Response:

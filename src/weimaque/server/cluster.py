@@ -37,6 +37,13 @@ log = logging.getLogger("weimaque.server")
 #: Rooms renewed per call to Redis (one script call renews many leases).
 RENEW_CHUNK: Final = 500
 
+#: The lobby's entries (room id → the room's public information as JSON) and when each was
+#: last written (a sorted set: room id → Unix milliseconds). An entry not written again for
+#: ``LOBBY_LEASES`` leases is gone (its process is).
+LOBBY: Final = "wmq:lobby"
+LOBBY_AT: Final = "wmq:lobby:at"
+LOBBY_LEASES: Final = 3
+
 _CLAIM: Final = """
 local held = redis.call('GET', KEYS[1])
 if not held then
@@ -129,6 +136,9 @@ class Cluster:
     until: dict[str, float] = field(default_factory=dict)
     #: Why Redis could not be reached last (None: it answered).
     failing: str | None = None
+    #: The lobby entries of the rooms this process holds (room id → JSON), written to Redis
+    #: with every renewal so that every process lists every process's rooms.
+    listing: Callable[[], dict[str, str]] = dict
     _redis: Redis | None = None
     _task: asyncio.Task[None] | None = None
 
@@ -214,6 +224,7 @@ class Cluster:
             return
         with contextlib.suppress(ClusterUnavailable):
             await self._call(_RELEASE, [lease_key(room_id)], [self.me])
+            await self._unlist([room_id])
 
     async def renew(self) -> None:
         """Renew every lease held; drop the rooms whose lease is gone or another's."""
@@ -236,6 +247,50 @@ class Cluster:
                     del self.until[room_id]
                     log.warning("room %s: its lease is lost; dropped", room_id)
                     self.on_lost(room_id)
+        with contextlib.suppress(ClusterUnavailable):
+            await self.publish()
+
+    # ----------------------------------------------------------------- the lobby
+
+    async def _guarded(self, call: Any) -> Any:
+        from redis.exceptions import RedisError
+
+        try:
+            return await call
+        except (RedisError, OSError) as exc:
+            self.failing = f"Redis: {type(exc).__name__}: {exc}"
+            raise ClusterUnavailable(self.failing) from exc
+
+    async def publish(self) -> None:
+        """Write this process's lobby entries; forget every process's stale ones."""
+        entries = {k: v for k, v in self.listing().items() if k in self.until}
+        now = int(time.time() * 1000)
+        stale = now - int(LOBBY_LEASES * self.config.lease_seconds * 1000)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            if entries:
+                mapping: dict[Any, Any] = dict(entries)
+                pipe.hset(LOBBY, mapping=mapping)
+                pipe.zadd(LOBBY_AT, dict.fromkeys(entries, now))
+            pipe.zrangebyscore(LOBBY_AT, 0, stale)
+            done = await self._guarded(pipe.execute())
+        gone = [str(k) for k in done[-1]]
+        if gone:
+            await self._unlist(gone)
+
+    async def _unlist(self, room_ids: list[str]) -> None:
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hdel(LOBBY, *room_ids)
+            pipe.zrem(LOBBY_AT, *room_ids)
+            await self._guarded(pipe.execute())
+
+    async def lobby(self) -> dict[str, str]:
+        """Every process's lobby entries (room id → JSON) that are fresh."""
+        stale = int(time.time() * 1000) - int(LOBBY_LEASES * self.config.lease_seconds * 1000)
+        ids = await self._guarded(self.redis.zrangebyscore(LOBBY_AT, stale, "+inf"))
+        if not ids:
+            return {}
+        found = await self._guarded(self.redis.hmget(LOBBY, ids))
+        return {str(k): str(v) for k, v in zip(ids, found, strict=True) if v is not None}
 
     def start(self) -> None:
         """Renew the leases in the background (inside the running loop)."""

@@ -14,6 +14,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import orjson
+
 from weimaque.bots import get_bot
 from weimaque.errors import WeimaqueError
 from weimaque.game.actions import Action
@@ -50,6 +52,7 @@ class RoomManager:
         self.cluster = cluster
         if cluster is not None:
             cluster.on_lost = self.drop
+            cluster.listing = self.listing
         self.rooms: dict[str, Room] = {}
         self._new_id = new_id or (lambda: secrets.token_urlsafe(6))
         self.limits = limits or Limits()
@@ -78,8 +81,9 @@ class RoomManager:
     async def hand_off(self, room: Room) -> None:
         """In a cluster, let a new room go once it is stored: its players' requests go where
         the load balancer sends the room's id, and the process there restores it. A table of
-        bots, which plays with nobody connected, stays."""
-        if self.cluster is None or room.conns or room._all_bots():
+        bots, which plays with nobody connected, and a public room, which the lobby lists from
+        its owner's entries, stay."""
+        if self.cluster is None or room.conns or room._all_bots() or room.opts.public:
             return
         if self.rooms.get(room.id) is not room:
             return
@@ -89,6 +93,17 @@ class RoomManager:
         del self.rooms[room.id]
         await room.close()
         await self.cluster.release(room.id)
+
+    def listing(self) -> dict[str, str]:
+        """The lobby entries of this process's rooms that are not over (no club's table):
+        room id → JSON of when it was made, whether it is public, and its information."""
+        return {
+            room.id: orjson.dumps(
+                {"created": room.created, "public": room.opts.public, "info": room.info()}
+            ).decode()
+            for room in self.rooms.values()
+            if room.status != "over" and room.opts.club is None
+        }
 
     def holds(self, room_id: str) -> bool:
         """Whether the room is in this process's memory (or being restored into it)."""
