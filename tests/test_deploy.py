@@ -313,3 +313,43 @@ def test_local_cluster_serves_through_its_balancer_and_stops_everything() -> Non
                 os.kill(pid, 0)  # stopped and reaped
         assert not redis.ping(cluster.redis.port)
         assert not cluster.postgres.running
+
+
+@needs_redis
+@needs_haproxy
+@pytest.mark.skipif(not postgres.available(), reason="PostgreSQL is not installed (make does)")
+def test_wmq_cluster_serves_until_ctrl_c_then_stops_all_of_it() -> None:
+    if not _serve_joins_clusters():
+        pytest.skip("wmq serve has no --store/--redis/--node-url/--trust-proxy yet")
+    port = haproxy.free_port()
+    code = "from weimaque.cli.app import main; main()"
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, "cluster", "--servers", "1", "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        lines = []
+        for line in proc.stdout:
+            lines.append(line)
+            if line.startswith("Ctrl-C"):
+                break
+        shown = "".join(lines)
+        assert f"http://127.0.0.1:{port}/" in shown, shown
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/live", timeout=5) as res:
+            assert res.status == 200
+        folder = Path(shown.split(" servers in ", 1)[1].split(" …", 1)[0])
+        assert (folder / "serve-1.log").exists()
+        proc.send_signal(signal.SIGINT)
+        rest, _ = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, rest
+    assert "stopped" in rest
+    assert not folder.exists()  # the temporary folder, with every piece's data, is gone
+    with pytest.raises(OSError):
+        urllib.request.urlopen(f"http://127.0.0.1:{port}/api/live", timeout=2)
