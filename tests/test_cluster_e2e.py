@@ -149,6 +149,9 @@ def test_a_hand_through_the_balancer_is_the_hand_of_one_process(
     watcher = endpoint(other.url).ws(room_id)
     i = watcher.send(type="spectate")
     assert watcher.reply(i)["type"] in ("welcome", "snapshot")
+    # So is a request of its API: the same answer from either process.
+    info = endpoint(other.url).get(f"/api/rooms/{room_id}")["room"]
+    assert info["room_id"] == room_id and info["spectators"] == 1, info
     finish_hand(table, 1)
     watcher.until(lambda m: m["type"] == "hand_end")
     clustered = record_of(lb, room_id, 1)
