@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import http.client
 import json
 import os
 import random
@@ -38,7 +39,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import WebSocketException
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from server import Stats, client_address, create_room, process_cpu, run
+from server import Stats, client_address, create_room, play, process_cpu
 from weimaque.deploy.local import LocalCluster, scratch_folder
 
 
@@ -46,6 +47,19 @@ def p99(latencies: list[float]) -> float:
     """The 99th percentile, in ms."""
     lat = sorted(latencies) or [0.0]
     return 1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))]
+
+
+def open_room(port: int, room_id: str, address: str) -> None:
+    """``GET /api/rooms/{id}`` through the balancer from ``address``: its owner holds it."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30, source_address=(address, 0))
+    try:
+        conn.request("GET", f"/api/rooms/{room_id}")
+        res = conn.getresponse()
+        data = res.read()
+        if res.status != 200:
+            raise SystemExit(f"room {room_id}: {res.status} {data[:200]!r}")
+    finally:
+        conn.close()
 
 
 def load(folder: Path, servers: int, args: argparse.Namespace) -> dict[str, Any]:
@@ -56,8 +70,16 @@ def load(folder: Path, servers: int, args: argparse.Namespace) -> dict[str, Any]
             pids.append(cluster.haproxy.pid)
         before = [process_cpu(p) or 0.0 for p in pids]
         start = time.perf_counter()
+        rooms = []
+        for t in range(args.tables):
+            address = client_address(3 * t)
+            rooms.append(create_room(cluster.port, args.seed + t, args.hands, address))
+            # Its owner takes it now, as a table's first page does, not when its sockets
+            # open: a process restores at most a few rooms at once and refuses the others'
+            # sockets meanwhile (rate_limited), which bench/server.py's clients do not retry.
+            open_room(cluster.port, rooms[-1], address)
         stats: Stats = asyncio.run(
-            run(cluster.port, args.tables, args.hands, args.max_seconds, args.seed, True)
+            play(cluster.port, rooms, args.hands, args.max_seconds, args.seed, True)
         )
         elapsed = time.perf_counter() - start
         after = [process_cpu(p) or 0.0 for p in pids]

@@ -243,6 +243,21 @@ async def run(
 ) -> Stats:
     """Create the rooms (and the players), then play them all at once."""
     rooms = [create_room(port, seed + t, hands, client_address(3 * t)) for t in range(tables)]
+    return await play(port, rooms, hands, max_seconds, seed, hints, chat, players)
+
+
+async def play(
+    port: int,
+    rooms: list[str],
+    hands: int,
+    max_seconds: float,
+    seed: int,
+    hints: bool = True,
+    chat: bool = False,
+    players: bool = False,
+) -> Stats:
+    """Play the rooms all at once, three seat clients each (the players made first)."""
+    tables = len(rooms)
     keys: list[str | None] = [None] * (3 * tables)
     if players:
         keys = [create_player(port, f"p{k}", client_address(k)) for k in range(3 * tables)]
