@@ -1,7 +1,9 @@
 """Players, devices, 亲友圈, 战绩 and 回放码 over HTTP and the WebSocket (docs/protocol.md §7).
 
 In process through Starlette's TestClient: every endpoint, each of its authorization rules,
-bad input answered with a 4xx that quotes it, and guesses at secrets rate-limited.
+bad input answered with a 4xx that quotes it, and guesses at secrets rate-limited. The tests
+that go through the accounts' SQL run on both engines, SQLite and PostgreSQL (``store_target``,
+tests/pg.py).
 """
 
 from __future__ import annotations
@@ -25,9 +27,9 @@ from weimaque.server.limits import Limits
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
+def client(store_target: str) -> Iterator[TestClient]:
     limits = Limits(player_burst=100, room_burst=100)
-    with TestClient(create_app(tmp_path / "players.db", limits=limits)) as c:
+    with TestClient(create_app(store_target, limits=limits)) as c:
         yield c
 
 
@@ -127,9 +129,9 @@ def test_devices_are_listed_and_signed_out(client: TestClient) -> None:
     error(client.get("/api/me", headers=laptop), 401)
 
 
-def test_guesses_at_keys_and_codes_are_rate_limited(tmp_path: Path) -> None:
+def test_guesses_at_keys_and_codes_are_rate_limited(store_target: str) -> None:
     limits = Limits(guess_burst=5, guess_interval=60)
-    with TestClient(create_app(tmp_path / "g.db", limits=limits)) as client:
+    with TestClient(create_app(store_target, limits=limits)) as client:
         pid, key = sign_up(client, "阿明")
         code = client.post("/api/me/transfer", headers=key).json()["code"]
         # A wrong key is a guess, and answers as no key at all.
@@ -253,6 +255,13 @@ def play_hand(client: TestClient, room_id: str, seats: dict[int, Client]) -> Non
     for _ in range(400):
         state = room.state
         if state is None or state.is_terminal() or room.hand_number != number:
+            # The hand's record (and its seats' rows) follows its last action into the store
+            # (docs/protocol.md §4): the reads of 战绩 that come next wait for it.
+            store = client.app.state.manager.store  # type: ignore[attr-defined]
+            deadline = time.monotonic() + 10
+            while store.hand(room_id, number) is None:
+                assert time.monotonic() < deadline, "the hand's record was not written"
+                time.sleep(0.01)
             return
         to_act = [seat for seat in state.to_act() if seat in seats]
         if not to_act:
@@ -504,9 +513,9 @@ def test_a_clubs_rules_are_checked_as_a_rooms_body_is(client: TestClient, rules:
     assert client.get(f"/api/clubs/{cid}", headers=owner).json()["club"]["rules"] == {}
 
 
-def test_rooms_that_left_memory_are_still_the_players_and_the_clubs(tmp_path: Path) -> None:
+def test_rooms_that_left_memory_are_still_the_players_and_the_clubs(store_target: str) -> None:
     limits = Limits(idle_evict=0.5)
-    with TestClient(create_app(tmp_path / "idle.db", limits=limits)) as client:
+    with TestClient(create_app(store_target, limits=limits)) as client:
         _, head = sign_up(client, "阿明")
         cid = club_of(client, head)["id"]
         made = client.post(
@@ -548,11 +557,11 @@ HOSTILE_BODIES: list[Any] = [
 HOSTILE_PATHS = ["x", "A" * 300, "%00", "..", "😀"]
 
 
-def test_every_new_endpoint_answers_hostile_input_with_a_4xx(tmp_path: Path) -> None:
+def test_every_new_endpoint_answers_hostile_input_with_a_4xx(store_target: str) -> None:
     """Nothing a client sends to an endpoint of docs/protocol.md §7 is a 500."""
     many = 10**6  # the rates are tested elsewhere: here every request is answered
     limits = Limits(http_burst=many, http_rate=many, guess_burst=many, player_burst=many)
-    with TestClient(create_app(tmp_path / "hostile.db", limits=limits)) as client:
+    with TestClient(create_app(store_target, limits=limits)) as client:
         hostile_input(client)
 
 

@@ -296,6 +296,21 @@ def to_format(sql: str) -> str:
     return _TOKEN.sub(one, sql)
 
 
+def _matchable(sql: str, parameters: Sequence[Any]) -> tuple[Any, ...]:
+    """The parameters of a statement as PostgreSQL takes them.
+
+    Its text cannot hold NUL (U+0000), so no stored value has one: a string with one that a
+    read or a delete looks for is sent as NULL, which equals nothing, as the string equals
+    nothing stored on SQLite. Written, such a string fails the write (a bad write).
+    """
+    values = tuple(parameters)
+    if not any(isinstance(v, str) and "\x00" in v for v in values):
+        return values
+    if sql.lstrip()[:6].upper() not in ("SELECT", "DELETE"):
+        return values
+    return tuple(None if isinstance(v, str) and "\x00" in v else v for v in values)
+
+
 class PostgreSQLConnection:
     """A psycopg connection that speaks qmark SQL (:func:`to_format`)."""
 
@@ -313,7 +328,7 @@ class PostgreSQLConnection:
 
     def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> psycopg.Cursor[Any]:
         """Run one statement."""
-        return self.raw.execute(to_format(sql), tuple(parameters))
+        return self.raw.execute(to_format(sql), _matchable(sql, parameters))
 
     def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> psycopg.Cursor[Any]:
         """Run one statement once for each row of parameters."""
