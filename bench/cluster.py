@@ -115,12 +115,15 @@ async def reconnecting_seat(
     port: int, room_id: str, seat: int, rng: random.Random, trial: Trial, address: str
 ) -> None:
     """One seat that plays random legal actions and, whenever its socket drops, opens another
-    through the balancer and sends ``join`` with its seat token (docs/protocol.md §2.1)."""
+    through the balancer after the browser's delay and sends ``join`` with its seat token
+    (docs/protocol.md §2.1)."""
     token: str | None = None
     uri = f"ws://127.0.0.1:{port}/ws/{room_id}"
+    retry = 0
     while trial.first_ack is None:
         try:
             async with connect(uri, max_queue=None, local_addr=(address, 0), open_timeout=5) as ws:
+                retry = 0
                 n = 0
 
                 async def send(**fields: Any) -> int:
@@ -174,8 +177,10 @@ async def reconnecting_seat(
         except (OSError, TimeoutError, WebSocketException):
             pass
         if trial.first_ack is None:
+            # The browser's delay (web/js/net.js): 0.5 s, doubling to 8 s, reset by an open.
             trial.reconnects += 1
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(min(8.0, 0.5 * 2**retry))
+            retry += 1
 
 
 async def failover_trial(cluster: LocalCluster, seed: int, max_seconds: float) -> dict[str, Any]:
