@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 ENV_STAMP := $(VENV)/.installed-env
 
-.PHONY: setup env web browser node run test lint typecheck unit bench clean
+.PHONY: setup env web browser node services run test lint typecheck unit bench clean
 
 # Browser tests drive Debian's Chromium (never a downloaded browser build).
 CHROMIUM := /usr/bin/chromium
@@ -49,6 +49,17 @@ $(CHROMIUM):
 
 browser: $(CHROMIUM)
 
+# The server's parts for a store on PostgreSQL and a cluster (weimaque.deploy): Debian's
+# PostgreSQL, Redis and HAProxy, which the tests run unprivileged, each in a folder of its own.
+POSTGRES := $(or $(firstword $(wildcard /usr/lib/postgresql/*/bin/postgres)),/usr/lib/postgresql/bin/postgres)
+SERVICES := $(POSTGRES) /usr/bin/redis-server /usr/sbin/haproxy
+
+$(SERVICES) &:
+	$(SUDO) apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends postgresql redis-server haproxy
+
+services: $(SERVICES)
+
 # The example JavaScript bot (examples/bots/simple_bot.js) is played by the tests under node.
 NODE := /usr/bin/node
 
@@ -73,7 +84,7 @@ typecheck: env
 unit: env
 	$(BIN)/python -m pytest -n auto --dist loadscope
 
-test: lint typecheck browser node unit
+test: lint typecheck browser node services unit
 
 bench: setup
 	$(BIN)/python bench/score.py

@@ -3,7 +3,7 @@
 One cluster per pytest worker process (``weimaque.deploy.postgres.LocalPostgres``, started the
 first time a test asks for it), and a database of its own for each test that uses one, dropped
 after it. ``store_target`` runs a test on both engines: an SQLite file, then a PostgreSQL URL.
-Where PostgreSQL is not installed (``make postgres``), its cases are skipped saying so.
+Where PostgreSQL is not installed (``make services``), its cases are skipped saying so.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from weimaque.deploy.postgres import LocalPostgres
 ENGINES = ("sqlite", "postgresql")
 MISSING = (
     "PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/pg_ctl): "
-    "`make postgres` installs Debian's"
+    "`make services` installs Debian's"
 )
 
 _databases = itertools.count()
