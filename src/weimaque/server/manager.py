@@ -28,12 +28,15 @@ from weimaque.server.limits import Limits
 from weimaque.server.options import RoomError, RoomOptions
 from weimaque.server.rooms import Room
 from weimaque.server.seats import Seat, SeatId, hash_token, new_token, stored_hash
-from weimaque.server.store import Store
+from weimaque.server.store import Store, StoredRoom
 
 log = logging.getLogger("weimaque.server")
 
-#: Rooms waiting to be restored at once (more are answered "busy": they are asked again later).
+#: Rooms with a match to replay waiting to be restored at once (more are answered "busy":
+#: they are asked again later). A room with no finished hand costs no replay and never waits.
 RESTORES_WAITING = 16
+#: Actions of a hand in progress past which a room counts as a match to replay.
+CHEAP_ACTIONS = 200
 
 
 class RoomManager:
@@ -63,6 +66,8 @@ class RoomManager:
         #: Rooms being restored in a thread, and the one restore that runs at a time.
         self._restoring: dict[str, asyncio.Future[Room | None]] = {}
         self._restore_slot = asyncio.Semaphore(1)
+        #: Restores that replay a match, waiting for the slot or in it.
+        self._replaying = 0
 
     async def open(self, opts: RoomOptions) -> Room:
         """Create a room (``create``), in a cluster under a lease taken first; raise
@@ -195,30 +200,47 @@ class RoomManager:
                 raise OwnedElsewhere(owner)
         running = self._restoring.get(room_id)
         if running is None:
-            if len(self._restoring) >= RESTORES_WAITING:
-                raise RestoreBusy(f"{len(self._restoring)} rooms are being restored; try again")
             running = asyncio.ensure_future(self._restore_in_thread(room_id))
             self._restoring[room_id] = running
             running.add_done_callback(lambda _: self._restoring.pop(room_id, None))
         return await asyncio.shield(running)
 
     async def _restore_in_thread(self, room_id: str) -> Room | None:
-        async with self._restore_slot:
-            room = self.rooms.get(room_id)
-            if room is not None:
-                return room
-            built = await asyncio.to_thread(self.build, room_id)
-            if built is None:
-                if self.cluster is not None:
-                    await self.cluster.release(room_id)  # no such room: no lease kept
-                return None
-            if self.cluster is not None and self.cluster.refusal(room_id) is not None:
-                return None  # its lease was lost while it was rebuilt
-            room = self.rooms.setdefault(room_id, built)
-            if room is built and self._sweeper is not None:
-                room.ensure_driver()
-                room._maybe_deal()
+        assert self.store is not None
+        data = await asyncio.to_thread(self.store.load, room_id)
+        cheap = data is None or (
+            not data.hands
+            and not data.archive
+            and len((data.current or {}).get("actions", ())) <= CHEAP_ACTIONS
+        )
+        if cheap:
+            return await self._restored(room_id, data)
+        if self._replaying >= RESTORES_WAITING:
+            raise RestoreBusy(f"{self._replaying} rooms are being restored; try again")
+        self._replaying += 1
+        try:
+            async with self._restore_slot:
+                return await self._restored(room_id, data)
+        finally:
+            self._replaying -= 1
+
+    async def _restored(self, room_id: str, data: StoredRoom | None) -> Room | None:
+        """The room rebuilt from ``data`` in a thread and kept (None: no such room)."""
+        room = self.rooms.get(room_id)
+        if room is not None:
             return room
+        built = None if data is None else await asyncio.to_thread(self.rebuild, data)
+        if built is None:
+            if self.cluster is not None:
+                await self.cluster.release(room_id)  # no such room: no lease kept
+            return None
+        if self.cluster is not None and self.cluster.refusal(room_id) is not None:
+            return None  # its lease was lost while it was rebuilt
+        room = self.rooms.setdefault(room_id, built)
+        if room is built and self._sweeper is not None:
+            room.ensure_driver()
+            room._maybe_deal()
+        return room
 
     def restore(self, room_id: str) -> Room | None:
         """Rebuild a room from the store (``build``) and keep it in memory."""
@@ -232,8 +254,12 @@ class RoomManager:
         (not yet kept: any thread may build one)."""
         assert self.store is not None
         data = self.store.load(room_id)
-        if data is None:
-            return None
+        return None if data is None else self.rebuild(data)
+
+    def rebuild(self, data: StoredRoom) -> Room:
+        """The room of ``data``, read from the store (``build``)."""
+        assert self.store is not None
+        room_id = data.room_id
         opts = RoomOptions.from_json(data.config, stored=True)
         rules = rules_with(opts.preset, dict(opts.options))
         seats = [
