@@ -7,6 +7,9 @@ loopback address of its own, answering every decision with a random legal action
 ``--tables`` tables through the balancer of a cluster of one ``wmq serve`` process, then of
 two, with the same seeds. Reported for each: actions per second, the p50/p99 latency from
 ``act`` to its ``ack``, and the CPU time of the servers and of the balancer; then the ratios.
+On a machine whose cores the clients, the balancer, PostgreSQL, Redis and the servers all
+share, the ratio is bounded by the cores; ``core_each_bound_actions_per_s`` is what a core per
+process would allow (the actions over the busiest server's CPU seconds), and its ratio.
 
 (b) Failover: a table of three seats through the balancer of a two-process cluster, whose
 clients reconnect when their socket drops, with their seat tokens, as the browser does
@@ -22,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import http.client
 import json
 import os
 import random
@@ -49,19 +51,6 @@ def p99(latencies: list[float]) -> float:
     return 1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))]
 
 
-def open_room(port: int, room_id: str, address: str) -> None:
-    """``GET /api/rooms/{id}`` through the balancer from ``address``: its owner holds it."""
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30, source_address=(address, 0))
-    try:
-        conn.request("GET", f"/api/rooms/{room_id}")
-        res = conn.getresponse()
-        data = res.read()
-        if res.status != 200:
-            raise SystemExit(f"room {room_id}: {res.status} {data[:200]!r}")
-    finally:
-        conn.close()
-
-
 def load(folder: Path, servers: int, args: argparse.Namespace) -> dict[str, Any]:
     """Part (a) for one cluster size: the figures of one run."""
     with LocalCluster(folder, servers=servers, lease_seconds=args.lease_seconds) as cluster:
@@ -74,10 +63,6 @@ def load(folder: Path, servers: int, args: argparse.Namespace) -> dict[str, Any]
         for t in range(args.tables):
             address = client_address(3 * t)
             rooms.append(create_room(cluster.port, args.seed + t, args.hands, address))
-            # Its owner takes it now, as a table's first page does, not when its sockets
-            # open: a process restores at most a few rooms at once and refuses the others'
-            # sockets meanwhile (rate_limited), which bench/server.py's clients do not retry.
-            open_room(cluster.port, rooms[-1], address)
         stats: Stats = asyncio.run(
             play(cluster.port, rooms, args.hands, args.max_seconds, args.seed, True)
         )
@@ -279,6 +264,20 @@ def main() -> None:
                 two["actions_per_s"] / max(one["actions_per_s"], 1e-9), 2
             )
             report["ratio_p99"] = round(two["latency_p99_ms"] / max(one["latency_p99_ms"], 1e-9), 2)
+            # With a core per process, a run lasts at least its busiest server's CPU time: the
+            # actions per second that bound allows, for each size, and their ratio.
+            for size in (one, two):
+                busiest = max(size["servers_cpu_s"], default=0.0)
+                size["core_each_bound_actions_per_s"] = (
+                    round(size["actions"] / busiest, 1) if busiest > 0 else None
+                )
+                size["server_cpu_ms_per_action"] = round(
+                    1000 * sum(size["servers_cpu_s"]) / max(1, size["actions"]), 2
+                )
+            if one["core_each_bound_actions_per_s"] and two["core_each_bound_actions_per_s"]:
+                report["ratio_core_each_bound"] = round(
+                    two["core_each_bound_actions_per_s"] / one["core_each_bound_actions_per_s"], 2
+                )
         if not args.no_failover:
             report["failover"] = failover(Path(tmp) / "failover", args)
     own = resource.getrusage(resource.RUSAGE_SELF)
