@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 ENV_STAMP := $(VENV)/.installed-env
 
-.PHONY: setup env web browser node services run test lint typecheck unit bench clean
+.PHONY: setup env web browser node services run cluster test lint typecheck unit bench clean
 
 # Browser tests drive Debian's Chromium (never a downloaded browser build).
 CHROMIUM := /usr/bin/chromium
@@ -72,6 +72,11 @@ node: $(NODE)
 # The main job: the browser game on http://127.0.0.1:8000/ with an SQLite file (./weimaque.db).
 run: setup
 	$(BIN)/wmq serve --host 127.0.0.1 --port 8000
+
+# The same game from a local cluster (docs/scale.md): PostgreSQL, Redis, two `wmq serve` and
+# HAProxy on http://127.0.0.1:8000/, in a temporary folder; Ctrl-C stops all of it.
+cluster: setup services
+	$(BIN)/wmq cluster --servers 2 --port 8000
 
 lint: setup
 	$(BIN)/ruff check src tests bench research
