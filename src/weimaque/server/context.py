@@ -102,9 +102,7 @@ class Budget:
     async def forgive(self, address: str) -> None:
         """Give back the token ``address`` last took (it was no abuse)."""
         if self.cluster is not None:
-            await self.cluster.give_back(
-                self.name, address, self.local.burst, self.local.interval
-            )
+            await self.cluster.give_back(self.name, address, self.local.burst, self.local.interval)
         else:
             self.local.forgive(address)
 
