@@ -258,8 +258,13 @@ def test_redis_away_and_back_loses_nothing(cluster: LocalCluster) -> None:
         assert body["store"] == "ok", body
     finally:
         cluster.redis.start()
-    # Redis is back, empty: the owner's renewal finds its lease gone and lets the room go;
+    # Redis is back, empty: the owner's next renewal finds its lease gone and lets the room go;
     # the players come back through the balancer and the room is restored from the store.
+    eventually(
+        lambda: health(owner)[1]["cluster"]["leases"] == 0 or _raise("still held"),
+        seconds=10,
+        label="the room let go",
+    )
     before = decisions(table)
     table.close()
     again = seat_again(lb, room_id, table.tokens)
