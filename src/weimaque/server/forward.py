@@ -20,7 +20,6 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from weimaque.server.cluster import Cluster, ClusterUnavailable
 from weimaque.server.limits import client_address, origin_allowed
-from weimaque.server.protocol import error_message
 
 if TYPE_CHECKING:
     import httpx
@@ -81,11 +80,12 @@ class RoomRouter:
     async def _unavailable(self, scope: Scope, receive: Receive, send: Send, why: str) -> None:
         text = f"the cluster cannot place the room now ({why}); try again"
         if scope["type"] == "websocket":
+            # Nothing was asked yet, so nothing failed: the close says "again soon", and the
+            # client reconnects as after any dropped socket (its reason names the cause).
             websocket = WebSocket(scope, receive, send)
             await websocket.accept()
             with contextlib.suppress(Exception):
-                await websocket.send_json(error_message("storage_unavailable", text))
-                await websocket.close(CLOSE_TRY_AGAIN)
+                await websocket.close(CLOSE_TRY_AGAIN, text[:120])
             return
         from starlette.responses import JSONResponse
 
