@@ -153,3 +153,23 @@ def test_a_budget_is_shared_by_every_process(redis_server: LocalRedis) -> None:
 
 def test_lease_keys_name_the_room() -> None:
     assert lease_key("abc") == "wmq:room:abc"
+
+
+def test_the_rooms_an_address_made_are_counted_by_every_process(redis_server: LocalRedis) -> None:
+    async def run() -> None:
+        a, b = member(redis_server, "a:1"), member(redis_server, "b:2")
+        try:
+            await a.made("10.0.0.9", "m1", False)
+            await b.made("10.0.0.9", "m2", True)
+            assert await a.rooms_of("10.0.0.9", 60.0) == (2, 1)  # both, whoever made them
+            # Past their first minute only rooms some process holds still count.
+            assert await b.claim("m2") is None
+            assert await a.rooms_of("10.0.0.9", 0.0) == (1, 1)
+            await b.release("m2")
+            assert await a.rooms_of("10.0.0.9", 0.0) == (0, 0)
+            assert await a.rooms_of("10.0.0.9", 60.0) == (0, 0)  # forgotten for good
+        finally:
+            await a.close()
+            await b.close()
+
+    asyncio.run(run())

@@ -209,7 +209,7 @@ async def open_room(s: Server, request: Request, raw: Any, club: str | None = No
             opts = dataclasses.replace(opts, club=club)
     except RoomError as exc:
         return _error(400, exc.code, str(exc))
-    refused = s.too_many_rooms(address, bots_only=len(opts.bots) == 3)
+    refused = await s.too_many_rooms(address, bots_only=len(opts.bots) == 3)
     if refused is not None:
         return refused
     try:
@@ -218,7 +218,7 @@ async def open_room(s: Server, request: Request, raw: Any, club: str | None = No
         return _error(400, exc.code, str(exc))
     except ClusterUnavailable as exc:
         return _error(503, "storage_unavailable", f"no room can be placed now: {exc}")
-    s.created_by.setdefault(address, set()).add(room.id)
+    await s.made_room(address, room, bots_only=len(opts.bots) == 3)
     if len(s.created_by) > MAX_ADDRESSES:  # forget the addresses with no room in play
         for other in list(s.created_by):
             s.live_rooms(other)
@@ -327,10 +327,10 @@ async def seat_bot(request: Request) -> Response:
         )
     if sum(s.kind == "bot" for s in room.seats) == 2:  # it becomes a room of bots only
         address = client_address(request.scope)
-        refused = s.too_many_rooms(address, bots_only=True)
+        refused = await s.too_many_rooms(address, bots_only=True)
         if refused is not None:
             return refused
-        s.created_by.setdefault(address, set()).add(room.id)
+        await s.made_room(address, room, bots_only=True)
     room.give_to_bot(seat, spec)
     return JSONResponse({"v": PROTOCOL_VERSION, "room": room.info()})
 

@@ -332,6 +332,43 @@ class Cluster:
 
     # ----------------------------------------------------------------- shared budgets
 
+    async def made(self, address: str, room_id: str, bots_only: bool) -> None:
+        """Count a room ``address`` made (or turned into a table of bots only)."""
+        key = f"wmq:made:{address}"
+        value = f"{int(time.time() * 1000)} {int(bots_only)}"
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hset(key, room_id, value)
+            pipe.expire(key, 7 * 24 * 3600)
+            await self._guarded(pipe.execute())
+
+    async def rooms_of(self, address: str, recent: float) -> tuple[int, int]:
+        """How many rooms ``address`` made are in play somewhere, and how many of them are
+        tables of bots only: a room counts while a process holds its lease, or for ``recent``
+        seconds after it was made (it waits then for its first player's process). The others
+        are forgotten."""
+        key = f"wmq:made:{address}"
+        made = await self._guarded(self.redis.hgetall(key))
+        if not made:
+            return 0, 0
+        ids = list(made)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for room_id in ids:
+                pipe.exists(lease_key(room_id))
+            held = await self._guarded(pipe.execute())
+        since = time.time() * 1000 - recent * 1000
+        rooms = bots = 0
+        gone = []
+        for room_id, alive in zip(ids, held, strict=True):
+            at, _, flag = str(made[room_id]).partition(" ")
+            if alive or float(at) >= since:
+                rooms += 1
+                bots += flag == "1"
+            else:
+                gone.append(room_id)
+        if gone:
+            await self._guarded(self.redis.hdel(key, *gone))
+        return rooms, bots
+
     async def take(self, name: str, key: str, burst: float, interval: float) -> float | None:
         """Take a token of the bucket ``name`` of ``key`` (shared by every process): None when
         taken, else the seconds until one is there. Without Redis the caller's own bucket is

@@ -8,6 +8,7 @@ route.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Awaitable, Callable
 from importlib import resources
@@ -278,14 +279,29 @@ class Server:
             self.created_by.pop(address, None)
         return live
 
-    def too_many_rooms(self, address: str, bots_only: bool) -> JSONResponse | None:
-        """429 when ``address`` has its share of rooms (of rooms of bots only, ``bots_only``)."""
+    async def made_room(self, address: str, room: Room, bots_only: bool) -> None:
+        """``address`` made ``room`` (or turned it into a table of bots only): counted for
+        ``too_many_rooms``, in a cluster by every process."""
+        self.created_by.setdefault(address, set()).add(room.id)
+        if self.cluster is not None:
+            with contextlib.suppress(ClusterUnavailable):
+                await self.cluster.made(address, room.id, bots_only)
+
+    async def too_many_rooms(self, address: str, bots_only: bool) -> JSONResponse | None:
+        """429 when ``address`` has its share of rooms (of rooms of bots only, ``bots_only``):
+        rooms not over in this process's memory, or in a cluster, rooms in play on any
+        process (docs/scale.md)."""
         limits = self.limits
         live = self.live_rooms(address)
-        if len(live) >= limits.rooms_per_address:
+        rooms, bots = len(live), sum(r._all_bots() for r in live)
+        if self.cluster is not None:
+            with contextlib.suppress(ClusterUnavailable):
+                shared = await self.cluster.rooms_of(address, limits.idle_evict)
+                rooms, bots = max(rooms, shared[0]), max(bots, shared[1])
+        if rooms >= limits.rooms_per_address:
             message = f"at most {limits.rooms_per_address} rooms per address that are not over"
             return error_response(429, "rate_limited", message)
-        if bots_only and sum(r._all_bots() for r in live) >= limits.bot_rooms_per_address:
+        if bots_only and bots >= limits.bot_rooms_per_address:
             message = (
                 f"at most {limits.bot_rooms_per_address} rooms of bots only per address "
                 "that are not over"
