@@ -19,8 +19,9 @@ import subprocess
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from types import TracebackType
-from typing import IO, Self
+from typing import IO
+
+from weimaque.deploy.process import Piece, end, free_port
 
 HAPROXY = "/usr/sbin/haproxy"
 START_SECONDS = 15.0
@@ -33,13 +34,6 @@ LONG_TIMEOUT = "1h"
 def available(binary: str = HAPROXY) -> bool:
     """Whether Debian's ``haproxy`` is installed (``apt-get install haproxy``)."""
     return os.access(binary, os.X_OK)
-
-
-def free_port() -> int:
-    """A loopback port nobody listens on now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _address(host: str, port: int) -> str:
@@ -136,7 +130,7 @@ def _listening(port: int) -> bool:
         return False
 
 
-class LocalHAProxy:
+class LocalHAProxy(Piece):
     """HAProxy on 127.0.0.1 in front of ``backends``, its configuration and log in ``folder``.
 
     Started by the constructor (in the foreground, ``-db``, as a child process); ``close()``
@@ -201,22 +195,4 @@ class LocalHAProxy:
     def close(self) -> None:
         """Stop HAProxy (SIGTERM, then SIGKILL after 10 s)."""
         proc, self._proc = self._proc, None
-        if proc is None:
-            return
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        value: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
+        end(proc)

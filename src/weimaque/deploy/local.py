@@ -24,11 +24,11 @@ import time
 import urllib.request
 from collections.abc import Sequence
 from pathlib import Path
-from types import TracebackType
-from typing import IO, Self
+from typing import IO
 
-from weimaque.deploy.haproxy import LocalHAProxy, free_port
+from weimaque.deploy.haproxy import LocalHAProxy
 from weimaque.deploy.postgres import LocalPostgres
+from weimaque.deploy.process import Piece, free_port
 from weimaque.deploy.redis import LocalRedis
 
 START_SECONDS = 60.0
@@ -170,7 +170,7 @@ class ClusterServer:
             return ""
 
 
-class LocalCluster:
+class LocalCluster(Piece):
     """PostgreSQL, Redis, ``servers`` ``wmq serve`` processes and HAProxy, in ``folder``.
 
     Started by the constructor (everything is stopped again if a piece fails to start);
@@ -270,14 +270,3 @@ class LocalCluster:
                 stack.callback(server.terminate)
             if haproxy is not None:
                 stack.callback(haproxy.close)
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        value: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()

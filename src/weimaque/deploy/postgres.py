@@ -13,11 +13,11 @@ import contextlib
 import glob
 import os
 import pwd
-import socket
 import subprocess
 from pathlib import Path
-from types import TracebackType
 from typing import Final, Self
+
+from weimaque.deploy.process import Piece, free_port
 
 #: Where Debian installs each major version's binaries.
 BINARIES: Final = "/usr/lib/postgresql/*/bin"
@@ -50,18 +50,11 @@ def available() -> bool:
     return True
 
 
-def free_port() -> int:
-    """A loopback port nobody listens on now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 class PostgresError(RuntimeError):
     """A command of the local cluster failed; the message quotes its output."""
 
 
-class LocalPostgres:
+class LocalPostgres(Piece):
     """An unprivileged PostgreSQL cluster in ``folder`` on 127.0.0.1, with database ``database``.
 
     ``stop()`` then ``start()`` brings it back on the same port with the same data (an outage);
@@ -230,11 +223,3 @@ class LocalPostgres:
     def __enter__(self) -> Self:
         self.start()
         return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        value: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()

@@ -12,8 +12,9 @@ import socket
 import subprocess
 import time
 from pathlib import Path
-from types import TracebackType
 from typing import IO, Self
+
+from weimaque.deploy.process import Piece, end, free_port
 
 REDIS_SERVER = "/usr/bin/redis-server"
 START_SECONDS = 15.0
@@ -22,13 +23,6 @@ START_SECONDS = 15.0
 def available(binary: str = REDIS_SERVER) -> bool:
     """Whether Debian's ``redis-server`` is installed (``apt-get install redis-server``)."""
     return os.access(binary, os.X_OK)
-
-
-def free_port() -> int:
-    """A loopback port nobody listens on now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def ping(port: int, timeout: float = 1.0) -> bool:
@@ -41,7 +35,7 @@ def ping(port: int, timeout: float = 1.0) -> bool:
         return False
 
 
-class LocalRedis:
+class LocalRedis(Piece):
     """An unprivileged ``redis-server`` on 127.0.0.1 with its log in ``folder``.
 
     ``stop()`` then ``start()`` brings it back on the same port, empty (an outage); ``close()``
@@ -125,14 +119,7 @@ class LocalRedis:
     def stop(self) -> None:
         """Stop the server (SIGTERM, then SIGKILL after 10 s); ``start()`` brings it back."""
         proc, self._proc = self._proc, None
-        if proc is None:
-            return
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        end(proc)
 
     def close(self) -> None:
         """Stop the server for good."""
@@ -141,14 +128,6 @@ class LocalRedis:
     def __enter__(self) -> Self:
         self.start()
         return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        value: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def _output(self) -> str:
         try:
