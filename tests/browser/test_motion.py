@@ -74,8 +74,13 @@ def test_a_flight_runs_while_the_page_takes_input(
                 " && document.body.dataset.busy === 'false'"
             )
             assert page.evaluate(ANIM_JS) > 0
-            flying = page.locator(".flying").first
-            assert flying.evaluate("n => getComputedStyle(n).pointerEvents") == "none"
+            # The flying nodes' style read in the instant they are found: one may end, and its
+            # node go, between two reads.
+            events = page.wait_for_function(
+                "() => { const f = [...document.querySelectorAll('.flying')];"
+                " return f.length ? f.map(n => getComputedStyle(n).pointerEvents) : null; }"
+            ).json_value()
+            assert set(events) == {"none"}, events
             accepted += 1
             if accepted == 1:
                 doc_shot(page, "motion-flight-desktop", settled=False)
