@@ -25,7 +25,7 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
@@ -170,10 +170,14 @@ class Cluster:
         return self._redis
 
     async def _call(self, script: str, keys: list[str], args: list[Any]) -> Any:
+        return await self._guarded(self.redis.eval(script, len(keys), *keys, *args))
+
+    async def _guarded(self, call: Awaitable[Any]) -> Any:
+        """Await a Redis call; keep ``failing`` up to date; ``ClusterUnavailable`` on failure."""
         from redis.exceptions import RedisError
 
         try:
-            found = await self.redis.eval(script, len(keys), *keys, *args)
+            found = await call
         except (RedisError, OSError) as exc:
             reason = f"Redis: {type(exc).__name__}: {exc}"
             if self.failing is None:
@@ -182,7 +186,7 @@ class Cluster:
             raise ClusterUnavailable(reason) from exc
         if self.failing is not None:
             log.info("cluster: Redis answers again")
-        self.failing = None
+            self.failing = None
         return found
 
     # ----------------------------------------------------------------- leases
@@ -200,12 +204,7 @@ class Cluster:
 
     async def owner(self, room_id: str) -> str | None:
         """The URL of the room's owner, if any (a read: nothing is claimed)."""
-        from redis.exceptions import RedisError
-
-        try:
-            held = await self.redis.get(lease_key(room_id))
-        except (RedisError, OSError) as exc:
-            raise ClusterUnavailable(f"Redis: {type(exc).__name__}: {exc}") from exc
+        held = await self._guarded(self.redis.get(lease_key(room_id)))
         return None if held is None else str(held).split(" ", 1)[-1]
 
     def refusal(self, room_id: str) -> str | None:
@@ -251,15 +250,6 @@ class Cluster:
             await self.publish()
 
     # ----------------------------------------------------------------- the lobby
-
-    async def _guarded(self, call: Any) -> Any:
-        from redis.exceptions import RedisError
-
-        try:
-            return await call
-        except (RedisError, OSError) as exc:
-            self.failing = f"Redis: {type(exc).__name__}: {exc}"
-            raise ClusterUnavailable(self.failing) from exc
 
     async def publish(self) -> None:
         """Write this process's lobby entries; forget every process's stale ones."""
@@ -308,12 +298,10 @@ class Cluster:
 
     async def ping(self) -> str | None:
         """Whether Redis answers: None, else why not."""
-        from redis.exceptions import RedisError
-
         try:
-            await self.redis.ping()
-        except (RedisError, OSError) as exc:
-            return f"Redis: {type(exc).__name__}: {exc}"
+            await self._guarded(self.redis.ping())
+        except ClusterUnavailable as exc:
+            return str(exc)
         return None
 
     async def close(self) -> None:

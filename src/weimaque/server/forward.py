@@ -123,7 +123,7 @@ class RoomRouter:
                 max_queue=None,
                 compression=None,
             )
-        except (OSError, TimeoutError, Exception) as exc:
+        except Exception as exc:  # refused, timed out, or a handshake it did not finish
             # Its owner is gone or cut off: its lease runs out and a later try takes it over.
             log.info("room relay to %s failed: %s: %s", owner, type(exc).__name__, exc)
             await self._unavailable(scope, receive, send, f"its server {owner} does not answer")

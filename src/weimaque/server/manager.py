@@ -194,9 +194,10 @@ class RoomManager:
         room = self.rooms.get(room_id)
         if room is not None or self.store is None:
             return room
-        if self.cluster is not None and room_id not in self._restoring:
-            owner = await self.cluster.claim(room_id)
-            if owner is not None and owner != self.cluster.config.node_url:
+        cluster = self.cluster
+        if cluster is not None and room_id not in self._restoring and room_id not in cluster.until:
+            owner = await cluster.claim(room_id)
+            if owner is not None and owner != cluster.config.node_url:
                 raise OwnedElsewhere(owner)
         running = self._restoring.get(room_id)
         if running is None:
