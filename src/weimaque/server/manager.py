@@ -123,9 +123,7 @@ class RoomManager:
         if room is None:
             return
         for conn in list(room.conns):
-            fail = getattr(conn.client, "fail", None)
-            if fail is not None:
-                fail("the room moved to another server")
+            conn.client.fail("the room moved to another server")
         room.closed = True
         asyncio.get_running_loop().create_task(room.close())
 

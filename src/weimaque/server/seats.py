@@ -22,6 +22,10 @@ class Client(Protocol):
         """Queue a message for this connection."""
         ...
 
+    def fail(self, reason: str) -> None:
+        """Close the connection (the client reconnects, or is gone for good)."""
+        ...
+
 
 @dataclass(slots=True)
 class Seat:
