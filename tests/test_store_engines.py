@@ -121,6 +121,23 @@ def test_reads_do_not_wait_for_the_writer(store: Store) -> None:
         assert store.read(lambda db: db.execute("SELECT COUNT(*) FROM rooms").fetchone()[0]) == 1
 
 
+def test_a_lookup_is_made_on_the_loop_only_where_the_engine_answers_at_once(
+    store: Store,
+) -> None:
+    """A key's player is looked up on the event loop from a local file (no thread's hop), and
+    never behind a long read holding the reading connection (docs/protocol.md §4)."""
+    a_room(store)
+    store.flush(10)
+    local = isinstance(store.engine, SQLite) and not store.engine.memory
+    assert store.inline_reads is local
+    count = "SELECT COUNT(*) FROM rooms"
+    with store._read_lock:  # a long read on a thread
+        assert store.lookup(lambda db: db.execute(count).fetchone()[0]) == 1
+    a_room(store, "s")
+    store.flush(10)
+    assert store.lookup(lambda db: db.execute(count).fetchone()[0]) == 2  # what was written since
+
+
 def test_the_rooms_a_player_sits_in_are_found_on_both_engines(store: Store) -> None:
     a_room(store, "mine", player="p1")
     a_room(store, "theirs", player="p2")

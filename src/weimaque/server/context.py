@@ -198,6 +198,13 @@ class Server:
         """A read of the store, on a thread of its own (the disk never holds up the loop)."""
         return await asyncio.to_thread(self.store.read, query)
 
+    async def lookup(self, query: Callable[[Any], T]) -> T:
+        """A read of a row or two by key: on the loop itself where the store answers it at
+        once (a local SQLite file, docs/protocol.md §4), else on a thread (``read``)."""
+        if self.store.inline_reads:
+            return self.store.lookup(query)
+        return await self.read(query)
+
     async def guessed(self, connection: HTTPConnection) -> JSONResponse | None:
         """Count a guess at a secret (docs/protocol.md §7.6): the 429 to answer once the
         address has none left."""
@@ -220,7 +227,7 @@ class Server:
         found = None
         if accounts.is_key(key):
             digest = accounts.digest(key)
-            found = await self.read(lambda db: accounts.player_of_key(db, digest))
+            found = await self.lookup(lambda db: accounts.player_of_key(db, digest))
         if found is None:
             # A wrong key is a guess; a browser's (a device signed out elsewhere) is also
             # to be dropped, which the answer asking for a player does (``DEAD_COOKIE``).

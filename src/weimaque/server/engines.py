@@ -117,6 +117,12 @@ class Engine(Protocol):
         """Whether the reading connection is the writer's (SQLite's ``:memory:``)."""
         ...
 
+    @property
+    def inline_reads(self) -> bool:
+        """Whether a read of a row by its key answers within microseconds on the calling
+        thread (a local file), so that the event loop may make it itself (``Store.lookup``)."""
+        ...
+
     def connect(self) -> Connection:
         """A new connection in autocommit mode, set up for the store."""
         ...
@@ -197,6 +203,7 @@ class SQLite:
         self.memory = path == ":memory:"
         #: ``:memory:`` is one database per connection: the writer's is read too.
         self.shared_reader = self.memory
+        self.inline_reads = not self.memory
         self.checkpoints = not self.memory
 
     def __repr__(self) -> str:
@@ -357,6 +364,8 @@ class PostgreSQL:
     dialect: Final = POSTGRESQL_DIALECT
     checkpoints: Final = False
     shared_reader: Final = False
+    #: A read is a round trip to the server: never made on the event loop.
+    inline_reads: Final = False
 
     def __init__(self, url: str, *, busy_seconds: float) -> None:
         import psycopg
