@@ -77,6 +77,8 @@ class Seat:
         self.view: Msg | None = None
         #: the last view received (``view`` is cleared once acted on)
         self.last: Msg | None = None
+        #: the view an ``ack`` of a 出 carried since the last view (docs/protocol.md §2.3)
+        self.answered: Msg | None = None
         self.ended: Msg | None = None
         self.n = 0
 
@@ -92,6 +94,9 @@ class Seat:
             return None
         if msg["type"] in ("snapshot", "events"):
             self.view = self.last = msg
+            self.answered = None
+        elif msg["type"] == "ack":
+            self.answered = msg.get("observation")
         elif msg["type"] == "hand_end":
             self.ended = msg
         assert msg["type"] != "error" or msg["code"] in ("not_your_turn", "stale"), msg
@@ -151,8 +156,10 @@ def test_server_killed_mid_hand_restores_the_hand(tmp_path: Path) -> None:
         drain(seats)
         before = [s.last for s in seats]
         # A seat that answered its last view (a claim window keeps the news back) is shown
-        # that position again, with no decision offered: it is gone.
+        # that position again as its answer leaves it: no decision offered, and a 出 out of
+        # its hand and in the middle, as its ack showed it.
         answered = [s.view is None for s in seats]
+        acked = [s.answered for s in seats]
         proc.kill()  # SIGKILL: no shutdown handler runs
         proc.wait()
         for s in seats:
@@ -170,7 +177,11 @@ def test_server_killed_mid_hand_restores_the_hand(tmp_path: Path) -> None:
             assert snap["you"]["seat"] == k
             if answered[k]:
                 old = {**old, "legal_actions": []}
-                old["observation"] = {**old["observation"], "to_act": False, "legal_actions": []}
+                old["observation"] = acked[k] or {
+                    **old["observation"],
+                    "to_act": False,
+                    "legal_actions": [],
+                }
             assert snap["observation"] == old["observation"]
             assert snap["legal_actions"] == old["legal_actions"]
         for _ in range(400):

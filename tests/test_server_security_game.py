@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from tests.serverkit import Client, Server, running
+from weimaque.cards import faces_str
 from weimaque.game.actions import Action
 from weimaque.game.observation import observation
 from weimaque.game.state import GameState
@@ -162,6 +163,22 @@ def normal(messages: list[Msg], room: Room) -> str:
     return json.dumps(clean(messages), ensure_ascii=False).replace(room.id, "ROOM")
 
 
+def assert_no_window_seen(who: int | str, log: list[Msg]) -> None:
+    """No message shows ``who`` a claim window it has no option in (docs/protocol.md §2.3):
+    a spectator never sees one, a seat only with a decision, or as the 出 it just made lies in
+    the middle (its ``ack``, which is the same whether or not another seat may claim it)."""
+    for m in log:
+        obs = m.get("observation")
+        if not obs or obs["phase"] != "claim":
+            continue
+        if m["type"] == "ack":
+            card = m["actor"]["action"][1:]
+            assert obs["claim"] == {"card": card, "origin": "discard", "from": who}, m
+            assert not obs["to_act"] and obs["legal_actions"] == [], m
+            continue
+        assert who != "public" and m["legal_actions"], (who, m)
+
+
 def test_a_seat_without_an_option_cannot_tell_whether_another_had_one() -> None:
     deal_a, deal_b, first, limit = find_deals()
     room_a, conns_a, logs_a = scripted_room(deal_a)
@@ -201,10 +218,7 @@ def test_a_seat_without_an_option_cannot_tell_whether_another_had_one() -> None:
     # A spectator never sees a window at all; a seat only when it has an option in it.
     for logs in (logs_a, logs_b):
         for who, rec in logs.items():
-            for m in rec.log:
-                obs = m.get("observation")
-                if obs and obs["phase"] == "claim":
-                    assert who != "public" and m["legal_actions"], (who, m)
+            assert_no_window_seen(who, rec.log)
 
 
 # ------------------------------------------------------------------ a real server
@@ -246,6 +260,35 @@ def play_out(clients: dict[int, Client], spectator: Client, hands: int) -> list[
     return ends
 
 
+def test_a_discard_held_by_a_window_is_shown_to_its_seat_as_the_game_says() -> None:
+    """Seat 0's first 出 opens a window only seat 2 has an option in (deal A): seat 0's ack, and
+    a fresh snapshot it asks for meanwhile, show the game's answered view (docs/protocol.md
+    §2.3): the card out of its hand, lying in the middle, no decision; in deal B, where nobody
+    may claim it, the ack is the same."""
+    deal_a, deal_b, first, _ = find_deals()
+    acks = []
+    for deal in (deal_a, deal_b):
+        room, conns, logs = scripted_room(deal)
+        before = room.state
+        assert before is not None
+        hand = faces_str(before.hand_faces(0))
+        send(room, conns[0], type="act", action=str(first))
+        ack = next(m for m in logs[0].log if m["type"] == "ack")
+        acks.append({k: v for k, v in ack.items() if k != "ack"})
+        obs = ack["observation"]
+        card = str(first)[1:]
+        assert sorted(obs["hand"] + card) == sorted(hand)
+        assert obs["claim"] == {"card": card, "origin": "discard", "from": 0}
+        assert obs["legal_actions"] == [] and not obs["to_act"]
+        if deal is deal_a:
+            assert room.state is not None and room.state.phase == "claim"
+            token = next(m["token"] for m in logs[0].log if m["type"] == "welcome" and m["token"])
+            send(room, conns[0], type="join", token=token)
+            snap = [m for m in logs[0].log if m["type"] == "snapshot"][-1]
+            assert snap["observation"] == obs and snap["legal_actions"] == []
+    assert acks[0] == acks[1]
+
+
 def test_whole_hands_leak_no_window_and_verify(server: Server, tmp_path: Path) -> None:
     created = server.room(options={"match_hands": 2}, turn_seconds=None, bot_delay_ms=0)
     room = created["room_id"]
@@ -266,10 +309,7 @@ def test_whole_hands_leak_no_window_and_verify(server: Server, tmp_path: Path) -
         assert block["commitment"] in json.dumps([m for m in clients[1].log], ensure_ascii=False)
     # No viewer but the one with an option ever sees a window.
     for who, c in [*clients.items(), ("public", spectator)]:
-        for m in c.log:
-            obs = m.get("observation")
-            if obs and obs["phase"] == "claim":
-                assert who != "public" and m["legal_actions"], (who, m)
+        assert_no_window_seen(who, c.log)
     record = server.get(f"/api/rooms/{room}/record")
     # The match is over: its seed is shown, and every deal must follow from it.
     assert len(record["hands"]) == 2 and record["seed_text"] == str(record["seed"])

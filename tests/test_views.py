@@ -247,3 +247,45 @@ def test_views_hold_only_public_bans_of_others_over_random_hands(rules: str) -> 
             seat = state.current_player()
             state.apply(seat, rng.choice(state.legal_actions(seat)))
     assert checked > 10_000
+
+
+def test_a_discard_as_its_seat_is_shown_it_while_others_decide() -> None:
+    """The answered view of a 出 (RULES §3.1.5, docs/protocol.md §2.3): over seeded random hands,
+    the card leaves the seat's hand and lies in the middle with no decision; where a window opens
+    on it the seat is not settled (and is shown this view meanwhile), and its hand is the one the
+    engine holds."""
+    from weimaque.game.observation import answered_view, settled, view_of
+    from weimaque.game.state import GameState
+
+    rng = random.Random(5)
+    checked = held = 0
+    for seed in range(30):
+        state = GameState.new("anxiang", seed=seed)
+        while state.result is None:
+            seat = state.to_act()[0] if state.to_act() else 0
+            legal = state.legal_actions(seat)
+            action = rng.choice(legal)
+            if action.kind == "discard":
+                before = view_of(state, seat)
+                shown = answered_view(before, action)
+                assert action.face is not None and shown.claim is not None
+                assert shown.claim.card == action.face and shown.claim.from_seat == seat
+                assert shown.phase == "claim" and not shown.to_act and shown.legal_actions == ()
+                assert len(shown.hand or ()) == len(before.hand or ()) - 1
+                assert shown.hand_sizes[seat] == before.hand_sizes[seat] - 1
+                # Nothing but the seat's own knowledge: the other seats' parts are unchanged.
+                assert shown.melds == before.melds and shown.rows == before.rows
+                state.apply(seat, action)
+                w = state.window
+                if w is not None and w.origin == "discard" and w.from_seat == seat:
+                    # A window on the card itself: the seat waits, nothing else has moved.
+                    assert not settled(state, seat)
+                    assert view_of(state, seat).hand == shown.hand and w.card == action.face
+                    held += 1
+                checked += 1
+                continue
+            # A non-出 answer only takes the decision away.
+            other = answered_view(view_of(state, seat), action)
+            assert not other.to_act and other.legal_actions == ()
+            state.apply(seat, action)
+    assert checked > 200 and held > 0, (checked, held)

@@ -39,6 +39,7 @@ ban_peng              20     1 per face the viewer may not 碰 (its 碰-过张)
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -48,7 +49,7 @@ import numpy.typing as npt
 
 from weimaque.analysis.arrange import triple_xi
 from weimaque.cards import NUM_FACES, faces_str
-from weimaque.game.actions import NUM_ACTIONS
+from weimaque.game.actions import NUM_ACTIONS, Action
 from weimaque.game.events import Viewer, sees_hand
 from weimaque.game.state import NUM_SEATS, STOCK_SIZE, GameState, TableMeld
 
@@ -269,6 +270,54 @@ def view_of(state: GameState, viewer: Viewer) -> Observation:
         legal_actions=legal,
         hands=hands,
         result=result,
+    )
+
+
+def settled(state: GameState, viewer: Viewer) -> bool:
+    """Whether ``viewer`` may be shown the position now (RULES §3.1.5, docs/protocol.md §2.3).
+
+    A claim window is opened only when some seat may claim; a card nobody may claim is resolved
+    at once. So that what a viewer without an option is shown never depends on whether another
+    seat had one, a viewer is *settled* when it has nothing hidden to wait for: no window is
+    open, or it has an option in the open one itself (the 守醒 and an all-seeing replay, who see
+    every hand, always are). A viewer that is not is shown the position it was last shown, with
+    its own answer since (:func:`answered_view`), until it is settled again.
+    """
+    if state.phase != "claim" or viewer in ("shouxing", "all"):
+        return True
+    return isinstance(viewer, int) and state._must_act(viewer)
+
+
+def dealt_view(state: GameState, viewer: Viewer) -> Observation:
+    """The view of a fresh deal as if no seat could declare a deal pattern (the dealer to 出):
+    what a viewer the deal's window keeps waiting is shown meanwhile (see :func:`settled`)."""
+    view = view_of(state, viewer)
+    return dataclasses.replace(
+        view, phase="discard", turn=state.dealer, claim=None, to_act=False, legal_actions=()
+    )
+
+
+def answered_view(view: Observation, action: Action) -> Observation:
+    """A seat's view once it has answered the decision ``view`` shows with ``action``, as far as
+    it alone knows: the decision is gone and, for a 出, the card has left its hand and lies in
+    the middle, as it lies whether or not another seat may claim it (see :func:`settled`)."""
+    seat = view.viewer
+    if view.hand is None or not isinstance(seat, int):
+        return view
+    face = action.face
+    if action.kind != "discard" or face is None or face not in view.hand:
+        return dataclasses.replace(view, to_act=False, legal_actions=())
+    hand = list(view.hand)
+    hand.remove(face)
+    return dataclasses.replace(
+        view,
+        hand=tuple(hand),
+        hand_sizes=tuple(n - 1 if s == seat else n for s, n in enumerate(view.hand_sizes)),
+        claim=ClaimView(face, "discard", seat),
+        phase="claim",
+        turn=None,
+        to_act=False,
+        legal_actions=(),
     )
 
 

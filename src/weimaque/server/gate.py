@@ -1,35 +1,24 @@
-"""The claim-window gate: what a viewer without an option receives never depends on whether
-another seat had one (docs/protocol.md §2.3, RULES §3.1.5).
+"""The claim-window gate: what each viewer has not been sent yet while the game's view keeps
+it waiting (``game.observation.settled``, docs/protocol.md §2.3, RULES §3.1.5).
 
-The engine opens a claim window only when some seat may claim; a card nobody may claim is
-resolved at once. Sent as they happen, the two cases look different to everyone else: a window
-shows up as a pause with phase ``"claim"``, and its quiet close as a separate message. So each
-viewer (a seat, the public, the 守醒) is *settled* when it has nothing hidden to wait for: no
-window is open, or it has an option in the open one itself (the 守醒, who sees every hand, is
-always settled). Events reach a viewer only when it is settled: everything since its last
-delivery arrives in one message, with the view of the position then. A window that closes with
-no claim therefore arrives exactly as a card nobody could claim, and one that ends in a claim
-arrives as its public outcome. A snapshot taken while a viewer waits shows the position of its
-last delivery.
+The rule of what a viewer is shown lives in the game's view: a viewer is settled when no window
+is open or it has an option in the open one, and one that is not is shown its last delivery
+(with its own answer since, ``answered_view``). The gate keeps, per viewer, where that last
+delivery was and which actions followed it: once the viewer is settled, everything since arrives
+in one message, with the view of the position then. A window that closes with no claim
+therefore arrives exactly as a card nobody could claim, and one that ends in a claim arrives as
+its public outcome.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
 from weimaque.game.actions import Action
 from weimaque.game.events import Viewer
-from weimaque.game.observation import Observation, view_of
+from weimaque.game.observation import Observation, dealt_view, settled, view_of
 from weimaque.game.state import NUM_SEATS, GameState
-
-
-def settled(state: GameState, viewer: Viewer) -> bool:
-    """Whether ``viewer`` may be shown the position now (see the module docstring)."""
-    if state.phase != "claim" or viewer in ("shouxing", "all"):
-        return True
-    return isinstance(viewer, int) and viewer in state.to_act()
 
 
 def viewers(state: GameState, shouxing: bool) -> list[Viewer]:
@@ -79,7 +68,7 @@ class Gate:
         out = []
         for v in viewers(state, shouxing):
             if not settled(state, v):
-                self.held[v] = Held(None, _as_dealt(state, v), v)
+                self.held[v] = Held(None, dealt_view(state, v), v)
                 out.append(v)
         return out
 
@@ -115,14 +104,6 @@ class Gate:
     def release(self, viewer: Viewer) -> Held | None:
         """The viewer is settled: what it has been waiting for (None when it was not)."""
         return self.held.pop(viewer, None)
-
-
-def _as_dealt(state: GameState, viewer: Viewer) -> Observation:
-    """The view of a fresh deal as if no seat could declare a deal pattern (the dealer to 出)."""
-    view = view_of(state, viewer)
-    return dataclasses.replace(
-        view, phase="discard", turn=state.dealer, claim=None, to_act=False, legal_actions=()
-    )
 
 
 __all__ = ["Gate", "Held", "settled", "viewers"]

@@ -127,6 +127,8 @@ class Ack(TypedDict):
     type: Literal["ack"]
     ack: MessageId | None
     actor: Actor
+    #: With a 出: the actor's view once the card has left its hand (``answered_view``).
+    observation: NotRequired[JSON]
 
 
 class HandEnd(TypedDict):
@@ -306,9 +308,13 @@ def events(
     return out
 
 
-def ack(ack_id: object, actor: Actor) -> Ack:
-    """An action is accepted (and, with a store, written)."""
-    return {"v": PROTOCOL_VERSION, "type": "ack", "ack": safe_id(ack_id), "actor": actor}
+def ack(ack_id: object, actor: Actor, observation: JSON | None = None) -> Ack:
+    """An action is accepted (and, with a store, written); ``observation``: the actor's view as
+    its answer leaves it (sent with a 出, docs/protocol.md §2.3)."""
+    out: Ack = {"v": PROTOCOL_VERSION, "type": "ack", "ack": safe_id(ack_id), "actor": actor}
+    if observation is not None:
+        out["observation"] = observation
+    return out
 
 
 def hand_end(payload: JSON) -> HandEnd:

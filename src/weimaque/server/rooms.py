@@ -28,6 +28,7 @@ from concurrent.futures import Future
 from weimaque.bots import get_bot
 from weimaque.errors import IllegalAction, InvalidNotation
 from weimaque.game.actions import Action
+from weimaque.game.observation import answered_view, view_of
 from weimaque.game.state import NUM_SEATS
 from weimaque.server import messages
 from weimaque.server.base import DECISION_SPAN, Status, hand_summary
@@ -448,7 +449,13 @@ class Room(HandDriver):
         # (their ``events`` message, with ``re``, comes when this seat is settled; see .gate).
         actor = messages.Actor(seat=seat, action=str(action), auto=False)
         self.out.flush()  # older news first: the order of messages never changes
-        conn.send(messages.ack(msg.id, actor))
+        # A 出 leaves the hand at once, and its card lies in the middle, whether or not a
+        # window will hold what follows (the game's rule of what a seat is shown meanwhile).
+        state = self.state
+        shown = None
+        if action.kind == "discard" and state is not None:
+            shown = answered_view(view_of(state, seat), action).to_json()
+        conn.send(messages.ack(msg.id, actor, shown))
         self.apply(seat, action, auto=False, origin=conn, re=msg.id)
 
     def _next(self, conn: Conn, msg: Next) -> None:

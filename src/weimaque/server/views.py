@@ -7,18 +7,23 @@ Every message about the hand is built from ``observation(state, viewer)`` and
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any, Final
 
 from weimaque.game.actions import Action
 from weimaque.game.events import Event, Viewer, Won
-from weimaque.game.observation import Observation, observation, view_of
+from weimaque.game.observation import (
+    Observation,
+    answered_view,
+    observation,
+    settled,
+    view_of,
+)
 from weimaque.game.record import start_from_record
 from weimaque.game.state import NUM_SEATS, GameState
 from weimaque.match import Settlement
 from weimaque.server import messages
 from weimaque.server.base import DECISION_SPAN, RoomBase
-from weimaque.server.gate import settled, viewers
+from weimaque.server.gate import viewers
 from weimaque.server.messages import Actor, LegalAction, Timer, ViewFields
 from weimaque.server.numbers import breakdown_json, hints, table_xi
 from weimaque.server.seats import Conn, SeatId
@@ -156,11 +161,11 @@ class RoomViews(RoomBase):
             # Waiting for a window to close: the position of its last delivery (see .gate).
             events = events[: NUM_SEATS if held.upto is None else held.upto]
             view = held.view
+            answer = next((a for s, a, _ in held.actors if s == viewer), None)
+            if view is not None and view.legal_actions and answer is not None:
+                # The viewer has answered the decision shown: as far as it knows, its answer.
+                view = answered_view(view, answer)
             legal = () if view is None else view.legal_actions
-            if view is not None and legal and any(s == viewer for s, _, _ in held.actors):
-                # The viewer has answered the decision shown: it is gone, none is offered.
-                legal = ()
-                view = dataclasses.replace(view, to_act=False, legal_actions=())
             fields = {
                 "observation": None if view is None else view.to_json(),
                 "legal_actions": [{"text": t, "id": Action.parse(t).id} for t in legal],

@@ -93,30 +93,15 @@ const HANDLERS = {
   },
 
   // The server took our action. Its events come once no claim window keeps them back
-  // (docs/protocol.md §2.3); until then there is nothing for us to decide. A discard leaves
-  // our hand at once and lies in the middle, as it does when nobody may claim it: the
-  // player never sees a card they threw stay in hand while others think.
+  // (docs/protocol.md §2.3); until then there is nothing for us to decide. With a discard the
+  // server sends our view as it then stands for us: the card has left our hand and lies in
+  // the middle, as it does when nobody may claim it.
   ack(s, msg) {
     s.legal = [];
     s.toAct = false;
     s.deadline = null;
     s.hints = null;
-    const obs = s.obs;
-    const done = msg.actor;
-    if (!done || done.seat !== s.you.seat || !obs || typeof obs.hand !== "string") return;
-    const face = String(done.action).startsWith("出") ? String(done.action).slice(1) : null;
-    const at = face ? obs.hand.indexOf(face) : -1;
-    if (at < 0) return;
-    const seat = s.you.seat;
-    s.obs = {
-      ...obs,
-      hand: obs.hand.slice(0, at) + obs.hand.slice(at + 1),
-      hand_sizes: obs.hand_sizes.map((n, i) => (i === seat ? n - 1 : n)),
-      claim: { card: face, origin: "discard", from: seat },
-      phase: "claim",
-      turn: null,
-      to_act: false,
-    };
+    if (msg.observation) s.obs = msg.observation;
   },
 
   events(s, msg) {
