@@ -125,8 +125,8 @@ def played_room(target: str) -> dict[str, Any]:
                     assert await room.play(seat, state.legal_actions(seat)[0])
                     if room.state is None:
                         break
-                room._between_since = -1e9
-                room._maybe_deal()
+                room.table.between_since = -1e9
+                room.hands.maybe_deal()
             state = room.state
             assert state is not None
             for _ in range(3):
@@ -151,7 +151,7 @@ def summary(room: Room) -> dict[str, Any]:
     assert state is not None
     return {
         "hand": room.hand_number,
-        "match": room.match_number,
+        "match": room.table.match_number,
         "scores": list(room.match.scores),
         # Each run draws its own 回放码 and its own deals' secrets (docs/fairness.md).
         "hands": [
@@ -164,8 +164,8 @@ def summary(room: Room) -> dict[str, Any]:
             for record in room.match.hands
         ],
         "actions": [[s, str(a)] for s, a in state.actions],
-        "seats": room.seats_json(),
-        "dissolved": room.dissolved,
+        "seats": room.seating.to_store(),
+        "dissolved": room.table.dissolved,
     }
 
 

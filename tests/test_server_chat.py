@@ -72,7 +72,7 @@ def test_a_flood_is_refused_and_the_connection_stays_usable(client: TestClient) 
         clients, _ = seat_all(client, room_id, stack, seats=(0, 1))
         room = room_of(client, room_id)
         now = [1000.0]
-        room.clock = lambda: now[0]
+        room.table.clock = lambda: now[0]
         c, other = clients[0], clients[1]
         other.drain()
         for _ in range(CHAT_BURST):

@@ -116,7 +116,7 @@ def autoplay_hand(room: Room, clients: dict[int, Client]) -> Msg:
 
 def shorten(room: Room, **fields: Any) -> None:
     """Give a live room shorter clocks than a request may ask for (the length is not the point)."""
-    room.opts = dataclasses.replace(room.opts, **fields)
+    room.table.opts = dataclasses.replace(room.opts, **fields)
 
 
 def faceless(messages: list[Msg]) -> int:
@@ -228,7 +228,7 @@ def test_ready_marks_count_offline_and_autoplay_seats(client: TestClient) -> Non
         c1, _ = sit(client, room_id, stack, 1)
         gone, _ = loose(client, room_id, stack, 2)
         room = room_of(client, room_id)
-        room.offline_grace = 0.3
+        room.seating.grace = 0.3
         autoplay_hand(room, {0: c0, 1: c1, 2: gone})
         c1.reply(c1.send(type="autoplay", on=True), "snapshot")  # 托管 between hands
         info = client.get(f"/api/rooms/{room_id}").json()["room"]
@@ -392,7 +392,7 @@ def test_a_refusal_closes_the_vote_at_once_and_errors_are_clear(client: TestClie
             result = c.until(lambda m: m["type"] == "vote_result")
             assert result["passed"] is False and result["by"] == 0 and result["refused_by"] == [1]
         assert time.monotonic() - started < 2
-        assert room.vote is None and room.state is not None and not room.dissolved
+        assert room.table.vote is None and room.state is not None and not room.table.dissolved
         assert c2.reply(c2.send(type="vote", agree=True), "error")["code"] == "no_vote"
         # The refused proposer waits vote_seconds before proposing again; the others need not.
         err = c0.reply(c0.send(type="dissolve"), "error")
@@ -415,7 +415,7 @@ def test_a_match_that_ended_is_not_dissolved_and_a_lone_player_ends_it_alone(
         c.send(type="dissolve")
         assert c.until(lambda m: m["type"] == "vote_result")["passed"] is True
         assert c.until(lambda m: m["type"] == "match_end")["dissolved"] is True
-        assert room.match.is_over() and room.dissolved
+        assert room.match.is_over() and room.table.dissolved
 
 
 # ------------------------------------------------------------------ restarts (a real server)
@@ -568,7 +568,7 @@ def test_rematch_when_everyone_chooses_it(client: TestClient) -> None:
         assert info["rematch"] is None and not info["match_over"] and info["hands_played"] == 0
         assert snap["match"]["hands"] == [] and snap["match"]["number"] == 2
         # A practice room's next match has a seed derived from the room's.
-        assert room.seed == random.Random("51:match:2").getrandbits(63)
+        assert room.table.seed == random.Random("51:match:2").getrandbits(63)
         # Same seats, same tokens.
         tab = Client(stack.enter_context(client.websocket_connect(f"/ws/{room.id}")))
         assert tab.reply(tab.send(type="join", token=tokens[0]), "welcome")["seat"] == 0
@@ -636,7 +636,7 @@ def test_an_offline_player_is_played_in_a_claim_window_and_comes_back(client: Te
     seed, first = window_for_seat_2()
     room_id, _ = new_room(client, seed=seed, turn_seconds=600)
     room = room_of(client, room_id)
-    room.offline_grace = 0.3
+    room.seating.grace = 0.3
     with contextlib.ExitStack() as stack:
         c0, _ = sit(client, room_id, stack, 0)
         c1, _ = sit(client, room_id, stack, 1)
@@ -657,7 +657,7 @@ def test_an_offline_player_is_played_in_a_claim_window_and_comes_back(client: Te
         back = Client(stack.enter_context(client.websocket_connect(f"/ws/{room_id}")))
         snap = back.reply(back.send(type="join", token=token), "snapshot")
         assert not snap["room"]["seats"][2]["offline"] and not snap["room"]["seats"][2]["autoplay"]
-        assert room.offline_seats == set()
+        assert room.seating.offline == set()
 
 
 def test_the_offline_mark_goes_up_whether_or_not_the_seat_had_an_option() -> None:
@@ -671,7 +671,7 @@ def test_the_offline_mark_goes_up_whether_or_not_the_seat_had_an_option() -> Non
     for name, deal in (("A", deal_a), ("B", deal_b)):
         room, conns, logs = scripted_room(deal)
         now = [1000.0]
-        room.clock = lambda now=now: now[0]
+        room.table.clock = lambda now=now: now[0]
         send(room, conns[0], type="act", action=str(first))
         assert (deal.phase == "claim") == (name == "A")
         for log in logs.values():
@@ -680,15 +680,15 @@ def test_the_offline_mark_goes_up_whether_or_not_the_seat_had_an_option() -> Non
         times = []
         for t in (0.0, 1.0, OFFLINE_GRACE_S - 0.01, OFFLINE_GRACE_S, OFFLINE_GRACE_S + 0.5):
             now[0] = 1000.0 + t
-            times.append(room._clocks(now[0]))
-            room._housekeep()
+            times.append(room.auto.next_clock(now[0]))
+            room.auto.housekeep()
             for who in ("public", 0, 1):
                 for m in logs[who].log:
                     if m["type"] == "room":
                         seen.setdefault(f"{name}{who}", []).append((t, normal([m], room)))
                 logs[who].log.clear()
         wakes[name] = times
-        assert room.offline_seats == {2}
+        assert room.seating.offline == {2}
     assert wakes["A"] == wakes["B"]
     assert wakes["A"][0] == 1000.0 + OFFLINE_GRACE_S
     for who in ("public", 0, 1):
@@ -855,8 +855,8 @@ def test_a_database_of_the_first_schema_opens_and_restores(tmp_path: Path) -> No
                 assert await room.play(seat, state.legal_actions(seat)[0])
                 if room.state is None:
                     break
-            room._between_since = -1e9
-            room._maybe_deal()
+            room.table.between_since = -1e9
+            room.hands.maybe_deal()
         state = room.state
         assert state is not None
         for _ in range(3):
@@ -901,7 +901,11 @@ def test_a_database_of_the_first_schema_opens_and_restores(tmp_path: Path) -> No
         assert "match" in {r[1] for r in store.db.execute("PRAGMA table_info(hands)")}
         restored = RoomManager(store).restore(room.id)
         assert restored is not None and restored.state is not None
-        assert (restored.match_number, restored.first_hand, restored.dissolved) == (1, 1, False)
+        assert (
+            restored.table.match_number,
+            restored.table.first_hand,
+            restored.table.dissolved,
+        ) == (1, 1, False)
         got = (
             restored.hand_number,
             list(restored.match.scores),

@@ -268,14 +268,14 @@ def test_no_timer_only_when_every_player_agrees(client: TestClient) -> None:
         clients, _ = seat_all(client, room_id, stack, seats=(0, 1))
         room = room_of(client, room_id)
         # Asked for no timer, but not yet agreed by both players: the default timer runs.
-        assert room.turn_seconds == DEFAULT_TURN_SECONDS
+        assert room.table.turn_seconds == DEFAULT_TURN_SECONDS
         snap = clients[0].reply(clients[0].send(type="no_timer", agree=True), "snapshot")
         assert snap["room"]["no_timer_asked"] and snap["room"]["turn_seconds"] == 20
         snap = clients[1].reply(clients[1].send(type="no_timer", agree=True), "snapshot")
-        assert snap["room"]["turn_seconds"] is None and room.turn_seconds is None
+        assert snap["room"]["turn_seconds"] is None and room.table.turn_seconds is None
         # One player changes their mind: the timer is back.
         clients[1].reply(clients[1].send(type="no_timer", agree=False), "snapshot")
-        assert room.turn_seconds == DEFAULT_TURN_SECONDS
+        assert room.table.turn_seconds == DEFAULT_TURN_SECONDS
     timed = make_room(client, turn_seconds=30)
     with contextlib.ExitStack() as stack:
         clients, _ = seat_all(client, timed, stack, seats=(0,))

@@ -318,7 +318,7 @@ async def seat_bot(request: Request) -> Response:
     del kind
     if room.seats[seat].kind == "bot":
         return _error(409, "bad_seat", f"seat {seat} is played by a bot already")
-    if room.present(seat):
+    if room.seating.present(seat):
         return _error(
             409,
             "seat_connected",
@@ -340,7 +340,7 @@ async def list_rooms(request: Request) -> Response:
     s = server_of(request)
     asked = {i for i in request.query_params.get("ids", "").split(",")[:50] if i}
     listed: dict[str, tuple[float, dict[str, Any]]] = {
-        r.id: (r.created, r.info())
+        r.id: (r.table.created, r.info())
         for r in s.manager.rooms.values()
         if r.status != "over" and r.opts.club is None and (r.opts.public or r.id in asked)
     }
@@ -372,8 +372,8 @@ async def hands(request: Request) -> Response:
         {
             "v": PROTOCOL_VERSION,
             "room_id": room.id,
-            "match_number": room.match_number,
-            "hands": room.all_summaries(),
+            "match_number": room.table.match_number,
+            "hands": room.table.all_summaries(),
             "ledger": room.match.ledger(),
         }
     )
@@ -393,8 +393,8 @@ async def match_record(request: Request) -> Response:
     else:
         record.pop("seed", None)
     record["room_id"] = room.id
-    record["match_number"] = room.match_number
-    record["first_hand"] = room.first_hand
+    record["match_number"] = room.table.match_number
+    record["first_hand"] = room.table.first_hand
     record["hands"] = list(room.match.hands)
     return JSONResponse(record)
 

@@ -300,7 +300,7 @@ class Server:
         process (docs/scale.md)."""
         limits = self.limits
         live = self.live_rooms(address)
-        rooms, bots = len(live), sum(r._all_bots() for r in live)
+        rooms, bots = len(live), sum(r.seating.all_bots() for r in live)
         if self.cluster is not None:
             with contextlib.suppress(ClusterUnavailable):
                 shared = await self.cluster.rooms_of(address, limits.idle_evict)

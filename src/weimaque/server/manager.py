@@ -18,10 +18,6 @@ import orjson
 
 from weimaque.bots import get_bot
 from weimaque.errors import WeimaqueError
-from weimaque.game.actions import Action
-from weimaque.game.record import replay
-from weimaque.game.state import GameState
-from weimaque.match import Settlement
 from weimaque.rules.registry import rules_with
 from weimaque.server.cluster import Cluster
 from weimaque.server.limits import Limits
@@ -88,7 +84,7 @@ class RoomManager:
         the load balancer sends the room's id, and the process there restores it. A table of
         bots, which plays with nobody connected, and a public room, which the lobby lists from
         its owner's entries, stay."""
-        if self.cluster is None or room.conns or room._all_bots() or room.opts.public:
+        if self.cluster is None or room.conns or room.seating.all_bots() or room.opts.public:
             return
         if self.rooms.get(room.id) is not room:
             return
@@ -104,7 +100,7 @@ class RoomManager:
         room id → JSON of when it was made, whether it is public, and its information."""
         return {
             room.id: orjson.dumps(
-                {"created": room.created, "public": room.opts.public, "info": room.info()}
+                {"created": room.table.created, "public": room.opts.public, "info": room.info()}
             ).decode()
             for room in self.rooms.values()
             if room.status != "over" and room.opts.club is None
@@ -124,7 +120,7 @@ class RoomManager:
             return
         for conn in list(room.conns):
             conn.client.fail("the room moved to another server")
-        room.closed = True
+        room.auto.closed = True  # it stops at once; its task ends on the loop
         asyncio.get_running_loop().create_task(room.close())
 
     def _guard(self, room: Room) -> None:
@@ -153,11 +149,11 @@ class RoomManager:
                 room_id = self._new_id()
         room = Room(room_id, opts, rules, seed, self.store)
         self._guard(room)
-        room.unattended_delay = self.limits.unattended_delay_ms / 1000
-        room.recorder.created(opts.to_json(), room.seats_json(), rules, seed)
+        room.table.unattended_delay = self.limits.unattended_delay_ms / 1000
+        room.recorder.created(opts.to_json(), room.seating.to_store(), rules, seed)
         self.rooms[room_id] = room
-        room.ensure_driver()
-        room._maybe_deal()  # three bots: play at once
+        room.start()
+        room.hands.maybe_deal()  # three bots: play at once
         return room
 
     def issue_keys(self, room: Room) -> dict[str, str | None]:
@@ -177,8 +173,8 @@ class RoomManager:
             room = self.restore(room_id)
             if room is not None and self._sweeper is not None:
                 # Back from the store while the server runs (it had left memory): play on.
-                room.ensure_driver()
-                room._maybe_deal()
+                room.start()
+                room.hands.maybe_deal()
         return room
 
     async def fetch(self, room_id: str) -> Room | None:
@@ -237,8 +233,8 @@ class RoomManager:
             return None  # its lease was lost while it was rebuilt
         room = self.rooms.setdefault(room_id, built)
         if room is built and self._sweeper is not None:
-            room.ensure_driver()
-            room._maybe_deal()
+            room.start()
+            room.hands.maybe_deal()
         return room
 
     def restore(self, room_id: str) -> Room | None:
@@ -280,47 +276,9 @@ class RoomManager:
         )
         room = Room(room_id, opts, rules, data.seed, self.store, seats, shouxing, data.created)
         self._guard(room)
-        room.unattended_delay = self.limits.unattended_delay_ms / 1000
-        room.match_number = data.match_number
-        room.archive = list(data.archive)
-        match = room.match
-        last: GameState | None = None
-        settlement: Settlement | None = None
-        for record in data.hands:
-            match.current = replay(record)
-            last = match.current
-            settlement = match.finish_hand()
-            # What a replay cannot give back: the revealed commitment, the deal as dealt and
-            # the hand's 回放码.
-            for key in ("fairness", "deal", "replay_code"):
-                if key in record:
-                    match.hands[-1][key] = record[key]
-        if last is not None and settlement is not None:
-            room._last_state = last
-            room.last_hand = room._hand_end(room.hand_number, last, settlement)
-        if data.dissolved and not match.is_over():
-            # Ended by a vote (解散): settled as it stood, the hand then in progress dropped.
-            match.end_early()
-            room.dissolved = True
-        cur = data.current
-        if cur is not None and not match.is_over():
-            state = match.start_hand()
-            if state.seed != cur["seed"] or state.dealer != cur["dealer"]:
-                raise WeimaqueError(f"room {room_id}: stored hand does not follow the match")
-            sx = room.shouxing is not None
-            room.gate.dealt(state, sx)
-            for seat, text in cur["actions"]:
-                room.gate.replay(state, int(seat), Action.parse(text), sx)
-            room.last_hand = None
-            room._last_state = None
-            found = self.store.deal(room_id, room.hand_number)
-            if found is not None:
-                room.deal_commitment, room._deal_secret = found
-            room._track()
-            if state.is_terminal():
-                room._end_hand()
-        elif not match.is_over() and match.hands:
-            room._countdown()  # between hands: a fresh countdown to the next deal
+        room.table.unattended_delay = self.limits.unattended_delay_ms / 1000
+        store = self.store
+        room.hands.resume(data, lambda number: store.deal(room_id, number))
         room.creator, room.invite = self.store.keys(room_id)
         return room
 
@@ -343,8 +301,8 @@ class RoomManager:
     def start(self) -> None:
         """Start the automatic play of every room, and the sweeper (inside the running loop)."""
         for room in self.rooms.values():
-            room.ensure_driver()
-            room._maybe_deal()
+            room.start()
+            room.hands.maybe_deal()
         if self._sweeper is None:
             self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
 
@@ -402,7 +360,7 @@ class RoomManager:
             seats.append("shouxing")
         for seat_id in seats:
             key = (room.id, seat_id)
-            seat = room._seat(seat_id)
+            seat = room.seating.seat(seat_id)
             held = any(c.seat == seat_id or c.held == seat_id for c in room.conns)
             if seat.token is None or held or room.state is not None:
                 self._absent.pop(key, None)

@@ -318,7 +318,7 @@ def ack(ack_id: object, actor: Actor, observation: JSON | None = None) -> Ack:
 
 
 def hand_end(payload: JSON) -> HandEnd:
-    """A hand ended: ``payload`` is the room's ``last_hand`` (``RoomViews._hand_end``)."""
+    """A hand ended: ``payload`` is the room's ``last_hand`` (``Views.hand_end``)."""
     out: Any = {"v": PROTOCOL_VERSION, "type": "hand_end", **payload}
     missing = HandEnd.__required_keys__ - out.keys()
     assert not missing, f"hand_end without {sorted(missing)}"

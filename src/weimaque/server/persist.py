@@ -194,6 +194,11 @@ class Recorder:
         if self.store is not None:
             self.store.save_seats(self.room_id, seats)
 
+    def deal(self, number: int, commitment: str, secret: str) -> None:
+        """The commitment to hand ``number`` and its secret, before anyone plays it."""
+        if self.store is not None:
+            self.store.save_deal(self.room_id, number, commitment, secret)
+
     def hand_started(self, number: int, rules: RuleConfig, state: GameState) -> None:
         """A hand was dealt."""
         if self.store is not None:

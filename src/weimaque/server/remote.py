@@ -138,9 +138,9 @@ class RemoteBots:
         seat.token = hash_token(bot_token)  # kept hashed, like every seat token
         seat.name = clean_name(name) or f"bot{seat_id + 1}"
         # Offline until the bot connects (docs/protocol.md §3).
-        room._gone[seat_id] = room.clock()
-        room._save_seats()
-        if not room._maybe_deal():
+        room.seating.gone[seat_id] = room.table.clock()
+        room.save_seats()
+        if not room.hands.maybe_deal():
             room.out.room_changed()
         body = {"v": PROTOCOL_VERSION, "seat": seat_id, "bot_token": bot_token}
         body["ws"] = f"/ws/{room_id}/bot"

@@ -1,18 +1,21 @@
 """Rooms: three seats held by secret tokens, bots, spectators, a turn timer with 托管, matches one
 after another (解散 by vote, 再来一局), persistence.
 
-No web imports here: a connection is any object with a non-blocking ``send(message)``. The room
-is built in layers, one module each:
+No web imports here: a connection is any object with a non-blocking ``send(message)``. A room is
+made of parts with one job each, one module each:
 
-- :mod:`.options`: the options a room is created with, checked;
-- :mod:`.seats`: seats, tokens and connections;
-- :mod:`.base`: the room's state and its public information;
-- :mod:`.views`: the messages sent to each connection (built from per-viewer engine views only);
-- :mod:`.votes`: a vote to 解散 and the 再来一局 window;
-- :mod:`.driver`: dealing, applying actions, ending hands and matches, bots, the turn timer,
-  托管 and the room's clocks;
-- this module: handling client messages, and the creator's seat controls;
-- :mod:`.persist` and :mod:`.manager`: writing rooms to the store, and the rooms of a server.
+- :mod:`.seats`: the seats, their tokens and the connections (``Seating``);
+- :mod:`.table`: the match at those seats and the room's public information (``Table``);
+- :mod:`.driver`: dealing, applying actions, ending hands and matches (``HandDriver``);
+- :mod:`.views`: the messages sent to each connection, built from per-viewer engine views only
+  (``Views``), through the room's :mod:`.broadcast` (``Broadcaster``);
+- :mod:`.autoplay`: bots, the turn timer, 托管 and the room's deadlines, in one task
+  (``AutoPlay``), with each decision's clock from :mod:`.clocks`;
+- this module: the room that holds them, answering client messages and the creator's seat
+  controls;
+- :mod:`.options` and :mod:`.votes`: the options a room is created with, a vote to 解散 and the
+  再来一局 window; :mod:`.persist` and :mod:`.manager`: writing rooms to the store, and the rooms
+  of a server.
 """
 
 from __future__ import annotations
@@ -24,25 +27,33 @@ import secrets
 import time
 from collections.abc import Awaitable
 from concurrent.futures import Future
+from typing import Any
 
 from weimaque.bots import get_bot
 from weimaque.errors import IllegalAction, InvalidNotation
 from weimaque.game.actions import Action
+from weimaque.game.events import Viewer
 from weimaque.game.observation import answered_view, view_of
-from weimaque.game.state import NUM_SEATS
+from weimaque.game.state import NUM_SEATS, GameState
+from weimaque.match import Match
+from weimaque.rules.config import RuleConfig
 from weimaque.server import messages
-from weimaque.server.base import DECISION_SPAN, Status, hand_summary
-from weimaque.server.driver import HandDriver
+from weimaque.server.autoplay import AutoPlay
+from weimaque.server.broadcast import Broadcaster
+from weimaque.server.clocks import DecisionClocks
+from weimaque.server.driver import ActionLock, HandDriver
+from weimaque.server.limits import RateLimiter
 from weimaque.server.options import (
     MAX_BOT_DELAY_MS,
     MAX_TURN_SECONDS,
+    OFFLINE_GRACE_S,
     PATTERN_SWITCHES,
     ROOM_OPTIONS,
     RoomError,
     RoomOptions,
     autoplay_bot_name,
 )
-from weimaque.server.persist import on_loop
+from weimaque.server.persist import Recorder, on_loop
 from weimaque.server.protocol import (
     Act,
     AnyClientMessage,
@@ -63,29 +74,162 @@ from weimaque.server.protocol import (
     Vote,
 )
 from weimaque.server.quickchat import CHAT_BURST, CHAT_INTERVAL
-from weimaque.server.seats import (
-    Client,
-    Conn,
-    Seat,
-    SeatId,
-    find_token,
-    hash_token,
-    new_token,
-)
-from weimaque.server.store import StoreUnavailable
-from weimaque.server.views import replay_steps
+from weimaque.server.seats import Client, Conn, Seat, SeatId, Seating, hash_token, new_token
+from weimaque.server.store import Store, StoreUnavailable
+from weimaque.server.table import DECISION_SPAN, Status, Table, hand_summary
+from weimaque.server.views import Views, replay_steps
 from weimaque.server.votes import Rematch as RematchWindow
 from weimaque.server.votes import Vote as DissolveVote
 
 log = logging.getLogger("weimaque.server")
 
 
-class Room(HandDriver):
-    """A table of three seats playing one match (RULES §8.6), answering its connections."""
+class Room:
+    """A table of three seats playing matches (RULES §8.6), answering its connections.
 
-    #: Hashes of the creator's token (frees seats) and of the 守醒 invitation, if issued.
-    creator: str | None = None
-    invite: str | None = None
+    A room is made of parts with one job each: its ``table`` (seats, match, the hand in
+    progress), the ``hands`` driver that deals and applies, the ``views`` sent to each
+    connection through the broadcaster ``out``, and the ``auto`` play that keeps its clocks.
+    The room itself answers client messages and the creator's seat controls.
+    """
+
+    def __init__(
+        self,
+        room_id: str,
+        opts: RoomOptions,
+        rules: RuleConfig,
+        seed: int,
+        store: Store | None,
+        seats: list[Seat] | None = None,
+        shouxing: Seat | None = None,
+        created: float | None = None,
+    ) -> None:
+        """A room; use ``RoomManager.create`` or ``RoomManager.restore``."""
+        seating = Seating(
+            seats
+            or [
+                Seat("bot", opts.bots[s], name=opts.bots[s]) if s in opts.bots else Seat("human")
+                for s in range(NUM_SEATS)
+            ],
+            shouxing or (Seat("human") if rules.shouxing else None),
+            OFFLINE_GRACE_S,
+        )
+        self.seating = seating
+        self.table = table = Table(room_id, opts, rules, seed, seating, created)
+        self.recorder = Recorder(store, room_id)
+        #: The decision clock of each seat that must decide now.
+        self.clocks = DecisionClocks(lambda: table.clock())
+        #: Everything sent to more than one connection, in order (:mod:`.broadcast`).
+        self.out = Broadcaster(seating.conns, lambda: messages.room(table.info()))
+        self.views = Views(table, self.clocks, self.out)
+        self.hands = HandDriver(table, self.views, self.recorder, self.clocks, self._wake)
+        bots = {s: get_bot(seat.bot) for s, seat in enumerate(seating.seats) if seat.bot}
+        self.auto = AutoPlay(self.hands, self.clocks, bots)
+        #: Quick chat's budget, per seat (weimaque.server.quickchat).
+        self.chat_budget = RateLimiter(CHAT_BURST, CHAT_INTERVAL, max_keys=8)
+        #: Hashes of the creator's token (frees seats) and of the 守醒 invitation, if issued.
+        self.creator: str | None = None
+        self.invite: str | None = None
+        #: Actions being written for connections (kept until done).
+        self._acts: set[asyncio.Task[None]] = set()
+
+    def _wake(self) -> None:
+        self.auto.wake()
+
+    # ----------------------------------------------------------------- what others ask of it
+
+    @property
+    def id(self) -> str:
+        """The room's id."""
+        return self.table.id
+
+    @property
+    def opts(self) -> RoomOptions:
+        """The options the room was created with."""
+        return self.table.opts
+
+    @property
+    def rules(self) -> RuleConfig:
+        """The rules its matches are played by."""
+        return self.table.rules
+
+    @property
+    def seats(self) -> list[Seat]:
+        """The three seats."""
+        return self.seating.seats
+
+    @property
+    def shouxing(self) -> Seat | None:
+        """The 守醒's seat, where the rules seat one (RULES §2.1)."""
+        return self.seating.shouxing
+
+    @property
+    def conns(self) -> set[Conn]:
+        """The connections open to the room."""
+        return self.seating.conns
+
+    @property
+    def match(self) -> Match:
+        """The match being played."""
+        return self.table.match
+
+    @property
+    def state(self) -> GameState | None:
+        """The hand in progress, or None."""
+        return self.table.match.current
+
+    @property
+    def hand_number(self) -> int:
+        """The room-wide number of the current (or last) hand (``Table.hand_number``)."""
+        return self.table.hand_number
+
+    @property
+    def status(self) -> Status:
+        """waiting, playing, between_hands or over."""
+        return self.table.status
+
+    @property
+    def acting(self) -> ActionLock:
+        """Held while an action is written and applied."""
+        return self.hands.acting
+
+    @property
+    def closed(self) -> bool:
+        """Whether the room stopped playing (it left memory, or another process owns it)."""
+        return self.auto.closed
+
+    def info(self) -> dict[str, Any]:
+        """RoomInfo (docs/protocol.md §1)."""
+        return self.table.info()
+
+    def decision_of(self, viewer: Viewer) -> int | None:
+        """The decision number the viewer's views show now (None between hands)."""
+        return self.views.decision_of(viewer)
+
+    def hand_record(self, number: int) -> tuple[int, dict[str, Any]] | None:
+        """(match number, record) of the room's finished hand ``number``, or None."""
+        return self.table.hand_record(number)
+
+    def seat_of_token(self, token: str) -> SeatId | None:
+        """The seat a token holds, compared in constant time."""
+        return self.seating.find(token)
+
+    def start(self) -> None:
+        """Start the room's automatic play on the running loop, once."""
+        self.auto.start()
+
+    async def play(self, seat: int, action: Action, auto: bool = True) -> bool:
+        """Write and then apply a verified action of the seat that must decide; whether it was
+        applied (``HandDriver.play``)."""
+        return await self.hands.play(seat, action, auto)
+
+    async def close(self) -> None:
+        """Stop the room's automatic play."""
+        await self.auto.close()
+
+    def save_seats(self) -> None:
+        """Store the seats as they are now."""
+        self.recorder.seats(self.seating.to_store())
 
     # ----------------------------------------------------------------- connections
 
@@ -96,19 +240,16 @@ class Room(HandDriver):
         (id, name)) from ``address``."""
         conn = Conn(client, player=player, address=address)
         self.conns.add(conn)
-        self.ensure_driver()
+        self.start()
         return conn
 
     def disconnect(self, conn: Conn) -> None:
         """A connection closed; a seat left with none starts its offline grace (protocol §3)."""
         self.out.flush()
-        self.conns.discard(conn)
-        seat = conn.seat if conn.seat is not None else conn.held
-        if isinstance(seat, int) and not self.present(seat):
-            self._gone[seat] = self.clock()
+        self.seating.left(conn, self.table.clock())
         if conn.seat is not None:
             self.out.room_changed()
-        self._wake.set()
+        self._wake()
 
     def handle(self, conn: Conn, msg: AnyClientMessage) -> Awaitable[None] | None:
         """Handle one parsed client message; raise ``ProtocolError`` for a refused one.
@@ -118,7 +259,7 @@ class Room(HandDriver):
         connection's next message, so that its messages keep their order).
         """
         self.out.flush()
-        self.ensure_driver()
+        self.start()
         if isinstance(msg, Act):
             return self._act(conn, msg)
         if isinstance(msg, Ping):
@@ -139,7 +280,7 @@ class Room(HandDriver):
             self._no_timer(conn, msg)
         elif isinstance(msg, Hints):
             conn.hints = msg.on
-            conn.send(self.snapshot(conn, msg.id))
+            conn.send(self.views.snapshot(conn, msg.id))
         elif isinstance(msg, Dissolve):
             self._propose(conn, msg)
         elif isinstance(msg, Vote):
@@ -158,15 +299,14 @@ class Room(HandDriver):
             seat = self.seat_of_token(msg.token)
             if seat is None:
                 conn.seat = None
-                conn.send(self._welcome(conn, msg.id))
-                conn.send(self.snapshot(conn, msg.id))
+                conn.send(self.views.welcome(conn, msg.id))
+                conn.send(self.views.snapshot(conn, msg.id))
                 raise self._fail("bad_token", "this room holds no seat with that token", msg)
             conn.token = msg.token
             if isinstance(seat, int):
                 # Back from offline: the player plays again at once, on the decision's own clock
                 # (docs/protocol.md §3: nothing but the decision's end restarts it).
-                self._gone.pop(seat, None)
-                self.offline_seats.discard(seat)
+                self.seating.back(seat)
             if msg.watch:
                 self._watch(conn, seat)
             else:
@@ -180,30 +320,26 @@ class Room(HandDriver):
                         # left of the decision's clock.
                         s.autoplay = False
             if msg.name is not None:
-                self._seat(seat).name = msg.name
-                self._save_seats()
-        conn.send(self._welcome(conn, msg.id))
-        conn.send(self.snapshot(conn, msg.id))
+                self.seating.seat(seat).name = msg.name
+                self.save_seats()
+        conn.send(self.views.welcome(conn, msg.id))
+        conn.send(self.views.snapshot(conn, msg.id))
         self.out.room_changed()
-        self._wake.set()
-
-    def seat_of_token(self, token: str) -> SeatId | None:
-        """The seat a token holds, compared in constant time."""
-        return find_token(self.seats, self.shouxing, token)
+        self._wake()
 
     def _watch(self, conn: Conn, seat: SeatId) -> None:
         """The connection keeps the seat's token but watches; 托管 plays the seat meanwhile."""
         conn.seat, conn.held = None, seat
-        if isinstance(seat, int) and not self.connected(seat):
+        if isinstance(seat, int) and not self.seating.connected(seat):
             self.seats[seat].away = True
-            self._wake.set()
+            self._wake()
 
     def _spectate(self, conn: Conn, msg: Spectate) -> None:
         seat = conn.seat
         if seat is not None:
             self._watch(conn, seat)
-        conn.send(self._welcome(conn, msg.id))
-        conn.send(self.snapshot(conn, msg.id))
+        conn.send(self.views.welcome(conn, msg.id))
+        conn.send(self.views.snapshot(conn, msg.id))
         self.out.room_changed()
 
     def _leave(self, conn: Conn, msg: Leave) -> None:
@@ -213,17 +349,17 @@ class Room(HandDriver):
         if self.state is not None:
             raise self._fail("hand_in_progress", "a seat may be left only between hands", msg)
         # Leaving revokes the token: no connection keeps it.
-        self._clear_seat(seat_id)
-        self._save_seats()
-        self._notify_freed([seat_id], conn, msg.id)
+        self.hands.clear_seat(seat_id)
+        self.save_seats()
+        self.hands.notify_freed([seat_id], conn, msg.id)
         self._after_seats_changed()
 
     def _after_seats_changed(self) -> None:
         """Tell everyone; a vote or a 再来一局 window may be decided by who is seated now."""
-        self._settle_vote()
-        self._settle_rematch()
+        self.hands.settle_vote()
+        self.hands.settle_rematch()
         self.out.room_changed()
-        self._wake.set()
+        self._wake()
 
     def _autoplay(self, conn: Conn, msg: Autoplay) -> None:
         seat = conn.seat
@@ -236,9 +372,9 @@ class Room(HandDriver):
             s.ready = True
         # 取消托管 gives the player the turn back with what is left of the decision's clock,
         # as a real table's timer keeps running (docs/protocol.md §3).
-        conn.send(self.snapshot(conn, msg.id))
+        conn.send(self.views.snapshot(conn, msg.id))
         self.out.room_changed()
-        self._wake.set()
+        self._wake()
 
     def _no_timer(self, conn: Conn, msg: NoTimer) -> None:
         seat = conn.seat
@@ -250,10 +386,10 @@ class Room(HandDriver):
             )
         # The room's timer changes from the next decision: a running clock keeps its own.
         self.seats[seat].no_timer = msg.agree
-        self._save_seats()
-        conn.send(self.snapshot(conn, msg.id))
+        self.save_seats()
+        conn.send(self.views.snapshot(conn, msg.id))
         self.out.room_changed()
-        self._wake.set()
+        self._wake()
 
     def _sit(self, conn: Conn, msg: Sit) -> None:
         if conn.seat is not None or conn.held is not None:
@@ -281,10 +417,10 @@ class Room(HandDriver):
         if conn.player is not None:  # a signed-in player's seat is theirs (protocol §7.2)
             seat.player, seat.name = conn.player
         conn.seat, conn.token = seat_id, token
-        self._save_seats()
-        conn.send(self._welcome(conn, msg.id))
-        if not self._maybe_deal(conn, msg.id):
-            conn.send(self.snapshot(conn, msg.id))
+        self.save_seats()
+        conn.send(self.views.welcome(conn, msg.id))
+        if not self.hands.maybe_deal(conn, msg.id):
+            conn.send(self.views.snapshot(conn, msg.id))
             self.out.room_changed()
 
     def _check_invite(self, conn: Conn, msg: Sit) -> None:
@@ -314,9 +450,9 @@ class Room(HandDriver):
             seat = None
         if seat is None or seat.kind != "human" or seat.token is None:
             return False
-        self._clear_seat(seat_id)
-        self._save_seats()
-        self._notify_freed([seat_id])
+        self.hands.clear_seat(seat_id)
+        self.save_seats()
+        self.hands.notify_freed([seat_id])
         self._after_seats_changed()
         return True
 
@@ -327,23 +463,23 @@ class Room(HandDriver):
         bot = get_bot(spec)
         seat = self.seats[seat_id]
         held = seat.token is not None
-        self._clear_seat(seat_id)
+        self.hands.clear_seat(seat_id)
         seat.kind, seat.bot, seat.name = "bot", spec, spec
-        self.bots[seat_id] = bot
-        self._save_seats()
+        self.auto.bots[seat_id] = bot
+        self.save_seats()
         if held:
-            self._notify_freed([seat_id])
-        if not self._maybe_deal():
+            self.hands.notify_freed([seat_id])
+        if not self.hands.maybe_deal():
             self._after_seats_changed()
         else:
-            self._wake.set()
+            self._wake()
 
     def _act(self, conn: Conn, msg: Act) -> Awaitable[None] | None:
         seat, action = self._check_act(conn, msg)
         if not self.recorder.durable:
             self._accept(conn, msg, seat, action)
             return None
-        if self.acting.take():  # no other action being written: straight to the store
+        if self.hands.acting.take():  # no other action being written: straight to the store
             return self._write_act(conn, msg, seat, action)
         task = asyncio.get_running_loop().create_task(self._act_in_turn(conn, msg))
         self._acts.add(task)
@@ -353,11 +489,11 @@ class Room(HandDriver):
 
     async def _act_in_turn(self, conn: Conn, msg: Act) -> None:
         """Wait for the actions written before this one, check it again, then write it."""
-        await self.acting.acquire()
+        await self.hands.acting.acquire()
         try:
             seat, action = self._check_act(conn, msg)
         except ProtocolError as exc:
-            self.acting.release()
+            self.hands.acting.release()
             conn.send(exc.to_message())
             return
         await self._write_act(conn, msg, seat, action)
@@ -377,7 +513,7 @@ class Room(HandDriver):
             written = self.recorder.append(self.hand_number, state, seat, action)
             assert written is not None
         except BaseException:
-            self.acting.release()
+            self.hands.acting.release()
             raise
 
         def finish(done: Future[None]) -> None:  # on the loop, once the writer is done
@@ -394,7 +530,7 @@ class Room(HandDriver):
                 else:  # dropped by a vote to 解散 meanwhile (its write removes the action)
                     conn.send(self._fail("no_hand", "the hand is over", msg).to_message())
             finally:
-                self.acting.release()
+                self.hands.acting.release()
                 if not answered.done():
                     answered.set_result(None)
 
@@ -444,7 +580,7 @@ class Room(HandDriver):
 
     def _accept(self, conn: Conn, msg: Act, seat: int, action: Action) -> None:
         """Answer an accepted (and, with a store, written) action, then apply it."""
-        self._seat(seat).autoplay = False
+        self.seating.seat(seat).autoplay = False
         # Accepted: said at once, the same whether or not a claim window will hold the events
         # (their ``events`` message, with ``re``, comes when this seat is settled; see .gate).
         actor = messages.Actor(seat=seat, action=str(action), auto=False)
@@ -456,7 +592,7 @@ class Room(HandDriver):
         if action.kind == "discard" and state is not None:
             shown = answered_view(view_of(state, seat), action).to_json()
         conn.send(messages.ack(msg.id, actor, shown))
-        self.apply(seat, action, auto=False, origin=conn, re=msg.id)
+        self.hands.apply(seat, action, auto=False, origin=conn, re=msg.id)
 
     def _next(self, conn: Conn, msg: Next) -> None:
         seat = conn.seat
@@ -467,7 +603,7 @@ class Room(HandDriver):
         if self.state is not None:
             raise self._fail("hand_in_progress", "the hand is not over", msg)
         self.seats[seat].ready = True
-        if not self._maybe_deal(conn, msg.id):
+        if not self.hands.maybe_deal(conn, msg.id):
             # Said at once to the one who pressed; everyone else hears it with the next change.
             conn.send(messages.room(self.info(), msg.id))
             self.out.room_changed()
@@ -480,12 +616,12 @@ class Room(HandDriver):
             raise self._fail("not_seated", "only a seated player may propose to 解散", msg)
         if self.match.is_over():
             raise self._fail("match_over", "the match is over", msg)
-        if self.vote is not None:
+        if self.table.vote is not None:
             raise self._fail(
-                "vote_open", f"a vote to 解散 proposed by seat {self.vote.by} is open", msg
+                "vote_open", f"a vote to 解散 proposed by seat {self.table.vote.by} is open", msg
             )
-        now = self.clock()
-        refused = self._refused.get(seat)
+        now = self.table.clock()
+        refused = self.table.refused.get(seat)
         seconds = self.opts.vote_seconds
         if refused is not None and now < refused + seconds:
             wait = math.ceil(refused + seconds - now)
@@ -494,22 +630,22 @@ class Room(HandDriver):
                 f"seat {seat}'s proposal was refused; it may propose again in {wait} s",
                 msg,
             )
-        self.vote = DissolveVote.open(seat, now, seconds)
-        self._settle_vote()
+        self.table.vote = DissolveVote.open(seat, now, seconds)
+        self.hands.settle_vote()
         self._answer_room(conn, msg.id)
 
     def _vote(self, conn: Conn, msg: Vote) -> None:
         seat = conn.seat
         if not isinstance(seat, int):
             raise self._fail("not_seated", "only a seated player votes", msg)
-        vote = self.vote
+        vote = self.table.vote
         if vote is None:
             raise self._fail("no_vote", "no vote is open", msg)
         if vote.answers[seat] is not None:
             said = "agreed" if vote.answers[seat] else "refused"
             raise self._fail("already_voted", f"seat {seat} has {said} already", msg)
         vote.answers[seat] = msg.agree
-        self._settle_vote()
+        self.hands.settle_vote()
         self._answer_room(conn, msg.id)
 
     def _rematch(self, conn: Conn, msg: Rematch) -> None:
@@ -518,11 +654,11 @@ class Room(HandDriver):
             raise self._fail("not_seated", "only a seated player chooses 再来一局", msg)
         if not self.match.is_over():
             raise self._fail("match_not_over", "再来一局 is chosen once the match is over", msg)
-        if self.rematch is None:
+        if self.table.rematch is None:
             seconds = self.opts.vote_seconds
-            self.rematch = RematchWindow(self.clock() + seconds, seconds)
-        self.rematch.chosen.add(seat)
-        self._settle_rematch()
+            self.table.rematch = RematchWindow(self.table.clock() + seconds, seconds)
+        self.table.rematch.chosen.add(seat)
+        self.hands.settle_rematch()
         self._answer_room(conn, msg.id)
 
     # ----------------------------------------------------------------- quick chat
@@ -533,7 +669,7 @@ class Room(HandDriver):
         if seat is None:
             raise self._fail("not_seated", "only a seated player may chat", msg)
         budget = self.chat_budget
-        if not budget.allow(str(seat), self.clock()):
+        if not budget.allow(str(seat), self.table.clock()):
             wait = math.ceil(budget.retry_after(str(seat)))
             raise self._fail(
                 "rate_limited",
@@ -548,7 +684,7 @@ class Room(HandDriver):
         if conn in self.conns:
             conn.send(messages.room(self.info(), re))
         self.out.room_changed()
-        self._wake.set()
+        self._wake()
 
 
 __all__ = [

@@ -22,11 +22,13 @@ from weimaque.game.record import start_from_record
 from weimaque.game.state import NUM_SEATS, GameState
 from weimaque.match import Settlement
 from weimaque.server import messages
-from weimaque.server.base import DECISION_SPAN, RoomBase
-from weimaque.server.gate import viewers
+from weimaque.server.broadcast import Broadcaster
+from weimaque.server.clocks import DecisionClocks
+from weimaque.server.gate import Gate, viewers
 from weimaque.server.messages import Actor, LegalAction, Timer, ViewFields
-from weimaque.server.numbers import breakdown_json, hints, table_xi
+from weimaque.server.numbers import HintCache, breakdown_json, hints, table_xi
 from weimaque.server.seats import Conn, SeatId
+from weimaque.server.table import DECISION_SPAN, Table
 
 
 def replay_steps(record: dict[str, Any]) -> list[dict[str, Any]]:
@@ -60,11 +62,26 @@ CARD_EVENTS: Final = frozenset({"drew", "discard", "release", "wei"})
 ViewCache = dict[Viewer, tuple[Observation | None, dict[str, Any] | None, dict[str, Any] | None]]
 
 
-class RoomViews(RoomBase):
-    """The messages a room sends, per connection."""
+class Views:
+    """The messages a room sends, per connection: what each viewer may see of its table."""
 
-    #: The published commitment to the hand in progress (docs/fairness.md).
-    deal_commitment: str | None = None
+    def __init__(self, table: Table, clocks: DecisionClocks, out: Broadcaster) -> None:
+        """Views of ``table``, its decision clocks shown as timers, sent through ``out``."""
+        self.table = table
+        self.seating = table.seating
+        self.clocks = clocks
+        self.out = out
+        #: Viewers waiting for a claim window to close (docs/protocol.md §2.3; :mod:`.gate`).
+        self.gate = Gate()
+        #: Per viewer: (events counted, how many of them it sees), for the ``from`` field.
+        self.counted: dict[Viewer, tuple[int, int]] = {}
+        self.hint_cache = HintCache()
+
+    def reset(self) -> Gate:
+        """The hand is gone (a 解散, a new match): nothing held, nothing counted; the old gate."""
+        gate, self.gate = self.gate, Gate()
+        self.counted.clear()
+        return gate
 
     @staticmethod
     def viewer_of(conn: Conn) -> Viewer:
@@ -76,7 +93,7 @@ class RoomViews(RoomBase):
     def _timer(self, seat: SeatId | None) -> Timer | None:
         if not isinstance(seat, int):
             return None
-        s = self.seats[seat]
+        s = self.seating.seats[seat]
         if s.kind == "bot" or s.autoplay or s.away:
             return None  # decided for the seat: no clock is shown
         return self.clocks.timer(seat)
@@ -89,15 +106,15 @@ class RoomViews(RoomBase):
         (no other seat's hidden answer in a claim window counts, §2.3). It grows with each of
         the viewer's decisions, since each ends with an action of its own.
         """
-        state = self.state
+        state = self.table.state
         if state is None:
             return None
         own = 0 if not isinstance(viewer, int) else sum(1 for s, _ in state.actions if s == viewer)
-        return self.hand_key * DECISION_SPAN + seen + own
+        return self.table.hand_key * DECISION_SPAN + seen + own
 
     def decision_of(self, viewer: Viewer) -> int | None:
         """The decision number the viewer's views show now (None between hands)."""
-        state = self.state
+        state = self.table.state
         if state is None:
             return None
         held = self.gate.waiting(viewer)
@@ -105,7 +122,7 @@ class RoomViews(RoomBase):
         return self._decision(viewer, self._visible_before(viewer, upto))
 
     def _legal(self, seat: SeatId | None) -> list[LegalAction]:
-        state = self.state
+        state = self.table.state
         if state is None or not isinstance(seat, int):
             return []
         return [{"text": str(a), "id": a.id} for a in state.legal_actions(seat)]
@@ -118,7 +135,7 @@ class RoomViews(RoomBase):
         ``shown`` is the hand to show (default: the one in progress); ``cache`` shares the
         per-viewer parts between the connections of one broadcast.
         """
-        state = self.state
+        state = self.table.state
         shown = state if shown is None else shown
         seat = conn.seat
         viewer = self.viewer_of(conn)
@@ -129,7 +146,7 @@ class RoomViews(RoomBase):
             cache[viewer] = (
                 view,
                 None if view is None else view.to_json(),
-                None if view is None else table_xi(view, self.rules),
+                None if view is None else table_xi(view, self.table.rules),
             )
         view, obs, numbers = cache[viewer]
         legal = self._legal(seat) if state is not None else []
@@ -141,14 +158,14 @@ class RoomViews(RoomBase):
             "numbers": numbers,
         }
         if conn.hints and view is not None and shown is state:
-            fields["hints"] = hints(view, self.rules, self.hint_cache)
+            fields["hints"] = hints(view, self.table.rules, self.hint_cache)
         return fields
 
     def _displayed(self) -> GameState | None:
         """The hand shown in a snapshot: the one in progress, or the last one finished."""
-        if self.state is not None:
-            return self.state
-        return self._last_state
+        if self.table.state is not None:
+            return self.table.state
+        return self.table.last_state
 
     def snapshot(self, conn: Conn, re: Any = None) -> messages.Snapshot:
         """The full view of one connection."""
@@ -156,7 +173,7 @@ class RoomViews(RoomBase):
         shown = self._displayed()
         fields = self._view_fields(conn, shown)
         events = [] if shown is None else shown.events
-        held = None if self.state is None else self.gate.waiting(viewer)
+        held = None if self.table.state is None else self.gate.waiting(viewer)
         if held is not None:
             # Waiting for a window to close: the position of its last delivery (see .gate).
             events = events[: NUM_SEATS if held.upto is None else held.upto]
@@ -171,29 +188,29 @@ class RoomViews(RoomBase):
                 "legal_actions": [{"text": t, "id": Action.parse(t).id} for t in legal],
                 "to_act": bool(legal),
                 "timer": None,
-                "numbers": None if view is None else table_xi(view, self.rules),
+                "numbers": None if view is None else table_xi(view, self.table.rules),
             }
         history = [v for e in events if (v := e.view(viewer)) is not None]
         return messages.snapshot(
             re,
             fields,
-            room=self.info(),
+            room=self.table.info(),
             you=self._you(conn),
-            hand_number=self.hand_number,
+            hand_number=self.table.hand_number,
             decision=self._decision(viewer, len(history)),
             history=history,
-            match=self.match_info(),
-            last_hand=self.last_hand if self.state is None else None,
-            commitment=self.deal_commitment if self.state is not None else None,
+            match=self.table.match_info(),
+            last_hand=self.table.last_hand if self.table.state is None else None,
+            commitment=self.table.deal_commitment if self.table.state is not None else None,
         )
 
     def _you(self, conn: Conn) -> messages.You:
         seat = conn.seat
         if seat is None:
             held = conn.held
-            name = None if held is None else self._seat(held).name
+            name = None if held is None else self.seating.seat(held).name
             return {"seat": None, "role": "spectator", "name": name, "held": held}
-        s = self._seat(seat)
+        s = self.seating.seat(seat)
         return {
             "seat": seat,
             "role": "shouxing" if seat == "shouxing" else "player",
@@ -201,13 +218,13 @@ class RoomViews(RoomBase):
             "held": None,
         }
 
-    def _welcome(self, conn: Conn, re: Any) -> messages.Welcome:
+    def welcome(self, conn: Conn, re: Any) -> messages.Welcome:
         seat = conn.seat if conn.seat is not None else conn.held
-        s = None if seat is None else self._seat(seat)
+        s = None if seat is None else self.seating.seat(seat)
         you = self._you(conn)
         return messages.welcome(
             re,
-            room_id=self.id,
+            room_id=self.table.id,
             seat=conn.seat,
             role=you["role"],
             token=None if s is None else conn.token,
@@ -218,16 +235,16 @@ class RoomViews(RoomBase):
     def send_snapshots(self) -> None:
         """A fresh snapshot to every connection (a new hand)."""
         self.out.flush()
-        for conn in list(self.conns):
+        for conn in list(self.seating.conns):
             conn.send(self.snapshot(conn))
 
     def send_deal(self, origin: Conn | None, re: Any) -> None:
         """A new hand: a snapshot to each connection, except those a deal window holds."""
-        state = self.state
+        state = self.table.state
         assert state is not None
-        held = self.gate.dealt(state, self.shouxing is not None)
-        self._counted.clear()
-        for conn in list(self.conns):
+        held = self.gate.dealt(state, self.seating.shouxing is not None)
+        self.counted.clear()
+        for conn in list(self.seating.conns):
             reply = re if conn is origin else None
             if self.viewer_of(conn) in held:
                 if reply is not None:
@@ -255,19 +272,19 @@ class RoomViews(RoomBase):
         table's news is built. Anything that changes the room or sends to it flushes first, so
         the order of messages never changes.
         """
-        state = self.state
+        state = self.table.state
         assert state is not None
         gate = self.gate
         act = (seat, action, auto)
         if before is not None:
-            gate.after_action(before, state, first, act, self.shouxing is not None)
+            gate.after_action(before, state, first, act, self.seating.shouxing is not None)
         groups: dict[Viewer, list[Conn]] = {}
-        for conn in list(self.conns):
+        for conn in list(self.seating.conns):
             groups.setdefault(self.viewer_of(conn), []).append(conn)
         if origin is not None and re is not None and not settled(state, self.viewer_of(origin)):
             gate.replies[origin] = re
         plan: list[tuple[Conn, Any, list[dict[str, Any]], int, Actor | None]] = []
-        for viewer in viewers(state, self.shouxing is not None):
+        for viewer in viewers(state, self.seating.shouxing is not None):
             if not settled(state, viewer):
                 continue
             held = gate.release(viewer)
@@ -300,7 +317,7 @@ class RoomViews(RoomBase):
                 if reply is None and conn is origin:
                     reply = re
                 plan.append((conn, reply, views, seen, actor))
-        hand = self.hand_number
+        hand = self.table.hand_number
         cache: ViewCache = {}
         shared: dict[Any, messages.Events] = {}
 
@@ -344,16 +361,16 @@ class RoomViews(RoomBase):
 
     def _visible_before(self, viewer: Viewer, upto: int) -> int:
         """How many of the hand's first ``upto`` events ``viewer`` sees (counted incrementally)."""
-        state = self.state
+        state = self.table.state
         assert state is not None
-        done, count = self._counted.get(viewer, (0, 0))
+        done, count = self.counted.get(viewer, (0, 0))
         if done > upto:
             done, count = 0, 0
         count += sum(1 for e in state.events[done:upto] if e.view(viewer) is not None)
-        self._counted[viewer] = (upto, count)
+        self.counted[viewer] = (upto, count)
         return count
 
-    def _hand_end(self, number: int, state: GameState, settlement: Settlement) -> dict[str, Any]:
+    def hand_end(self, number: int, state: GameState, settlement: Settlement) -> dict[str, Any]:
         r = state.result
         assert r is not None
         won = next((e for e in reversed(state.events) if isinstance(e, Won)), None)
@@ -379,13 +396,13 @@ class RoomViews(RoomBase):
             "dead": shown["dead"],
             "breakdown": None if r.breakdown is None else breakdown_json(r.breakdown),
             "settlement": settlement.to_dict(),
-            "ledger": self.match.ledger(),
-            "scores": list(self.match.scores),
+            "ledger": self.table.match.ledger(),
+            "scores": list(self.table.match.scores),
             "final_pool_share": None
-            if self.match.final_share is None
-            else list(self.match.final_share),
-            "match_over": self.match.is_over(),
-            "record_url": f"/api/rooms/{self.id}/hands/{number}",
+            if self.table.match.final_share is None
+            else list(self.table.match.final_share),
+            "match_over": self.table.match.is_over(),
+            "record_url": f"/api/rooms/{self.table.id}/hands/{number}",
         }
 
     @staticmethod
@@ -404,4 +421,4 @@ class RoomViews(RoomBase):
         return None
 
 
-__all__ = ["RoomViews", "replay_steps"]
+__all__ = ["Views", "replay_steps"]

@@ -1,37 +1,28 @@
-"""The state of a room: its seats, match and connections, and the public room information.
+"""A room's table: its seats, the match played on them and the hand in progress, and the
+public room information (RoomInfo, docs/protocol.md §1) that follows from them.
 
-The room is built in layers, one module each: this base (state and RoomInfo), the views sent to
-connections (:mod:`.views`), the hand driver with its timer, bots and 托管 (:mod:`.driver`) and
-the message handling (:mod:`.rooms`).
+The table holds state and answers questions about it; it sends nothing. The other parts of a
+room (:mod:`.rooms`) act on it: the hand driver (:mod:`.driver`) deals and applies, the views
+(:mod:`.views`) tell each connection what it may see, the automatic play (:mod:`.autoplay`)
+keeps the clocks.
 """
 
 from __future__ import annotations
 
-import asyncio
 import random
+import secrets
 import time
-from collections import deque
 from collections.abc import Callable
 from typing import Any, Final, Literal
 
-from weimaque.bots import Bot, get_bot
-from weimaque.game.events import Viewer
-from weimaque.game.state import NUM_SEATS, GameState
+from weimaque.game.state import GameState
 from weimaque.match import Match
 from weimaque.rules.config import RuleConfig
 from weimaque.rules.registry import overrides_of
-from weimaque.server import messages
-from weimaque.server.broadcast import Broadcaster
-from weimaque.server.clocks import DecisionClocks, timed
-from weimaque.server.gate import Gate
-from weimaque.server.limits import RateLimiter
+from weimaque.server.clocks import timed
 from weimaque.server.messages import Timer
-from weimaque.server.numbers import HintCache
-from weimaque.server.options import DEFAULT_TURN_SECONDS, OFFLINE_GRACE_S, RoomOptions
-from weimaque.server.persist import Recorder
-from weimaque.server.quickchat import CHAT_BURST, CHAT_INTERVAL
-from weimaque.server.seats import Conn, Seat, SeatId
-from weimaque.server.store import Store
+from weimaque.server.options import DEFAULT_TURN_SECONDS, RoomOptions
+from weimaque.server.seats import Seating
 from weimaque.server.votes import Rematch, Vote
 
 Status = Literal["waiting", "playing", "between_hands", "over"]
@@ -40,54 +31,6 @@ Status = Literal["waiting", "playing", "between_hands", "over"]
 #: (docs/protocol.md §2.2). A hand has far fewer events and actions than this (its stock holds
 #: 22 cards), so numbers never repeat over a room's life.
 DECISION_SPAN: Final = 10_000
-
-
-class ActionLock:
-    """Actions of one room written and applied one at a time, in the order they came.
-
-    Like ``asyncio.Lock``, but a free lock is taken at once (``take``), without waiting for a
-    turn of the event loop: a player's action costs one hop to the store's writer and back.
-    """
-
-    def __init__(self) -> None:
-        """A free lock."""
-        self.held = False
-        self._waiting: deque[asyncio.Future[None]] = deque()
-
-    def take(self) -> bool:
-        """Take the lock if it is free; whether it was."""
-        if self.held:
-            return False
-        self.held = True
-        return True
-
-    async def acquire(self) -> None:
-        """Wait for the lock (in order) and take it."""
-        if self.take():
-            return
-        turn = asyncio.get_running_loop().create_future()
-        self._waiting.append(turn)
-        try:
-            await turn
-        except asyncio.CancelledError:
-            if turn.done() and not turn.cancelled():
-                self.release()  # it was handed over just as the waiter went away
-            raise
-
-    def release(self) -> None:
-        """Hand the lock to the next waiter, or free it."""
-        while self._waiting:
-            turn = self._waiting.popleft()
-            if not turn.done():
-                turn.set_result(None)
-                return
-        self.held = False
-
-    async def __aenter__(self) -> None:
-        await self.acquire()
-
-    async def __aexit__(self, *exc: object) -> None:
-        self.release()
 
 
 def hand_summary(
@@ -109,14 +52,8 @@ def hand_summary(
     }
 
 
-class RoomBase:
+class Table:
     """A table of three seats playing matches one after another (RULES §8.6): its state."""
-
-    #: Seconds a person's seat may have no open connection before it is offline (托管 plays it).
-    offline_grace: float = OFFLINE_GRACE_S
-    #: The least pause before an automatic move where no person holding a seat is connected
-    #: (the server's ``unattended_delay_ms``; docs/protocol.md §6).
-    unattended_delay: float = 0.0
 
     def __init__(
         self,
@@ -124,46 +61,24 @@ class RoomBase:
         opts: RoomOptions,
         rules: RuleConfig,
         seed: int,
-        store: Store | None,
-        seats: list[Seat] | None = None,
-        shouxing: Seat | None = None,
+        seating: Seating,
         created: float | None = None,
     ) -> None:
-        """A room; use ``RoomManager.create`` or ``RoomManager.restore``."""
+        """A table with a fresh match of ``seed``."""
         self.id = room_id
         self.opts = opts
         self.rules = rules
         self.seed = seed
-        self.store = store
-        self.recorder = Recorder(store, room_id)
+        self.seating = seating
         self.created = created if created is not None else time.time()
-        self.seats = seats or [
-            Seat("bot", opts.bots[s], name=opts.bots[s]) if s in opts.bots else Seat("human")
-            for s in range(NUM_SEATS)
-        ]
-        self.shouxing: Seat | None = shouxing or (Seat("human") if rules.shouxing else None)
         self.match = Match.new(rules, seed)
-        self.bots: dict[int, Bot] = {
-            s: get_bot(seat.bot) for s, seat in enumerate(self.seats) if seat.bot
-        }
-        self._auto: Bot | None = None
+        #: Where the bots' choices come from (one stream per match).
         self.rng = random.Random(f"{seed}:bots")
-        self.conns: set[Conn] = set()
-        self.last_hand: dict[str, Any] | None = None
-        self._last_state: GameState | None = None
-        #: The decision clock of each seat that must decide now.
-        self.clocks = DecisionClocks(lambda: self.clock())
-        #: Viewers waiting for a claim window to close (docs/protocol.md §2.3; :mod:`.gate`).
-        self.gate = Gate()
-        #: Per viewer: (events counted, how many of them it sees), for the ``from`` field.
-        self._counted: dict[Viewer, tuple[int, int]] = {}
-        self.hint_cache = HintCache()
-        #: News built on the next turn of the loop (``RoomViews.send_events``).
-        #: Everything sent to more than one connection, in order (:mod:`.broadcast`).
-        self.out = Broadcaster(self.conns, lambda: messages.room(self.info()))
         #: The room's clock (monotonic seconds); a test may give a room a clock of its own.
         self.clock: Callable[[], float] = time.monotonic
-        self._between_since = self.clock()
+        #: The least pause before an automatic move where no person holding a seat is connected
+        #: (the server's ``unattended_delay_ms``; docs/protocol.md §6).
+        self.unattended_delay = 0.0
         #: The match's number in the room (1 for the first; 再来一局 starts the next).
         self.match_number = 1
         #: (match number, record) of every finished hand of the room's earlier matches.
@@ -172,23 +87,18 @@ class RoomBase:
         self.dissolved = False
         self.vote: Vote | None = None
         self.rematch: Rematch | None = None
-        #: Quick chat's budget, per seat (weimaque.server.quickchat).
-        self.chat_budget = RateLimiter(CHAT_BURST, CHAT_INTERVAL, max_keys=8)
         #: When each seat's last proposal to 解散 was refused.
-        self._refused: dict[int, float] = {}
-        #: When each person's seat lost its last open connection, and the seats now offline.
-        self._gone: dict[int, float] = {}
-        self.offline_seats: set[int] = set()
+        self.refused: dict[int, float] = {}
+        #: The ``hand_end`` payload of the last finished hand, and that hand, until the next deal.
+        self.last_hand: dict[str, Any] | None = None
+        self.last_state: GameState | None = None
+        #: When the last hand ended (a table of bots deals the next after its bot delay).
+        self.between_since = self.clock()
         #: Between hands: when the countdown deals the next hand (None: no countdown runs).
-        self._next_deadline: float | None = None
-        self._wake = asyncio.Event()
-        #: Held while an action is written and applied: one at a time, in order.
-        self.acting = ActionLock()
-        #: Actions being written for connections (kept until done).
-        self._acts: set[asyncio.Task[None]] = set()
-        self._task: asyncio.Task[None] | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self.closed = False
+        self.next_deadline: float | None = None
+        #: The published commitment to the hand in progress and its secret (docs/fairness.md).
+        self.deal_commitment: str | None = None
+        self.deal_secret: str | None = None
 
     # ----------------------------------------------------------------- state
 
@@ -238,55 +148,35 @@ class RoomBase:
         """
         if self.opts.turn_seconds is not None:
             return self.opts.turn_seconds
-        players = [s for s in self.seats if s.kind == "human"]
+        players = [s for s in self.seating.seats if s.kind == "human"]
         if all(s.taken and s.no_timer for s in players):
             return None
         return DEFAULT_TURN_SECONDS
 
-    def connected(self, seat: SeatId) -> bool:
-        """Whether a connection is open for the seat."""
-        return any(c.seat == seat for c in self.conns)
-
-    def present(self, seat: SeatId) -> bool:
-        """Whether the seat's player has an open connection (playing or watching, 旁观)."""
-        return any(c.seat == seat or c.held == seat for c in self.conns)
-
-    def gone_since(self, seat: int, now: float) -> float:
-        """When the seat's player lost their last connection (a seat never connected since the
-        room was loaded counts from the first time it is asked about)."""
-        return self._gone.setdefault(seat, now)
-
     def decides_next(self, seat: int) -> bool:
         """Whether the seat's player is one the next deal waits for: a person at the table, not
         offline, not under 托管 nor watching (docs/protocol.md §2.4)."""
-        s = self.seats[seat]
+        s = self.seating.seats[seat]
         return (
             s.kind == "human"
             and s.taken
-            and seat not in self.offline_seats
+            and seat not in self.seating.offline
             and not (s.autoplay or s.away)
-            and not (self.opts.autoplay_absent and not self.present(seat))
+            and not (self.opts.autoplay_absent and not self.seating.present(seat))
         )
 
     def seat_ready(self, seat: int) -> bool:
         """RoomInfo's ``ready``: a bot, or a taken seat the next deal does not wait for."""
-        s = self.seats[seat]
+        s = self.seating.seats[seat]
         if s.kind == "bot":
             return True
         return s.taken and (s.ready or not self.decides_next(seat))
-
-    def seated_people(self) -> list[SeatId]:
-        """The seats held by a person (the 守醒's too)."""
-        out: list[SeatId] = [s for s, seat in enumerate(self.seats) if seat.kind == "human"]
-        if self.shouxing is not None:
-            out.append("shouxing")
-        return [s for s in out if self._seat(s).token is not None]
 
     def info(self) -> dict[str, Any]:
         """RoomInfo (docs/protocol.md §1)."""
         now = self.clock()
         seats = []
-        for s, seat in enumerate(self.seats):
+        for s, seat in enumerate(self.seating.seats):
             seats.append(
                 {
                     "seat": s,
@@ -294,8 +184,8 @@ class RoomBase:
                     "bot": seat.bot,
                     "taken": seat.taken,
                     "name": seat.name,
-                    "connected": seat.kind == "bot" or self.connected(s),
-                    "offline": s in self.offline_seats,
+                    "connected": seat.kind == "bot" or self.seating.connected(s),
+                    "offline": s in self.seating.offline,
                     "autoplay": seat.autoplay,
                     "away": seat.away,
                     "no_timer": seat.no_timer,
@@ -303,7 +193,7 @@ class RoomBase:
                     "player_id": seat.player,
                 }
             )
-        sx = self.shouxing
+        sx = self.seating.shouxing
         return {
             "room_id": self.id,
             "status": self.status,
@@ -315,9 +205,13 @@ class RoomBase:
             "seats": seats,
             "shouxing": None
             if sx is None
-            else {"taken": sx.taken, "name": sx.name, "connected": self.connected("shouxing")},
-            "spectators": sum(1 for c in self.conns if c.seat is None),
-            "same_network": self.same_network(),
+            else {
+                "taken": sx.taken,
+                "name": sx.name,
+                "connected": self.seating.connected("shouxing"),
+            },
+            "spectators": sum(1 for c in self.seating.conns if c.seat is None),
+            "same_network": self.seating.same_network(),
             "club": self.opts.club,
             "public": self.opts.public,
             # A chosen seed makes a practice room: everyone sees it before sitting down.
@@ -336,18 +230,18 @@ class RoomBase:
             "match_number": self.match_number,
             "first_hand": self.first_hand,
             "dissolved": self.dissolved,
-            "next_hand": self._next_hand_info(now),
-            "vote": self._vote_info(now),
-            "rematch": self._rematch_info(now),
+            "next_hand": self.next_hand_info(now),
+            "vote": self.vote_info(now),
+            "rematch": self.rematch_info(now),
         }
 
-    def _next_hand_info(self, now: float) -> Timer | None:
-        deadline, seconds = self._next_deadline, self.opts.next_seconds
+    def next_hand_info(self, now: float) -> Timer | None:
+        deadline, seconds = self.next_deadline, self.opts.next_seconds
         if deadline is None or seconds is None or self.status != "between_hands":
             return None
         return timed(deadline, now, seconds)
 
-    def _vote_info(self, now: float) -> dict[str, Any] | None:
+    def vote_info(self, now: float) -> dict[str, Any] | None:
         vote = self.vote
         if vote is None:
             return None
@@ -358,16 +252,17 @@ class RoomBase:
             "answers": list(vote.answers),
         }
 
-    def _rematch_info(self, now: float) -> dict[str, Any] | None:
+    def rematch_info(self, now: float) -> dict[str, Any] | None:
         rematch = self.rematch
         if rematch is None:
             return None
         return {
             # A bot plays on in the next match: it has chosen.
             "chosen": [
-                seat.kind == "bot" or s in rematch.chosen for s, seat in enumerate(self.seats)
+                seat.kind == "bot" or s in rematch.chosen
+                for s, seat in enumerate(self.seating.seats)
             ],
-            "shouxing": None if self.shouxing is None else "shouxing" in rematch.chosen,
+            "shouxing": None if self.seating.shouxing is None else "shouxing" in rematch.chosen,
             **timed(rematch.deadline, now, rematch.seconds),
         }
 
@@ -406,41 +301,31 @@ class RoomBase:
             "hands": self.summaries(),
         }
 
-    def _seat(self, seat: SeatId) -> Seat:
-        if seat == "shouxing":
-            assert self.shouxing is not None
-            return self.shouxing
-        return self.seats[seat]
+    def next_match(self) -> None:
+        """再来一局: the finished match's hands go to the archive, and a fresh match begins with the
+        same rules and a new seed (the OS CSPRNG's, or derived from a practice room's seed)."""
+        self.archive.extend((self.match_number, rec) for rec in self.match.hands)
+        self.match_number += 1
+        if self.opts.seed is None:
+            self.seed = secrets.randbits(63)
+        else:
+            self.seed = random.Random(f"{self.opts.seed}:match:{self.match_number}").getrandbits(63)
+        self.match = Match.new(self.rules, self.seed)
+        self.rng = random.Random(f"{self.seed}:bots")
+        self.dissolved = False
+        self.vote = self.rematch = None
+        self.refused.clear()
+        self.last_hand = self.last_state = None
+        self.next_deadline = None
 
-    def _save_seats(self) -> None:
-        self.recorder.seats(self.seats_json())
-
-    def same_network(self) -> bool:
-        """Whether two seats are held from one network address now (docs/protocol.md §7.2)."""
-        seen: dict[str, int] = {}
-        for conn in self.conns:
-            seat = conn.seat
-            if (
-                isinstance(seat, int)
-                and conn.address
-                and seen.setdefault(conn.address, seat) != seat
-            ):
-                return True
-        return False
-
-    def seats_json(self) -> dict[str, Any]:
-        """Stored form of the seats."""
-        return {
-            "seats": [s.to_store() for s in self.seats],
-            "shouxing": None if self.shouxing is None else self.shouxing.to_store(),
-        }
+    def auto_delay(self) -> float:
+        """Seconds before an automatic move: the room's ``bot_delay_ms``, and at least the
+        server's ``unattended_delay_ms`` at a table where no person holding a seat is connected
+        (a table of bots, or one its players left to 托管; docs/protocol.md §6)."""
+        delay = self.opts.bot_delay_ms / 1000
+        if delay < self.unattended_delay and not self.seating.anyone_present():
+            return self.unattended_delay
+        return delay
 
 
-__all__ = [
-    "DECISION_SPAN",
-    "ActionLock",
-    "RoomBase",
-    "Status",
-    "hand_summary",
-    "timed",
-]
+__all__ = ["DECISION_SPAN", "Status", "Table", "hand_summary"]
