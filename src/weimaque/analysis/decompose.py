@@ -121,6 +121,14 @@ def can_split(counts: Counts) -> bool:
     return False
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def winning_faces(counts: Counts) -> frozenset[int]:
+    """The faces one more card of which completes ``counts`` (``completions(counts)``), as a set,
+    cached: the engine asks it of each seat's hand at every draw, and a hand changes only when
+    its own seat plays."""
+    return frozenset(completions(counts))
+
+
 def completions(counts: Counts, change: int = 1) -> list[int]:
     """The faces ``f`` for which ``counts`` with ``change`` cards of ``f`` (one more by default,
     or ``-2``: two fewer) split into groups + one pair, in face order.

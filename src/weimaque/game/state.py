@@ -15,7 +15,7 @@ from collections.abc import Container, Sequence
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
-from weimaque.analysis.decompose import can_split
+from weimaque.analysis.decompose import can_split, winning_faces
 from weimaque.cards import FACE_CHARS, NUM_FACES, RED_FACES, sorted_deck
 from weimaque.errors import IllegalAction, quoted
 from weimaque.game.actions import RUN_STARTS, Action
@@ -259,13 +259,18 @@ class GameState:
         return cls(rules, hands, deck[:STOCK_SIZE], dealer, seed)
 
     def _check_deal(self) -> None:
-        total = [sum(column) for column in zip(*self.hands, strict=True)]
+        """Four of every face among the hands and the stock, the dealer holding one card more
+        than the others (RULES §2.2)."""
+        a, b, c = self.hands
+        total = [x + y + z for x, y, z in zip(a, b, c, strict=True)]
         for f in self.stock:
             total[f] += 1
         sizes = [sum(h) for h in self.hands]
-        if any(t != 4 for t in total) or sizes[self.dealer] != DEALER_CARDS:
-            raise IllegalAction(f"not a valid deal: hand sizes {sizes}, dealer {self.dealer}")
-        if any(sizes[s] != DEALER_CARDS - 1 for s in range(NUM_SEATS) if s != self.dealer):
+        if (
+            total.count(4) != NUM_FACES
+            or sizes[self.dealer] != DEALER_CARDS
+            or sizes.count(DEALER_CARDS - 1) != NUM_SEATS - 1
+        ):
             raise IllegalAction(f"not a valid deal: hand sizes {sizes}, dealer {self.dealer}")
 
     @classmethod
@@ -511,15 +516,15 @@ class GameState:
         if self.dead[seat]:
             return None
         hand = self.hands[seat]
-        # the quick split check of ``win_check`` (the hand with the card, or less the 偎'd
-        # pair), before the melds are gathered; the hand is changed and restored in place
-        held = hand[card]
-        if held == 0 and not any(hand[x] and hand[y] for _, x, y in CHI_NEEDS[card]):
-            return None  # with no copy held the card can only sit in a run: none can form
-        hand[card] = held - 2 if source == "self" and held >= 2 else held + 1
-        key = tuple(hand)
-        hand[card] = held
-        if not can_split(key):
+        # the quick split check of ``win_check`` before the melds are gathered: the hand with
+        # the card (the seat's winning faces, cached per hand), or less the 偎'd pair
+        if source == "self" and hand[card] >= 2:
+            hand[card] -= 2
+            key = tuple(hand)
+            hand[card] += 2
+            if not can_split(key):
+                return None
+        elif card not in winning_faces(tuple(hand)):
             return None
         return win_check(
             [m.meld() for m in self.melds[seat]],
