@@ -193,11 +193,6 @@ class Room:
         """Held while an action is written and applied."""
         return self.hands.acting
 
-    @property
-    def closed(self) -> bool:
-        """Whether the room stopped playing (it left memory, or another process owns it)."""
-        return self.auto.closed
-
     def info(self) -> dict[str, Any]:
         """RoomInfo (docs/protocol.md §1)."""
         return self.table.info()
