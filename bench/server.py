@@ -1,6 +1,6 @@
 """Server load: N concurrent tables, three WebSocket clients each, through a real ``wmq serve``.
 
-Run: ``.venv/bin/python bench/server.py [--tables 50] [--hands 1] [--max-seconds 120]``.
+Run: ``.venv/bin/python bench/server.py [--tables 50] [--hands 1] [--rounds N] [--max-seconds S]``.
 The server runs in a subprocess on 127.0.0.1 with a temporary database and every limit at its
 default; every seat is a client from a loopback address of its own (127.0.x.y) that asks for
 听 hints as the browser does (``--no-hints``: not) and answers with a random legal action over
@@ -8,7 +8,9 @@ its WebSocket (``--chat``: each seat also says a quick-chat phrase every 10 or s
 within the chat rate limit; ``--players``: every seat is a signed-in player, docs/protocol.md
 §7, whose socket carries its key, and every hand is counted for its 战绩). Reported: actions per
 second, the p50/p99 latency from sending ``act`` to receiving its answer (the ``ack``), and the
-server's CPU time per action (start-up excluded).
+server's CPU time per action (start-up excluded). With ``--rounds N`` the bench runs N times
+(seeds ``--seed`` onwards, a fresh server each) and gives each figure's median and range: one
+round's p99 is the 15th-worst of about 1,500 answers, and moves with the machine's load.
 
 The peer, measured in the same run: an echo server (``websockets``, one Python process, no game)
 answering the same number of clients with messages of the same size, in the same lock-step
@@ -286,26 +288,10 @@ async def play(
     return stats
 
 
-def main() -> None:
-    """Parse arguments, run, report."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tables", type=int, default=50)
-    parser.add_argument("--hands", type=int, default=1, help="hands per table")
-    parser.add_argument("--max-seconds", type=float, default=120.0)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--json", action="store_true")
-    parser.add_argument("--no-peer", action="store_true", help="skip the echo-server peer")
-    parser.add_argument(
-        "--no-hints", action="store_true", help="clients do not ask for 听 hints (the browser does)"
-    )
-    parser.add_argument(
-        "--chat", action="store_true", help="each seat sends a chat phrase every ~10 actions"
-    )
-    parser.add_argument(
-        "--players", action="store_true", help="every seat is a signed-in player (its key)"
-    )
-    args = parser.parse_args()
+def one_round(args: argparse.Namespace, seed: int) -> dict[str, Any]:
+    """One round: a fresh server and database, the tables played, the peer measured after."""
     port = free_port()
+    own_start = resource.getrusage(resource.RUSAGE_SELF)
     with tempfile.TemporaryDirectory() as tmp:
         proc = start_server(Path(tmp) / "bench.db", port)
         try:
@@ -317,7 +303,7 @@ def main() -> None:
                     args.tables,
                     args.hands,
                     args.max_seconds,
-                    args.seed,
+                    seed,
                     not args.no_hints,
                     args.chat,
                     args.players,
@@ -329,6 +315,7 @@ def main() -> None:
             proc.terminate()
             proc.wait(10)
     own = resource.getrusage(resource.RUSAGE_SELF)
+    clients_cpu = own.ru_utime + own.ru_stime - own_start.ru_utime - own_start.ru_stime
     lat = sorted(stats.latencies) or [0.0]
     per_action = None
     if server_cpu is not None and cpu_start is not None and stats.actions:
@@ -339,7 +326,8 @@ def main() -> None:
         rounds = max(1, stats.actions // max(1, 3 * args.tables))
         peer = peer_p99(3 * args.tables, rounds, 1500)
     p99 = 1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))]
-    report = {
+    return {
+        "seed": seed,
         "tables": args.tables,
         "hints": not args.no_hints,
         "chat": args.chat,
@@ -356,15 +344,71 @@ def main() -> None:
         "ratio_p99_to_peer": None if not peer else round(p99 / peer, 2),
         "server_cpu_ms_per_action": per_action,
         "server_cpu_s": None if server_cpu is None else round(server_cpu, 2),
-        "clients_cpu_s": round(own.ru_utime + own.ru_stime, 2),
+        "clients_cpu_s": round(clients_cpu, 2),
         "cpus": os.cpu_count(),
         "load_average_1min": round(os.getloadavg()[0], 2),
     }
-    if args.json:
-        print(json.dumps(report))
-    else:
-        for key, value in report.items():
-            print(f"{key:>16}: {value}")
+
+
+def spread(values: list[float]) -> str:
+    """``median [min, max]`` of a figure over the rounds."""
+    return f"{statistics.median(values):.2f} [{min(values):.2f}, {max(values):.2f}]"
+
+
+def main() -> None:
+    """Parse arguments, run the rounds, report each and, over several, the spread."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--hands", type=int, default=1, help="hands per table")
+    parser.add_argument("--max-seconds", type=float, default=120.0)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="rounds, seeds --seed, --seed + 1, …: each figure's median and range over them",
+    )
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--no-peer", action="store_true", help="skip the echo-server peer")
+    parser.add_argument(
+        "--no-hints", action="store_true", help="clients do not ask for 听 hints (the browser does)"
+    )
+    parser.add_argument(
+        "--chat", action="store_true", help="each seat sends a chat phrase every ~10 actions"
+    )
+    parser.add_argument(
+        "--players", action="store_true", help="every seat is a signed-in player (its key)"
+    )
+    args = parser.parse_args()
+    if args.rounds < 1:
+        parser.error(f"--rounds must be at least 1, not {args.rounds}")
+    reports = []
+    for k in range(args.rounds):
+        report = one_round(args, args.seed + k)
+        reports.append(report)
+        if args.json:
+            print(json.dumps(report))
+        elif args.rounds == 1:
+            for key, value in report.items():
+                print(f"{key:>16}: {value}")
+        else:
+            figures = ("latency_p99_ms", "peer_echo_p99_ms", "server_cpu_ms_per_action")
+            shown = "  ".join(f"{key} {report[key]}" for key in figures)
+            print(
+                f"round {k + 1} seed {report['seed']}: {shown}  load {report['load_average_1min']}"
+            )
+    if args.rounds > 1 and not args.json:
+        print(f"over {args.rounds} rounds, median [min, max]:")
+        for key in (
+            "latency_p50_ms",
+            "latency_p99_ms",
+            "peer_echo_p99_ms",
+            "ratio_p99_to_peer",
+            "server_cpu_ms_per_action",
+        ):
+            values = [r[key] for r in reports if r[key] is not None]
+            if values:
+                print(f"{key:>24}: {spread(values)}")
 
 
 if __name__ == "__main__":
