@@ -132,9 +132,7 @@ async def seat_client(
             await ws.send(json.dumps({"v": 1, "id": n, **fields}, ensure_ascii=False))
             return n
 
-        await send(type="sit", seat=seat)
-        if hints:
-            await send(type="hints", on=True)  # as the browser does by default
+        await send(type="sit", seat=seat, hints=hints)  # as the browser asks (on by default)
         pending: dict[int, float] = {}
         finished = 0
         acted = 0

@@ -119,3 +119,35 @@ def test_a_played_match_sends_only_listed_kinds_in_their_form() -> None:
             check(message)
             seen.add(message["type"])
     assert seen == set(KINDS), sorted(set(KINDS) - seen)
+
+
+def test_join_and_sit_ask_for_hints_without_a_second_snapshot() -> None:
+    """``hints`` on ``sit`` and ``join`` (docs/protocol.md §2.1): the one snapshot that answers
+    them carries the 听 hints of a seated connection, never a spectator's; a ``hints`` that is
+    not a bool is refused and the connection goes on."""
+    room = RoomManager(None).create(
+        RoomOptions(bots={1: "random", 2: "random"}, turn_seconds=None, bot_delay_ms=0, seed=3)
+    )
+    player, watcher = Wire(), Wire()
+    me, spectator = room.connect(player), room.connect(watcher)
+    say(room, me, type="sit", seat=0, hints=True, id="s")
+    answers = [m for m in player.log if m.get("re") == "s"]
+    assert [m["type"] for m in answers] == ["welcome", "snapshot"]
+    assert answers[1]["hints"] is not None
+    token = answers[0]["token"]
+    say(room, spectator, type="join", hints=True, id="j")
+    (snap,) = [m for m in watcher.log if m.get("re") == "j" and m["type"] == "snapshot"]
+    assert "hints" not in snap
+    # Another tab of the seat: its join says no, and its views carry none.
+    tab = Wire()
+    other = room.connect(tab)
+    say(room, other, type="join", token=token, hints=False, id="t")
+    (snap,) = [m for m in tab.log if m.get("re") == "t" and m["type"] == "snapshot"]
+    assert "hints" not in snap and snap["you"]["seat"] == 0
+    say(room, other, type="join", token=token, hints="yes", id="bad")
+    (error,) = [m for m in tab.log if m.get("re") == "bad"]
+    assert error["type"] == "error" and error["code"] == "bad_message"
+    assert error["echo"]["hints"] == "yes" and "hints" in error["message"]
+    say(room, other, type="join", token=token, hints=True, id="ok")
+    (snap,) = [m for m in tab.log if m.get("re") == "ok" and m["type"] == "snapshot"]
+    assert snap["hints"] is not None

@@ -174,6 +174,8 @@ class Join(ClientMessage):
     name: Name | None = None
     #: With a token: keep the seat but watch (旁观) instead of playing it.
     watch: StrictBool = False
+    #: 听 hints for this connection from the answer on (as ``hints`` would ask); None: as it was.
+    hints: StrictBool | None = None
 
 
 class Sit(ClientMessage):
@@ -183,6 +185,8 @@ class Sit(ClientMessage):
     seat: StrictInt | Literal["shouxing"]
     name: Name | None = None
     invite: Token | None = None
+    #: 听 hints for this connection from the answer on (as ``hints`` would ask); None: as it was.
+    hints: StrictBool | None = None
 
 
 class Act(ClientMessage):

@@ -290,6 +290,8 @@ class Room:
         return ProtocolError(code, message, msg.model_dump(exclude_none=True), msg.id)
 
     def _join(self, conn: Conn, msg: Join) -> None:
+        if msg.hints is not None:
+            conn.hints = msg.hints
         if msg.token is not None:
             seat = self.seat_of_token(msg.token)
             if seat is None:
@@ -387,6 +389,8 @@ class Room:
         self._wake()
 
     def _sit(self, conn: Conn, msg: Sit) -> None:
+        if msg.hints is not None:
+            conn.hints = msg.hints
         if conn.seat is not None or conn.held is not None:
             held = conn.seat if conn.seat is not None else conn.held
             raise self._fail("already_seated", f"this connection already holds seat {held}", msg)

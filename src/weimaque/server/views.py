@@ -157,7 +157,7 @@ class Views:
             "timer": self._timer(seat) if legal else None,
             "numbers": numbers,
         }
-        if conn.hints and view is not None and shown is state:
+        if conn.hints and isinstance(seat, int) and view is not None and shown is state:
             fields["hints"] = hints(view, self.table.rules, self.hint_cache)
         return fields
 

@@ -53,11 +53,13 @@ export function myRoomIds() {
 
 /**
  * One WebSocket to /ws/{roomId} that rejoins with the stored token after every (re)connect.
- * onMessage(msg) gets every server message; onState("connecting" | "open" | "closed").
+ * onMessage(msg) gets every server message; onState("connecting" | "open" | "closed");
+ * hints() says whether this device wants 听 hints, asked for with every join and sit.
  */
 export class RoomSocket {
-  constructor(roomId, { onMessage, onState, name }) {
+  constructor(roomId, { onMessage, onState, name, hints = () => false }) {
     this.roomId = roomId;
+    this.wantsHints = hints;
     this.onMessage = onMessage;
     this.onState = onState;
     this.name = name;
@@ -133,6 +135,7 @@ export class RoomSocket {
     const token = loadToken(this.roomId);
     const fields = token ? { token } : {};
     if (token && (watch ?? isWatching(this.roomId))) fields.watch = true;
+    fields.hints = this.wantsHints();
     return this.send("join", fields);
   }
 
@@ -158,7 +161,7 @@ export class RoomSocket {
   }
 
   sit(seat, name, invite) {
-    const fields = { seat };
+    const fields = { seat, hints: this.wantsHints() };
     if (name) fields.name = name;
     if (invite) fields.invite = invite;
     return this.send("sit", fields);

@@ -56,6 +56,7 @@ export function startRoom(app, roomId) {
   installHandDrag(app, layout);
   const motion = new Motion();
   const socket = new RoomSocket(roomId, {
+    hints: hintsWanted,
     onMessage: (msg) => receive(msg),
     onState: (conn) => {
       s.conn = conn;
@@ -98,7 +99,6 @@ export function startRoom(app, roomId) {
     }
     if (msg.type === "welcome") {
       if (msg.seat === null && msg.held === null) maybeAutosit();
-      if (typeof msg.seat === "number" && hintsWanted()) socket.hints(true);
       if (typeof msg.seat === "number" && sessionStorage.getItem(noTimerKey(roomId))) {
         sessionStorage.removeItem(noTimerKey(roomId));
         socket.noTimer(true);
