@@ -307,3 +307,36 @@ def test_a_request_head_trickled_in_is_cut_off(tight: Server) -> None:
             if closed:
                 break
         assert closed and time.monotonic() - start >= HEAD_TIMEOUT - 0.1
+
+
+def test_a_client_that_closed_its_socket_is_let_go_without_a_warning(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A write that finds the client gone (a player closing the tab while the room still had news
+    for it) ends the connection as any failed write does, but is not logged as a failure; a
+    write that takes too long still is."""
+    import asyncio
+
+    from starlette.websockets import WebSocketDisconnect
+
+    from weimaque.server.limits import CLIENT_GONE, send_within
+    from weimaque.server.sockets import QueueClient
+
+    class Gone:
+        async def send_text(self, text: str) -> None:
+            raise WebSocketDisconnect(1001)
+
+    class Stuck:
+        async def send_text(self, text: str) -> None:
+            await asyncio.sleep(10)
+
+    assert asyncio.run(send_within(Gone(), "{}", 1.0)) == CLIENT_GONE  # type: ignore[arg-type]
+    slow = asyncio.run(send_within(Stuck(), "{}", 0.01))  # type: ignore[arg-type]
+    assert slow is not None and "took over" in slow
+    caplog.set_level("DEBUG", logger="weimaque.server")
+    for reason in (CLIENT_GONE, slow):
+        client = QueueClient(label=f"client {reason}")
+        client.fail(reason)
+        assert client.failed == reason and client.queue.get_nowait() is None
+    levels = {r.getMessage().split(": ", 1)[0]: r.levelname for r in caplog.records}
+    assert levels == {f"client {CLIENT_GONE}": "DEBUG", f"client {slow}": "WARNING"}

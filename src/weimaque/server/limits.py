@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
-from starlette.websockets import WebSocket
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
 #: Content-Security-Policy of every response: the UI is same-origin modules and CSS only (the
 #: UI sets a few inline styles; no inline script runs).
@@ -255,12 +255,19 @@ CLOSE_BEHIND: Final = 1008
 CLOSE_SILENT: Final = 4408
 
 
+#: Why a write did not go out when the client had closed its socket: a player leaving, which is
+#: nobody's fault and not logged as a failure.
+CLIENT_GONE: Final = "the client closed the connection"
+
+
 async def send_within(websocket: WebSocket, text: str, timeout: float) -> str | None:
     """Send one message within ``timeout`` seconds; None, or why the connection must go."""
     try:
         await asyncio.wait_for(websocket.send_text(text), timeout)
     except TimeoutError:
         return f"a write took over {timeout} s"
+    except WebSocketDisconnect:
+        return CLIENT_GONE
     except Exception as exc:
         return f"write failed: {type(exc).__name__}"
     return None

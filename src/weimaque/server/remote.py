@@ -34,6 +34,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from weimaque.bots import lines
 from weimaque.bots.lines import PROTOCOL
 from weimaque.server.limits import (
+    CLIENT_GONE,
     CLOSE_SILENT,
     BodyError,
     Counter,
@@ -332,7 +333,8 @@ class Link:
         """Stop writing: the connection is to be closed and the seat counts as absent."""
         if self.failed is None:
             self.failed = reason
-            log.warning("room %s: closing a remote bot's connection: %s", self.room.id, reason)
+            level = logging.DEBUG if reason == CLIENT_GONE else logging.WARNING
+            log.log(level, "room %s: closing a remote bot's connection: %s", self.room.id, reason)
             self.out.put_nowait(None)
 
     async def pump(self, websocket: WebSocket, timeout: float = 10.0) -> None:

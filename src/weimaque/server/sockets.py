@@ -16,6 +16,7 @@ from starlette.websockets import WebSocket
 
 from weimaque.server.context import Server, server_of
 from weimaque.server.limits import (
+    CLIENT_GONE,
     CLOSE_SILENT,
     RateLimiter,
     client_address,
@@ -85,7 +86,8 @@ class QueueClient:
         """Stop sending: the connection is to be closed."""
         if self.failed is None:
             self.failed = reason
-            log.warning("%s: closing the connection: %s", self.label, reason)
+            level = logging.DEBUG if reason == CLIENT_GONE else logging.WARNING
+            log.log(level, "%s: closing the connection: %s", self.label, reason)
             self.queue.put_nowait(None)
 
     def close(self) -> None:
