@@ -7,8 +7,8 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from weimaque.analysis.decompose import PAIR, RUN, TRIPLE, splits
-from weimaque.cards import NUM_FACES, counts_of
+from weimaque.analysis.decompose import PAIR, RUN, TRIPLE, completions, splits, winning_faces
+from weimaque.cards import NUM_FACES, counts_of, faces_of
 
 Counts = tuple[int, ...]
 Group = tuple[int, int]
@@ -157,3 +157,21 @@ def test_splits_examples() -> None:
     assert splits(counts_of([1, 6, 9, 3, 3])) == ()
     # The doc example.
     assert splits(counts_of([0, 0, 1, 2, 3])) == (((PAIR, 0), (RUN, 1)),)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, NUM_FACES - 1), max_size=24))
+def test_faces_of_lists_a_count_vector_in_face_order(faces: list[int]) -> None:
+    counts = counts_of(faces)
+    assert faces_of(counts) == sorted(faces)
+    assert counts_of(faces_of(counts)) == counts
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, NUM_FACES - 1), min_size=1, max_size=20))
+def test_winning_faces_are_the_faces_one_more_of_which_splits(faces: list[int]) -> None:
+    counts = counts_of(faces)
+    if max(counts) > 4:
+        return
+    one_more = {f for f in range(NUM_FACES) if splits(counts_of([*faces, f]))}
+    assert winning_faces(counts) == one_more == set(completions(counts))

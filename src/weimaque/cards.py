@@ -43,6 +43,21 @@ def counts_of(faces: Iterable[int]) -> Counts:
     return tuple(c)
 
 
+#: ``(f,) * n`` for every face ``f`` and count ``n`` up to the copies in the deck.
+_REPEATS: Final = tuple(tuple((f,) * n for n in range(COPIES + 1)) for f in range(NUM_FACES))
+
+
+def faces_of(counts: Iterable[int]) -> list[int]:
+    """The faces a count vector holds, in face order (``counts_of``'s inverse): a hand's cards
+    are listed for every view of every action, so each face's copies are joined, not counted
+    out one by one."""
+    out: list[int] = []
+    for f, n in enumerate(counts):
+        if n > 0:
+            out += _REPEATS[f][n] if n <= COPIES else (f,) * n
+    return out
+
+
 def red_count(counts: Counts) -> int:
     """How many red cards a count vector holds."""
     return sum(counts[f] for f in RED_FACES)
@@ -50,7 +65,7 @@ def red_count(counts: Counts) -> int:
 
 def sorted_deck() -> list[int]:
     """The 80 cards in face order, each face four times (RULES §2.2)."""
-    return [f for f in range(NUM_FACES) for _ in range(COPIES)]
+    return faces_of([COPIES] * NUM_FACES)
 
 
 def is_run(faces: Iterable[int]) -> bool:

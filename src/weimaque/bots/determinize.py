@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from typing import cast
 
 from weimaque.bots.base import BotView
-from weimaque.cards import COPIES, NUM_FACES
+from weimaque.cards import COPIES, NUM_FACES, faces_of
 from weimaque.game.observation import ClaimView
 from weimaque.game.state import (
     HU,
@@ -216,7 +216,7 @@ class Knowledge:
             claim_card = claim.card
             if claim.origin in ("discard", "draw", "release"):
                 seen[claim_card] += 1  # on the table, in nobody's hand yet
-        unseen = [f for f in range(NUM_FACES) for _ in range(COPIES - seen[f])]
+        unseen = faces_of([COPIES - n for n in seen])
         return Knowledge(
             view=view,
             seat=seat,
@@ -263,7 +263,7 @@ class Knowledge:
                     f = rng.choice(ok)
                     pool[f] -= 3
                     wei_faces[(s, k)] = f
-        cards = [f for f in range(NUM_FACES) for _ in range(pool[f])]
+        cards = faces_of(pool)
         rng.shuffle(cards)
         hands = [[0] * NUM_FACES for _ in range(NUM_SEATS)]
         rest: list[int] = []
@@ -531,7 +531,7 @@ class _Chain:
 
     def world(self) -> GameState:
         """The chain's current deal as a state, the stock in a fresh random order."""
-        stock = [f for f in range(NUM_FACES) for _ in range(self.stock[f])]
+        stock = faces_of(self.stock)
         self.rng.shuffle(stock)
         hands = [list(h) for h in self.hands]
         hands[self.k.seat] = list(self.k.hand)

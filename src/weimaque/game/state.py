@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Final, Literal
 
 from weimaque.analysis.decompose import can_split, winning_faces
-from weimaque.cards import FACE_CHARS, NUM_FACES, RED_FACES, sorted_deck
+from weimaque.cards import FACE_CHARS, NUM_FACES, RED_FACES, faces_of, sorted_deck
 from weimaque.errors import IllegalAction, quoted
 from weimaque.game.actions import RUN_STARTS, Action
 from weimaque.game.events import (
@@ -302,7 +302,7 @@ class GameState:
         st.seed = None
         st.dealer = dealer
         st.hands = hands
-        st.initial_hands = [tuple(f for f in range(NUM_FACES) for _ in range(h[f])) for h in hands]
+        st.initial_hands = [tuple(faces_of(h)) for h in hands]
         st.stock = stock
         st.pos = 0
         st.melds = melds
@@ -415,7 +415,7 @@ class GameState:
 
     def hand_faces(self, seat: int) -> list[int]:
         """A seat's concealed cards, sorted."""
-        return [f for f in range(NUM_FACES) for _ in range(self.hands[seat][f])]
+        return faces_of(self.hands[seat])
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Every action ``seat`` may take now (empty when it need not decide)."""
