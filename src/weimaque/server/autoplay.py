@@ -222,12 +222,17 @@ class AutoPlay:
         self._wake = asyncio.Event()
         self._task = loop.create_task(self.drive(), name=f"room-{self.table.id}")
 
-    async def close(self) -> None:
-        """Stop the automatic-play task."""
+    def stop(self) -> None:
+        """Stop at once: no automatic move from now on; the task ends on the loop."""
         self.closed = True
+        if self._task is not None:
+            self._task.cancel()
+
+    async def close(self) -> None:
+        """Stop, and wait for the task to end."""
+        self.stop()
         task = self._task
-        if task is not None and not task.done():
-            task.cancel()
+        if task is not None:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Coroutine
@@ -255,9 +256,14 @@ CLOSE_BEHIND: Final = 1008
 CLOSE_SILENT: Final = 4408
 
 
-#: Why a write did not go out when the client had closed its socket: a player leaving, which is
-#: nobody's fault and not logged as a failure.
+#: Why a write did not go out when the client had closed its socket: a player leaving.
 CLIENT_GONE: Final = "the client closed the connection"
+
+
+def closing_level(reason: str) -> int:
+    """How loudly the end of a connection is logged: a client that left is nobody's failure
+    (debug); anything else that stops a connection is a warning."""
+    return logging.DEBUG if reason == CLIENT_GONE else logging.WARNING
 
 
 async def send_within(websocket: WebSocket, text: str, timeout: float) -> str | None:

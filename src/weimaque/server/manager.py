@@ -120,8 +120,7 @@ class RoomManager:
             return
         for conn in list(room.conns):
             conn.client.fail("the room moved to another server")
-        room.auto.closed = True  # it stops at once; its task ends on the loop
-        asyncio.get_running_loop().create_task(room.close())
+        room.stop()
 
     def _guard(self, room: Room) -> None:
         """In a cluster, the room writes only while this process holds its lease."""

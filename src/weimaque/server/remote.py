@@ -34,13 +34,13 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from weimaque.bots import lines
 from weimaque.bots.lines import PROTOCOL
 from weimaque.server.limits import (
-    CLIENT_GONE,
     CLOSE_SILENT,
     BodyError,
     Counter,
     Limits,
     RateLimiter,
     client_address,
+    closing_level,
     origin_allowed,
     read_json,
     run_connection,
@@ -139,7 +139,7 @@ class RemoteBots:
         seat.token = hash_token(bot_token)  # kept hashed, like every seat token
         seat.name = clean_name(name) or f"bot{seat_id + 1}"
         # Offline until the bot connects (docs/protocol.md §3).
-        room.seating.gone[seat_id] = room.table.clock()
+        room.seating.gone_at(seat_id, room.table.clock())
         room.save_seats()
         if not room.hands.maybe_deal():
             room.out.room_changed()
@@ -333,8 +333,12 @@ class Link:
         """Stop writing: the connection is to be closed and the seat counts as absent."""
         if self.failed is None:
             self.failed = reason
-            level = logging.DEBUG if reason == CLIENT_GONE else logging.WARNING
-            log.log(level, "room %s: closing a remote bot's connection: %s", self.room.id, reason)
+            log.log(
+                closing_level(reason),
+                "room %s: closing a remote bot's connection: %s",
+                self.room.id,
+                reason,
+            )
             self.out.put_nowait(None)
 
     async def pump(self, websocket: WebSocket, timeout: float = 10.0) -> None:

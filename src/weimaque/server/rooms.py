@@ -176,7 +176,7 @@ class Room:
     @property
     def state(self) -> GameState | None:
         """The hand in progress, or None."""
-        return self.table.match.current
+        return self.table.state
 
     @property
     def hand_number(self) -> int:
@@ -218,8 +218,12 @@ class Room:
         applied (``HandDriver.play``)."""
         return await self.hands.play(seat, action, auto)
 
+    def stop(self) -> None:
+        """Stop the room's automatic play at once (its task ends on the loop)."""
+        self.auto.stop()
+
     async def close(self) -> None:
-        """Stop the room's automatic play."""
+        """Stop the room's automatic play, and wait for it to end."""
         await self.auto.close()
 
     def save_seats(self) -> None:

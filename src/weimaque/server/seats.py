@@ -151,7 +151,11 @@ class Seating:
         self.conns.discard(conn)
         seat = conn.seat if conn.seat is not None else conn.held
         if isinstance(seat, int) and not self.present(seat):
-            self.gone[seat] = now
+            self.gone_at(seat, now)
+
+    def gone_at(self, seat: int, now: float) -> None:
+        """The seat has no open connection from ``now`` on: its offline grace starts."""
+        self.gone[seat] = now
 
     def back(self, seat: int) -> None:
         """The seat's player is back: it is not offline, and no grace runs."""

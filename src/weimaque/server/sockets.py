@@ -16,10 +16,10 @@ from starlette.websockets import WebSocket
 
 from weimaque.server.context import Server, server_of
 from weimaque.server.limits import (
-    CLIENT_GONE,
     CLOSE_SILENT,
     RateLimiter,
     client_address,
+    closing_level,
     origin_allowed,
     run_connection,
     send_within,
@@ -86,8 +86,7 @@ class QueueClient:
         """Stop sending: the connection is to be closed."""
         if self.failed is None:
             self.failed = reason
-            level = logging.DEBUG if reason == CLIENT_GONE else logging.WARNING
-            log.log(level, "%s: closing the connection: %s", self.label, reason)
+            log.log(closing_level(reason), "%s: closing the connection: %s", self.label, reason)
             self.queue.put_nowait(None)
 
     def close(self) -> None:
