@@ -11,7 +11,7 @@ the others' choices, and the engine resolves by priority 胡 > 碰 > 吃 (RULES 
 from __future__ import annotations
 
 import random
-from collections.abc import Container, Sequence
+from collections.abc import Collection, Container, Sequence
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
@@ -66,11 +66,24 @@ def xiajia(seat: int) -> int:
     return (seat + 1) % NUM_SEATS
 
 
-def discardable(hand: Sequence[int], banned: Container[int]) -> list[int]:
+#: By how many of a face a hand holds: whether that count lets it 出 one (RULES §5.2): held,
+#: and not a 砍 of three.
+COUNT_DISCARDABLE: Final = (False, True, True, False, True)
+
+
+def discardable(hand: Sequence[int], banned: Collection[int]) -> list[int]:
     """The faces a hand may 出 (RULES §5.2): held, not a 砍 of three, not a face its seat 碰'd
-    or 吃'd (``banned``). The one statement of the rule: the engine, its checks and the bots
-    call it."""
-    return [f for f, n in enumerate(hand) if n and n != 3 and f not in banned]
+    or 吃'd (``banned``). The one statement of the rule (with :func:`may_discard` for one
+    face): the engine, its checks and the bots call it."""
+    ok = COUNT_DISCARDABLE
+    if banned:
+        return [f for f, n in enumerate(hand) if ok[n] and f not in banned]
+    return [f for f, n in enumerate(hand) if ok[n]]
+
+
+def may_discard(hand: Sequence[int], face: int, banned: Container[int]) -> bool:
+    """Whether a hand may 出 ``face``: ``face in discardable(hand, banned)`` (RULES §5.2)."""
+    return COUNT_DISCARDABLE[hand[face]] and face not in banned
 
 
 def may_peng(hand: Sequence[int], card: int, peng_guo: Container[int]) -> bool:
@@ -102,6 +115,10 @@ def shangjia(seat: int) -> int:
 _DECK: Final = tuple(sorted_deck())
 
 
+#: The Fisher-Yates steps of a shuffle of the deck, from the top: (index, bits drawn for it).
+_SHUFFLE_STEPS: Final = tuple((i, (i + 1).bit_length()) for i in range(len(_DECK) - 1, 0, -1))
+
+
 def deal_order(seed: int) -> list[int]:
     """The shuffled deck of a seed: ``random.Random(seed).shuffle`` of the sorted deck (§2.2).
 
@@ -111,11 +128,9 @@ def deal_order(seed: int) -> list[int]:
     """
     deck = list(_DECK)
     getrandbits = random.Random(seed).getrandbits
-    for i in range(len(deck) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    for i, k in _SHUFFLE_STEPS:
         j = getrandbits(k)
-        while j >= n:
+        while j > i:
             j = getrandbits(k)
         deck[i], deck[j] = deck[j], deck[i]
     return deck
@@ -463,7 +478,7 @@ class GameState:
         """Why ``seat`` may not 出 ``face`` now (which part of :func:`discardable` it fails), or
         None (RULES §5.2)."""
         hand = self.hands[seat]
-        if face in discardable(hand, self.no_discard[seat]):
+        if may_discard(hand, face, self.no_discard[seat]):
             return None
         name = FACE_CHARS[face]
         if hand[face] == 0:
@@ -538,6 +553,15 @@ class GameState:
 
     def verify(self, seat: int, action: Action) -> None:
         """Raise :class:`IllegalAction` naming the rule if ``seat`` may not take ``action`` now."""
+        if (
+            self.phase == "discard"
+            and seat == self.turn
+            and action.kind == "discard"
+            and type(face := action.face) is int
+            and 0 <= face < NUM_FACES
+            and may_discard(self.hands[seat], face, self.no_discard[seat])
+        ):
+            return  # the common case, a legal 出, in one test
         if self.phase == "over":
             raise IllegalAction(f"cannot {action}: the hand is over")
         if not 0 <= seat < NUM_SEATS:
@@ -638,18 +662,31 @@ class GameState:
         """Each seat's options and scored wins on a card (see ``claim_window``)."""
         options: dict[int, list[Action]] = {}
         wins: dict[int, Breakdown] = {}
+        hands, peng_guo = self.hands, self.peng_guo
+        if origin == "release":
+            # only the 下家 may 吃 a released card; nobody 碰s or 胡s it (RULES §3.1.3)
+            chi_seat = (from_seat + 1) % NUM_SEATS
+            runs = self._chi_runs(chi_seat, card)
+            if runs:
+                options[chi_seat] = [*[CHIS[s] for s in runs], PASS]
+            return options, wins
         draw = origin == "draw"
         claimable = draw or origin == "discard"
         chi_seat = from_seat if draw else (from_seat + 1) % NUM_SEATS
-        hands, peng_guo = self.hands, self.peng_guo
         for other in ASK_ORDER[from_seat]:
             opts: list[Action] = []
-            if draw:
+            # the quick test of ``win_on``: most cards complete nobody's hand
+            if draw and (other == from_seat or card in winning_faces(tuple(hands[other]))):
                 win = self.win_on(other, card, "self" if other == from_seat else "other", last)
                 if win is not None:
                     opts.append(HU)
                     wins[other] = win
-            if claimable and other != from_seat and may_peng(hands[other], card, peng_guo[other]):
+            if (
+                claimable
+                and other != from_seat
+                and hands[other][card] >= 2
+                and may_peng(hands[other], card, peng_guo[other])
+            ):
                 opts.append(PENG)
             if other == chi_seat:
                 opts.extend([CHIS[s] for s in self._chi_runs(other, card)])
@@ -693,7 +730,7 @@ class GameState:
             face_up = self.rules.wei_face_up
             hand[card] -= 2
             self.melds[seat].append(TableMeld("wei", (card,) * 3, card, seat, not face_up))
-            self.events.append(Drew(seat, card, not face_up, self.stock_left))
+            self.events.append(Drew(seat, card, not face_up, len(self.stock) - self.pos))
             self.events.append(Weied(seat, card, face_up))
             window = Window(card, "wei", seat, last, {})
             if win is not None:
@@ -701,7 +738,7 @@ class GameState:
                 window.wins[seat] = win
             self._open(window)
             return
-        self.events.append(Drew(seat, card, False, self.stock_left))
+        self.events.append(Drew(seat, card, False, len(self.stock) - self.pos))
         self._offer(card, "draw", seat, last)
 
     def _resolve(self) -> None:
