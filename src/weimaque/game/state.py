@@ -434,10 +434,12 @@ class GameState:
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Every action ``seat`` may take now (empty when it need not decide)."""
+        if self.phase == "discard":
+            if seat != self.turn:
+                return []
+            return [DISCARDS[f] for f in discardable(self.hands[seat], self.no_discard[seat])]
         if not self._must_act(seat):
             return []
-        if self.phase == "discard":
-            return [DISCARDS[f] for f in discardable(self.hands[seat], self.no_discard[seat])]
         assert self.window is not None
         return list(self.window.options[seat])
 
@@ -562,6 +564,11 @@ class GameState:
             and may_discard(self.hands[seat], face, self.no_discard[seat])
         ):
             return  # the common case, a legal 出, in one test
+        w = self.window
+        if self.phase == "claim" and w is not None and seat not in w.responses:
+            for option in w.options.get(seat, ()):
+                if option is action:
+                    return  # an answer taken from ``legal_actions``, in one pass
         if self.phase == "over":
             raise IllegalAction(f"cannot {action}: the hand is over")
         if not 0 <= seat < NUM_SEATS:
