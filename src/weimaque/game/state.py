@@ -52,13 +52,21 @@ DEAL_PATTERNS: Final = ("tianhu", "jiuxiaodui", "wudui_deal")
 #: One shared (immutable) action per discard face and per run start, for the hot paths.
 DISCARDS: Final = tuple(Action.discard(f) for f in range(NUM_FACES))
 CHIS: Final = {s: Action.chi(s) for s in RUN_STARTS}
+#: One shared (immutable) event per seat and face for a 出 and a release, and per seat, cards
+#: left and face for a face-up draw: the events of every turn, made once.
+DISCARDED: Final = tuple(tuple(Discarded(s, f) for f in range(NUM_FACES)) for s in range(NUM_SEATS))
+RELEASED: Final = tuple(tuple(Released(s, f) for f in range(NUM_FACES)) for s in range(NUM_SEATS))
+DREW_FACE_UP: Final = tuple(
+    tuple(tuple(Drew(s, f, False, left) for f in range(NUM_FACES)) for left in range(STOCK_SIZE))
+    for s in range(NUM_SEATS)
+)
 #: Per face: each run holding it (RULES §4.6, within one size) as (start, the two other faces).
 CHI_NEEDS: Final = tuple(
     tuple((s, *(g for g in (s, s + 1, s + 2) if g != f)) for s in RUN_STARTS if s <= f <= s + 2)
     for f in range(NUM_FACES)
 )
 #: The three seats in the order a window on a card from seat ``s`` asks them (RULES §3).
-ASK_ORDER: Final = tuple((s, (s + 1) % 3, (s - 1) % 3) for s in range(3))
+ASK_ORDER: Final = tuple((s, (s + 1) % 3, (s - 1) % 3) for s in range(NUM_SEATS))
 
 
 def xiajia(seat: int) -> int:
@@ -649,7 +657,7 @@ class GameState:
 
     def _discard(self, seat: int, face: int) -> None:
         self.hands[seat][face] -= 1
-        self.events.append(Discarded(seat, face))
+        self.events.append(DISCARDED[seat][face])
         self._offer(face, "discard", seat, False)
 
     def claim_window(self, card: int, origin: Origin, from_seat: int, last: bool) -> Window:
@@ -745,7 +753,11 @@ class GameState:
                 window.wins[seat] = win
             self._open(window)
             return
-        self.events.append(Drew(seat, card, False, len(self.stock) - self.pos))
+        left = len(self.stock) - self.pos
+        drew = (
+            DREW_FACE_UP[seat][left][card] if left < STOCK_SIZE else Drew(seat, card, False, left)
+        )
+        self.events.append(drew)
         self._offer(card, "draw", seat, last)
 
     def _resolve(self) -> None:
@@ -813,7 +825,7 @@ class GameState:
             self._draw(xiajia(from_seat))
         elif origin == "draw":
             # Released: it counts as the drawer's discard; only his 下家 may 吃 it (RULES §3.1.3).
-            self.events.append(Released(from_seat, card))
+            self.events.append(RELEASED[from_seat][card])
             self._offer(card, "release", from_seat, last)
         elif origin == "release":
             self.rows[from_seat].append(card)
