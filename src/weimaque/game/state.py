@@ -792,8 +792,12 @@ class GameState:
                         self.events.append(DeclinedHu(s, w.card))
             for s, opts in w.options.items():
                 a = chosen.get(s)
-                if (a is None or a.kind != "peng") and any(o.kind == "peng" for o in opts):
-                    self.peng_guo[s].add(w.card)  # 碰-过张 (RULES §5.3)
+                if a is not None and a.kind == "peng":
+                    continue
+                for o in opts:
+                    if o.kind == "peng":
+                        self.peng_guo[s].add(w.card)  # 碰-过张 (RULES §5.3)
+                        break
         self.window = None
         if w.origin in ("discard", "release"):
             self.thrown[w.from_seat].add(w.card)
