@@ -11,12 +11,25 @@ Run: ``.venv/bin/python bench/engine.py [--games N]``. Two figures, each beside 
 Times are CPU seconds of this process (``time.process_time``), so a busy shared machine slows
 both sides alike; each figure is the best of ``--repeat`` rounds. The peers need
 ``pip install -e '.[bench]'`` (RLCard) and the environment ``.[env]``; a missing one is skipped.
+
+``--instructions`` gives the first pair as machine instructions instead of seconds, counted by
+valgrind's callgrind (Debian's ``valgrind``): the same count on every run whatever else the
+machine is doing, where CPU seconds move with the load. Each side runs twice in a fresh
+interpreter (``PYTHONHASHSEED=0``), with few and with many units, and the difference is divided
+by the difference of units, which takes start-up and imports out. Instructions are not time
+(numpy's loops retire more of them per cycle than the interpreter does), so the ratio is a
+second opinion on the timed one, not a replacement. It takes a few minutes.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import re
+import shutil
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -105,6 +118,59 @@ def rlcard_steps(env: Any, steps: int, seed: int) -> tuple[int, float]:
     return done, time.process_time() - start
 
 
+#: What one side runs under callgrind: ``ours`` hands or RLCard games, their number in argv.
+_COUNTED = {
+    "ours": "import engine, sys; engine.ours(int(sys.argv[1]), 0)",
+    "peer": "import engine, sys, numpy; numpy.random.seed(0); "
+    "engine.rlcard_games(engine.rlcard_env(0), int(sys.argv[1]))",
+}
+
+
+def instructions(side: str, units: int) -> int:
+    """Machine instructions of one fresh interpreter running ``units`` of ``side``."""
+    code = f"import sys; sys.path.insert(0, {os.path.dirname(os.path.abspath(__file__))!r}); "
+    out = subprocess.run(
+        [
+            "valgrind",
+            "--tool=callgrind",
+            "--callgrind-out-file=/dev/null",
+            sys.executable,
+            "-c",
+            code + _COUNTED[side],
+            str(units),
+        ],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONHASHSEED": "0"},
+        check=True,
+    )
+    found = re.search(r"Collected : (\d+)", out.stderr)
+    if found is None:
+        raise RuntimeError(f"callgrind printed no count: {out.stderr[-500:]!r}")
+    return int(found.group(1))
+
+
+def per_unit(side: str, few: int, many: int) -> float:
+    """Instructions per unit of ``side``: the difference of a run of ``many`` and one of
+    ``few``, divided by ``many - few`` (start-up and imports cancel out)."""
+    return (instructions(side, many) - instructions(side, few)) / (many - few)
+
+
+def count_instructions(args: argparse.Namespace) -> None:
+    """The ``--instructions`` figures: instructions per hand, per peer game, and the ratio."""
+    if shutil.which("valgrind") is None:
+        print("valgrind not installed: apt-get install valgrind to count instructions")
+        return
+    ours_per_hand = per_unit("ours", 100, 100 + args.games // 4)
+    print(f"weimaque instructions/hand   : {ours_per_hand:12,.0f}")
+    if rlcard_env(args.seed) is None:
+        print("rlcard not installed: pip install -e '.[bench]' to measure the peer")
+        return
+    peer_per_game = per_unit("peer", 2, 2 + max(1, args.peer_games // 10))
+    print(f"rlcard instructions/game     : {peer_per_game:12,.0f}")
+    print(f"ratio                        : {peer_per_game / ours_per_hand:12.1f}x")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=2000)
@@ -113,7 +179,15 @@ def main() -> None:
     parser.add_argument("--peer-steps", type=int, default=5000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="count instructions under callgrind instead of timing (slow, but steady)",
+    )
     args = parser.parse_args()
+    if args.instructions:
+        count_instructions(args)
+        return
     hands_per_s = best_rate(lambda: ours(args.games, args.seed), args.repeat)
     print(f"weimaque random hands/s      : {hands_per_s:9.1f}")
     peer = rlcard_env(args.seed)
