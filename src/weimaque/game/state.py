@@ -650,9 +650,10 @@ class GameState:
             assert action.face is not None
             self._discard(seat, action.face)
         else:
-            assert self.window is not None
-            self.window.responses[seat] = action
-            if len(self.window.responses) == len(self.window.options):
+            w = self.window
+            assert w is not None
+            w.responses[seat] = action
+            if len(w.responses) == len(w.options):
                 self._resolve()
 
     def _discard(self, seat: int, face: int) -> None:
@@ -689,18 +690,19 @@ class GameState:
         claimable = draw or origin == "discard"
         chi_seat = from_seat if draw else (from_seat + 1) % NUM_SEATS
         for other in ASK_ORDER[from_seat]:
+            hand = hands[other]
             opts: list[Action] = []
             # the quick test of ``win_on``: most cards complete nobody's hand
-            if draw and (other == from_seat or card in winning_faces(tuple(hands[other]))):
+            if draw and (other == from_seat or card in winning_faces(tuple(hand))):
                 win = self.win_on(other, card, "self" if other == from_seat else "other", last)
                 if win is not None:
                     opts.append(HU)
                     wins[other] = win
             if (
                 claimable
+                and hand[card] >= 2
                 and other != from_seat
-                and hands[other][card] >= 2
-                and may_peng(hands[other], card, peng_guo[other])
+                and may_peng(hand, card, peng_guo[other])
             ):
                 opts.append(PENG)
             if other == chi_seat:
@@ -731,13 +733,14 @@ class GameState:
             self._resolve()
 
     def _draw(self, seat: int) -> None:
-        if self.pos >= len(self.stock):
+        left = len(self.stock) - self.pos - 1  # once this card is drawn
+        if left < 0:
             self.events.append(Chou(seat))
             self._end(HandResult(None, None))
             return
         card = self.stock[self.pos]
         self.pos += 1
-        last = self.pos == len(self.stock)
+        last = left == 0
         hand = self.hands[seat]
         if hand[card] >= 2:
             # Mandatory 偎: with three in hand, two are used and one kept (RULES §4.3).
@@ -745,7 +748,7 @@ class GameState:
             face_up = self.rules.wei_face_up
             hand[card] -= 2
             self.melds[seat].append(TableMeld("wei", (card,) * 3, card, seat, not face_up))
-            self.events.append(Drew(seat, card, not face_up, len(self.stock) - self.pos))
+            self.events.append(Drew(seat, card, not face_up, left))
             self.events.append(Weied(seat, card, face_up))
             window = Window(card, "wei", seat, last, {})
             if win is not None:
@@ -753,7 +756,6 @@ class GameState:
                 window.wins[seat] = win
             self._open(window)
             return
-        left = len(self.stock) - self.pos
         drew = (
             DREW_FACE_UP[seat][left][card] if left < STOCK_SIZE else Drew(seat, card, False, left)
         )
