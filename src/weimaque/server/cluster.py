@@ -29,6 +29,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
+from weimaque.server.periodic import every
+
 if TYPE_CHECKING:
     from redis.asyncio import Redis
 
@@ -288,13 +290,7 @@ class Cluster:
             self._task = asyncio.get_running_loop().create_task(self._renew_forever())
 
     async def _renew_forever(self) -> None:
-        period = self.config.lease_seconds / 3
-        while True:
-            await asyncio.sleep(period)
-            try:
-                await self.renew()
-            except Exception as exc:
-                log.error("cluster: renewal failed: %s: %s", type(exc).__name__, exc)
+        await every(self.config.lease_seconds / 3, self.renew, "cluster: renewal")
 
     async def ping(self) -> str | None:
         """Whether Redis answers: None, else why not."""

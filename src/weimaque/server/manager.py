@@ -22,6 +22,7 @@ from weimaque.rules.registry import rules_with
 from weimaque.server.cluster import Cluster
 from weimaque.server.limits import Limits
 from weimaque.server.options import RoomError, RoomOptions
+from weimaque.server.periodic import every
 from weimaque.server.rooms import Room
 from weimaque.server.seats import Seat, SeatId, hash_token, new_token, stored_hash
 from weimaque.server.store import Store, StoredRoom
@@ -319,12 +320,7 @@ class RoomManager:
 
     async def _sweep_forever(self) -> None:
         period = max(0.2, min(5.0, self.limits.seat_grace / 4, self.limits.idle_evict / 4))
-        while True:
-            await asyncio.sleep(period)
-            try:
-                await self.sweep()
-            except Exception as exc:
-                log.error("sweep failed: %s: %s", type(exc).__name__, exc)
+        await every(period, self.sweep, "sweep")
 
     async def sweep(self, now: float | None = None) -> None:
         """Free squatted seats; evict idle and finished rooms from memory (not from the store)."""
