@@ -122,7 +122,10 @@ def register(app: typer.Typer) -> None:
         limits = parse_limits(limit or [])
         opened = open_store(store or db or default_path())
         shown = f"[{host}]" if ":" in host else host
-        typer.echo(f"wmq serve: http://{shown}:{port}/  (database {opened.path})", err=False)
+        # A loopback server is opened by its name, localhost: a page on a bare address gets
+        # no passkeys (docs/web.md).
+        address = "localhost" if host in ("127.0.0.1", "::1") else shown
+        typer.echo(f"wmq serve: http://{address}:{port}/  (database {opened.path})", err=False)
         cluster = None
         if redis is not None:
             from weimaque.server.cluster import ClusterConfig
