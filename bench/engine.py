@@ -13,12 +13,13 @@ both sides alike; each figure is the best of ``--repeat`` rounds. The peers need
 ``pip install -e '.[bench]'`` (RLCard) and the environment ``.[env]``; a missing one is skipped.
 
 ``--instructions`` gives the first pair as machine instructions instead of seconds, counted by
-valgrind's callgrind (Debian's ``valgrind``): the same count on every run whatever else the
-machine is doing, where CPU seconds move with the load. Each side runs twice in a fresh
-interpreter (``PYTHONHASHSEED=0``), with few and with many units, and the difference is divided
-by the difference of units, which takes start-up and imports out. Instructions are not time
-(numpy's loops retire more of them per cycle than the interpreter does), so the ratio is a
-second opinion on the timed one, not a replacement. It takes a few minutes.
+valgrind's callgrind (Debian's ``valgrind``): a count that moves by less than 1% from run to
+run whatever else the machine is doing, where CPU seconds move with the load by a tenth. Each
+side runs twice in a fresh interpreter (``PYTHONHASHSEED=0``), with few and with many units,
+and the difference is divided by the difference of units, which takes start-up and imports out.
+Instructions are not time (the two sides retire them at different rates: the timed ratio has
+come out about a tenth below the counted one), so the ratio is a second opinion on the timed
+one, not a replacement. It takes a few minutes.
 """
 
 from __future__ import annotations
