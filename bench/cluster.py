@@ -41,7 +41,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import WebSocketException
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from server import Stats, client_address, create_room, play, process_cpu
+from server import Stats, client_address, create_room, play, process_cpu, table_arguments
 from weimaque.deploy.local import LocalCluster, scratch_folder
 
 
@@ -242,10 +242,7 @@ def failover(folder: Path, args: argparse.Namespace) -> dict[str, Any]:
 def main() -> None:
     """Parse arguments, run both parts, report."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tables", type=int, default=50)
-    parser.add_argument("--hands", type=int, default=1, help="hands per table")
-    parser.add_argument("--max-seconds", type=float, default=120.0)
-    parser.add_argument("--seed", type=int, default=1)
+    table_arguments(parser)
     parser.add_argument("--trials", type=int, default=5, help="failover trials")
     parser.add_argument("--lease-seconds", type=float, default=None, help="wmq serve's lease")
     parser.add_argument("--no-load", action="store_true", help="skip part (a)")

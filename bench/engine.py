@@ -25,6 +25,7 @@ one, not a replacement. It takes a few minutes.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import random
 import re
@@ -164,7 +165,7 @@ def count_instructions(args: argparse.Namespace) -> None:
         return
     ours_per_hand = per_unit("ours", 100, 100 + args.games // 4)
     print(f"weimaque instructions/hand   : {ours_per_hand:12,.0f}")
-    if rlcard_env(args.seed) is None:
+    if importlib.util.find_spec("rlcard") is None:
         print("rlcard not installed: pip install -e '.[bench]' to measure the peer")
         return
     peer_per_game = per_unit("peer", 2, 2 + max(1, args.peer_games // 10))

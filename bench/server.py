@@ -353,13 +353,18 @@ def spread(values: list[float]) -> str:
     return f"{statistics.median(values):.2f} [{min(values):.2f}, {max(values):.2f}]"
 
 
-def main() -> None:
-    """Parse arguments, run the rounds, report each and, over several, the spread."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def table_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of a load of tables, shared with bench/cluster.py."""
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--hands", type=int, default=1, help="hands per table")
     parser.add_argument("--max-seconds", type=float, default=120.0)
     parser.add_argument("--seed", type=int, default=1)
+
+
+def main() -> None:
+    """Parse arguments, run the rounds, report each and, over several, the spread."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    table_arguments(parser)
     parser.add_argument(
         "--rounds",
         type=int,

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from weimaque.analysis.decompose import can_split, splits
 from weimaque.cards import NUM_FACES, sorted_deck
 from weimaque.game.actions import PASS_ID, RUN_STARTS, Action
-from weimaque.game.state import GameState, deal_order, win_check
+from weimaque.game.state import GameState, deal_order, discardable, may_discard, win_check
 from weimaque.rules import PRESET_IDS
 
 
@@ -131,3 +131,16 @@ def test_can_split_on_dealt_hands_with_one_more_card() -> None:
                 if hand[card] < 4:
                     hand[card] += 1
                     assert can_split(tuple(hand)) == bool(splits(tuple(hand)))
+
+
+@given(
+    st.lists(st.integers(0, 4), min_size=NUM_FACES, max_size=NUM_FACES),
+    st.frozensets(st.integers(0, NUM_FACES - 1), max_size=6),
+)
+def test_discardable_and_may_discard_state_the_discard_rule(
+    counts: list[int], banned: frozenset[int]
+) -> None:
+    # RULES §5.2, plainly: a held face, not a 砍 of three, not 碰'd or 吃'd by the seat.
+    plain = [f for f in range(NUM_FACES) if counts[f] > 0 and counts[f] != 3 and f not in banned]
+    assert discardable(counts, banned) == plain
+    assert [f for f in range(NUM_FACES) if may_discard(counts, f, banned)] == plain
