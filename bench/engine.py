@@ -163,12 +163,14 @@ def count_instructions(args: argparse.Namespace) -> None:
     if shutil.which("valgrind") is None:
         print("valgrind not installed: apt-get install valgrind to count instructions")
         return
-    ours_per_hand = per_unit("ours", 100, 100 + args.games // 4)
+    # The two runs at least 400 hands (8 games) apart: a run's start-up alone varies by some
+    # million instructions (0.5%), which a short difference would divide into a false figure.
+    ours_per_hand = per_unit("ours", 100, 100 + max(400, args.games // 4))
     print(f"weimaque instructions/hand   : {ours_per_hand:12,.0f}")
     if importlib.util.find_spec("rlcard") is None:
         print("rlcard not installed: pip install -e '.[bench]' to measure the peer")
         return
-    peer_per_game = per_unit("peer", 2, 2 + max(1, args.peer_games // 10))
+    peer_per_game = per_unit("peer", 2, 2 + max(8, args.peer_games // 10))
     print(f"rlcard instructions/game     : {peer_per_game:12,.0f}")
     print(f"ratio                        : {peer_per_game / ours_per_hand:12.1f}x")
 
