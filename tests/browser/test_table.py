@@ -258,6 +258,11 @@ def test_scripted_hand_on_a_phone_held_sideways(
             ):
                 # Another seat may claim our discard: its events wait for the window to close
                 # (the claim-window gate), yet the card has left our hand and lies in the middle.
+                page.wait_for_function(
+                    "n => (document.querySelector('[data-testid=hand]')?.dataset.cards || '')"
+                    ".length === n",
+                    arg=len(before) - 1,
+                )
                 after = page.get_by_test_id("hand").get_attribute("data-cards") or ""
                 assert sorted(after + text[1]) == sorted(before)
                 middle = page.locator("[data-testid=claim] .card")
@@ -763,8 +768,13 @@ def test_the_creator_gives_a_gone_friends_seat_to_a_bot(
     assert host.locator("[data-testid=seat-chip-1] [data-testid=free-seat]").is_disabled()
     button.click()
     host.get_by_test_id("confirm-yes").click()
+    # The bot's name in the chip, and the creator's buttons (交给机器人 among them) gone.
     host.wait_for_function(
-        "() => document.querySelector('[data-testid=seat-chip-1]')?.textContent.includes('机器人')"
+        """() => {
+            const chip = document.querySelector('[data-testid=seat-chip-1]');
+            return chip && !chip.querySelector('[data-testid=seat-bot]')
+                && chip.textContent.includes('机器人');
+        }"""
     )
     info = get(server, f"/api/rooms/{room}")["room"]
     assert info["seats"][1]["kind"] == "bot" and info["status"] == "playing"
