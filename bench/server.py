@@ -8,7 +8,8 @@ its WebSocket (``--chat``: each seat also says a quick-chat phrase every 10 or s
 within the chat rate limit; ``--players``: every seat is a signed-in player, docs/protocol.md
 §7, whose socket carries its key, and every hand is counted for its 战绩). Reported: actions per
 second, the p50/p99 latency from sending ``act`` to receiving its answer (the ``ack``), and the
-server's CPU time per action (start-up excluded). With ``--rounds N`` the bench runs N times
+server's CPU time per action, all over the play alone (the server's start and the making of the
+rooms and players excluded). With ``--rounds N`` the bench runs N times
 (seeds ``--seed`` onwards, a fresh server each) and gives each figure's median and range: one
 round's p99 is the 15th-worst of about 1,500 answers, and moves with the machine's load.
 
@@ -231,19 +232,15 @@ def peer_p99(clients: int, rounds: int, size: int) -> float | None:
     return 1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))] if lat else None
 
 
-async def run(
-    port: int,
-    tables: int,
-    hands: int,
-    max_seconds: float,
-    seed: int,
-    hints: bool = True,
-    chat: bool = False,
-    players: bool = False,
-) -> Stats:
-    """Create the rooms (and the players), then play them all at once."""
+def prepare(
+    port: int, tables: int, hands: int, seed: int, players: bool = False
+) -> tuple[list[str], list[str | None]]:
+    """The rooms, and with ``players`` a signed-in player per seat (their keys; else None)."""
     rooms = [create_room(port, seed + t, hands, client_address(3 * t)) for t in range(tables)]
-    return await play(port, rooms, hands, max_seconds, seed, hints, chat, players)
+    keys: list[str | None] = [None] * (3 * tables)
+    if players:
+        keys = [create_player(port, f"p{k}", client_address(k)) for k in range(3 * tables)]
+    return rooms, keys
 
 
 async def play(
@@ -254,13 +251,13 @@ async def play(
     seed: int,
     hints: bool = True,
     chat: bool = False,
-    players: bool = False,
+    keys: list[str | None] | None = None,
 ) -> Stats:
-    """Play the rooms all at once, three seat clients each (the players made first)."""
+    """Play the rooms all at once, three seat clients each (seat ``k`` of the player of
+    ``keys[k]``, if given)."""
     tables = len(rooms)
-    keys: list[str | None] = [None] * (3 * tables)
-    if players:
-        keys = [create_player(port, f"p{k}", client_address(k)) for k in range(3 * tables)]
+    if keys is None:
+        keys = [None] * (3 * tables)
     stats = Stats()
     rng = random.Random(seed)
     tasks = [
@@ -293,18 +290,19 @@ def one_round(args: argparse.Namespace, seed: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         proc = start_server(Path(tmp) / "bench.db", port)
         try:
+            rooms, keys = prepare(port, args.tables, args.hands, seed, args.players)
             cpu_start = process_cpu(proc.pid)
             start = time.perf_counter()
             stats = asyncio.run(
-                run(
+                play(
                     port,
-                    args.tables,
+                    rooms,
                     args.hands,
                     args.max_seconds,
                     seed,
                     not args.no_hints,
                     args.chat,
-                    args.players,
+                    keys,
                 )
             )
             elapsed = time.perf_counter() - start
