@@ -41,7 +41,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import WebSocketException
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from server import Stats, client_address, create_room, play, process_cpu, table_arguments
+from server import Stats, client_address, create_room, play, prepare, process_cpu, table_arguments
 from weimaque.deploy.local import LocalCluster, scratch_folder
 
 
@@ -59,10 +59,7 @@ def load(folder: Path, servers: int, args: argparse.Namespace) -> dict[str, Any]
             pids.append(cluster.haproxy.pid)
         before = [process_cpu(p) or 0.0 for p in pids]
         start = time.perf_counter()
-        rooms = []
-        for t in range(args.tables):
-            address = client_address(3 * t)
-            rooms.append(create_room(cluster.port, args.seed + t, args.hands, address))
+        rooms, _ = prepare(cluster.port, args.tables, args.hands, args.seed)
         stats: Stats = asyncio.run(
             play(cluster.port, rooms, args.hands, args.max_seconds, args.seed, True)
         )

@@ -698,12 +698,7 @@ class GameState:
                 if win is not None:
                     opts.append(HU)
                     wins[other] = win
-            if (
-                claimable
-                and hand[card] >= 2
-                and other != from_seat
-                and may_peng(hand, card, peng_guo[other])
-            ):
+            if claimable and other != from_seat and may_peng(hand, card, peng_guo[other]):
                 opts.append(PENG)
             if other == chi_seat:
                 opts.extend([CHIS[s] for s in self._chi_runs(other, card)])
