@@ -15,8 +15,9 @@ both sides alike; each figure is the best of ``--repeat`` rounds. The peers need
 ``--instructions`` gives the first pair as machine instructions instead of seconds, counted by
 valgrind's callgrind (Debian's ``valgrind``): a count that moves by less than 1% from run to
 run whatever else the machine is doing, where CPU seconds move with the load by a tenth. Each
-side runs twice in a fresh interpreter (``PYTHONHASHSEED=0``), with few and with many units,
-and the difference is divided by the difference of units, which takes start-up and imports out.
+side runs twice in a fresh interpreter (``PYTHONHASHSEED=0``, one OpenBLAS thread), with few
+and with many units, and the difference is divided by the difference of units, which takes
+start-up and imports out.
 Instructions are not time (the two sides retire them at different rates: the timed ratio has
 come out about a tenth below the counted one), so the ratio is a second opinion on the timed
 one, not a replacement. It takes a few minutes.
@@ -143,7 +144,9 @@ def instructions(side: str, units: int) -> int:
         ],
         capture_output=True,
         text=True,
-        env={**os.environ, "PYTHONHASHSEED": "0"},
+        # OpenBLAS's idle threads spin for a while after numpy's work, retiring instructions
+        # that depend on the machine's load, not on the side measured: one thread for both
+        env={**os.environ, "PYTHONHASHSEED": "0", "OPENBLAS_NUM_THREADS": "1"},
         check=True,
     )
     found = re.search(r"Collected : (\d+)", out.stderr)

@@ -13,8 +13,9 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from weimaque.analysis.decompose import can_split, splits
+from weimaque.analysis.decompose import can_split, splits, winning_faces
 from weimaque.cards import NUM_FACES, sorted_deck
+from weimaque.errors import IllegalAction
 from weimaque.game.actions import PASS_ID, RUN_STARTS, Action
 from weimaque.game.state import GameState, deal_order, discardable, may_discard, win_check
 from weimaque.rules import PRESET_IDS
@@ -144,3 +145,68 @@ def test_discardable_and_may_discard_state_the_discard_rule(
     plain = [f for f in range(NUM_FACES) if counts[f] > 0 and counts[f] != 3 and f not in banned]
     assert discardable(counts, banned) == plain
     assert [f for f in range(NUM_FACES) if may_discard(counts, f, banned)] == plain
+
+
+def test_a_seeded_deal_equals_the_same_cards_dealt_by_hand() -> None:
+    """``new`` skips the deal check (a shuffled deck is a whole deal); the checked constructor
+    given the same hands and stock starts the very same hand (RULES §2.2)."""
+    for seed in range(40):
+        a = GameState.new("anxiang", seed, dealer=seed % 3)
+        b = GameState("anxiang", [list(h) for h in a.initial_hands], a.stock, seed % 3, seed)
+        assert (a.hands, a.stock, a.phase, a.turn, a.events) == (
+            b.hands,
+            b.stock,
+            b.phase,
+            b.turn,
+            b.events,
+        )
+        assert a.legal_actions(a.turn) == b.legal_actions(b.turn)
+
+
+def test_a_deal_that_is_not_the_whole_deck_is_refused_by_name() -> None:
+    """Faces that are no card, a fifth of a face or a short hand: refused before any count is
+    kept, with the hand sizes quoted (RULES §2.2)."""
+    a = GameState.new("anxiang", 7)
+    hands = [list(h) for h in a.initial_hands]
+    for bad in (
+        [[*hands[0][:-1], 25], hands[1], hands[2]],  # no such face
+        [[*hands[0][:-1], -1], hands[1], hands[2]],  # a negative index would count face 19
+        [hands[0], [*hands[1][:-1], hands[0][0]], hands[2]],  # a fifth of a face
+        [hands[0], hands[1][:-1], hands[2]],  # a short hand
+        [hands[0], hands[1]],  # two seats
+    ):
+        try:
+            GameState("anxiang", bad, a.stock, 0)
+        except IllegalAction as e:
+            assert "not a valid deal" in str(e)
+        else:
+            raise AssertionError(f"accepted {bad}")
+
+
+def test_the_engines_memos_follow_a_hand_changed_from_outside() -> None:
+    """The discard options found on entering a turn and each seat's winning faces are kept
+    while the hand stays the same; a hand changed in place from outside (a test, a search that
+    edits a copy) is read afresh (RULES §4.7, §5.2)."""
+    rng = random.Random(3)
+    checked = 0
+    for seed in range(60):
+        state = GameState.new("anxiang", seed, dealer=seed % 3)
+        while not state.is_terminal():
+            seat = state.current_player()
+            if state.phase == "discard" and rng.random() < 0.3:
+                hand = state.hands[seat]
+                other = (seat + 1) % 3
+                give = next(f for f in range(NUM_FACES) if hand[f])
+                take = next(f for f in range(NUM_FACES) if state.hands[other][f])
+                # swap one card with the next seat, in place
+                hand[give] -= 1
+                hand[take] += 1
+                state.hands[other][take] -= 1
+                state.hands[other][give] += 1
+                expect = [Action.discard(f) for f in discardable(hand, state.no_discard[seat])]
+                assert state.legal_actions(seat) == expect
+                for s in (seat, other):
+                    assert state._waits(s) == winning_faces(tuple(state.hands[s]))
+                checked += 1
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+    assert checked > 100

@@ -10,6 +10,7 @@ lowest face.
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from typing import Final
 
 from weimaque.cards import Counts
@@ -86,24 +87,42 @@ def splits(counts: Counts) -> tuple[Split, ...]:
     return tuple(out)
 
 
+def _cuts_into_groups(half: Sequence[int]) -> bool:
+    """Whether one half (10 counts) cuts into triples and runs alone (RULES §1.2), in one pass
+    from the lowest face: the runs still open there take their cards first, and of what is left
+    ``n % 3`` must start runs (fewer than three make no triple); the rest are triples, for
+    three runs from a face hold the very cards of the three triples they cross."""
+    open1 = open2 = 0  # runs started one and two faces below, each needing this face
+    for n in half:
+        n -= open1 + open2
+        if n < 0:
+            return False
+        open1, open2 = n % 3, open1
+    return not (open1 or open2)
+
+
 @functools.lru_cache(maxsize=1 << 18)
 def _groups_exist(half: Counts) -> bool:
-    """``bool(_groups(half))``, stopping at the first way found."""
-    if not any(half):
-        return True
-    return any(_groups_exist(rest) for _, rest in _first_cuts(half))
+    """``bool(_groups(half))``: whether the half cuts into triples and runs alone."""
+    return _cuts_into_groups(half)
+
+
+def _cuts_with_pair(half: Sequence[int]) -> bool:
+    """Whether one half (10 counts) cuts into one pair plus triples and runs."""
+    rest = list(half)
+    for p, c in enumerate(half):
+        if c >= 2:
+            rest[p] -= 2
+            if _cuts_into_groups(rest):
+                return True
+            rest[p] += 2
+    return False
 
 
 @functools.lru_cache(maxsize=1 << 18)
 def _pair_exists(half: Counts) -> bool:
-    """``bool(_with_pair(half))``, stopping at the first way found."""
-    for p, c in enumerate(half):
-        if c >= 2:
-            rest = list(half)
-            rest[p] -= 2
-            if _groups_exist(tuple(rest)):
-                return True
-    return False
+    """``bool(_with_pair(half))``: whether the half cuts into one pair plus groups."""
+    return _cuts_with_pair(half)
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -145,11 +164,11 @@ def completions(counts: Counts, change: int = 1) -> list[int]:
         if (n_mine + change) % 3 == 2 and n_other % 3 == 0:
             if not _groups_exist(other):
                 continue
-            test = _pair_exists
+            test = _cuts_with_pair
         elif (n_mine + change) % 3 == 0 and n_other % 3 == 2:
             if not _pair_exists(other):
                 continue
-            test = _groups_exist
+            test = _cuts_into_groups
         else:
             continue
         h = list(mine)
@@ -157,7 +176,7 @@ def completions(counts: Counts, change: int = 1) -> list[int]:
             if h[i] + change < 0:
                 continue
             h[i] += change
-            if test(tuple(h)):
+            if test(h):
                 out.append(base + i)
             h[i] -= change
     return out

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Collection, Container, Sequence
 from dataclasses import dataclass, field
-from typing import Final, Literal
+from typing import Any, Final, Literal, TypeVar, overload
 
 from weimaque.analysis.decompose import can_split, winning_faces
 from weimaque.cards import FACE_CHARS, NUM_FACES, RED_FACES, faces_of, sorted_deck
@@ -65,6 +65,10 @@ CHI_NEEDS: Final = tuple(
     tuple((s, *(g for g in (s, s + 1, s + 2) if g != f)) for s in RUN_STARTS if s <= f <= s + 2)
     for f in range(NUM_FACES)
 )
+#: The winning faces of no hand yet: the start of each seat's memo in ``GameState._waits``.
+NO_MEMO: Final[tuple[list[int], frozenset[int]]] = ([], frozenset())
+#: No discard options found yet: the start of ``GameState._discard_memo``.
+NO_DISCARD_MEMO: Final[tuple[list[int], int, list[Action]]] = ([], 0, [])
 #: The three seats in the order a window on a card from seat ``s`` asks them (RULES §3).
 ASK_ORDER: Final = tuple((s, (s + 1) % 3, (s - 1) % 3) for s in range(NUM_SEATS))
 
@@ -79,14 +83,32 @@ def xiajia(seat: int) -> int:
 COUNT_DISCARDABLE: Final = (False, True, True, False, True)
 
 
-def discardable(hand: Sequence[int], banned: Collection[int]) -> list[int]:
+#: Each face, as :func:`discardable` names it by default.
+FACES: Final = tuple(range(NUM_FACES))
+T = TypeVar("T")
+
+
+@overload
+def discardable(hand: Sequence[int], banned: Collection[int]) -> list[int]: ...
+
+
+@overload
+def discardable(hand: Sequence[int], banned: Collection[int], named: Sequence[T]) -> list[T]: ...
+
+
+def discardable(
+    hand: Sequence[int], banned: Collection[int], named: Sequence[Any] = FACES
+) -> list[Any]:
     """The faces a hand may 出 (RULES §5.2): held, not a 砍 of three, not a face its seat 碰'd
-    or 吃'd (``banned``). The one statement of the rule (with :func:`may_discard` for one
-    face): the engine, its checks and the bots call it."""
-    ok = COUNT_DISCARDABLE
+    or 吃'd (``banned``), each as ``named[face]`` (the face itself by default, or its action).
+    The one statement of the rule (with :func:`may_discard` for one face): the engine, its
+    checks and the bots call it."""
     if banned:
-        return [f for f, n in enumerate(hand) if ok[n] and f not in banned]
-    return [f for f, n in enumerate(hand) if ok[n]]
+        hand = list(hand)
+        for f in banned:
+            hand[f] = 0
+    ok = COUNT_DISCARDABLE
+    return [named[f] for f in FACES if ok[hand[f]]]
 
 
 def may_discard(hand: Sequence[int], face: int, banned: Container[int]) -> bool:
@@ -112,7 +134,11 @@ def chi_runs(
     (吃-过张, ``shangjia_thrown``); with ``holder_may_not_chi``, not while holding two of it."""
     if card in thrown or card in shangjia_thrown or (holder_may_not_chi and hand[card] >= 2):
         return []
-    return [s for s, a, b in CHI_NEEDS[card] if hand[a] and hand[b]]
+    runs = []
+    for s, a, b in CHI_NEEDS[card]:
+        if hand[a] and hand[b]:
+            runs.append(s)
+    return runs
 
 
 def shangjia(seat: int) -> int:
@@ -121,6 +147,7 @@ def shangjia(seat: int) -> int:
 
 
 _DECK: Final = tuple(sorted_deck())
+_DECK_LIST: Final = list(_DECK)
 
 
 #: The Fisher-Yates steps of a shuffle of the deck, from the top: (index, bits drawn for it).
@@ -226,6 +253,24 @@ class HandResult:
         return self.winner is None
 
 
+def _check_dealer(dealer: int) -> None:
+    if type(dealer) is not int or not 0 <= dealer < NUM_SEATS:
+        raise IllegalAction(f"the dealer is seat 0, 1 or 2, not {quoted(dealer)}")
+
+
+def _check_deal(hands: list[list[int]], stock: list[int], dealer: int) -> None:
+    """The hands and the stock are the 80 cards, four of every face, the dealer holding one card
+    more than the others (RULES §2.2)."""
+    sizes = [len(h) for h in hands]
+    if (
+        len(hands) != NUM_SEATS
+        or sizes[dealer] != DEALER_CARDS
+        or sizes.count(DEALER_CARDS - 1) != NUM_SEATS - 1
+        or sorted([*stock, *hands[0], *hands[1], *hands[2]]) != _DECK_LIST
+    ):
+        raise IllegalAction(f"not a valid deal: hand sizes {sizes}, dealer {dealer}")
+
+
 class GameState:
     """One hand of 安乡偎麻雀 between three seats."""
 
@@ -237,25 +282,37 @@ class GameState:
         dealer: int = 0,
         seed: int | None = None,
     ) -> None:
-        """Start a hand from explicit hands (faces) and stock (draw order); see ``new``."""
-        if type(dealer) is not int or not 0 <= dealer < NUM_SEATS:
-            raise IllegalAction(f"the dealer is seat 0, 1 or 2, not {quoted(dealer)}")
-        self.rules = get_rules(rules)
+        """Start a hand from explicit hands (faces) and stock (draw order), checked to be a deal
+        of the whole deck; see ``new``."""
+        _check_dealer(dealer)
+        _check_deal(hands, stock, dealer)
+        self._start(get_rules(rules), hands, list(stock), dealer, seed)
+
+    def _start(
+        self,
+        rules: RuleConfig,
+        hands: list[list[int]],
+        stock: list[int],
+        dealer: int,
+        seed: int | None,
+    ) -> None:
+        """Set up the hand from a checked deal and open the deal window."""
+        self.rules = rules
         self.seed = seed
         self.dealer = dealer
+        self.stock = stock
         self.initial_hands = [tuple(sorted(h)) for h in hands]
-        self.stock = list(stock)
         self.pos = 0
-        self.hands: list[list[int]] = [[0] * NUM_FACES for _ in range(NUM_SEATS)]
-        for counts, cards in zip(self.hands, hands, strict=False):
+        self.hands: list[list[int]] = [[0] * NUM_FACES, [0] * NUM_FACES, [0] * NUM_FACES]
+        for counts, cards in zip(self.hands, hands, strict=True):
             for f in cards:
                 counts[f] += 1
-        self._check_deal()
-        self.melds: list[list[TableMeld]] = [[] for _ in range(NUM_SEATS)]
-        self.rows: list[list[int]] = [[] for _ in range(NUM_SEATS)]
-        self.thrown: list[set[int]] = [set() for _ in range(NUM_SEATS)]
-        self.peng_guo: list[set[int]] = [set() for _ in range(NUM_SEATS)]
-        self.no_discard: list[set[int]] = [set() for _ in range(NUM_SEATS)]
+        # one list or set per seat (NUM_SEATS)
+        self.melds: list[list[TableMeld]] = [[], [], []]
+        self.rows: list[list[int]] = [[], [], []]
+        self.thrown: list[set[int]] = [set(), set(), set()]
+        self.peng_guo: list[set[int]] = [set(), set(), set()]
+        self.no_discard: list[set[int]] = [set(), set(), set()]
         self.dead = [False] * NUM_SEATS
         #: discards skipped by a 死手 seat: each leaves him one card more (RULES §3.1.8)
         self.skipped = [0] * NUM_SEATS
@@ -264,6 +321,8 @@ class GameState:
         self.turn = dealer
         self.window: Window | None = None
         self.events: list[Event] = []
+        self._wait_memo: list[tuple[list[int], frozenset[int]]] = [NO_MEMO] * NUM_SEATS
+        self._discard_memo: tuple[list[int], int, list[Action]] = NO_DISCARD_MEMO
         self.actions: list[tuple[int, Action]] = []
         self.result: HandResult | None = None
         #: match points before this hand, set by the match (RULES §8.6)
@@ -275,26 +334,15 @@ class GameState:
     @classmethod
     def new(cls, rules: RuleConfig | str = "anxiang", seed: int = 0, dealer: int = 0) -> GameState:
         """Deal a hand from a seed (RULES §2.2 [D]): 22 stock cards, then the deal."""
+        _check_dealer(dealer)
         deck = deal_order(seed)
-        hands: list[list[int]] = [[] for _ in range(NUM_SEATS)]
+        hands: list[list[int]] = [[], [], []]
         for k in range(NUM_SEATS):  # one card at a time from the dealer on
             hands[(dealer + k) % NUM_SEATS] = deck[STOCK_SIZE + k :: NUM_SEATS]
-        return cls(rules, hands, deck[:STOCK_SIZE], dealer, seed)
-
-    def _check_deal(self) -> None:
-        """Four of every face among the hands and the stock, the dealer holding one card more
-        than the others (RULES §2.2)."""
-        a, b, c = self.hands
-        total = [x + y + z for x, y, z in zip(a, b, c, strict=True)]
-        for f in self.stock:
-            total[f] += 1
-        sizes = [sum(h) for h in self.hands]
-        if (
-            total.count(4) != NUM_FACES
-            or sizes[self.dealer] != DEALER_CARDS
-            or sizes.count(DEALER_CARDS - 1) != NUM_SEATS - 1
-        ):
-            raise IllegalAction(f"not a valid deal: hand sizes {sizes}, dealer {self.dealer}")
+        st = cls.__new__(cls)
+        # the whole deck, shuffled: a deal that needs no check
+        st._start(get_rules(rules), hands, deck[:STOCK_SIZE], dealer, seed)
+        return st
 
     @classmethod
     def position(
@@ -337,6 +385,8 @@ class GameState:
         st.skipped = skipped
         st.declined = declined
         st.events = []
+        st._wait_memo = [NO_MEMO] * NUM_SEATS
+        st._discard_memo = NO_DISCARD_MEMO
         st.actions = []
         st.result = None
         st.scores = scores
@@ -379,6 +429,8 @@ class GameState:
                 dict(w.deal_patterns),
             )
         st.events = []
+        st._wait_memo = list(self._wait_memo)
+        st._discard_memo = self._discard_memo
         st.actions = []
         st.result = self.result
         st.scores = list(self.scores)
@@ -445,7 +497,11 @@ class GameState:
         if self.phase == "discard":
             if seat != self.turn:
                 return []
-            return [DISCARDS[f] for f in discardable(self.hands[seat], self.no_discard[seat])]
+            hand, banned = self.hands[seat], self.no_discard[seat]
+            held, bans, options = self._discard_memo  # the options _enter_discard found
+            if hand != held or len(banned) != bans:
+                options = discardable(hand, banned, DISCARDS)
+            return list(options)
         if not self._must_act(seat):
             return []
         assert self.window is not None
@@ -536,6 +592,17 @@ class GameState:
             self.rules.holder_may_not_chi,
         )
 
+    def _waits(self, seat: int) -> frozenset[int]:
+        """:func:`winning_faces` of the seat's hand, kept per seat while the hand stays the
+        same: the engine asks it of every seat at each draw, and a hand changes only when its
+        own seat plays."""
+        hand = self.hands[seat]
+        held, waits = self._wait_memo[seat]
+        if hand != held:
+            waits = winning_faces(tuple(hand))
+            self._wait_memo[seat] = (list(hand), waits)
+        return waits
+
     def win_on(self, seat: int, card: int, source: Source, last: bool) -> Breakdown | None:
         """The breakdown if ``seat`` wins on ``card`` now, else None (RULES §4.7)."""
         if self.dead[seat]:
@@ -549,7 +616,7 @@ class GameState:
             hand[card] += 2
             if not can_split(key):
                 return None
-        elif card not in winning_faces(tuple(hand)):
+        elif card not in self._waits(seat):
             return None
         return win_check(
             [m.meld() for m in self.melds[seat]],
@@ -678,33 +745,53 @@ class GameState:
         """Each seat's options and scored wins on a card (see ``claim_window``)."""
         options: dict[int, list[Action]] = {}
         wins: dict[int, Breakdown] = {}
-        hands, peng_guo = self.hands, self.peng_guo
-        if origin == "release":
-            # only the 下家 may 吃 a released card; nobody 碰s or 胡s it (RULES §3.1.3)
-            chi_seat = (from_seat + 1) % NUM_SEATS
-            runs = self._chi_runs(chi_seat, card)
-            if runs:
-                options[chi_seat] = [*[CHIS[s] for s in runs], PASS]
-            return options, wins
-        draw = origin == "draw"
-        claimable = draw or origin == "discard"
-        chi_seat = from_seat if draw else (from_seat + 1) % NUM_SEATS
-        for other in ASK_ORDER[from_seat]:
-            hand = hands[other]
+        hands, thrown = self.hands, self.thrown
+        holder = self.rules.holder_may_not_chi
+        _, nxt, prev = ASK_ORDER[from_seat]
+        if origin == "draw":
+            # the drawer: 胡 on his own draw, or 吃 it (RULES §4.6, §4.7)
             opts: list[Action] = []
-            # the quick test of ``win_on``: most cards complete nobody's hand
-            if draw and (other == from_seat or card in winning_faces(tuple(hand))):
-                win = self.win_on(other, card, "self" if other == from_seat else "other", last)
-                if win is not None:
-                    opts.append(HU)
-                    wins[other] = win
-            if claimable and other != from_seat and may_peng(hand, card, peng_guo[other]):
-                opts.append(PENG)
-            if other == chi_seat:
-                opts.extend([CHIS[s] for s in self._chi_runs(other, card)])
+            win = self.win_on(from_seat, card, "self", last)
+            if win is not None:
+                opts.append(HU)
+                wins[from_seat] = win
+            for s in chi_runs(hands[from_seat], card, thrown[from_seat], thrown[prev], holder):
+                opts.append(CHIS[s])
             if opts:
                 opts.append(PASS)
-                options[other] = opts
+                options[from_seat] = opts
+            # then his 下家 and 上家: 胡 on another's draw, or 碰 it (RULES §4.5, §4.7)
+            for other in (nxt, prev):
+                hand = hands[other]
+                win = None
+                # the quick test of ``win_on``: most cards complete nobody's hand
+                if card in self._waits(other):
+                    win = self.win_on(other, card, "other", last)
+                peng = may_peng(hand, card, self.peng_guo[other])
+                if win is not None:
+                    wins[other] = win
+                    options[other] = [HU, PENG, PASS] if peng else [HU, PASS]
+                elif peng:
+                    options[other] = [PENG, PASS]
+            return options, wins
+        if origin == "discard":
+            # his 下家 may 碰 or 吃 a discard, his 上家 碰 it (RULES §4.5, §4.6)
+            hand = hands[nxt]
+            opts = [PENG] if may_peng(hand, card, self.peng_guo[nxt]) else []
+            for s in chi_runs(hand, card, thrown[nxt], thrown[from_seat], holder):
+                opts.append(CHIS[s])
+            if opts:
+                opts.append(PASS)
+                options[nxt] = opts
+            if may_peng(hands[prev], card, self.peng_guo[prev]):
+                options[prev] = [PENG, PASS]
+            return options, wins
+        # only the 下家 may 吃 a released card; nobody 碰s or 胡s it (RULES §3.1.3)
+        runs = chi_runs(hands[nxt], card, thrown[nxt], thrown[from_seat], holder)
+        if runs:
+            opts = [CHIS[s] for s in runs]
+            opts.append(PASS)
+            options[nxt] = opts
         return options, wins
 
     def _offer(self, card: int, origin: Origin, from_seat: int, last: bool) -> None:
@@ -835,9 +922,12 @@ class GameState:
             self._enter_discard(from_seat)
 
     def _enter_discard(self, seat: int) -> None:
-        if discardable(self.hands[seat], self.no_discard[seat]):
+        hand, banned = self.hands[seat], self.no_discard[seat]
+        options = discardable(hand, banned, DISCARDS)
+        if options:
             self.phase = "discard"
             self.turn = seat
+            self._discard_memo = (list(hand), len(banned), options)
             return
         # 死手: no legal discard; skip it and lose 胡 for the hand (RULES §4.1, §3.1.8).
         self.dead[seat] = True
