@@ -143,8 +143,8 @@ def can_split(counts: Counts) -> bool:
 @functools.lru_cache(maxsize=1 << 16)
 def winning_faces(counts: Counts) -> frozenset[int]:
     """The faces one more card of which completes ``counts`` (``completions(counts)``), as a set,
-    cached: the engine asks it of each seat's hand at every draw, and a hand changes only when
-    its own seat plays."""
+    cached: the engine keeps each seat's while its hand stays the same, and the search's copies
+    of one position ask it again of the same hands."""
     return frozenset(completions(counts))
 
 

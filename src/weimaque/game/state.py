@@ -65,10 +65,10 @@ CHI_NEEDS: Final = tuple(
     tuple((s, *(g for g in (s, s + 1, s + 2) if g != f)) for s in RUN_STARTS if s <= f <= s + 2)
     for f in range(NUM_FACES)
 )
-#: The winning faces of no hand yet: the start of each seat's memo in ``GameState._waits``.
-NO_MEMO: Final[tuple[list[int], frozenset[int]]] = ([], frozenset())
-#: No discard options found yet: the start of ``GameState._discard_memo``.
-NO_DISCARD_MEMO: Final[tuple[list[int], int, list[Action]]] = ([], 0, [])
+#: The start of each seat's memo in ``GameState._waits`` and of ``GameState._discard_memo``:
+#: a hand (a list) never equals the empty tuple, so the first question is always answered.
+NO_MEMO: Final[tuple[Sequence[int], frozenset[int]]] = ((), frozenset())
+NO_DISCARD_MEMO: Final[tuple[Sequence[int], Collection[int], Sequence[Action]]] = ((), (), ())
 #: The three seats in the order a window on a card from seat ``s`` asks them (RULES §3).
 ASK_ORDER: Final = tuple((s, (s + 1) % 3, (s - 1) % 3) for s in range(NUM_SEATS))
 
@@ -321,8 +321,12 @@ class GameState:
         self.turn = dealer
         self.window: Window | None = None
         self.events: list[Event] = []
-        self._wait_memo: list[tuple[list[int], frozenset[int]]] = [NO_MEMO] * NUM_SEATS
-        self._discard_memo: tuple[list[int], int, list[Action]] = NO_DISCARD_MEMO
+        #: per seat, a copy of the hand and its winning faces (``_waits``)
+        self._wait_memo: list[tuple[Sequence[int], frozenset[int]]] = [NO_MEMO] * NUM_SEATS
+        #: copies of the turn's hand and bans, and its discard options (``_enter_discard``)
+        self._discard_memo: tuple[Sequence[int], Collection[int], Sequence[Action]] = (
+            NO_DISCARD_MEMO
+        )
         self.actions: list[tuple[int, Action]] = []
         self.result: HandResult | None = None
         #: match points before this hand, set by the match (RULES §8.6)
@@ -498,9 +502,10 @@ class GameState:
             if seat != self.turn:
                 return []
             hand, banned = self.hands[seat], self.no_discard[seat]
-            held, bans, options = self._discard_memo  # the options _enter_discard found
-            if hand != held or len(banned) != bans:
-                options = discardable(hand, banned, DISCARDS)
+            # the options _enter_discard found, unless the hand or bans changed since
+            held, bans, options = self._discard_memo
+            if hand != held or banned != bans:
+                return discardable(hand, banned, DISCARDS)
             return list(options)
         if not self._must_act(seat):
             return []
@@ -609,7 +614,7 @@ class GameState:
             return None
         hand = self.hands[seat]
         # the quick split check of ``win_check`` before the melds are gathered: the hand with
-        # the card (the seat's winning faces, cached per hand), or less the 偎'd pair
+        # the card (the seat's winning faces, kept while its hand stays), or less the 偎'd pair
         if source == "self" and hand[card] >= 2:
             hand[card] -= 2
             key = tuple(hand)
@@ -927,7 +932,7 @@ class GameState:
         if options:
             self.phase = "discard"
             self.turn = seat
-            self._discard_memo = (list(hand), len(banned), options)
+            self._discard_memo = (list(hand), set(banned), options)
             return
         # 死手: no legal discard; skip it and lose 胡 for the hand (RULES §4.1, §3.1.8).
         self.dead[seat] = True
