@@ -18,9 +18,11 @@ from typing import Protocol
 
 from weimaque.analysis.arrange import melds_xi, triple_xi
 from weimaque.game.state import (
+    CHI_MELDS,
     NUM_SEATS,
+    PENG_MELDS,
+    WEI_MELDS,
     GameState,
-    TableMeld,
     chi_runs,
     discardable,
     may_peng,
@@ -79,13 +81,13 @@ def playout(state: GameState, seat: int, chooser: Chooser) -> list[int]:
         hand = hands[q]
         if run is None:
             hand[card] -= 2
-            melds[q].append(TableMeld("peng", (card, card, card), card, source))
+            melds[q].append(PENG_MELDS[card][source])
             mxi[q] += triple_xi("peng", card)
         else:
             for g in (run, run + 1, run + 2):
                 if g != card:
                     hand[g] -= 1
-            melds[q].append(TableMeld("chi", (run, run + 1, run + 2), card, source))
+            melds[q].append(CHI_MELDS[run][card - run][source])
         no_discard[q].add(card)
 
     def discard(q: int) -> int | None:
@@ -141,7 +143,7 @@ def playout(state: GameState, seat: int, chooser: Chooser) -> list[int]:
                 return returns
             hand[card] -= 2
             face_down = not state.rules.wei_face_up
-            melds[d].append(TableMeld("wei", (card, card, card), card, d, face_down))
+            melds[d].append(WEI_MELDS[d][card][face_down])
             mxi[d] += triple_xi("wei", card)
             discarding = d
             continue

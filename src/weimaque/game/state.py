@@ -219,6 +219,53 @@ class TableMeld:
         return Meld(self.kind, self.faces)
 
 
+#: One shared (immutable) meld and event per way a claim or a 偎 can fall, made once: the 碰 of
+#: a card from a seat, the 吃 of a card into a run from a seat (by run start, then the card's
+#: place in the run), the 偎 of a card by a seat face down or face up, with the events that tell
+#: them; and the 臭 of each seat.
+PENG_MELDS: Final = tuple(
+    tuple(TableMeld("peng", (c, c, c), c, f) for f in range(NUM_SEATS)) for c in range(NUM_FACES)
+)
+PENGED: Final = tuple(
+    tuple(tuple(Penged(s, c, f) for f in range(NUM_SEATS)) for c in range(NUM_FACES))
+    for s in range(NUM_SEATS)
+)
+CHI_MELDS: Final = tuple(
+    tuple(
+        tuple(TableMeld("chi", (r, r + 1, r + 2), r + k, f) for f in range(NUM_SEATS))
+        for k in range(3)
+    )
+    if r in RUN_STARTS
+    else ()
+    for r in range(max(RUN_STARTS) + 1)
+)
+CHIED: Final = tuple(
+    tuple(
+        tuple(tuple(Chied(s, r + k, r, f) for f in range(NUM_SEATS)) for k in range(3))
+        if r in RUN_STARTS
+        else ()
+        for r in range(max(RUN_STARTS) + 1)
+    )
+    for s in range(NUM_SEATS)
+)
+WEI_MELDS: Final = tuple(
+    tuple(
+        tuple(TableMeld("wei", (c, c, c), c, s, down) for down in (False, True))
+        for c in range(NUM_FACES)
+    )
+    for s in range(NUM_SEATS)
+)
+WEIED: Final = tuple(
+    tuple(tuple(Weied(s, c, up) for up in (False, True)) for c in range(NUM_FACES))
+    for s in range(NUM_SEATS)
+)
+DREW_FACE_DOWN: Final = tuple(
+    tuple(tuple(Drew(s, f, True, left) for f in range(NUM_FACES)) for left in range(STOCK_SIZE))
+    for s in range(NUM_SEATS)
+)
+CHOU: Final = tuple(Chou(s) for s in range(NUM_SEATS))
+
+
 @dataclass(slots=True)
 class Window:
     """An open claim window on one card: who may do what, and who has answered."""
@@ -251,6 +298,10 @@ class HandResult:
     def chou(self) -> bool:
         """Whether the hand ended 臭 (no winner)."""
         return self.winner is None
+
+
+#: The result of every hand that ends 臭 (RULES §8.1).
+CHOU_RESULT: Final = HandResult(None, None)
 
 
 def _check_dealer(dealer: int) -> None:
@@ -822,8 +873,8 @@ class GameState:
     def _draw(self, seat: int) -> None:
         left = len(self.stock) - self.pos - 1  # once this card is drawn
         if left < 0:
-            self.events.append(Chou(seat))
-            self._end(HandResult(None, None))
+            self.events.append(CHOU[seat])
+            self._end(CHOU_RESULT)
             return
         card = self.stock[self.pos]
         self.pos += 1
@@ -834,9 +885,14 @@ class GameState:
             win = self.win_on(seat, card, "self", last)
             face_up = self.rules.wei_face_up
             hand[card] -= 2
-            self.melds[seat].append(TableMeld("wei", (card,) * 3, card, seat, not face_up))
-            self.events.append(Drew(seat, card, not face_up, left))
-            self.events.append(Weied(seat, card, face_up))
+            self.melds[seat].append(WEI_MELDS[seat][card][not face_up])
+            drews = DREW_FACE_UP if face_up else DREW_FACE_DOWN
+            self.events.append(
+                drews[seat][left][card]
+                if left < STOCK_SIZE
+                else Drew(seat, card, not face_up, left)
+            )
+            self.events.append(WEIED[seat][card][face_up])
             window = Window(card, "wei", seat, last, {})
             if win is not None:
                 window.options[seat] = [HU, PASS]
@@ -891,22 +947,23 @@ class GameState:
         if w.origin in ("discard", "release"):
             self.thrown[w.from_seat].add(w.card)
         if penger is not None:
-            hand = self.hands[penger]
-            hand[w.card] -= 2
-            self.melds[penger].append(TableMeld("peng", (w.card,) * 3, w.card, w.from_seat))
-            self.no_discard[penger].add(w.card)
-            self.events.append(Penged(penger, w.card, w.from_seat))
+            card = w.card
+            self.hands[penger][card] -= 2
+            self.melds[penger].append(PENG_MELDS[card][w.from_seat])
+            self.no_discard[penger].add(card)
+            self.events.append(PENGED[penger][card][w.from_seat])
             self._enter_discard(penger)
         elif chier is not None:
             start = chosen[chier].face
             assert start is not None
-            run = (start, start + 1, start + 2)
-            for f in run:
-                if f != w.card:
-                    self.hands[chier][f] -= 1
-            self.melds[chier].append(TableMeld("chi", run, w.card, w.from_seat))
-            self.no_discard[chier].add(w.card)
-            self.events.append(Chied(chier, w.card, start, w.from_seat))
+            card = w.card
+            hand = self.hands[chier]
+            for f in (start, start + 1, start + 2):
+                if f != card:
+                    hand[f] -= 1
+            self.melds[chier].append(CHI_MELDS[start][card - start][w.from_seat])
+            self.no_discard[chier].add(card)
+            self.events.append(CHIED[chier][start][card - start][w.from_seat])
             self._enter_discard(chier)
         else:
             self._pass_on(w.card, w.origin, w.from_seat, w.last)
