@@ -807,11 +807,15 @@ class GameState:
         if origin == "draw":
             # the drawer: 胡 on his own draw, or 吃 it (RULES §4.6, §4.7)
             opts: list[Action] = []
-            win = self.win_on(from_seat, card, "self", last)
+            hand = hands[from_seat]
+            win = None
+            # the quick test of ``win_on``: most cards complete nobody's hand
+            if hand[card] >= 2 or card in self._waits(from_seat):
+                win = self.win_on(from_seat, card, "self", last)
             if win is not None:
                 opts.append(HU)
                 wins[from_seat] = win
-            for s in chi_runs(hands[from_seat], card, thrown[from_seat], thrown[prev], holder):
+            for s in chi_runs(hand, card, thrown[from_seat], thrown[prev], holder):
                 opts.append(CHIS[s])
             if opts:
                 opts.append(PASS)
@@ -871,39 +875,61 @@ class GameState:
             self._resolve()
 
     def _draw(self, seat: int) -> None:
-        left = len(self.stock) - self.pos - 1  # once this card is drawn
-        if left < 0:
-            self.events.append(CHOU[seat])
-            self._end(CHOU_RESULT)
-            return
-        card = self.stock[self.pos]
-        self.pos += 1
-        last = left == 0
-        hand = self.hands[seat]
-        if hand[card] >= 2:
-            # Mandatory 偎: with three in hand, two are used and one kept (RULES §4.3).
-            win = self.win_on(seat, card, "self", last)
-            face_up = self.rules.wei_face_up
-            hand[card] -= 2
-            self.melds[seat].append(WEI_MELDS[seat][card][not face_up])
-            drews = DREW_FACE_UP if face_up else DREW_FACE_DOWN
-            self.events.append(
-                drews[seat][left][card]
+        """``seat`` draws (RULES §3 DRAW), and play goes on through every card nobody may claim:
+        a drawn card nobody takes is released to the drawer's row, and his 下家 draws (§3.1.3),
+        until a seat must decide or the stock runs out."""
+        stock, hands, events = self.stock, self.hands, self.events
+        claim_options = self._claim_options
+        while True:
+            left = len(stock) - self.pos - 1  # once this card is drawn
+            if left < 0:
+                events.append(CHOU[seat])
+                self._end(CHOU_RESULT)
+                return
+            card = stock[self.pos]
+            self.pos += 1
+            last = left == 0
+            if hands[seat][card] >= 2:
+                self._wei(seat, card, left, last)
+                return
+            events.append(
+                DREW_FACE_UP[seat][left][card]
                 if left < STOCK_SIZE
-                else Drew(seat, card, not face_up, left)
+                else Drew(seat, card, False, left)
             )
-            self.events.append(WEIED[seat][card][face_up])
-            window = Window(card, "wei", seat, last, {})
-            if win is not None:
-                window.options[seat] = [HU, PASS]
-                window.wins[seat] = win
-            self._open(window)
+            options, wins = claim_options(card, "draw", seat, last)
+            if not options:
+                # released: it counts as the drawer's discard; only his 下家 may 吃 it
+                events.append(RELEASED[seat][card])
+                options, wins = claim_options(card, "release", seat, last)
+                if not options:
+                    self.thrown[seat].add(card)
+                    self.rows[seat].append(card)
+                    seat = (seat + 1) % NUM_SEATS
+                    continue
+                self.window = Window(card, "release", seat, last, options, {}, wins)
+            else:
+                self.window = Window(card, "draw", seat, last, options, {}, wins)
+            self.phase = "claim"
             return
-        drew = (
-            DREW_FACE_UP[seat][left][card] if left < STOCK_SIZE else Drew(seat, card, False, left)
+
+    def _wei(self, seat: int, card: int, left: int, last: bool) -> None:
+        """The mandatory 偎 of a drawn card: with three in hand, two are used and one kept
+        (RULES §4.3); the drawer may 胡 on the hand before it."""
+        win = self.win_on(seat, card, "self", last)
+        face_up = self.rules.wei_face_up
+        self.hands[seat][card] -= 2
+        self.melds[seat].append(WEI_MELDS[seat][card][not face_up])
+        drews = DREW_FACE_UP if face_up else DREW_FACE_DOWN
+        self.events.append(
+            drews[seat][left][card] if left < STOCK_SIZE else Drew(seat, card, not face_up, left)
         )
-        self.events.append(drew)
-        self._offer(card, "draw", seat, last)
+        self.events.append(WEIED[seat][card][face_up])
+        window = Window(card, "wei", seat, last, {})
+        if win is not None:
+            window.options[seat] = [HU, PASS]
+            window.wins[seat] = win
+        self._open(window)
 
     def _resolve(self) -> None:
         """Close the window: 胡 > 碰 > 吃 by priority (RULES §5.1), else play goes on."""
