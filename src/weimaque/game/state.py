@@ -780,9 +780,18 @@ class GameState:
                 self._resolve()
 
     def _discard(self, seat: int, face: int) -> None:
+        """``seat`` 出s ``face`` (RULES §4.1): a window opens on it, or it goes to his row and
+        his 下家 draws."""
         self.hands[seat][face] -= 1
         self.events.append(DISCARDED[seat][face])
-        self._offer(face, "discard", seat, False)
+        options = self._discard_options(face, seat)
+        if options:
+            self.phase = "claim"
+            self.window = Window(face, "discard", seat, False, options, {}, {})
+            return
+        self.thrown[seat].add(face)
+        self.rows[seat].append(face)
+        self._draw((seat + 1) % NUM_SEATS)
 
     def claim_window(self, card: int, origin: Origin, from_seat: int, last: bool) -> Window:
         """The window the rules open on a discarded, drawn or released card (RULES §3, §5.1).
@@ -799,60 +808,77 @@ class GameState:
         self, card: int, origin: Origin, from_seat: int, last: bool
     ) -> tuple[dict[int, list[Action]], dict[int, Breakdown]]:
         """Each seat's options and scored wins on a card (see ``claim_window``)."""
+        if origin == "draw":
+            return self._draw_options(card, from_seat, last)
+        if origin == "discard":
+            return self._discard_options(card, from_seat), {}
+        return self._release_options(card, from_seat), {}
+
+    def _draw_options(
+        self, card: int, drawer: int, last: bool
+    ) -> tuple[dict[int, list[Action]], dict[int, Breakdown]]:
+        """The options and scored wins on a drawn card (RULES §3 DRAW)."""
         options: dict[int, list[Action]] = {}
         wins: dict[int, Breakdown] = {}
-        hands, thrown = self.hands, self.thrown
-        holder = self.rules.holder_may_not_chi
-        _, nxt, prev = ASK_ORDER[from_seat]
-        if origin == "draw":
-            # the drawer: 胡 on his own draw, or 吃 it (RULES §4.6, §4.7)
-            opts: list[Action] = []
-            hand = hands[from_seat]
-            win = None
-            # the quick test of ``win_on``: most cards complete nobody's hand
-            if hand[card] >= 2 or card in self._waits(from_seat):
-                win = self.win_on(from_seat, card, "self", last)
+        _, nxt, prev = ASK_ORDER[drawer]
+        # the drawer: 胡 on his own draw, or 吃 it (RULES §4.6, §4.7)
+        hand = self.hands[drawer]
+        opts: list[Action] = []
+        # the quick test of ``win_on``: most cards complete nobody's hand
+        if hand[card] >= 2 or card in self._waits(drawer):
+            win = self.win_on(drawer, card, "self", last)
             if win is not None:
                 opts.append(HU)
-                wins[from_seat] = win
-            for s in chi_runs(hand, card, thrown[from_seat], thrown[prev], holder):
-                opts.append(CHIS[s])
-            if opts:
-                opts.append(PASS)
-                options[from_seat] = opts
-            # then his 下家 and 上家: 胡 on another's draw, or 碰 it (RULES §4.5, §4.7)
-            for other in (nxt, prev):
-                hand = hands[other]
-                win = None
-                # the quick test of ``win_on``: most cards complete nobody's hand
-                if card in self._waits(other):
-                    win = self.win_on(other, card, "other", last)
-                peng = may_peng(hand, card, self.peng_guo[other])
-                if win is not None:
-                    wins[other] = win
-                    options[other] = [HU, PENG, PASS] if peng else [HU, PASS]
-                elif peng:
-                    options[other] = [PENG, PASS]
-            return options, wins
-        if origin == "discard":
-            # his 下家 may 碰 or 吃 a discard, his 上家 碰 it (RULES §4.5, §4.6)
-            hand = hands[nxt]
-            opts = [PENG] if may_peng(hand, card, self.peng_guo[nxt]) else []
-            for s in chi_runs(hand, card, thrown[nxt], thrown[from_seat], holder):
-                opts.append(CHIS[s])
-            if opts:
-                opts.append(PASS)
-                options[nxt] = opts
-            if may_peng(hands[prev], card, self.peng_guo[prev]):
-                options[prev] = [PENG, PASS]
-            return options, wins
-        # only the 下家 may 吃 a released card; nobody 碰s or 胡s it (RULES §3.1.3)
-        runs = chi_runs(hands[nxt], card, thrown[nxt], thrown[from_seat], holder)
-        if runs:
-            opts = [CHIS[s] for s in runs]
+                wins[drawer] = win
+        thrown = self.thrown
+        for s in chi_runs(hand, card, thrown[drawer], thrown[prev], self.rules.holder_may_not_chi):
+            opts.append(CHIS[s])
+        if opts:
+            opts.append(PASS)
+            options[drawer] = opts
+        # then his 下家 and 上家: 胡 on another's draw, or 碰 it (RULES §4.5, §4.7)
+        hands, peng_guo = self.hands, self.peng_guo
+        for other in (nxt, prev):
+            peng = may_peng(hands[other], card, peng_guo[other])
+            win = self.win_on(other, card, "other", last) if card in self._waits(other) else None
+            if win is not None:
+                wins[other] = win
+                options[other] = [HU, PENG, PASS] if peng else [HU, PASS]
+            elif peng:
+                options[other] = [PENG, PASS]
+        return options, wins
+
+    def _discard_options(self, card: int, discarder: int) -> dict[int, list[Action]]:
+        """The options on a discarded card: his 下家 may 碰 or 吃 it, his 上家 碰 it (RULES §4.5,
+        §4.6); nobody 胡s it (§3)."""
+        options: dict[int, list[Action]] = {}
+        _, nxt, prev = ASK_ORDER[discarder]
+        hands, peng_guo, thrown = self.hands, self.peng_guo, self.thrown
+        hand = hands[nxt]
+        opts = [PENG] if may_peng(hand, card, peng_guo[nxt]) else []
+        holder = self.rules.holder_may_not_chi
+        for s in chi_runs(hand, card, thrown[nxt], thrown[discarder], holder):
+            opts.append(CHIS[s])
+        if opts:
             opts.append(PASS)
             options[nxt] = opts
-        return options, wins
+        if may_peng(hands[prev], card, peng_guo[prev]):
+            options[prev] = [PENG, PASS]
+        return options
+
+    def _release_options(self, card: int, drawer: int) -> dict[int, list[Action]]:
+        """The options on a released card: only the 下家 may 吃 it; nobody 碰s or 胡s it
+        (RULES §3.1.3)."""
+        nxt = (drawer + 1) % NUM_SEATS
+        thrown = self.thrown
+        runs = chi_runs(
+            self.hands[nxt], card, thrown[nxt], thrown[drawer], self.rules.holder_may_not_chi
+        )
+        if not runs:
+            return {}
+        opts = [CHIS[s] for s in runs]
+        opts.append(PASS)
+        return {nxt: opts}
 
     def _offer(self, card: int, origin: Origin, from_seat: int, last: bool) -> None:
         """``_open(claim_window(...))``, building no window when nobody may claim."""
@@ -879,7 +905,6 @@ class GameState:
         a drawn card nobody takes is released to the drawer's row, and his 下家 draws (§3.1.3),
         until a seat must decide or the stock runs out."""
         stock, hands, events = self.stock, self.hands, self.events
-        claim_options = self._claim_options
         while True:
             left = len(stock) - self.pos - 1  # once this card is drawn
             if left < 0:
@@ -897,17 +922,17 @@ class GameState:
                 if left < STOCK_SIZE
                 else Drew(seat, card, False, left)
             )
-            options, wins = claim_options(card, "draw", seat, last)
+            options, wins = self._draw_options(card, seat, last)
             if not options:
                 # released: it counts as the drawer's discard; only his 下家 may 吃 it
                 events.append(RELEASED[seat][card])
-                options, wins = claim_options(card, "release", seat, last)
+                options = self._release_options(card, seat)
                 if not options:
                     self.thrown[seat].add(card)
                     self.rows[seat].append(card)
                     seat = (seat + 1) % NUM_SEATS
                     continue
-                self.window = Window(card, "release", seat, last, options, {}, wins)
+                self.window = Window(card, "release", seat, last, options, {}, {})
             else:
                 self.window = Window(card, "draw", seat, last, options, {}, wins)
             self.phase = "claim"
