@@ -558,10 +558,10 @@ class GameState:
             if hand != held or banned != bans:
                 return discardable(hand, banned, DISCARDS)
             return list(options)
-        if not self._must_act(seat):
-            return []
-        assert self.window is not None
-        return list(self.window.options[seat])
+        w = self.window
+        if w is None or seat not in w.options or seat in w.responses:
+            return []  # the hand is over, or the seat has no option or has answered
+        return list(w.options[seat])
 
     def bans(self, seat: int) -> tuple[list[int], list[int], list[int]]:
         """Faces ``seat`` may not 出, 吃 or 碰 now, sorted (RULES §4.6, §5.2, §5.3).
