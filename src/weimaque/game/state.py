@@ -880,18 +880,6 @@ class GameState:
         opts.append(PASS)
         return {nxt: opts}
 
-    def _offer(self, card: int, origin: Origin, from_seat: int, last: bool) -> None:
-        """``_open(claim_window(...))``, building no window when nobody may claim."""
-        options, wins = self._claim_options(card, origin, from_seat, last)
-        if options:
-            self.phase = "claim"
-            self.window = Window(card, origin, from_seat, last, options, {}, wins)
-            return
-        self.window = None
-        if origin in ("discard", "release"):
-            self.thrown[from_seat].add(card)
-        self._pass_on(card, origin, from_seat, last)
-
     def _open(self, window: Window) -> None:
         if window.options:
             self.phase = "claim"
@@ -923,20 +911,26 @@ class GameState:
                 else Drew(seat, card, False, left)
             )
             options, wins = self._draw_options(card, seat, last)
-            if not options:
-                # released: it counts as the drawer's discard; only his 下家 may 吃 it
-                events.append(RELEASED[seat][card])
-                options = self._release_options(card, seat)
-                if not options:
-                    self.thrown[seat].add(card)
-                    self.rows[seat].append(card)
-                    seat = (seat + 1) % NUM_SEATS
-                    continue
-                self.window = Window(card, "release", seat, last, options, {}, {})
-            else:
+            if options:
+                self.phase = "claim"
                 self.window = Window(card, "draw", seat, last, options, {}, wins)
+                return
+            if self._release(seat, card, last):
+                return
+            seat = (seat + 1) % NUM_SEATS
+
+    def _release(self, seat: int, card: int, last: bool) -> bool:
+        """A drawn card nobody took is released: it counts as the drawer's discard, and only his
+        下家 may 吃 it (RULES §3.1.3). Whether a window opened on it; else it lies in the row."""
+        self.events.append(RELEASED[seat][card])
+        options = self._release_options(card, seat)
+        if options:
             self.phase = "claim"
-            return
+            self.window = Window(card, "release", seat, last, options, {}, {})
+            return True
+        self.thrown[seat].add(card)
+        self.rows[seat].append(card)
+        return False
 
     def _wei(self, seat: int, card: int, left: int, last: bool) -> None:
         """The mandatory 偎 of a drawn card: with three in hand, two are used and one kept
@@ -1025,9 +1019,8 @@ class GameState:
             self.rows[from_seat].append(card)
             self._draw(xiajia(from_seat))
         elif origin == "draw":
-            # Released: it counts as the drawer's discard; only his 下家 may 吃 it (RULES §3.1.3).
-            self.events.append(RELEASED[from_seat][card])
-            self._offer(card, "release", from_seat, last)
+            if not self._release(from_seat, card, last):
+                self._draw(xiajia(from_seat))
         elif origin == "release":
             self.rows[from_seat].append(card)
             self._draw(xiajia(from_seat))
