@@ -955,39 +955,37 @@ class GameState:
         w = self.window
         assert w is not None
         chosen = w.responses
-        penger = chier = None
-        if chosen or w.options or w.wins:  # else nobody could claim: straight on
-            # the first seat in asking order (RULES §3) to answer each kind
-            winner = None
-            for s in ASK_ORDER[w.from_seat]:
-                a = chosen.get(s)
-                if a is None:
-                    continue
-                kind = a.kind
-                if kind == "hu":
-                    winner = s
+        winner = penger = chier = None
+        passed_peng = []  # seats offered 碰 that did not take it: 碰-过张 (RULES §5.3)
+        # each kind to the first seat in asking order (RULES §3) that answered it
+        for s in ASK_ORDER[w.from_seat]:
+            a = chosen.get(s)
+            if a is None:
+                continue
+            kind = a.kind
+            if kind == "hu":
+                winner = s
+                break
+            if kind == "peng":
+                if penger is None:
+                    penger = s
+                continue
+            if kind == "chi" and chier is None:
+                chier = s
+            for o in w.options[s]:
+                if o.kind == "peng":
+                    passed_peng.append(s)
                     break
-                if kind == "peng":
-                    if penger is None:
-                        penger = s
-                elif kind == "chi" and chier is None:
-                    chier = s
-            if winner is not None:
-                self._hu(winner, w)
-                return
-            if w.origin != "deal":
-                for s in w.wins:
-                    if (a := chosen.get(s)) is None or a.kind != "hu":
-                        self.declined[s] = True
-                        self.events.append(DeclinedHu(s, w.card))
-            for s, opts in w.options.items():
-                a = chosen.get(s)
-                if a is not None and a.kind == "peng":
-                    continue
-                for o in opts:
-                    if o.kind == "peng":
-                        self.peng_guo[s].add(w.card)  # 碰-过张 (RULES §5.3)
-                        break
+        if winner is not None:
+            self._hu(winner, w)
+            return
+        if w.wins and w.origin != "deal":
+            for s in w.wins:
+                if (a := chosen.get(s)) is None or a.kind != "hu":
+                    self.declined[s] = True
+                    self.events.append(DeclinedHu(s, w.card))
+        for s in passed_peng:
+            self.peng_guo[s].add(w.card)
         self.window = None
         if w.origin in ("discard", "release"):
             self.thrown[w.from_seat].add(w.card)
