@@ -957,8 +957,9 @@ class GameState:
         chosen = w.responses
         winner = penger = chier = None
         passed_peng = []  # seats offered 碰 that did not take it: 碰-过张 (RULES §5.3)
-        # each kind to the first seat in asking order (RULES §3) that answered it
-        for s in ASK_ORDER[w.from_seat]:
+        # each kind to the first seat in asking order (RULES §3) that answered it (with one
+        # answer, there is no order to keep)
+        for s in chosen if len(chosen) == 1 else ASK_ORDER[w.from_seat]:
             a = chosen.get(s)
             if a is None:
                 continue
