@@ -8,6 +8,7 @@ every refusal to a reason ``verify`` gives, over many random positions of every 
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -18,7 +19,15 @@ from weimaque.analysis.decompose import can_split, splits, winning_faces
 from weimaque.cards import NUM_FACES, sorted_deck
 from weimaque.errors import IllegalAction
 from weimaque.game.actions import PASS_ID, RUN_STARTS, Action
-from weimaque.game.state import GameState, deal_order, discardable, may_discard, win_check
+from weimaque.game.events import Chied, Drew, Penged, Weied
+from weimaque.game.state import (
+    GameState,
+    TableMeld,
+    deal_order,
+    discardable,
+    may_discard,
+    win_check,
+)
 from weimaque.rules import PRESET_IDS
 
 
@@ -214,3 +223,45 @@ def test_the_engines_memos_follow_a_hand_changed_from_outside() -> None:
                 checked += 1
             state.apply(seat, rng.choice(state.legal_actions(seat)))
     assert checked > 100
+
+
+@pytest.mark.parametrize("preset", PRESET_IDS)
+def test_the_shared_melds_and_events_are_the_ones_the_play_describes(preset: str) -> None:
+    """Each 碰, 吃 and 偎 puts on the table (and in the events) one of the melds and events made
+    once at import: each equals the meld or event built from what happened (RULES §4.3-§4.6)."""
+    rng = random.Random(7)
+    seen = set()
+    for seed in range(150):
+        state = GameState.new(preset, seed, dealer=seed % 3)
+        while not state.is_terminal():
+            seat = state.current_player()
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+        face_up = state.rules.wei_face_up
+        for s in range(3):
+            for m in state.melds[s]:
+                seen.add(m.kind)
+                if m.kind == "wei":
+                    expected = TableMeld("wei", (m.card,) * 3, m.card, s, not face_up)
+                elif m.kind == "peng":
+                    expected = TableMeld("peng", (m.card,) * 3, m.card, m.from_seat)
+                else:
+                    start = m.faces[0]
+                    assert start in RUN_STARTS and start <= m.card <= start + 2
+                    run = (start, start + 1, start + 2)
+                    expected = TableMeld("chi", run, m.card, m.from_seat)
+                assert m == expected
+        for e, after in itertools.pairwise(state.events):
+            if isinstance(after, Weied):  # the draw of a 偎'd card is face down unless 明偎
+                assert isinstance(e, Drew)
+                assert e == Drew(after.seat, after.card, not face_up, e.stock_left)
+            if isinstance(e, Penged):
+                assert e == Penged(e.seat, e.card, e.from_seat)
+                assert any(m.kind == "peng" and m.card == e.card for m in state.melds[e.seat])
+            elif isinstance(e, Chied):
+                assert e == Chied(e.seat, e.card, e.run, e.from_seat)
+                assert e.run <= e.card <= e.run + 2
+            elif isinstance(e, Weied):
+                assert e == Weied(e.seat, e.card, face_up)
+            elif isinstance(e, Drew) and e.face_down:
+                assert isinstance(after, Weied)
+    assert seen == {"wei", "peng", "chi"}, seen
