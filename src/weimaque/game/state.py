@@ -108,7 +108,11 @@ def discardable(
         for f in banned:
             hand[f] = 0
     ok = COUNT_DISCARDABLE
-    return [named[f] for f in FACES if ok[hand[f]]]
+    out = []  # a loop, not a comprehension: 3.11 builds a function and its cells for one
+    for f in FACES:
+        if ok[hand[f]]:
+            out.append(named[f])
+    return out
 
 
 def may_discard(hand: Sequence[int], face: int, banned: Container[int]) -> bool:
@@ -352,7 +356,11 @@ class GameState:
         self.seed = seed
         self.dealer = dealer
         self.stock = stock
-        self.initial_hands = [tuple(sorted(h)) for h in hands]
+        self.initial_hands = [
+            tuple(sorted(hands[0])),
+            tuple(sorted(hands[1])),
+            tuple(sorted(hands[2])),
+        ]
         self.pos = 0
         self.hands: list[list[int]] = [[0] * NUM_FACES, [0] * NUM_FACES, [0] * NUM_FACES]
         for counts, cards in zip(self.hands, hands, strict=True):
@@ -876,7 +884,9 @@ class GameState:
         )
         if not runs:
             return {}
-        opts = [CHIS[s] for s in runs]
+        opts = []
+        for s in runs:
+            opts.append(CHIS[s])
         opts.append(PASS)
         return {nxt: opts}
 
