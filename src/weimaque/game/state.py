@@ -847,7 +847,9 @@ class GameState:
         # then his 下家 and 上家: 胡 on another's draw, or 碰 it (RULES §4.5, §4.7)
         hands, peng_guo = self.hands, self.peng_guo
         for other in (nxt, prev):
-            peng = may_peng(hands[other], card, peng_guo[other])
+            hand = hands[other]
+            # the quick test of ``may_peng``: most seats hold fewer than two of the card
+            peng = hand[card] >= 2 and may_peng(hand, card, peng_guo[other])
             win = self.win_on(other, card, "other", last) if card in self._waits(other) else None
             if win is not None:
                 wins[other] = win
@@ -863,14 +865,16 @@ class GameState:
         _, nxt, prev = ASK_ORDER[discarder]
         hands, peng_guo, thrown = self.hands, self.peng_guo, self.thrown
         hand = hands[nxt]
-        opts = [PENG] if may_peng(hand, card, peng_guo[nxt]) else []
+        # ``may_peng`` asked only of a seat holding two: the quick test, as on a draw
+        opts = [PENG] if hand[card] >= 2 and may_peng(hand, card, peng_guo[nxt]) else []
         holder = self.rules.holder_may_not_chi
         for s in chi_runs(hand, card, thrown[nxt], thrown[discarder], holder):
             opts.append(CHIS[s])
         if opts:
             opts.append(PASS)
             options[nxt] = opts
-        if may_peng(hands[prev], card, peng_guo[prev]):
+        hand = hands[prev]
+        if hand[card] >= 2 and may_peng(hand, card, peng_guo[prev]):
             options[prev] = [PENG, PASS]
         return options
 
