@@ -26,7 +26,9 @@ one, not a replacement. It takes a few minutes.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
+import io
 import os
 import random
 import re
@@ -96,29 +98,38 @@ def rlcard_env(seed: int) -> Any:
     return rlcard.make("mahjong", config={"seed": seed})
 
 
+def quiet_peer() -> contextlib.AbstractContextManager[Any]:
+    """Standard output set aside while the peer plays: RLCard's mahjong prints a block of
+    debugging lines when a player has no legal action (and plays on), which would break this
+    script's figures apart."""
+    return contextlib.redirect_stdout(io.StringIO())
+
+
 def rlcard_games(env: Any, games: int) -> tuple[int, float]:
     """RLCard mahjong games with its random agents: (games, CPU seconds)."""
     from rlcard.agents import RandomAgent
 
     env.set_agents([RandomAgent(num_actions=env.num_actions) for _ in range(env.num_players)])
-    start = time.process_time()
-    for _ in range(games):
-        env.run(is_training=False)
-    return games, time.process_time() - start
+    with quiet_peer():
+        start = time.process_time()
+        for _ in range(games):
+            env.run(is_training=False)
+        return games, time.process_time() - start
 
 
 def rlcard_steps(env: Any, steps: int, seed: int) -> tuple[int, float]:
     """RLCard mahjong env steps with random legal actions: (steps, CPU seconds)."""
     rng = random.Random(seed)
     done = 0
-    start = time.process_time()
-    while done < steps:
-        state, _ = env.reset()
-        while not env.is_over():
-            action = rng.choice(list(state["legal_actions"]))
-            state, _ = env.step(action)
-            done += 1
-    return done, time.process_time() - start
+    with quiet_peer():
+        start = time.process_time()
+        while done < steps:
+            state, _ = env.reset()
+            while not env.is_over():
+                action = rng.choice(list(state["legal_actions"]))
+                state, _ = env.step(action)
+                done += 1
+        return done, time.process_time() - start
 
 
 #: What one side runs under callgrind: ``ours`` hands or RLCard games, their number in argv.
