@@ -9,7 +9,9 @@ Run: ``.venv/bin/python bench/engine.py [--games N]``. Two figures, each beside 
   same way (``env.step`` with a random legal action, its observation built at every step).
 
 Times are CPU seconds of this process (``time.process_time``), so a busy shared machine slows
-both sides alike; each figure is the best of ``--repeat`` rounds. The peers need
+both sides alike; each figure is the best of ``--repeat`` rounds, and every round plays hands
+no other round has played (RLCard's random agents draw from numpy's unseeded generator, so its
+games differ from round to round anyway). The peers need
 ``pip install -e '.[bench]'`` (RLCard) and the environment ``.[env]``; a missing one is skipped.
 
 ``--instructions`` gives the first pair as machine instructions instead of seconds, counted by
@@ -18,9 +20,9 @@ run whatever else the machine is doing, where CPU seconds move with the load by 
 side runs twice in a fresh interpreter (``PYTHONHASHSEED=0``, one OpenBLAS thread), with few
 and with many units, and the difference is divided by the difference of units, which takes
 start-up and imports out.
-Instructions are not time (the two sides retire them at different rates: the timed ratio has
-come out about a tenth below the counted one), so the ratio is a second opinion on the timed
-one, not a replacement. It takes a few minutes.
+Instructions are not time (the two sides retire them at different rates: on new hands the
+timed ratio has come out at about two thirds of the counted one), so the ratio is a second
+opinion on the timed one, not a replacement. It takes a few minutes.
 """
 
 from __future__ import annotations
@@ -45,11 +47,12 @@ from weimaque.game.state import GameState
 from weimaque.rules.registry import get_rules
 
 
-def best_rate(fn: Callable[[], tuple[int, float]], repeat: int) -> float:
-    """The best of ``repeat`` rounds of ``fn`` (which returns (units, seconds)), in units/s."""
+def best_rate(fn: Callable[[int], tuple[int, float]], repeat: int) -> float:
+    """The best of ``repeat`` rounds of ``fn`` (round ``r`` is ``fn(r)``, which returns (units,
+    seconds)), in units/s."""
     rates = []
-    for _ in range(repeat):
-        units, seconds = fn()
+    for r in range(repeat):
+        units, seconds = fn(r)
         rates.append(units / seconds)
     return max(rates)
 
@@ -206,23 +209,30 @@ def main() -> None:
     if args.instructions:
         count_instructions(args)
         return
-    hands_per_s = best_rate(lambda: ours(args.games, args.seed), args.repeat)
+    # each round deals new hands (its seeds follow the last round's): a round that replayed the
+    # same hands and random choices would find every position in the engine's caches
+    hands_per_s = best_rate(lambda r: ours(args.games, args.seed + r * args.games), args.repeat)
     print(f"weimaque random hands/s      : {hands_per_s:9.1f}")
     peer = rlcard_env(args.seed)
     if peer is None:
         print("rlcard not installed: pip install -e '.[bench]' to measure the peer")
     else:
-        games_per_s = best_rate(lambda: rlcard_games(peer, args.peer_games), args.repeat)
+        games_per_s = best_rate(lambda _: rlcard_games(peer, args.peer_games), args.repeat)
         print(f"rlcard mahjong games/s       : {games_per_s:9.1f}")
         print(f"ratio                        : {hands_per_s / games_per_s:9.1f}x")
     try:
-        steps_per_s = best_rate(lambda: ours_env(args.steps, args.seed), args.repeat)
+        # a round plays fewer hands than it has steps: seeds r * steps on are its own
+        steps_per_s = best_rate(
+            lambda r: ours_env(args.steps, args.seed + r * args.steps), args.repeat
+        )
     except ImportError:
         print("pettingzoo not installed: pip install -e '.[env]' to measure the environment")
         return
     print(f"weimaque PettingZoo steps/s  : {steps_per_s:9.1f}")
     if peer is not None:
-        peer_steps = best_rate(lambda: rlcard_steps(peer, args.peer_steps, args.seed), args.repeat)
+        peer_steps = best_rate(
+            lambda r: rlcard_steps(peer, args.peer_steps, args.seed + r), args.repeat
+        )
         print(f"rlcard mahjong env steps/s   : {peer_steps:9.1f}")
         print(f"ratio                        : {steps_per_s / peer_steps:9.1f}x")
 
