@@ -8,7 +8,6 @@ every refusal to a reason ``verify`` gives, over many random positions of every 
 
 from __future__ import annotations
 
-import itertools
 import random
 
 import pytest
@@ -19,7 +18,7 @@ from weimaque.analysis.decompose import can_split, splits, winning_faces
 from weimaque.cards import NUM_FACES, sorted_deck
 from weimaque.errors import IllegalAction
 from weimaque.game.actions import PASS_ID, RUN_STARTS, Action
-from weimaque.game.events import Chied, Drew, Penged, Weied
+from weimaque.game.events import Chied, Discarded, Drew, Penged, Released, Weied
 from weimaque.game.state import (
     GameState,
     TableMeld,
@@ -227,41 +226,71 @@ def test_the_engines_memos_follow_a_hand_changed_from_outside() -> None:
 
 @pytest.mark.parametrize("preset", PRESET_IDS)
 def test_the_shared_melds_and_events_are_the_ones_the_play_describes(preset: str) -> None:
-    """Each 碰, 吃 and 偎 puts on the table (and in the events) one of the melds and events made
-    once at import: each equals the meld or event built from what happened (RULES §4.3-§4.6)."""
+    """Each 碰, 吃 and 偎 puts on the table, and in the events, one of the melds and events made
+    once at import. Followed here from the events alone: a 碰 or 吃 takes the card last put on
+    offer (出, released, or drawn face up) from the seat that offered it, a 吃 makes the run its
+    seat answered, a 偎 follows the draw of its card, face down unless 明偎 (RULES §4.3-§4.6);
+    the melds so built are the table's, in order."""
     rng = random.Random(7)
-    seen = set()
+    seen: set[str] = set()
     for seed in range(150):
         state = GameState.new(preset, seed, dealer=seed % 3)
+        face_up = state.rules.wei_face_up
+        expected: list[list[TableMeld]] = [[], [], []]
+        offer: tuple[int, int] | None = None  # (seat, card) of the card last put on offer
+        previous: object = None
+        chi_answer: dict[int, int] = {}
         while not state.is_terminal():
             seat = state.current_player()
-            state.apply(seat, rng.choice(state.legal_actions(seat)))
-        face_up = state.rules.wei_face_up
-        for s in range(3):
-            for m in state.melds[s]:
-                seen.add(m.kind)
-                if m.kind == "wei":
-                    expected = TableMeld("wei", (m.card,) * 3, m.card, s, not face_up)
-                elif m.kind == "peng":
-                    expected = TableMeld("peng", (m.card,) * 3, m.card, m.from_seat)
-                else:
-                    start = m.faces[0]
-                    assert start in RUN_STARTS and start <= m.card <= start + 2
-                    run = (start, start + 1, start + 2)
-                    expected = TableMeld("chi", run, m.card, m.from_seat)
-                assert m == expected
-        for e, after in itertools.pairwise(state.events):
-            if isinstance(after, Weied):  # the draw of a 偎'd card is face down unless 明偎
-                assert isinstance(e, Drew)
-                assert e == Drew(after.seat, after.card, not face_up, e.stock_left)
-            if isinstance(e, Penged):
-                assert e == Penged(e.seat, e.card, e.from_seat)
-                assert any(m.kind == "peng" and m.card == e.card for m in state.melds[e.seat])
-            elif isinstance(e, Chied):
-                assert e == Chied(e.seat, e.card, e.run, e.from_seat)
-                assert e.run <= e.card <= e.run + 2
-            elif isinstance(e, Weied):
-                assert e == Weied(e.seat, e.card, face_up)
-            elif isinstance(e, Drew) and e.face_down:
-                assert isinstance(after, Weied)
+            action = rng.choice(state.legal_actions(seat))
+            if action.kind == "chi":
+                assert action.face is not None
+                chi_answer[seat] = action.face
+            for e in state.apply(seat, action):
+                if isinstance(e, (Discarded, Released)) or (
+                    isinstance(e, Drew) and not e.face_down
+                ):
+                    offer = (e.seat, e.card)
+                elif isinstance(e, Weied):
+                    assert isinstance(previous, Drew)
+                    assert (previous.seat, previous.card) == (e.seat, e.card)
+                    assert previous.face_down == (not face_up) and e.face_up == face_up
+                    c = e.card
+                    expected[e.seat].append(TableMeld("wei", (c, c, c), c, e.seat, not face_up))
+                elif isinstance(e, Penged):
+                    assert offer == (e.from_seat, e.card)
+                    c = e.card
+                    expected[e.seat].append(TableMeld("peng", (c, c, c), c, e.from_seat))
+                elif isinstance(e, Chied):
+                    assert offer == (e.from_seat, e.card)
+                    r = chi_answer[e.seat]
+                    assert e.run == r
+                    run = (r, r + 1, r + 2)
+                    expected[e.seat].append(TableMeld("chi", run, e.card, e.from_seat))
+                previous = e
+        assert state.melds == expected, seed
+        seen.update(m.kind for row in state.melds for m in row)
     assert seen == {"wei", "peng", "chi"}, seen
+
+
+def test_a_position_holds_no_more_stock_than_a_deal_leaves() -> None:
+    """A position's stock is at most the 22 cards a deal leaves (RULES §2.2): the engine's
+    shared draw events are made for those."""
+    state = GameState.new("anxiang", 3)
+    parts = {
+        "dealer": 0,
+        "hands": [list(h) for h in state.hands],
+        "melds": [[], [], []],
+        "rows": [[], [], []],
+        "thrown": [set(), set(), set()],
+        "no_discard": [set(), set(), set()],
+        "peng_guo": [set(), set(), set()],
+        "dead": [False] * 3,
+        "skipped": [0] * 3,
+        "declined": [False] * 3,
+        "scores": [0] * 3,
+        "turn": 0,
+    }
+    GameState.position(state.rules, stock=list(state.stock), **parts)  # type: ignore[arg-type]
+    with pytest.raises(IllegalAction, match="a stock of 23 cards"):
+        GameState.position(state.rules, stock=[*state.stock, 0], **parts)  # type: ignore[arg-type]

@@ -53,11 +53,16 @@ DEAL_PATTERNS: Final = ("tianhu", "jiuxiaodui", "wudui_deal")
 DISCARDS: Final = tuple(Action.discard(f) for f in range(NUM_FACES))
 CHIS: Final = {s: Action.chi(s) for s in RUN_STARTS}
 #: One shared (immutable) event per seat and face for a 出 and a release, and per seat, cards
-#: left and face for a face-up draw: the events of every turn, made once.
+#: left and face for a draw, face up and (a 偎'd card, unless 明偎) face down: the events of
+#: every turn, made once.
 DISCARDED: Final = tuple(tuple(Discarded(s, f) for f in range(NUM_FACES)) for s in range(NUM_SEATS))
 RELEASED: Final = tuple(tuple(Released(s, f) for f in range(NUM_FACES)) for s in range(NUM_SEATS))
 DREW_FACE_UP: Final = tuple(
     tuple(tuple(Drew(s, f, False, left) for f in range(NUM_FACES)) for left in range(STOCK_SIZE))
+    for s in range(NUM_SEATS)
+)
+DREW_FACE_DOWN: Final = tuple(
+    tuple(tuple(Drew(s, f, True, left) for f in range(NUM_FACES)) for left in range(STOCK_SIZE))
     for s in range(NUM_SEATS)
 )
 #: Per face: each run holding it (RULES §4.6, within one size) as (start, the two other faces).
@@ -263,10 +268,6 @@ WEIED: Final = tuple(
     tuple(tuple(Weied(s, c, up) for up in (False, True)) for c in range(NUM_FACES))
     for s in range(NUM_SEATS)
 )
-DREW_FACE_DOWN: Final = tuple(
-    tuple(tuple(Drew(s, f, True, left) for f in range(NUM_FACES)) for left in range(STOCK_SIZE))
-    for s in range(NUM_SEATS)
-)
 CHOU: Final = tuple(Chou(s) for s in range(NUM_SEATS))
 
 
@@ -430,7 +431,10 @@ class GameState:
         to draw) without replaying the hand: search's worlds consistent with a seat's view. It is
         ``turn``'s discard; a caller that needs an open claim window sets ``phase`` and
         ``window`` from :meth:`claim_window` or :meth:`deal_window`. Events and the action log
-        start empty; ``initial_hands`` are the given hands."""
+        start empty; ``initial_hands`` are the given hands. A stock holds at most the 22 cards
+        of a deal (RULES §2.2)."""
+        if len(stock) > STOCK_SIZE:
+            raise IllegalAction(f"a stock of {len(stock)} cards: a deal leaves {STOCK_SIZE}")
         st = GameState.__new__(GameState)
         st.rules = rules
         st.seed = None
@@ -919,11 +923,7 @@ class GameState:
             if hands[seat][card] >= 2:
                 self._wei(seat, card, left, last)
                 return
-            events.append(
-                DREW_FACE_UP[seat][left][card]
-                if left < STOCK_SIZE
-                else Drew(seat, card, False, left)
-            )
+            events.append(DREW_FACE_UP[seat][left][card])
             options, wins = self._draw_options(card, seat, last)
             if options:
                 self.phase = "claim"
@@ -953,10 +953,7 @@ class GameState:
         face_up = self.rules.wei_face_up
         self.hands[seat][card] -= 2
         self.melds[seat].append(WEI_MELDS[seat][card][not face_up])
-        drews = DREW_FACE_UP if face_up else DREW_FACE_DOWN
-        self.events.append(
-            drews[seat][left][card] if left < STOCK_SIZE else Drew(seat, card, not face_up, left)
-        )
+        self.events.append((DREW_FACE_UP if face_up else DREW_FACE_DOWN)[seat][left][card])
         self.events.append(WEIED[seat][card][face_up])
         window = Window(card, "wei", seat, last, {})
         if win is not None:
@@ -1028,15 +1025,12 @@ class GameState:
 
     def _pass_on(self, card: int, origin: Origin, from_seat: int, last: bool) -> None:
         """Nobody claimed the card: play goes on (the window is closed, ``thrown`` updated)."""
-        if origin == "discard":
+        if origin in ("discard", "release"):
             self.rows[from_seat].append(card)
             self._draw(xiajia(from_seat))
         elif origin == "draw":
             if not self._release(from_seat, card, last):
                 self._draw(xiajia(from_seat))
-        elif origin == "release":
-            self.rows[from_seat].append(card)
-            self._draw(xiajia(from_seat))
         else:  # after a 偎 not won on, or the deal: the seat must 出
             self._enter_discard(from_seat)
 
