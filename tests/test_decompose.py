@@ -16,6 +16,7 @@ from weimaque.analysis.decompose import (
     _groups_exist,
     _pair_exists,
     _with_pair,
+    can_split,
     completions,
     splits,
     winning_faces,
@@ -197,3 +198,22 @@ def test_the_one_pass_tests_agree_with_the_enumeration_on_every_small_half() -> 
         for half in (six + (0,) * 4, (0,) * 4 + six):
             assert _groups_exist(half) == bool(_groups(half)), half
             assert _pair_exists(half) == bool(_with_pair(half)), half
+
+
+def test_the_quarter_reading_agrees_with_the_half_tests_on_every_small_half() -> None:
+    """``can_split`` and ``winning_faces`` read a hand by quarters (five faces, each read once
+    for every state it may be entered in); ``completions`` and the one-pass half tests read it
+    face by face. Every six-face half of up to four cards a face, placed across the two quarters
+    of the small or the big half, beside an other half that holds nothing, the pair alone, or a
+    run: the same answers both ways."""
+    others = [(0,) * 10, (0, 0, 0, 2, 0, 0, 0, 0, 0, 0), (0, 1, 1, 1, 0, 0, 0, 0, 0, 0)]
+    for six in itertools.product(range(5), repeat=6):
+        half = (0, 0) + six + (0, 0)  # faces 2-7: runs cross the quarters' edge
+        for other in others:
+            for counts in (half + other, other + half):
+                assert winning_faces(counts) == set(completions(counts)), counts
+                small, big = counts[:10], counts[10:]
+                whole = (sum(small) % 3 == 2 and _pair_exists(small) and _groups_exist(big)) or (
+                    sum(big) % 3 == 2 and _pair_exists(big) and _groups_exist(small)
+                )
+                assert can_split(counts) == whole, counts

@@ -1,7 +1,9 @@
 """Every split of concealed cards into runs, triples and exactly one pair (RULES §6.1).
 
 Small and big faces never share a group (RULES §1.2), so each half of the count vector is split on
-its own and the halves are combined; both steps are cached on immutable count tuples.
+its own and the halves are combined; both steps are cached on immutable count tuples. The quick
+tests of a win check (``can_split``, ``winning_faces``) list no splits: they read a hand five faces
+at a time, each five read once for every way it may be entered.
 
 A split is a tuple of ``(kind, face)`` pairs: ``TRIPLE`` and ``PAIR`` name their face, ``RUN`` its
 lowest face.
@@ -11,7 +13,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 from weimaque.cards import Counts
 
@@ -125,27 +127,166 @@ def _pair_exists(half: Counts) -> bool:
     return _cuts_with_pair(half)
 
 
-@functools.lru_cache(maxsize=1 << 16)
+# ------------------------------------------------------------------ a hand read by quarters
+#
+# ``_cuts_into_groups`` reads a half from its lowest face carrying one state: the runs opened one
+# and two faces below, ``3 * open1 + open2`` (nine states). A half that must also hold the pair
+# carries, beside that state, the set of states it may be in once the pair is taken (a mask of
+# nine bits), for the pair may lie on any face with two cards to spare. Five faces in a row (a
+# quarter) carry these states across in a way that depends on their five counts alone, so each
+# quarter seen is read once, for every state it may be entered in, and kept (``_LEADS`` and
+# ``_TAILS``: at most 5**5 quarters each). ``can_split`` and ``winning_faces`` then read a hand as
+# four quarters, with no pass over its faces. A half must close with no run open (RULES §1.2:
+# small and big never share a group), which is state 0 after its second quarter.
+
+
+def _read(counts: Sequence[int], state: int) -> tuple[int, int]:
+    """Faces ``counts`` read from ``state`` with no pair taken: the state after them with still
+    no pair (-1 when they do not cut), and the mask of the states after them with one pair
+    taken among them."""
+    paired = 0
+    for n in counts:
+        after = 0
+        s = 0
+        while paired >> s:  # the paired states move on as the unpaired one does
+            if paired >> s & 1 and (m := n - s // 3 - s % 3) >= 0:
+                after |= 1 << (3 * (m % 3) + s // 3)
+            s += 1
+        if state >= 0:
+            m = n - state // 3 - state % 3
+            if m >= 2:
+                after |= 1 << (3 * ((m - 2) % 3) + state // 3)
+            state = 3 * (m % 3) + state // 3 if m >= 0 else -1
+        paired = after
+    return state, paired
+
+
+def _bit(state: int) -> int:
+    return 1 << state if state >= 0 else 0
+
+
+def _with_one(counts: Sequence[int], j: int) -> list[int]:
+    out = list(counts)
+    out[j] += 1
+    return out
+
+
+class _Lead:
+    """A half's first quarter, read from state 0: ``state`` after it with no pair (``bit``: as a
+    mask, 0 when it does not cut), ``paired`` with the pair taken in it, and ``plus[j]``: the
+    same two masks with one more card of its ``j``-th face."""
+
+    __slots__ = ("bit", "both", "mod", "paired", "plus", "state")
+
+    def __init__(self, counts: Counts) -> None:
+        self.mod = sum(counts) % 3
+        self.state, self.paired = _read(counts, 0)
+        self.bit = _bit(self.state)
+        self.both = self.bit | self.paired << 9  # the two masks side by side (``_Tail.closes``)
+        plus = []
+        for j in range(len(counts)):
+            state, paired = _read(_with_one(counts, j), 0)
+            plus.append((_bit(state), paired))
+        self.plus: tuple[tuple[int, int], ...] = tuple(plus)
+
+
+class _Tail:
+    """A half's second quarter: the entry states from which it closes the half with no run open,
+    with no pair taken in it (``groups``) or with the pair taken in it (``pair``), as masks. A
+    state entered with the pair already taken closes as ``groups`` does."""
+
+    __slots__ = ("_plus", "closes", "counts", "groups", "mod", "pair")
+
+    def __init__(self, counts: Counts) -> None:
+        self.counts = counts
+        self.mod = sum(counts) % 3
+        self.groups = self.pair = 0
+        for s in range(9):
+            state, paired = _read(counts, s)
+            self.groups |= (state == 0) << s
+            self.pair |= (paired & 1) << s
+        # ``closes[lead.mod] & lead.both``: whether the half closes in the part its count
+        # modulo 3 gives it, groups alone (0) or one pair and groups (2); 3k + 1 cards, neither
+        by_mod = (self.groups, 0, self.pair | self.groups << 9)
+        self.closes = tuple(by_mod[(m + self.mod) % 3] for m in range(3))
+        self._plus: list[tuple[tuple[int, ...], tuple[int, ...]] | None] = [None] * 9
+
+    def plus(self, state: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The faces one more card of which closes the quarter entered in ``state``, with no
+        pair taken in it and with the pair taken in it (read when first asked)."""
+        known = self._plus[state]
+        if known is None:
+            ends = [_read(_with_one(self.counts, j), state) for j in range(len(self.counts))]
+            known = self._plus[state] = (
+                tuple(j for j, (end, _) in enumerate(ends) if end == 0),
+                tuple(j for j, (_, paired) in enumerate(ends) if paired & 1),
+            )
+        return known
+
+
+class _Quarters(dict[Counts, Any]):
+    """Quarters read once and kept, by their five counts."""
+
+    def __init__(self, kind: type[_Lead] | type[_Tail]) -> None:
+        super().__init__()
+        self.kind = kind
+
+    def __missing__(self, counts: Counts) -> Any:
+        self[counts] = read = self.kind(counts)
+        return read
+
+
+_LEADS: Final = _Quarters(_Lead)
+_TAILS: Final = _Quarters(_Tail)
+_NO_FACES: Final[frozenset[int]] = frozenset()
+
+
+def _one_more(lead: _Lead, tail: _Tail, base: int) -> list[int]:
+    """The faces (numbered from ``base``) one more card of which closes a half: as groups alone
+    if it holds 3k + 2 cards, as one pair and groups if 3k + 1."""
+    mod = (lead.mod + tail.mod) % 3
+    out = []
+    if mod == 2:
+        for j, (bit, _) in enumerate(lead.plus):
+            if bit & tail.groups:
+                out.append(base + j)
+        if lead.state >= 0:
+            out.extend(base + 5 + j for j in tail.plus(lead.state)[0])
+    elif mod == 1:
+        for j, (bit, paired) in enumerate(lead.plus):
+            if bit & tail.pair or paired & tail.groups:
+                out.append(base + j)
+        tails = set(tail.plus(lead.state)[1]) if lead.state >= 0 else set()
+        for s in range(9):
+            if lead.paired >> s & 1:
+                tails.update(tail.plus(s)[0])
+        out.extend(base + 5 + j for j in sorted(tails))
+    return out
+
+
 def can_split(counts: Counts) -> bool:
-    """``bool(splits(counts))`` without listing the splits: the quick test of a win check.
-
-    Each half is tested on its own and cached (halves repeat far more often than whole hands).
-    """
-    small, big = counts[:10], counts[10:]
-    n_small, n_big = sum(small), sum(big)
-    if n_small % 3 == 2 and n_big % 3 == 0:
-        return _groups_exist(big) and _pair_exists(small)
-    if n_small % 3 == 0 and n_big % 3 == 2:
-        return _groups_exist(small) and _pair_exists(big)
-    return False
+    """``bool(splits(counts))`` without listing the splits: the quick test of a win check, each
+    half closing in its part (one of them holding the pair), read by quarters."""
+    a, b = _LEADS[counts[:5]], _TAILS[counts[5:10]]
+    c, d = _LEADS[counts[10:15]], _TAILS[counts[15:]]
+    return (a.mod + b.mod + c.mod + d.mod) % 3 == 2 and bool(
+        b.closes[a.mod] & a.both and d.closes[c.mod] & c.both
+    )
 
 
-@functools.lru_cache(maxsize=1 << 16)
 def winning_faces(counts: Counts) -> frozenset[int]:
-    """The faces one more card of which completes ``counts`` (``completions(counts)``), as a set,
-    cached: the engine keeps each seat's while its hand stays the same, and the search's copies
-    of one position ask it again of the same hands."""
-    return frozenset(completions(counts))
+    """The faces one more card of which completes ``counts`` (``completions(counts)``, as a set),
+    read by quarters: the card goes into one half, and the other must close as it stands."""
+    a, b = _LEADS[counts[:5]], _TAILS[counts[5:10]]
+    c, d = _LEADS[counts[10:15]], _TAILS[counts[15:]]
+    if (a.mod + b.mod + c.mod + d.mod) % 3 != 1:
+        return _NO_FACES
+    faces: list[int] = []
+    if d.closes[c.mod] & c.both:
+        faces = _one_more(a, b, 0)
+    if b.closes[a.mod] & a.both:
+        faces += _one_more(c, d, 10)
+    return frozenset(faces) if faces else _NO_FACES
 
 
 def completions(counts: Counts, change: int = 1) -> list[int]:

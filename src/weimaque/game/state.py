@@ -1092,9 +1092,10 @@ class GameState:
         hand = self.hands[seat]
         found: list[tuple[str, Breakdown]] = []
         if "tianhu" in active and seat == self.dealer:
-            # 天胡: the 20 dealt cards as they lie, no card won (RULES §7.2).
-            b = score_dealt(tuple(hand), rules=self.rules)
-            if b.winning:
+            # 天胡: the 20 dealt cards as they lie, no card won (RULES §7.2); the quick split
+            # check first, as in ``win_check``: most deals do not split
+            dealt = tuple(hand)
+            if can_split(dealt) and (b := score_dealt(dealt, rules=self.rules)).winning:
                 found.append(("tianhu", b))
         pairs = sum(c // 2 for c in hand)
         paired = [f for f in range(NUM_FACES) if hand[f] >= 2]
