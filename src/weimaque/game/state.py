@@ -898,14 +898,6 @@ class GameState:
         opts.append(PASS)
         return {nxt: opts}
 
-    def _open(self, window: Window) -> None:
-        if window.options:
-            self.phase = "claim"
-            self.window = window
-        else:
-            self.window = window
-            self._resolve()
-
     def _draw(self, seat: int) -> None:
         """``seat`` draws (RULES §3 DRAW), and play goes on through every card nobody may claim:
         a drawn card nobody takes is released to the drawer's row, and his 下家 draws (§3.1.3),
@@ -955,11 +947,11 @@ class GameState:
         self.melds[seat].append(WEI_MELDS[seat][card][not face_up])
         self.events.append((DREW_FACE_UP if face_up else DREW_FACE_DOWN)[seat][left][card])
         self.events.append(WEIED[seat][card][face_up])
-        window = Window(card, "wei", seat, last, {})
-        if win is not None:
-            window.options[seat] = [HU, PASS]
-            window.wins[seat] = win
-        self._open(window)
+        if win is None:
+            self._enter_discard(seat)  # nobody has a say: the drawer 出s (RULES §4.3)
+            return
+        self.phase = "claim"
+        self.window = Window(card, "wei", seat, last, {seat: [HU, PASS]}, {}, {seat: win})
 
     def _resolve(self) -> None:
         """Close the window: 胡 > 碰 > 吃 by priority (RULES §5.1), else play goes on."""
