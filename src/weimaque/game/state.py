@@ -821,15 +821,20 @@ class GameState:
     ) -> tuple[dict[int, list[Action]], dict[int, Breakdown]]:
         """Each seat's options and scored wins on a card (see ``claim_window``)."""
         if origin == "draw":
-            return self._draw_options(card, from_seat, last)
+            return self._draw_options(card, from_seat, last, self._seat_waits())
         if origin == "discard":
             return self._discard_options(card, from_seat), {}
         return self._release_options(card, from_seat), {}
 
+    def _seat_waits(self) -> list[frozenset[int]]:
+        """Each seat's :meth:`_waits`."""
+        return [self._waits(0), self._waits(1), self._waits(2)]
+
     def _draw_options(
-        self, card: int, drawer: int, last: bool
+        self, card: int, drawer: int, last: bool, waits: Sequence[frozenset[int]]
     ) -> tuple[dict[int, list[Action]], dict[int, Breakdown]]:
-        """The options and scored wins on a drawn card (RULES §3 DRAW)."""
+        """The options and scored wins on a drawn card (RULES §3 DRAW), given each seat's
+        winning faces (``_seat_waits``)."""
         options: dict[int, list[Action]] = {}
         wins: dict[int, Breakdown] = {}
         _, nxt, prev = ASK_ORDER[drawer]
@@ -837,7 +842,7 @@ class GameState:
         hand = self.hands[drawer]
         opts: list[Action] = []
         # the quick test of ``win_on``: most cards complete nobody's hand
-        if hand[card] >= 2 or card in self._waits(drawer):
+        if hand[card] >= 2 or card in waits[drawer]:
             win = self.win_on(drawer, card, "self", last)
             if win is not None:
                 opts.append(HU)
@@ -854,7 +859,7 @@ class GameState:
             hand = hands[other]
             # the quick test of ``may_peng``: most seats hold fewer than two of the card
             peng = hand[card] >= 2 and may_peng(hand, card, peng_guo[other])
-            win = self.win_on(other, card, "other", last) if card in self._waits(other) else None
+            win = self.win_on(other, card, "other", last) if card in waits[other] else None
             if win is not None:
                 wins[other] = win
                 options[other] = [HU, PENG, PASS] if peng else [HU, PASS]
@@ -903,6 +908,7 @@ class GameState:
         a drawn card nobody takes is released to the drawer's row, and his 下家 draws (§3.1.3),
         until a seat must decide or the stock runs out."""
         stock, hands, events = self.stock, self.hands, self.events
+        waits = None  # asked at the first card drawn: no hand changes while cards are released
         while True:
             left = len(stock) - self.pos - 1  # once this card is drawn
             if left < 0:
@@ -916,7 +922,9 @@ class GameState:
                 self._wei(seat, card, left, last)
                 return
             events.append(DREW_FACE_UP[seat][left][card])
-            options, wins = self._draw_options(card, seat, last)
+            if waits is None:
+                waits = self._seat_waits()
+            options, wins = self._draw_options(card, seat, last, waits)
             if options:
                 self.phase = "claim"
                 self.window = Window(card, "draw", seat, last, options, {}, wins)
