@@ -840,19 +840,20 @@ class GameState:
         _, nxt, prev = ASK_ORDER[drawer]
         # the drawer: 胡 on his own draw, or 吃 it (RULES §4.6, §4.7)
         hand = self.hands[drawer]
-        opts: list[Action] = []
         # the quick test of ``win_on``: most cards complete nobody's hand
+        win = None
         if hand[card] >= 2 or card in waits[drawer]:
             win = self.win_on(drawer, card, "self", last)
-            if win is not None:
-                opts.append(HU)
-                wins[drawer] = win
         thrown = self.thrown
-        for s in chi_runs(hand, card, thrown[drawer], thrown[prev], self.rules.holder_may_not_chi):
-            opts.append(CHIS[s])
-        if opts:
+        runs = chi_runs(hand, card, thrown[drawer], thrown[prev], self.rules.holder_may_not_chi)
+        if win is not None or runs:
+            opts = [HU] if win is not None else []
+            for s in runs:
+                opts.append(CHIS[s])
             opts.append(PASS)
             options[drawer] = opts
+            if win is not None:
+                wins[drawer] = win
         # then his 下家 and 上家: 胡 on another's draw, or 碰 it (RULES §4.5, §4.7)
         hands, peng_guo = self.hands, self.peng_guo
         for other in (nxt, prev):
