@@ -12,8 +12,8 @@ lowest face.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
-from typing import Any, Final
+from collections.abc import Callable, Sequence
+from typing import Final, TypeVar
 
 from weimaque.cards import Counts
 
@@ -224,15 +224,19 @@ class _Tail:
         return known
 
 
-class _Quarters(dict[Counts, Any]):
+_Q = TypeVar("_Q", _Lead, _Tail)
+
+
+class _Quarters(dict[Counts, _Q]):
     """Quarters read once and kept, by their five counts."""
 
-    def __init__(self, kind: type[_Lead] | type[_Tail]) -> None:
+    def __init__(self, kind: Callable[[Counts], _Q]) -> None:
         super().__init__()
-        self.kind = kind
+        self.kind: Callable[[Counts], _Q] = kind
 
-    def __missing__(self, counts: Counts) -> Any:
-        self[counts] = read = self.kind(counts)
+    def __missing__(self, counts: Counts) -> _Q:
+        read = self.kind(counts)
+        self[counts] = read
         return read
 
 
