@@ -957,7 +957,7 @@ class GameState:
         self.events.append((DREW_FACE_UP if face_up else DREW_FACE_DOWN)[seat][left][card])
         self.events.append(WEIED[seat][card][face_up])
         if win is None:
-            self._enter_discard(seat)  # nobody has a say: the drawer 出s (RULES §4.3)
+            self._enter_discard(seat)  # no 胡 on it: the drawer must 出 (RULES §3 DRAW 1)
             return
         self.phase = "claim"
         self.window = Window(card, "wei", seat, last, {seat: [HU, PASS]}, {}, {seat: win})
