@@ -208,7 +208,7 @@ def test_the_quarter_reading_agrees_with_the_half_tests_on_every_small_half() ->
     run: the same answers both ways."""
     others = [(0,) * 10, (0, 0, 0, 2, 0, 0, 0, 0, 0, 0), (0, 1, 1, 1, 0, 0, 0, 0, 0, 0)]
     for six in itertools.product(range(5), repeat=6):
-        half = (0, 0) + six + (0, 0)  # faces 2-7: runs cross the quarters' edge
+        half = (0, 0, *six, 0, 0)  # faces 2-7: runs cross the quarters' edge
         for other in others:
             for counts in (half + other, other + half):
                 assert winning_faces(counts) == set(completions(counts)), counts
