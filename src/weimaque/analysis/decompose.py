@@ -89,66 +89,22 @@ def splits(counts: Counts) -> tuple[Split, ...]:
     return tuple(out)
 
 
-def _cuts_into_groups(half: Sequence[int]) -> bool:
-    """Whether one half (10 counts) cuts into triples and runs alone (RULES §1.2), in one pass
-    from the lowest face: the runs still open there take their cards first, and of what is left
-    ``n % 3`` must start runs (fewer than three make no triple); the rest are triples, for
-    three runs from a face hold the very cards of the three triples they cross."""
-    open1 = open2 = 0  # runs started one and two faces below, each needing this face
-    for n in half:
-        n -= open1 + open2
-        if n < 0:
-            return False
-        open1, open2 = n % 3, open1
-    return not (open1 or open2)
-
-
-@functools.lru_cache(maxsize=1 << 18)
-def _groups_exist(half: Counts) -> bool:
-    """``bool(_groups(half))``: whether the half cuts into triples and runs alone."""
-    return _cuts_into_groups(half)
-
-
-def _cuts_with_pair(half: Sequence[int]) -> bool:
-    """Whether one half (10 counts) cuts into one pair plus triples and runs."""
-    rest = list(half)
-    for p, c in enumerate(half):
-        if c >= 2:
-            rest[p] -= 2
-            if _cuts_into_groups(rest):
-                return True
-            rest[p] += 2
-    return False
-
-
-@functools.lru_cache(maxsize=1 << 18)
-def _pair_exists(half: Counts) -> bool:
-    """``bool(_with_pair(half))``: whether the half cuts into one pair plus groups."""
-    return _cuts_with_pair(half)
-
-
-# ------------------------------------------------------------------ a hand read by quarters
-#
-# ``_cuts_into_groups`` reads a half from its lowest face carrying one state: the runs opened one
-# and two faces below, ``3 * open1 + open2`` (nine states). A half that must also hold the pair
-# carries, beside that state, the set of states it may be in once the pair is taken (a mask of
-# nine bits), for the pair may lie on any face with two cards to spare. Five faces in a row (a
-# quarter) carry these states across in a way that depends on their five counts alone, so each
-# quarter seen is read once, for every state it may be entered in, and kept (``_LEADS`` and
-# ``_TAILS``: at most 5**5 quarters each). ``can_split`` and ``winning_faces`` then read a hand as
-# four quarters, with no pass over its faces. A half must close with no run open (RULES §1.2:
-# small and big never share a group), which is state 0 after its second quarter.
-
-
 def _read(counts: Sequence[int], state: int) -> tuple[int, int]:
-    """Faces ``counts`` read from ``state`` with no pair taken: the state after them with still
-    no pair (-1 when they do not cut), and the mask of the states after them with one pair
-    taken among them."""
+    """Faces ``counts`` read from the lowest in one pass, from ``state`` with no pair taken:
+    the state after them with still no pair (-1 when they do not cut), and the mask of the
+    states after them with one pair taken among them.
+
+    A state is ``3 * open1 + open2``: the runs started one and two faces below, each needing
+    this face. They take its cards first; of what is left, ``n % 3`` must start runs (fewer
+    than three make no triple) and the rest are triples, for three runs from a face hold the
+    very cards of the three triples they cross (RULES §1.2). The pair may lie on any face with
+    two cards to spare, so the states with it taken are a set (nine bits); each moves on as the
+    state without it does."""
     paired = 0
     for n in counts:
         after = 0
         s = 0
-        while paired >> s:  # the paired states move on as the unpaired one does
+        while paired >> s:
             if paired >> s & 1 and (m := n - s // 3 - s % 3) >= 0:
                 after |= 1 << (3 * (m % 3) + s // 3)
             s += 1
@@ -159,6 +115,41 @@ def _read(counts: Sequence[int], state: int) -> tuple[int, int]:
             state = 3 * (m % 3) + state // 3 if m >= 0 else -1
         paired = after
     return state, paired
+
+
+def _cuts_into_groups(half: Sequence[int]) -> bool:
+    """Whether one half (10 counts) cuts into triples and runs alone: read in one pass, it
+    ends with no run open (:func:`_read`)."""
+    return _read(half, 0)[0] == 0
+
+
+@functools.lru_cache(maxsize=1 << 18)
+def _groups_exist(half: Counts) -> bool:
+    """``bool(_groups(half))``: whether the half cuts into triples and runs alone."""
+    return _cuts_into_groups(half)
+
+
+def _cuts_with_pair(half: Sequence[int]) -> bool:
+    """Whether one half (10 counts) cuts into one pair plus triples and runs: read in one pass,
+    some way with the pair taken ends with no run open (:func:`_read`)."""
+    return bool(_read(half, 0)[1] & 1)
+
+
+@functools.lru_cache(maxsize=1 << 18)
+def _pair_exists(half: Counts) -> bool:
+    """``bool(_with_pair(half))``: whether the half cuts into one pair plus groups."""
+    return _cuts_with_pair(half)
+
+
+# ------------------------------------------------------------------ a hand read by quarters
+#
+# ``_read`` reads faces from the lowest carrying a state of open runs, and the set of states
+# with the pair taken. Five faces in a row (a quarter) carry these states across in a way that
+# depends on their five counts alone, so each quarter seen is read once, for every state it may
+# be entered in, and kept (``_LEADS`` and ``_TAILS``: at most 5**5 quarters each). ``can_split``
+# and ``winning_faces`` then read a hand as four quarters, with no pass over its faces. A half
+# must close with no run open (RULES §1.2: small and big never share a group), which is state 0
+# after its second quarter.
 
 
 def _bit(state: int) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from weimaque.analysis.decompose import completions
+from weimaque.analysis.decompose import completions, winning_faces
 from weimaque.cards import COPIES, FACE_CHARS, Counts
 from weimaque.notation import Meld
 from weimaque.rules.config import RuleConfig
@@ -62,7 +62,7 @@ def _may_form(hand: Counts) -> list[int]:
     is a forced 偎 and the rest must split (RULES §6.1). For any other face no source wins and
     the scorer need not be asked: most faces of most positions end here.
     """
-    return sorted(set(completions(hand)) | set(completions(hand, -2)))
+    return sorted(winning_faces(hand) | set(completions(hand, -2)))
 
 
 def waits(
