@@ -31,7 +31,7 @@ from weimaque.rules import PRESET_IDS
 
 
 def test_deal_order_is_random_shuffle_of_the_sorted_deck() -> None:
-    for seed in [*range(300), 2**63 - 1, 10**18 + 7]:
+    for seed in [*range(300), -1, -(2**40), 2**63 - 1, 10**18 + 7, 2**200 + 3]:
         deck = sorted_deck()
         random.Random(seed).shuffle(deck)
         assert deal_order(seed) == deck, seed

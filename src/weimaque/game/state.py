@@ -10,7 +10,7 @@ the others' choices, and the engine resolves by priority 胡 > 碰 > 吃 (RULES 
 
 from __future__ import annotations
 
-import random
+import _random
 from collections.abc import Collection, Container, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal, TypeVar, overload
@@ -168,10 +168,12 @@ def deal_order(seed: int) -> list[int]:
 
     The shuffle is written out (Fisher-Yates drawing each index as ``Random._randbelow`` does,
     from ``getrandbits``), which makes the very same draws in fewer calls; a test holds it equal
-    to ``random.Random(seed).shuffle``.
+    to ``random.Random(seed).shuffle``. The generator is the C class ``random.Random`` is built on,
+    ``_random.Random``, which an integer seeds as ``random.Random`` does (the same words from
+    the same state) without the Python layers of ``random.Random.__init__`` and ``seed``.
     """
     deck = list(_DECK)
-    getrandbits = random.Random(seed).getrandbits
+    getrandbits = _random.Random(seed).getrandbits
     for i, k in _SHUFFLE_STEPS:
         j = getrandbits(k)
         while j > i:
@@ -282,7 +284,9 @@ class Window:
     options: dict[int, list[Action]]
     responses: dict[int, Action] = field(default_factory=dict)
     wins: dict[int, Breakdown] = field(default_factory=dict)
-    deal_patterns: dict[int, str] = field(default_factory=dict)
+    #: the deal window's pattern of each seat that may declare one (RULES §7.2), None on any
+    #: other window: a factory default would cost every window a call
+    deal_patterns: dict[int, str] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -493,7 +497,7 @@ class GameState:
                 {s: list(o) for s, o in w.options.items()},
                 dict(w.responses),
                 dict(w.wins),
-                dict(w.deal_patterns),
+                None if w.deal_patterns is None else dict(w.deal_patterns),
             )
         st.events = []
         st._wait_memo = list(self._wait_memo)
@@ -1051,9 +1055,9 @@ class GameState:
 
     def _hu(self, seat: int, w: Window) -> None:
         b = w.wins[seat]
-        pattern = w.deal_patterns.get(seat)
         source: Source = "self" if seat == w.from_seat else "other"
         if w.origin == "deal":
+            pattern = w.deal_patterns.get(seat) if w.deal_patterns else None
             self.events.append(Won(seat, None, "deal", b, tuple(self.hand_faces(seat)), pattern))
             self._end(HandResult(seat, b, None, "self", pattern, "deal"))
             return
@@ -1071,15 +1075,17 @@ class GameState:
     def deal_window(self) -> Window:
         """The window before the first discard: who may declare 天胡 / 九小对 / 无对胡 (§7.2)."""
         active = [k for k in DEAL_PATTERNS if k in self.rules.patterns]
-        window = Window(-1, "deal", self.dealer, False, {})
+        options: dict[int, list[Action]] = {}
+        wins: dict[int, Breakdown] = {}
+        patterns: dict[int, str] = {}
         if active:
             for seat in (self.dealer, xiajia(self.dealer), shangjia(self.dealer)):
                 best = self._deal_win(seat, active)
                 if best is not None:
-                    window.options[seat] = [HU, PASS]
-                    window.wins[seat] = best[1]
-                    window.deal_patterns[seat] = best[0]
-        return window
+                    options[seat] = [HU, PASS]
+                    wins[seat] = best[1]
+                    patterns[seat] = best[0]
+        return Window(-1, "deal", self.dealer, False, options, {}, wins, patterns)
 
     def _open_deal_window(self) -> None:
         window = self.deal_window()
