@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from weimaque.analysis.decompose import can_split, splits, winning_faces
@@ -25,6 +25,7 @@ from weimaque.game.state import (
     deal_order,
     discardable,
     may_discard,
+    may_discard_any,
     win_check,
 )
 from weimaque.rules import PRESET_IDS
@@ -147,6 +148,8 @@ def test_can_split_on_dealt_hands_with_one_more_card() -> None:
     st.lists(st.integers(0, 4), min_size=NUM_FACES, max_size=NUM_FACES),
     st.frozensets(st.integers(0, NUM_FACES - 1), max_size=6),
 )
+@example([3] * 6 + [0] * 14, frozenset())  # only 砍s: 死手 (RULES §4.1)
+@example([0] * 17 + [1, 2, 0], frozenset({17, 18}))  # every held face banned
 def test_discardable_and_may_discard_state_the_discard_rule(
     counts: list[int], banned: frozenset[int]
 ) -> None:
@@ -154,6 +157,7 @@ def test_discardable_and_may_discard_state_the_discard_rule(
     plain = [f for f in range(NUM_FACES) if counts[f] > 0 and counts[f] != 3 and f not in banned]
     assert discardable(counts, banned) == plain
     assert [f for f in range(NUM_FACES) if may_discard(counts, f, banned)] == plain
+    assert may_discard_any(counts, banned) == bool(plain)
 
 
 def test_a_seeded_deal_equals_the_same_cards_dealt_by_hand() -> None:
@@ -188,10 +192,10 @@ def test_a_deal_that_is_not_the_whole_deck_is_refused_by_name() -> None:
             GameState("anxiang", bad, a.stock, 0)
 
 
-def test_the_engines_memos_follow_a_hand_changed_from_outside() -> None:
-    """The discard options found on entering a turn and each seat's winning faces are kept
-    while the hand and bans stay the same; a hand or a ban changed in place from outside (a
-    test, a search that edits a copy) is read afresh (RULES §4.7, §5.2)."""
+def test_the_engine_follows_a_hand_changed_from_outside() -> None:
+    """Each seat's winning faces are kept while its hand stays the same, and the discard options
+    are read from the hand and bans: a hand or a ban changed in place from outside (a test, a
+    search that edits a copy) is read afresh (RULES §4.7, §5.2)."""
     rng = random.Random(3)
     checked = 0
     for seed in range(60):

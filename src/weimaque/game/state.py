@@ -70,10 +70,9 @@ CHI_NEEDS: Final = tuple(
     tuple((s, *(g for g in (s, s + 1, s + 2) if g != f)) for s in RUN_STARTS if s <= f <= s + 2)
     for f in range(NUM_FACES)
 )
-#: The start of each seat's memo in ``GameState._waits`` and of ``GameState._discard_memo``:
-#: a hand (a list) never equals the empty tuple, so the first question is always answered.
+#: The start of each seat's memo in ``GameState._waits``: a hand (a list) never equals the
+#: empty tuple, so the first question is always answered.
 NO_MEMO: Final[tuple[Sequence[int], frozenset[int]]] = ((), frozenset())
-NO_DISCARD_MEMO: Final[tuple[Sequence[int], Collection[int], Sequence[Action]]] = ((), (), ())
 #: The three seats in the order a window on a card from seat ``s`` asks them (RULES §3).
 ASK_ORDER: Final = tuple((s, (s + 1) % 3, (s - 1) % 3) for s in range(NUM_SEATS))
 
@@ -123,6 +122,15 @@ def discardable(
 def may_discard(hand: Sequence[int], face: int, banned: Container[int]) -> bool:
     """Whether a hand may 出 ``face``: ``face in discardable(hand, banned)`` (RULES §5.2)."""
     return COUNT_DISCARDABLE[hand[face]] and face not in banned
+
+
+def may_discard_any(hand: Sequence[int], banned: Container[int]) -> bool:
+    """Whether a hand may 出 at all: ``bool(discardable(hand, banned))``, asked face by face up
+    to the first it may (else the seat is 死手, RULES §4.1)."""
+    for f in FACES:  # noqa: SIM110 (a loop, not ``any`` over a generator: a third of the time)
+        if may_discard(hand, f, banned):
+            return True
+    return False
 
 
 def may_peng(hand: Sequence[int], card: int, peng_guo: Container[int]) -> bool:
@@ -387,10 +395,6 @@ class GameState:
         self.events: list[Event] = []
         #: per seat, a copy of the hand and its winning faces (``_waits``)
         self._wait_memo: list[tuple[Sequence[int], frozenset[int]]] = [NO_MEMO] * NUM_SEATS
-        #: copies of the turn's hand and bans, and its discard options (``_enter_discard``)
-        self._discard_memo: tuple[Sequence[int], Collection[int], Sequence[Action]] = (
-            NO_DISCARD_MEMO
-        )
         self.actions: list[tuple[int, Action]] = []
         self.result: HandResult | None = None
         #: match points before this hand, set by the match (RULES §8.6)
@@ -457,7 +461,6 @@ class GameState:
         st.declined = declined
         st.events = []
         st._wait_memo = [NO_MEMO] * NUM_SEATS
-        st._discard_memo = NO_DISCARD_MEMO
         st.actions = []
         st.result = None
         st.scores = scores
@@ -501,7 +504,6 @@ class GameState:
             )
         st.events = []
         st._wait_memo = list(self._wait_memo)
-        st._discard_memo = self._discard_memo
         st.actions = []
         st.result = self.result
         st.scores = list(self.scores)
@@ -568,12 +570,7 @@ class GameState:
         if self.phase == "discard":
             if seat != self.turn:
                 return []
-            hand, banned = self.hands[seat], self.no_discard[seat]
-            # the options _enter_discard found, unless the hand or bans changed since
-            held, bans, options = self._discard_memo
-            if hand != held or banned != bans:
-                return discardable(hand, banned, DISCARDS)
-            return list(options)
+            return discardable(self.hands[seat], self.no_discard[seat], DISCARDS)
         w = self.window
         if w is None or seat not in w.options or seat in w.responses:
             return []  # the hand is over, or the seat has no option or has answered
@@ -1040,12 +1037,9 @@ class GameState:
             self._enter_discard(from_seat)
 
     def _enter_discard(self, seat: int) -> None:
-        hand, banned = self.hands[seat], self.no_discard[seat]
-        options = discardable(hand, banned, DISCARDS)
-        if options:
+        if may_discard_any(self.hands[seat], self.no_discard[seat]):
             self.phase = "discard"
             self.turn = seat
-            self._discard_memo = (list(hand), set(banned), options)
             return
         # 死手: no legal discard; skip it and lose 胡 for the hand (RULES §4.1, §3.1.8).
         self.dead[seat] = True
