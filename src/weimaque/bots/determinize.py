@@ -40,6 +40,7 @@ from weimaque.bots.base import BotView
 from weimaque.cards import COPIES, NUM_FACES, faces_of
 from weimaque.game.observation import ClaimView
 from weimaque.game.state import (
+    ASK_ORDER,
     HU,
     NUM_SEATS,
     PASS,
@@ -396,10 +397,13 @@ class Knowledge:
         """Check the seat's computed options against its view, which always wins."""
         legal = list(self.view.legal)
         self.mismatch = window.options.get(self.seat, []) != legal
+        options = dict(window.options)
         if legal:
-            window.options[self.seat] = legal
+            options[self.seat] = legal
         else:
-            window.options.pop(self.seat, None)
+            options.pop(self.seat, None)
+        # keyed in asking order, as the engine keys them (``Window.options``)
+        window.options = {s: options[s] for s in ASK_ORDER[window.from_seat] if s in options}
 
 
 class _Chain:

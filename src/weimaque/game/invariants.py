@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from weimaque.cards import COPIES, FACE_CHARS, NUM_FACES
 from weimaque.game.record import hand_record, replay
-from weimaque.game.state import NUM_SEATS, GameState
+from weimaque.game.state import ASK_ORDER, NUM_SEATS, GameState
 from weimaque.notation import HandDescription, Meld
 from weimaque.scoring.scorer import score_description
 
@@ -50,6 +50,10 @@ def check_step(state: GameState) -> list[str]:
         for seat in seats:
             if not state.legal_actions(seat):
                 problems.append(f"seat {seat} must act but has no legal action")
+    if w is not None:
+        asked = [s for s in ASK_ORDER[w.from_seat] if s in w.options]
+        if list(w.options) != asked:
+            problems.append(f"options keyed {list(w.options)}, not in asking order {asked}")
     return problems
 
 

@@ -289,6 +289,7 @@ class Window:
     origin: Origin
     from_seat: int
     last: bool
+    #: each seat's options, keyed in the order RULES §3 asks the seats (``ASK_ORDER[from_seat]``)
     options: dict[int, list[Action]]
     responses: dict[int, Action] = field(default_factory=dict)
     wins: dict[int, Breakdown] = field(default_factory=dict)
@@ -544,9 +545,9 @@ class GameState:
         if phase == "claim":
             w = self.window
             assert w is not None
-            options, responses = w.options, w.responses
-            for seat in ASK_ORDER[w.from_seat]:
-                if seat in options and seat not in responses:
+            responses = w.responses
+            for seat in w.options:  # keyed in asking order (``Window.options``)
+                if seat not in responses:
                     return seat
         return -1
 
@@ -986,10 +987,12 @@ class GameState:
                 continue
             if kind == "chi" and chier is None:
                 chier = s
-            for o in w.options[s]:
-                if o.kind == "peng":
-                    passed_peng.append(s)
-                    break
+            # offered 碰 only if holding two (``may_peng``); the hand is as the window found it
+            if self.hands[s][w.card] >= 2:
+                for o in w.options[s]:
+                    if o.kind == "peng":
+                        passed_peng.append(s)
+                        break
         if winner is not None:
             self._hu(winner, w)
             return
