@@ -21,7 +21,7 @@ side runs twice in a fresh interpreter (``PYTHONHASHSEED=0``, one OpenBLAS threa
 and with many units, and the difference is divided by the difference of units, which takes
 start-up and imports out.
 Instructions are not time (the two sides retire them at different rates: on new hands the
-timed ratio has come out at 70–75% of the counted one), so the ratio is a second opinion on
+timed ratio has come out at 70–80% of the counted one), so the ratio is a second opinion on
 the timed one, not a replacement. It takes a few minutes.
 """
 
