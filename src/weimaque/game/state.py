@@ -987,12 +987,10 @@ class GameState:
                 continue
             if kind == "chi" and chier is None:
                 chier = s
-            # offered 碰 only if holding two (``may_peng``); the hand is as the window found it
-            if self.hands[s][w.card] >= 2:
-                for o in w.options[s]:
-                    if o.kind == "peng":
-                        passed_peng.append(s)
-                        break
+            for o in w.options[s]:
+                if o.kind == "peng":
+                    passed_peng.append(s)
+                    break
         if winner is not None:
             self._hu(winner, w)
             return
