@@ -162,6 +162,16 @@ def test_friends_who_leave_the_table_count_only_the_hand_they_played(server: Ser
     board = ok(server, "GET", f"/api/clubs/{cid}/leaderboard?days=1", keys[1])["rows"]
     assert sorted(r["player"]["id"] for r in board) == sorted(pid for pid, _ in players)
     assert all(r["hands"] == 1 and r["matches"] == 1 for r in board)
+    # Two members of one name are told apart; a removed member leaves the board.
+    ok(server, "PATCH", "/api/me", keys[1], {"name": "阿明"})
+    board = ok(server, "GET", f"/api/clubs/{cid}/leaderboard?days=1", keys[1])["rows"]
+    labels = {r["player"]["id"]: r["player"]["label"] for r in board}
+    ids = [pid for pid, _ in players]
+    assert labels[ids[0]] == f"阿明#{ids[0][:4]}" and labels[ids[1]] == f"阿明#{ids[1][:4]}"
+    assert labels[ids[2]] == "老王"
+    ok(server, "POST", f"/api/clubs/{cid}/members/{ids[2]}", keys[0], {"action": "remove"})
+    board = ok(server, "GET", f"/api/clubs/{cid}/leaderboard?days=1", keys[1])["rows"]
+    assert sorted(r["player"]["id"] for r in board) == sorted(ids[:2])
 
 
 def test_a_quick_start_left_mid_hand_ends_with_that_hand_and_stays_off_the_board(

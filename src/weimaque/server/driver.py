@@ -348,6 +348,7 @@ class HandDriver:
         played, ranked = self.counts()
         if over:
             table.vote = None  # the match ended on its own: nothing left to vote on
+            table.closing = False
         else:
             self.countdown()
         # The hand's end follows from its last action, stored before it was applied: a restart

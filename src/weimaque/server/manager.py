@@ -353,7 +353,10 @@ class RoomManager:
                 log.info("room %s left memory (idle %.0f s)", room_id, now - since)
 
     def _free_absent(self, room: Room, now: float) -> None:
-        """A person's seat with nobody on it between hands (or before the first) is freed."""
+        """A person's seat with nobody on it between hands (or before the first) is freed; not
+        in a resting room, whose match is closed as it stands first (docs/protocol.md §2.4)."""
+        if room.table.rest_deadline() is not None:
+            return
         seats: list[SeatId] = [s for s, seat in enumerate(room.seats) if seat.kind == "human"]
         if room.shouxing is not None:
             seats.append("shouxing")
