@@ -613,6 +613,7 @@ def hostile_input(client: TestClient) -> None:
             f"/api/replays/{part}/review?seat={part}",
             f"/api/me/matches?limit=5&before={part}",
             f"/api/me/stats?days={part}",
+            f"/api/numbers/{part}",
         ):
             res = client.get(path, headers=head)
             assert 400 <= res.status_code < 500, (path, res.status_code, res.text[:200])
