@@ -216,7 +216,8 @@ class Spectate(ClientMessage):
 
 
 class Leave(ClientMessage):
-    """Give up one's seat for good (离座); only between hands."""
+    """Give up one's seat for good (离座), between hands; a player alone with bots leaves the
+    match, mid-hand too (docs/protocol.md §2.1 ``leave``)."""
 
     type: Literal["leave"]
 
