@@ -31,6 +31,10 @@ TRANSFER_SECONDS: Final = 300
 COOKIE: Final = "wmq_player"
 #: The longest name of a player or a club.
 MAX_NAME: Final = 24
+#: Characters of a player's id that tell two members of one name apart on a leaderboard.
+TAG_LENGTH: Final = 4
+#: Digits of a room's number (docs/protocol.md §1).
+NUMBER_DIGITS: Final = 6
 
 Role = Literal["owner", "admin", "member", "pending"]
 ADMINS: Final = ("owner", "admin")
@@ -353,7 +357,8 @@ def matches(
 ) -> tuple[list[dict[str, Any]], tuple[float, str, int] | None]:
     """The matches ``player_id`` sat in, newest first (by their last hand), at most ``limit``
     after the cursor ``before``; only those of ``clubs`` when given. And the next cursor."""
-    where = "player_id = ?"
+    # A hand nobody played themselves (托管 all through) is in nobody's 战绩 (§7.4).
+    where = "player_id = ? AND played = 1"
     args: list[Any] = [player_id]
     if clubs is not None:
         if not clubs:
@@ -366,17 +371,18 @@ def matches(
         args += list(before)
     rows = db.execute(
         "SELECT room_id, match, seat, MAX(club_id), MIN(finished), MAX(finished), COUNT(*), "
-        f"SUM(points) FROM hand_seats WHERE {where} GROUP BY room_id, match, seat {having} "
+        f"SUM(points), MIN(ranked) FROM hand_seats WHERE {where} "
+        f"GROUP BY room_id, match, seat {having} "
         "ORDER BY MAX(finished) DESC, room_id DESC, match DESC LIMIT ?",
         (*args, limit + 1),
     ).fetchall()
     more = len(rows) > limit
     rows = rows[:limit]
     out: list[dict[str, Any]] = []
-    for room_id, match, seat, club_id, started, last, hands, total in rows:
+    for room_id, match, seat, club_id, started, last, hands, total, ranked in rows:
         seats = db.execute(
             "SELECT seat, MAX(name), MAX(player_id), SUM(points), MAX(bot) FROM hand_seats "
-            "WHERE room_id = ? AND match = ? GROUP BY seat ORDER BY seat",
+            "WHERE room_id = ? AND match = ? AND played = 1 GROUP BY seat ORDER BY seat",
             (room_id, match),
         ).fetchall()
         totals = [int(s[3]) for s in seats]
@@ -399,6 +405,8 @@ def matches(
                 "started": started,
                 "last": last,
                 "hands": hands,
+                # Whether every hand of it counts on a leaderboard (no practice, no bots alone).
+                "ranked": bool(ranked),
                 "over": over,
                 "seat": seat,
                 "total": int(total),
@@ -419,7 +427,7 @@ def stats(db: Connection, player_id: str, since: float) -> dict[str, int]:
     row = db.execute(
         "SELECT COUNT(DISTINCT room_id || '/' || match), COUNT(*), COALESCE(SUM(won), 0), "
         "COALESCE(SUM(chou), 0), COALESCE(SUM(points), 0), COALESCE(MAX(xi), 0) "
-        "FROM hand_seats WHERE player_id = ? AND finished >= ?",
+        "FROM hand_seats WHERE player_id = ? AND finished >= ? AND played = 1",
         (player_id, since),
     ).fetchone()
     keys = ("matches", "hands", "wins", "chou", "points", "biggest")
@@ -427,16 +435,27 @@ def stats(db: Connection, player_id: str, since: float) -> dict[str, int]:
 
 
 def leaderboard(db: Connection, club_id: str, since: float) -> list[dict[str, Any]]:
+    """The club's members (removed ones are not) by their points over the ranked hands at its
+    tables since ``since``: hands two people played, at tables with no chosen seed (§7.5)."""
     rows = db.execute(
         "SELECT h.player_id, p.name, SUM(h.points), COUNT(DISTINCT h.room_id || '/' || h.match), "
         "COUNT(*), SUM(h.won), MAX(h.xi) FROM hand_seats h JOIN players p ON p.id = h.player_id "
-        "WHERE h.club_id = ? AND h.finished >= ? GROUP BY h.player_id, p.name "
-        "ORDER BY SUM(h.points) DESC, p.name",
+        "JOIN club_members m ON m.club_id = h.club_id AND m.player_id = h.player_id "
+        "WHERE h.club_id = ? AND h.finished >= ? AND h.ranked = 1 AND m.role != 'pending' "
+        "GROUP BY h.player_id, p.name ORDER BY SUM(h.points) DESC, p.name, h.player_id",
         (club_id, since),
     ).fetchall()
+    names: dict[str, int] = {}
+    for row in rows:
+        names[row[1]] = names.get(row[1], 0) + 1
     return [
         {
-            "player": {"id": i, "name": n},
+            # Two members of one name are told apart by the start of their ids.
+            "player": {
+                "id": i,
+                "name": n,
+                "label": n if names[n] == 1 else f"{n}#{i[:TAG_LENGTH]}",
+            },
             "points": int(points),
             "matches": int(m),
             "hands": int(hands),
@@ -466,6 +485,39 @@ def hand_seats(db: Connection, room_id: str, number: int) -> tuple[list[dict[str
     ).fetchone()
     seats = [{"seat": s, "name": n, "player_id": p, "bot": b} for s, n, p, _, b in rows]
     return seats, int(before[0])
+
+
+def room_number(db: Connection, room_id: str) -> str | None:
+    """The six-digit number of a room (None: it has none)."""
+    row = db.execute("SELECT number FROM room_numbers WHERE room_id = ?", (room_id,)).fetchone()
+    return None if row is None else str(row[0])
+
+
+def room_of_number(db: Connection, number: str) -> tuple[str, str | None] | None:
+    """(room id, club id) of a room number, while its room is not over (None: no such)."""
+    row = db.execute(
+        "SELECT r.id, r.club_id FROM room_numbers n JOIN rooms r ON r.id = n.room_id "
+        "WHERE n.number = ? AND r.status != 'over'",
+        (number,),
+    ).fetchone()
+    return None if row is None else (str(row[0]), row[1])
+
+
+def give_number(db: Connection, number: str, room_id: str) -> bool:
+    """Give ``number`` to ``room_id`` if it is free (never given, or its room is over);
+    whether it was."""
+    row = db.execute(
+        "SELECT r.status FROM room_numbers n LEFT JOIN rooms r ON r.id = n.room_id "
+        "WHERE n.number = ?",
+        (number,),
+    ).fetchone()
+    if row is None:
+        db.execute("INSERT INTO room_numbers (number, room_id) VALUES (?, ?)", (number, room_id))
+        return True
+    if row[0] is not None and row[0] != "over":
+        return False
+    db.execute("UPDATE room_numbers SET room_id = ? WHERE number = ?", (room_id, number))
+    return True
 
 
 def open_rooms(db: Connection, *, player: str | None = None, club: str | None = None) -> list[str]:

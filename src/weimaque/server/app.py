@@ -150,6 +150,7 @@ def create_app(
         Route("/api/rooms", api.create_room, methods=["POST"]),
         Route("/api/rooms", api.list_rooms, methods=["GET"]),
         Route("/api/rooms/{room_id}", api.room_info),
+        Route("/api/numbers/{number}", api.room_by_number),
         Route("/api/rooms/{room_id}/hands", api.hands),
         Route("/api/rooms/{room_id}/record", api.match_record),
         Route("/api/rooms/{room_id}/seats/{seat}/free", api.free_seat, methods=["POST"]),

@@ -87,6 +87,9 @@ class Limits:
     seat_grace: float = 300.0
     #: seconds a room without connections stays in memory (it stays in SQLite for good)
     idle_evict: float = 600.0
+    #: seconds a resting room (no person holding a seat connected) waits for one of them
+    #: before its match is closed as it stands (docs/protocol.md §2.4)
+    rest_seconds: float = 300.0
     #: threads or processes thinking for bots, server-wide
     bot_workers: int = 1
     #: 复盘 requests of one address being computed or waiting, and of the whole server
