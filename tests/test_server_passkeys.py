@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import ssl
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,13 +23,19 @@ Answer = tuple[int, dict[str, str], Any]
 
 
 class Site:
-    """A server opened by the name ``localhost`` (passkeys need a domain name), as a browser of
-    its own pages would: ``Host`` and ``Origin`` say ``localhost:PORT``."""
+    """A server (or a balancer) on ``port`` opened by the name ``localhost`` (passkeys need a
+    domain name), as a browser of its own pages would: ``Host`` and ``Origin`` say
+    ``localhost:PORT``; with ``tls`` (the context trusting its certificate) over https."""
 
-    def __init__(self, server: serverkit.Server) -> None:
-        self.server = server
-        self.netloc = f"localhost:{server.port}"
-        self.origin = f"http://{self.netloc}"
+    def __init__(
+        self, port: int, tls: ssl.SSLContext | None = None, host: int | None = None
+    ) -> None:
+        """``host``: the port the page names, when it is not ``port`` (one process of a
+        cluster, asked directly, as the balancer would ask it)."""
+        self.port = port
+        self.tls = tls
+        self.netloc = f"localhost:{port if host is None else host}"
+        self.origin = f"{'http' if tls is None else 'https'}://{self.netloc}"
 
     def call(
         self,
@@ -46,7 +53,11 @@ class Site:
         if payload is not None:
             body = json.dumps(payload).encode()
             sent.setdefault("Content-Type", "application/json")
-        conn = http.client.HTTPConnection("127.0.0.1", self.server.port, timeout=20)
+        conn: http.client.HTTPConnection
+        if self.tls is None:
+            conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=20)
+        else:
+            conn = http.client.HTTPSConnection("127.0.0.1", self.port, timeout=20, context=self.tls)
         try:
             conn.request(method, path, body=body, headers=sent)
             res = conn.getresponse()
@@ -86,7 +97,7 @@ class Site:
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     server = serverkit.Server(tmp_path_factory.mktemp("passkeys"), {"player_burst": 1000})
     try:
-        yield Site(server)
+        yield Site(server.port)
     finally:
         server.stop()
 
@@ -144,19 +155,24 @@ def test_signing_out_everywhere_leaves_nothing_that_signs_in(site: Site) -> None
     assert ids == [thief.id]
     status, headers, out = site.call("POST", "/api/me/signout/all", key=key)
     assert status == 200 and out["devices"] == 2 and out["passkeys"] == 1, out
-    assert "wmq_player=" in headers["set-cookie"]  # the cookie is cleared
+    # This device alone is signed in again, with a new key (a copy of the old one is dead).
+    assert out["key"] not in (key, second["key"]) and out["player"]["name"] == "丙"
+    assert f"wmq_player={out['key']}" in headers["set-cookie"]
     for old in (key, second["key"]):
         error_of(site.call("GET", "/api/me", key=old), 401, "unauthorized")
     error_of(site.sign_in(thief), 404, "bad_passkey")
+    status, _, devices = site.call("GET", "/api/me/devices", key=out["key"])
+    assert status == 200 and [d["current"] for d in devices["devices"]] == [True], devices
+    assert site.call("GET", "/api/me/passkeys", key=out["key"])[2]["passkeys"] == []
 
 
 def test_a_known_credential_is_a_409_and_writes_nothing(site: Site) -> None:
     first, second = site.player("丁"), site.player("戊")
     soft = SoftKey(3)
     assert site.register(first, soft)[0] == 201
-    message = error_of(site.register(first, soft), 409, "passkey_exists")
+    message = error_of(site.register(first, soft), 409, "passkey_known")
     assert "already registered" in message
-    error_of(site.register(second, soft), 409, "passkey_exists")
+    error_of(site.register(second, soft), 409, "passkey_known")
     assert site.call("GET", "/api/me/passkeys", key=second)[2]["passkeys"] == []
     status, _, signed = site.sign_in(soft)
     assert status == 200 and signed["player"]["name"] == "丁", signed
@@ -229,7 +245,7 @@ def test_guesses_from_many_addresses_share_the_targets_budget(tmp_path: Path) ->
         extra=["--trust-proxy", "127.0.0.1"],
     )
     try:
-        site = Site(server)
+        site = Site(server.port)
         answers = []
         for k in range(40):
             spoofed = {"X-Forwarded-For": f"198.51.100.{k + 1}"}

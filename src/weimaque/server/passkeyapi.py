@@ -173,7 +173,7 @@ async def register(request: Request, s: Server, player: Player) -> Response:
     if failed is not None:
         return failed
     if not kept or not kept[0]:
-        return _error(409, "passkey_exists", "this passkey is already registered on this site")
+        return _error(409, "passkey_known", "this passkey is already registered on this site")
     passkey = {"id": made_id, "name": name}
     return JSONResponse({"v": PROTOCOL_VERSION, "passkey": passkey}, status_code=201)
 

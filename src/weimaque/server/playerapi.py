@@ -114,11 +114,16 @@ def checked_name(raw: Any, what: str = "name") -> str | JSONResponse:
 
 
 def signed_in_response(
-    request: Request, player: dict[str, Any], key: str, status: int = 200
+    request: Request,
+    player: dict[str, Any],
+    key: str,
+    status: int = 200,
+    extra: dict[str, Any] | None = None,
 ) -> JSONResponse:
-    """The answer that gives a device its key, in the body and as the session cookie."""
+    """The answer that gives a device its key, in the body (with ``extra`` fields) and as the
+    session cookie (``Secure`` over https, a trusted balancer's scheme, docs/scale.md)."""
     response = JSONResponse(
-        {"v": PROTOCOL_VERSION, "player": player, "key": key}, status_code=status
+        {"v": PROTOCOL_VERSION, "player": player, "key": key, **(extra or {})}, status_code=status
     )
     response.set_cookie(
         COOKIE,
@@ -244,18 +249,22 @@ async def sign_out(request: Request, s: Server, player: Player) -> Response:
 
 @with_player
 async def sign_out_everywhere(request: Request, s: Server, player: Player) -> Response:
-    """``POST /api/me/signout/all``: every device signed out, every transfer code and every
-    passkey of the player gone (docs/protocol.md §7.1): nothing stays that signs them in."""
+    """``POST /api/me/signout/all``: every device signed out (this one's key too, whoever
+    copied it), every transfer code and every passkey of the player gone; this device alone is
+    signed in again, with a new key (docs/protocol.md §7.1)."""
+    key, device = new_device(request)
     done: list[tuple[int, int]] = []
-    failed = await write(s, lambda db: done.append(accounts.sign_out_everywhere(db, player.id)))
+
+    def revoke(db: Any) -> None:
+        done.append(accounts.sign_out_everywhere(db, player.id))
+        accounts.add_device(db, player.id, device)
+
+    failed = await write(s, revoke)
     if failed is not None:
         return failed
     devices, passkeys = done[0] if done else (0, 0)
-    response = JSONResponse(
-        {"v": PROTOCOL_VERSION, "signed_out": True, "devices": devices, "passkeys": passkeys}
-    )
-    response.delete_cookie(COOKIE, path="/")
-    return response
+    gone = {"devices": devices, "passkeys": passkeys}
+    return signed_in_response(request, player.to_json(), key, extra=gone)
 
 
 def qr_svg(text: str) -> str:
