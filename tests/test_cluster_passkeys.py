@@ -1,7 +1,8 @@
 """Passkeys on a cluster for real (PostgreSQL, Redis, two ``wmq serve``, HAProxy with TLS, as
 ``wmq cluster --tls-cert`` runs them; docs/scale.md): a ceremony's challenge is in the store, so
 a sign-in or a registration works whichever process answers each of its two steps, and each
-ticket is good once on any of them.
+ticket is good once on any of them. Guesses at transfer codes sent straight to both processes
+from a trusted address, claiming 30 client addresses, share one budget (in Redis).
 """
 
 from __future__ import annotations
@@ -38,7 +39,8 @@ def cluster() -> Iterator[tuple[LocalCluster, ssl.SSLContext]]:
         pem, crt = self_signed(folder)
         trust = ssl.create_default_context(cafile=str(crt))
         trust.check_hostname = False  # opened as 127.0.0.1, named localhost
-        serve = ["--limit", "player_burst=1000"]
+        serve = ["--limit", "player_burst=1000", "--limit", "target_guess_burst=10"]
+        serve += ["--limit", "target_guess_interval=600"]
         with LocalCluster(folder, servers=2, tls_cert=pem, serve_args=serve) as made:
             yield made, trust
     finally:
@@ -79,6 +81,10 @@ def test_each_step_on_another_process(cluster: tuple[LocalCluster, ssl.SSLContex
     assert status == 201, added
     for site in (one, two):
         error_of(site.call("POST", "/api/me/passkeys", answer, key=key), 400, "bad_ticket")
+    # The same credential again (on PostgreSQL): a 409, nothing written.
+    status, _, asked = two.call("POST", "/api/me/passkeys/options", key=key)
+    again = {"ticket": asked["ticket"], "credential": soft.register(asked["options"], one.origin)}
+    error_of(one.call("POST", "/api/me/passkeys", again, key=key), 409, "passkey_known")
     status, _, asked = two.call("POST", "/api/players/passkey/options")
     assert status == 200, asked
     answer = {"ticket": asked["ticket"], "credential": soft.sign_in(asked["options"], two.origin)}
@@ -91,3 +97,17 @@ def test_each_step_on_another_process(cluster: tuple[LocalCluster, ssl.SSLContex
     assert row["id"] == soft.id and row["last_used"] is not None
     assert one.call("DELETE", f"/api/me/passkeys/{soft.id}", key=key)[0] == 200
     assert two.call("GET", "/api/me/passkeys", key=key)[2]["passkeys"] == []
+
+
+def test_guesses_over_processes_and_addresses_share_one_budget(
+    cluster: tuple[LocalCluster, ssl.SSLContext],
+) -> None:
+    running, _ = cluster
+    sites = [Site(s.port) for s in running.servers]
+    statuses = []
+    for k in range(30):
+        spoofed = {"X-Forwarded-For": f"198.51.100.{k + 1}"}
+        body = {"code": "ABCD-EFGH"}
+        answer = sites[k % 2].call("POST", "/api/players/transfer", body, headers=spoofed)
+        statuses.append(answer[0])
+    assert statuses[:10] == [404] * 10 and set(statuses[10:]) == {429}, statuses

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import datetime
 import ipaddress
+import signal
 import ssl
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,7 +25,7 @@ from cryptography.x509.oid import NameOID
 from tests import serverkit
 from tests.softkey import SoftKey
 from tests.test_server_passkeys import Site, error_of
-from weimaque.deploy import haproxy
+from weimaque.deploy import haproxy, postgres, redis
 
 pytestmark = pytest.mark.skipif(
     not haproxy.available(), reason="Debian's haproxy is not installed (make installs it)"
@@ -123,3 +126,62 @@ def test_a_clients_forwarded_proto_never_reaches_the_server(
         assert "origin" in error_of(answer_got, 400, "bad_passkey").lower()
     finally:
         balancer.close()
+
+
+def test_the_generated_config_sets_the_scheme_and_binds_tls(tmp_path: Path) -> None:
+    pem, _ = self_signed(tmp_path)
+    text = haproxy.haproxy_config([("127.0.0.1", 8001)], bind="*:443", tls_cert=pem)
+    assert f"bind *:443 ssl crt {pem}\n" in text
+    assert "http-request set-header X-Forwarded-Proto https if { ssl_fc }" in text
+    assert "http-request set-header X-Forwarded-Proto http if !{ ssl_fc }" in text
+    path = tmp_path / "tls.cfg"
+    path.write_text(text, encoding="utf-8")
+    haproxy.check_config(path)
+    # Behind another proxy, that proxy's headers are kept.
+    assert "X-Forwarded-Proto" not in haproxy.haproxy_config([("127.0.0.1", 8001)], edge=False)
+    with pytest.raises(ValueError, match="without spaces"):
+        haproxy.haproxy_config([("127.0.0.1", 8001)], tls_cert="/a b/site.pem")
+
+
+@pytest.mark.skipif(
+    not (postgres.available() and redis.available()),
+    reason="Debian's postgresql and redis-server are not installed (make test does)",
+)
+def test_wmq_cluster_with_a_certificate_serves_https(tmp_path: Path) -> None:
+    pem, crt = self_signed(tmp_path)
+    code = "from weimaque.cli.app import main; main()"
+    missing = subprocess.run(
+        [sys.executable, "-c", code, "cluster", "--tls-cert", str(tmp_path / "none.pem")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert missing.returncode == 2 and "none.pem" in missing.stderr, missing
+    port = haproxy.free_port()
+    args = ["cluster", "--servers", "1", "--port", str(port), "--tls-cert", str(pem)]
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        lines = []
+        for line in proc.stdout:
+            lines.append(line)
+            if line.startswith("Ctrl-C"):
+                break
+        shown = "".join(lines)
+        assert f"https://127.0.0.1:{port}/" in shown, shown
+        trust = ssl.create_default_context(cafile=str(crt))
+        trust.check_hostname = False
+        status, headers, made = Site(port, trust).call("POST", "/api/players", {"name": "丙"})
+        assert status == 201 and "secure" in headers["set-cookie"].lower(), made
+        proc.send_signal(signal.SIGINT)
+        rest, _ = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0 and "stopped" in rest, rest

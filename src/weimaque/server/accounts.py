@@ -547,15 +547,14 @@ def add_passkey(
     db: Connection, credential: str, player_id: str, public_key: bytes, count: int, name: str
 ) -> bool:
     """Keep a new passkey of ``player_id``; False when the credential is known already (to
-    this player or another): the caller answers 409, and nothing is written."""
-    if db.execute("SELECT 1 FROM passkeys WHERE id = ?", (credential,)).fetchone() is not None:
-        return False
-    db.execute(
+    this player or another, even by a registration at the same moment on another process):
+    the caller answers 409, and nothing is written."""
+    cur = db.execute(
         "INSERT INTO passkeys (id, player_id, public_key, sign_count, created, name) "
-        "VALUES (?, ?, ?, ?, ?, ?)",
+        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
         (credential, player_id, public_key, count, time.time(), name),
     )
-    return True
+    return bool(cur.rowcount == 1)
 
 
 def passkey(db: Connection, credential: str) -> tuple[str, bytes, int] | None:
