@@ -10,7 +10,7 @@ from __future__ import annotations
 import http.client
 import json
 import ssl
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -43,10 +43,14 @@ class Site:
         path: str,
         payload: Any = None,
         key: str | None = None,
-        headers: dict[str, str] | None = None,
+        headers: Mapping[str, str | None] | None = None,
         raw: bytes | None = None,
     ) -> Answer:
-        sent = {"Host": self.netloc, **(headers or {})}
+        # As the site's own page sends it: its Origin on what changes something (a header
+        # given as None is left out).
+        own = {} if method in ("GET", "HEAD") else {"Origin": self.origin}
+        given = {"Host": self.netloc, **own, **(headers or {})}
+        sent = {k: v for k, v in given.items() if v is not None}
         if key is not None:
             sent["Authorization"] = f"Bearer {key}"
         body = raw
@@ -218,7 +222,10 @@ def test_a_foreign_pages_request_is_refused(site: Site) -> None:
         assert foreign in error_of(answer, 403, "forbidden_origin")
         # Without Origin, a browser says another site made it.
         answer = site.call(
-            "POST", path, raw=b"x", headers={**plain, "Sec-Fetch-Site": "cross-site"}
+            "POST",
+            path,
+            raw=b"x",
+            headers={**plain, "Origin": None, "Sec-Fetch-Site": "cross-site"},
         )
         error_of(answer, 403, "forbidden_origin")
     answer = site.call("PATCH", "/api/me", {"name": "x"}, headers={**cookie, "Origin": "null"})
@@ -231,6 +238,9 @@ def test_a_foreign_pages_request_is_refused(site: Site) -> None:
     status, _, moved = site.call("POST", "/api/me/transfer", headers=same)
     assert status == 200 and len(moved["code"]) == 8, moved
     status, _, moved = site.call("POST", "/api/me/transfer", key=key, headers={"Origin": foreign})
+    assert status == 200, moved
+    # A program sending neither Origin nor Sec-Fetch-Site is no browser: let through.
+    status, _, moved = site.call("POST", "/api/me/transfer", headers={**cookie, "Origin": None})
     assert status == 200, moved
     # Reading is not refused (a GET changes nothing).
     assert site.call("GET", "/api/me", headers={**cookie, "Origin": foreign})[0] == 200
