@@ -18,6 +18,8 @@ import pytest
 
 from tests import serverkit
 from tests.softkey import SoftKey
+from weimaque.server import accounts
+from weimaque.server.store import open_store
 
 Answer = tuple[int, dict[str, str], Any]
 
@@ -273,3 +275,26 @@ def test_guesses_from_many_addresses_share_the_targets_budget(tmp_path: Path) ->
         error_of(answer, 429, "rate_limited")
     finally:
         server.stop()
+
+
+def test_ceremonies_are_good_once_and_bounded_the_oldest_going_first(
+    store_target: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The store's side of a ceremony (SQLite and PostgreSQL): a ticket is spent by its first
+    taker, an expired one gives nothing, and past the bound the oldest are forgotten."""
+    monkeypatch.setattr(accounts, "MAX_CEREMONIES", 3)
+    store = open_store(store_target)
+    try:
+        for k in range(5):
+            store.write(
+                lambda db, k=k: accounts.keep_ceremony(db, f"t{k}", bytes([k]), "p", 60.0 + k)
+            ).result(30)
+        store.write(lambda db: accounts.keep_ceremony(db, "old", b"x", None, -1.0)).result(30)
+        taken: list[Any] = []
+        for ticket in ("t0", "t1", "t2", "t3", "t4", "t4", "old"):
+            store.write(
+                lambda db, ticket=ticket: taken.append(accounts.take_ceremony(db, ticket))
+            ).result(30)
+        assert taken == [None, None, None, (b"\x03", "p"), (b"\x04", "p"), None, None]
+    finally:
+        store.close()

@@ -617,12 +617,25 @@ def passkey_used(db: Connection, credential: str, count: int, device: Device) ->
 # (docs/scale.md); it is good once, until ``expires``.
 
 
+#: Ceremonies kept at once: past this the oldest go first (an address asking for options
+#: without end fills no disk).
+MAX_CEREMONIES: Final = 10_000
+
+
 def keep_ceremony(
     db: Connection, ticket: str, challenge: bytes, player_id: str | None, seconds: float
 ) -> None:
-    """Keep a challenge under ``ticket`` for ``seconds``; the expired ones go."""
+    """Keep a challenge under ``ticket`` for ``seconds``; the expired ones go, and the oldest
+    past ``MAX_CEREMONIES``."""
     now = time.time()
     db.execute("DELETE FROM ceremonies WHERE expires < ?", (now,))
+    (kept,) = db.execute("SELECT COUNT(*) FROM ceremonies").fetchone()
+    if int(kept) >= MAX_CEREMONIES:
+        db.execute(
+            "DELETE FROM ceremonies WHERE ticket IN "
+            "(SELECT ticket FROM ceremonies ORDER BY expires LIMIT ?)",
+            (int(kept) - MAX_CEREMONIES + 1,),
+        )
     db.execute(
         "INSERT INTO ceremonies (ticket, challenge, player_id, expires) VALUES (?, ?, ?, ?)",
         (ticket, challenge, player_id, now + seconds),
