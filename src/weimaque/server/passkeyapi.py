@@ -53,11 +53,12 @@ def _party(request: Request) -> tuple[str, str] | JSONResponse:
 
 
 async def _keep(s: Server, challenge: bytes, player: str | None) -> str | JSONResponse:
-    """Keep a ceremony's challenge in the store; its ticket (or the 503 of a store that
-    cannot write)."""
+    """Keep a ceremony's challenge in the store (under its ticket's SHA-256, as every secret
+    there, docs/protocol.md §4); its ticket (or the 503 of a store that cannot write)."""
     ticket = secrets.token_urlsafe(16)
+    kept = accounts.digest(ticket)
     failed = await write(
-        s, lambda db: accounts.keep_ceremony(db, ticket, challenge, player, CHALLENGE_SECONDS)
+        s, lambda db: accounts.keep_ceremony(db, kept, challenge, player, CHALLENGE_SECONDS)
     )
     return ticket if failed is None else failed
 
@@ -68,7 +69,8 @@ async def _take(s: Server, ticket: Any, player: str | None) -> bytes | JSONRespo
     if not isinstance(ticket, str) or len(ticket) > 64:
         return None
     found: list[tuple[bytes, str | None] | None] = []
-    failed = await write(s, lambda db: found.append(accounts.take_ceremony(db, ticket)))
+    kept = accounts.digest(ticket)
+    failed = await write(s, lambda db: found.append(accounts.take_ceremony(db, kept)))
     if failed is not None:
         return failed
     if not found or found[0] is None:
