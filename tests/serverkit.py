@@ -90,8 +90,13 @@ class Server(Endpoint):
     """``wmq serve`` on a free port with a fresh database; ``log`` is its stderr."""
 
     def __init__(
-        self, tmp: Path, limits: dict[str, Any] | None = None, db: Path | None = None
+        self,
+        tmp: Path,
+        limits: dict[str, Any] | None = None,
+        db: Path | None = None,
+        extra: list[str] | None = None,
     ) -> None:
+        """``wmq serve`` with ``limits`` (``--limit NAME=VALUE``) and ``extra`` arguments."""
         self.port = free_port()
         self.db = db if db is not None else tmp / "server.db"
         self.log_path = tmp / "server.log"
@@ -99,6 +104,7 @@ class Server(Endpoint):
         args += ["--port", str(self.port), "--db", str(self.db)]
         for key, value in (limits or {}).items():
             args += ["--limit", f"{key}={value}"]
+        args += extra or []
         self._log = self.log_path.open("wb")
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen(args, stdout=self._log, stderr=self._log, env=env)

@@ -578,6 +578,7 @@ def hostile_input(client: TestClient) -> None:
         ("POST", "/api/me/transfer"),
         ("POST", "/api/me/passkeys/options"),
         ("POST", "/api/me/passkeys"),
+        ("PATCH", "/api/me/passkeys/{x}"),
         ("POST", "/api/clubs"),
         ("POST", "/api/clubs/join"),
         ("PATCH", f"/api/clubs/{cid}"),
@@ -618,6 +619,8 @@ def hostile_input(client: TestClient) -> None:
             res = client.get(path, headers=head)
             assert 400 <= res.status_code < 500, (path, res.status_code, res.text[:200])
         res = client.delete(f"/api/me/devices/{part}", headers=head)
+        assert res.status_code in (404, 405) and res.json()["error"]["message"], res.text
+        res = client.delete(f"/api/me/passkeys/{part}", headers=head)
         assert res.status_code in (404, 405) and res.json()["error"]["message"], res.text
     # The player and the club are as they were.
     assert client.get("/api/me", headers=head).json()["player"]["name"] == "阿明"

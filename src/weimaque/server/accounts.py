@@ -589,16 +589,24 @@ __all__ = [
 
 
 # ----------------------------------------------------------------- passkeys
+# A player's passkeys are theirs to see, name and remove (docs/protocol.md §7.1).
+
+#: The most passkeys one player holds.
+MAX_PASSKEYS: Final = 10
 
 
 def add_passkey(
-    db: Connection, credential: str, player_id: str, public_key: bytes, count: int
-) -> None:
-    db.execute(
-        "INSERT INTO passkeys (id, player_id, public_key, sign_count, created) "
-        "VALUES (?, ?, ?, ?, ?)",
-        (credential, player_id, public_key, count, time.time()),
+    db: Connection, credential: str, player_id: str, public_key: bytes, count: int, name: str
+) -> bool:
+    """Keep a new passkey of ``player_id``; False when the credential is known already (to
+    this player or another, even by a registration at the same moment on another process):
+    the caller answers 409, and nothing is written."""
+    cur = db.execute(
+        "INSERT INTO passkeys (id, player_id, public_key, sign_count, created, name) "
+        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
+        (credential, player_id, public_key, count, time.time(), name),
     )
+    return bool(cur.rowcount == 1)
 
 
 def passkey(db: Connection, credential: str) -> tuple[str, bytes, int] | None:
@@ -610,16 +618,92 @@ def passkey(db: Connection, credential: str) -> tuple[str, bytes, int] | None:
 
 
 def passkeys_of(db: Connection, player_id: str) -> list[dict[str, Any]]:
+    """A player's passkeys, oldest first: ``{"id", "name", "created", "last_used"}``."""
     rows = db.execute(
-        "SELECT id, created FROM passkeys WHERE player_id = ? ORDER BY created", (player_id,)
+        "SELECT id, name, created, last_used FROM passkeys WHERE player_id = ? ORDER BY created",
+        (player_id,),
     ).fetchall()
-    return [{"id": i, "created": c} for i, c in rows]
+    return [{"id": i, "name": n, "created": c, "last_used": u} for i, n, c, u in rows]
 
 
-def passkey_used(db: Connection, credential: str, count: int, device: Device) -> str:
-    """A passkey signed a device in: its new sign count, the device's key; the player's id."""
-    db.execute("UPDATE passkeys SET sign_count = ? WHERE id = ?", (count, credential))
+def rename_passkey(db: Connection, player_id: str, credential: str, name: str) -> int:
+    """Name one of the player's passkeys; how many were (0: not theirs)."""
+    cur = db.execute(
+        "UPDATE passkeys SET name = ? WHERE id = ? AND player_id = ?", (name, credential, player_id)
+    )
+    return cur.rowcount
+
+
+def remove_passkey(db: Connection, player_id: str, credential: str) -> int:
+    """Forget one of the player's passkeys (it signs nobody in again); how many were."""
+    cur = db.execute("DELETE FROM passkeys WHERE id = ? AND player_id = ?", (credential, player_id))
+    return cur.rowcount
+
+
+def sign_out_everywhere(db: Connection, player_id: str) -> tuple[int, int]:
+    """Every device key, transfer code and passkey of the player gone: (devices, passkeys)."""
+    devices = db.execute("DELETE FROM player_keys WHERE player_id = ?", (player_id,)).rowcount
+    db.execute("DELETE FROM transfers WHERE player_id = ?", (player_id,))
+    db.execute("DELETE FROM ceremonies WHERE player_id = ?", (player_id,))
+    passkeys = db.execute("DELETE FROM passkeys WHERE player_id = ?", (player_id,)).rowcount
+    return devices, passkeys
+
+
+def passkey_used(db: Connection, credential: str, count: int, device: Device) -> str | None:
+    """A passkey signed a device in: its new sign count and last use, the device's key; the
+    player's id (None when the passkey was removed meanwhile)."""
     row = db.execute("SELECT player_id FROM passkeys WHERE id = ?", (credential,)).fetchone()
+    if row is None:
+        return None
+    db.execute(
+        "UPDATE passkeys SET sign_count = ?, last_used = ? WHERE id = ?",
+        (count, time.time(), credential),
+    )
     player_id = str(row[0])
     add_device(db, player_id, device)
     return player_id
+
+
+# ----------------------------------------------------------------- ceremonies
+# A ceremony's challenge is kept in the store, so that every process of a cluster finds it
+# (docs/scale.md); it is good once, until ``expires``.
+
+
+#: Ceremonies kept at once: past this the oldest go first (an address asking for options
+#: without end fills no disk).
+MAX_CEREMONIES: Final = 10_000
+
+
+def keep_ceremony(
+    db: Connection, ticket: str, challenge: bytes, player_id: str | None, seconds: float
+) -> None:
+    """Keep a challenge under ``ticket`` for ``seconds``; the expired ones go, and the oldest
+    past ``MAX_CEREMONIES``."""
+    now = time.time()
+    db.execute("DELETE FROM ceremonies WHERE expires < ?", (now,))
+    (kept,) = db.execute("SELECT COUNT(*) FROM ceremonies").fetchone()
+    if int(kept) >= MAX_CEREMONIES:
+        db.execute(
+            "DELETE FROM ceremonies WHERE ticket IN "
+            "(SELECT ticket FROM ceremonies ORDER BY expires LIMIT ?)",
+            (int(kept) - MAX_CEREMONIES + 1,),
+        )
+    db.execute(
+        "INSERT INTO ceremonies (ticket, challenge, player_id, expires) VALUES (?, ?, ?, ?)",
+        (ticket, challenge, player_id, now + seconds),
+    )
+
+
+def take_ceremony(db: Connection, ticket: str) -> tuple[bytes, str | None] | None:
+    """The challenge of ``ticket`` and whose ceremony it is, spent now (the one process whose
+    delete removes the row has it); None when it is unknown, spent or expired."""
+    row = db.execute(
+        "SELECT challenge, player_id, expires FROM ceremonies WHERE ticket = ?", (ticket,)
+    ).fetchone()
+    if row is None:
+        return None
+    if db.execute("DELETE FROM ceremonies WHERE ticket = ?", (ticket,)).rowcount != 1:
+        return None
+    if float(row[2]) < time.time():
+        return None
+    return bytes(row[0]), None if row[1] is None else str(row[1])
