@@ -5,11 +5,15 @@ the failure table). The room's owner, cut off from Redis alone, keeps its player
 that would pass a 解散 opened before the cut, a new proposal and an action are all refused. The
 other process takes the room and plays on; when it dies and the partition heals, the room
 restored on the first process holds every action either owner acknowledged.
+
+And who is online, which every process answers alike: a club member with a socket open to one
+process is online on the other.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import socket
@@ -197,3 +201,35 @@ def test_an_owner_cut_off_from_redis_changes_nothing_and_loses_nothing(
     info = lb.get(f"/api/rooms/{room_id}")["room"]
     assert not info["dissolved"] and not info["match_over"], info
     again.close()
+
+
+def test_a_club_member_online_on_one_process_is_online_on_every_one(
+    partitioned: tuple[LocalCluster, list[Cuttable]],
+) -> None:
+    cluster, _ = partitioned  # never cut here
+    here, there = (endpoint(server.url) for server in cluster.servers)
+    status, made = here.post("/api/players", {"name": "阿明"})
+    assert status == 201, made
+    key = {"Authorization": f"Bearer {made['key']}"}
+    status, _, body = here.request(
+        "/api/clubs",
+        json.dumps({"name": "周五牌局"}).encode(),
+        {**key, "Content-Type": "application/json"},
+    )
+    assert status == 201, body
+    club_id = json.loads(body)["club"]["id"]
+
+    def online() -> bool:
+        status, _, body = there.request(f"/api/clubs/{club_id}", headers=key)
+        assert status == 200, body
+        (member,) = json.loads(body)["club"]["members"]
+        return bool(member["online"])
+
+    assert not online()
+    room_id = here.room(seed=3, **ROOM)["room_id"]
+    socket_here = here.ws(room_id, additional_headers=key)  # on the first process
+    i = socket_here.send(type="spectate")
+    socket_here.reply(i)
+    eventually(lambda: online() or _raise("offline"), seconds=10, label="online on the other")
+    socket_here.close()
+    eventually(lambda: not online() or _raise("online"), seconds=10, label="offline again")
