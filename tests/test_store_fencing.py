@@ -225,3 +225,32 @@ def test_an_unknown_room_is_not_taken(store_target: str) -> None:
         assert refused(store.save_seats("nope", SEATS, epoch=FIRST_EPOCH))
     finally:
         store.close()
+
+
+def test_in_one_transaction_a_write_meets_the_epoch_of_its_place_in_the_queue(
+    store_target: str,
+) -> None:
+    """The writer commits many writes at once: one queued before a take of its room is made
+    (it came first), one queued after it under the old epoch is refused."""
+    store = open_store(store_target)
+    try:
+        made_room(store)
+
+        def bump(db: Any) -> None:  # what ``take_room`` runs
+            db.execute("UPDATE rooms SET epoch = epoch + 1 WHERE id = ?", ("r",))
+
+        with store._cv:  # queued together: one transaction
+            before = store.append_action("r", 1, 2, 2, "过", epoch=FIRST_EPOCH)
+            take = store._submit(bump, must=False, takes="r")
+            after = store.append_action("r", 1, 3, 0, "出九", epoch=FIRST_EPOCH)
+            new = store.append_action("r", 1, 3, 0, "出十", epoch=FIRST_EPOCH + 1)
+        before.result(10)
+        take.result(10)
+        new.result(10)
+        assert refused(after)
+        assert rows(store, "SELECT seq, action FROM actions WHERE seq >= 2 ORDER BY seq") == [
+            (2, "过"),
+            (3, "出十"),
+        ]
+    finally:
+        store.close()

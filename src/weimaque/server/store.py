@@ -154,6 +154,8 @@ class _Job:
     fence: tuple[str, int] | None = None
     #: The write makes the room (its row does not exist before it, at ``fence``'s epoch).
     creates: bool = False
+    #: The write bumps this room's epoch (``Store.take_room``).
+    takes: str | None = None
 
 
 def _upsert(table: str, columns: str, key: str) -> str:
@@ -318,11 +320,12 @@ class Store:
         *,
         fence: tuple[str, int] | None = None,
         creates: bool = False,
+        takes: str | None = None,
     ) -> Future[None]:
         """Queue a write for the writer thread; its future is done once it is written (or
         fails with :class:`Fenced` when ``fence`` names an epoch that is not the room's)."""
         deadline = math.inf if must else time.monotonic() + TRY_SECONDS
-        job = _Job(op, must, deadline=deadline, row=row, fence=fence, creates=creates)
+        job = _Job(op, must, deadline=deadline, row=row, fence=fence, creates=creates, takes=takes)
         with self._cv:
             if self._closing:
                 job.future.set_exception(StoreUnavailable("the store is closed"))
@@ -462,14 +465,18 @@ class Store:
                 wanted,
             ).fetchall()
         }
-        for job in jobs:  # a room made by this very transaction is at the epoch it is made at
-            if job.creates and job.fence is not None:
-                found.setdefault(job.fence[0], job.fence[1])
-        return [
-            job
-            for job in jobs
-            if job.fence is not None and not job.creates and found.get(job.fence[0]) != job.fence[1]
-        ]
+        refused = []
+        for job in jobs:  # in their order: the epoch each write meets when it is made
+            if job.takes is not None and job.takes in found:
+                found[job.takes] += 1
+            if job.fence is None:
+                continue
+            room, epoch = job.fence
+            if job.creates:  # made by this very transaction, at the epoch it is made at
+                found.setdefault(room, epoch)
+            elif found.get(room) != epoch:
+                refused.append(job)
+        return refused
 
     def _refuse(self, refused: list[_Job]) -> None:
         """Fail the fenced writes refused (never tried again: the room is another's now)."""
@@ -670,7 +677,7 @@ class Store:
             ).fetchone()
             taken.append(None if row is None else int(row[0]))
 
-        self.write(op).result()
+        self._submit(op, must=False, takes=room_id).result()
         epoch = taken[-1]  # the committed one, were the transaction made twice (_one_by_one)
         if epoch is not None:
             self.fence.taken += 1
