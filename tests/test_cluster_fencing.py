@@ -6,7 +6,9 @@ one answer on every process."""
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 import redis
@@ -16,6 +18,9 @@ from weimaque.deploy.redis import LocalRedis
 from weimaque.server.cluster import Cluster, ClusterConfig, lease_key
 from weimaque.server.manager import RoomManager
 from weimaque.server.options import RoomOptions
+from weimaque.server.protocol import ProtocolError, parse_client
+from weimaque.server.rooms import Room
+from weimaque.server.seats import Conn
 from weimaque.server.store import FIRST_EPOCH, Fenced, open_store
 
 pytestmark = pytest.mark.skipif(
@@ -134,3 +139,61 @@ def test_every_process_sees_who_is_online_on_any(redis_server: LocalRedis) -> No
             await c.close()
 
     asyncio.run(run())
+
+
+class Wire:
+    """A connection that keeps what it is sent."""
+
+    def __init__(self) -> None:
+        self.log: list[dict[str, Any]] = []
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.log.append(json.loads(json.dumps(message, ensure_ascii=False)))
+
+
+def say(room: Room, conn: Conn, **fields: Any) -> dict[str, Any]:
+    """Send one message; the error it was refused with, else {}."""
+    try:
+        room.handle(conn, parse_client(json.dumps({"v": 1, **fields}, ensure_ascii=False)))
+    except ProtocolError as exc:
+        return dict(exc.to_message())
+    return {}
+
+
+def test_a_room_whose_lease_is_not_trusted_changes_and_decides_nothing() -> None:
+    room = RoomManager(None).create(
+        RoomOptions(turn_seconds=None, next_seconds=None, seed=9, options={"match_hands": 1})
+    )
+    conns = [room.connect(Wire()) for _ in range(3)]
+    for seat, conn in enumerate(conns):
+        assert say(room, conn, type="sit", seat=seat, name=f"p{seat}", id=seat) == {}
+    assert say(room, conns[0], type="dissolve", id="d") == {}  # trusted: the vote opens
+    vote = room.table.vote
+    assert vote is not None
+    cut = "the room's lease could not be renewed (Redis: TimeoutError)"
+    room.recorder.guard = lambda: cut
+    changes: list[dict[str, Any]] = [
+        {"type": "vote", "agree": True},
+        {"type": "dissolve"},
+        {"type": "next"},
+        {"type": "leave"},
+        {"type": "autoplay", "on": True},
+        {"type": "no_timer", "agree": False},
+        {"type": "rematch"},
+        {"type": "join", "token": "x" * 43, "name": "改名"},
+    ]
+    for message in changes:
+        error = say(room, conns[1], id="c", **message)
+        assert error.get("code") == "storage_unavailable", (message, error)
+        assert cut in error["message"]
+    assert say(room, conns[2], type="sit", seat=0, id="s")["code"] == "storage_unavailable"
+    assert say(room, conns[2], type="ping", t=1, id="p") == {}  # read-only: answered
+    # The vote's time runs out while the lease is not trusted: nothing is decided.
+    vote.deadline = room.table.clock() - 1
+    room.hands.settle_vote()
+    assert room.table.vote is vote and not room.table.dissolved
+    assert vote.answers == [True, None, None]
+    # Trusted again (the renewal went through): the vote passes on its deadline.
+    room.recorder.guard = None
+    room.hands.settle_vote()
+    assert room.table.vote is None and room.table.dissolved
