@@ -84,8 +84,8 @@ from weimaque.server.votes import Vote as DissolveVote
 log = logging.getLogger("weimaque.server")
 
 #: The messages that change a room (its seats, its match, a vote, 再来一局): a process whose
-#: lease on the room is not trusted applies none of them (docs/scale.md). An ``act`` is refused
-#: by its write (``Recorder.append``); a ``join`` that names its player changes the seats too.
+#: lease on the room is not trusted applies none of them (docs/scale.md); an ``act``'s write
+#: would be refused as well (``Recorder.append``). A ``join`` that sets a name changes the seats.
 _CHANGES = (Act, Sit, Leave, Next, Autoplay, NoTimer, Dissolve, Vote, Rematch)
 
 
