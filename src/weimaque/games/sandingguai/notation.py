@@ -1,4 +1,4 @@
-"""Strict notation of 三丁拐: tiles, melds, hand descriptions and table descriptions (SDG §1.3-§1.5).
+"""Strict notation of 三丁拐: tiles, melds, hand and table descriptions (SDG §1.3-§1.5).
 
 ASCII ``123m456s78p`` and Chinese (一万, 1条, 幺鸡, 索, 饼, 萬/條/餅) may mix; anything else is an
 ``InvalidNotation`` that quotes the input. Printing is ASCII canonical (sorted m, s, p, then rank)
