@@ -43,10 +43,10 @@ def _suit_tables() -> tuple[frozenset[int], frozenset[int]]:
         vecs.append(tuple(3 if i == r else 0 for i in range(9)))
     for r in range(7):
         vecs.append(tuple(1 if r <= i <= r + 2 else 0 for i in range(9)))
-    sets = {(0,) * 9}
+    sets: set[tuple[int, ...]] = {(0,) * 9}
     frontier = set(sets)
     for _ in range(4):
-        grown = set()
+        grown: set[tuple[int, ...]] = set()
         for v in frontier:
             for a in vecs:
                 w = tuple(x + y for x, y in zip(v, a, strict=True))
@@ -69,32 +69,56 @@ def _suit_tables() -> tuple[frozenset[int], frozenset[int]]:
 SET_KEYS, PAIR_KEYS = _suit_tables()
 
 
+def _wait_tables() -> tuple[dict[int, tuple[int, ...]], dict[int, tuple[int, ...]]]:
+    """Per suit key: the ranks (0..8) whose addition makes sets (``TO_SET``) or sets and one
+    pair (``TO_PAIR``)."""
+    to_set: dict[int, set[int]] = {}
+    to_pair: dict[int, set[int]] = {}
+    for keys, table in ((SET_KEYS, to_set), (PAIR_KEYS, to_pair)):
+        for key in keys:
+            for r in range(9):
+                if key // _POW5[r] % 5:
+                    table.setdefault(key - _POW5[r], set()).add(r)
+    return (
+        {k: tuple(sorted(v)) for k, v in to_set.items()},
+        {k: tuple(sorted(v)) for k, v in to_pair.items()},
+    )
+
+
+TO_SET, TO_PAIR = _wait_tables()
+
+
+def suit_keys(c: Sequence[int]) -> tuple[int, int, int]:
+    """The base-5 key of each suit of a count vector."""
+    return (
+        c[0] + 5 * c[1] + 25 * c[2] + 125 * c[3] + 625 * c[4]
+        + 3125 * c[5] + 15625 * c[6] + 78125 * c[7] + 390625 * c[8],
+        c[9] + 5 * c[10] + 25 * c[11] + 125 * c[12] + 625 * c[13]
+        + 3125 * c[14] + 15625 * c[15] + 78125 * c[16] + 390625 * c[17],
+        c[18] + 5 * c[19] + 25 * c[20] + 125 * c[21] + 625 * c[22]
+        + 3125 * c[23] + 15625 * c[24] + 78125 * c[25] + 390625 * c[26],
+    )  # fmt: skip
+
+
 @functools.lru_cache(maxsize=1 << 18)
 def shape(counts: Counts) -> int:
     """The shape flags of concealed tiles (with the winning tile): STANDARD, QIDUI, LONG, DADUI."""
     flags = 0
-    pair_suits = 0
+    pairs = 0
     ok = True
-    for base in (0, 9, 18):
-        n = 0
-        key = 0
-        for i in range(9):
-            c = counts[base + i]
-            n += c
-            key += c * _POW5[i]
-        if n == 0:
+    for key in suit_keys(counts):
+        if key == 0:
             continue
-        r = n % 3
-        if r == 0:
-            ok = ok and key in SET_KEYS
-        elif r == 2:
-            pair_suits += 1
-            ok = ok and key in PAIR_KEYS
+        if key in SET_KEYS:
+            continue
+        if key in PAIR_KEYS:
+            pairs += 1
         else:
             ok = False
-    if ok and pair_suits == 1:
+            break
+    if ok and pairs == 1:
         flags |= STANDARD
-        if all(c in (0, 3) for c in counts if c != 2) and sum(c == 2 for c in counts) == 1:
+        if all(c in (0, 3) for c in counts if c != 2) and counts.count(2) == 1:
             flags |= DADUI
     if sum(counts) == 14 and all(c % 2 == 0 for c in counts):
         flags |= QIDUI
@@ -128,19 +152,33 @@ def suits_of(counts: Counts) -> int:
 
 @functools.lru_cache(maxsize=1 << 16)
 def shape_waits(counts: Counts, has_melds: bool) -> tuple[int, ...]:
-    """The kinds that complete a win shape of 3n+1 concealed tiles (no suit or copy limit)."""
-    out: list[int] = []
-    c = list(counts)
-    for t in range(NUM_KINDS):
-        base = t - t % 9
-        lo, hi = max(base, t - 2), min(base + 8, t + 2)
-        if not any(counts[lo : hi + 1]):
-            continue  # a win needs t next to a held tile of its suit (or held, for 七对)
-        c[t] += 1
-        if is_win_shape(tuple(c), has_melds):
-            out.append(t)
-        c[t] -= 1
-    return tuple(out)
+    """The kinds that complete a win shape of 3n+1 concealed tiles (no suit or copy limit),
+    read from the per-suit tables: one suit short of sets + pair, or one short of sets while
+    another holds the pair; plus the single of six pairs (七对, no melds)."""
+    keys = suit_keys(counts)
+    rems = [0, 0, 0]
+    for s in range(3):
+        if keys[s]:
+            rems[s] = sum(counts[9 * s : 9 * s + 9]) % 3
+    found: set[int] = set()
+    ones = [s for s in range(3) if rems[s] == 1]
+    twos = [s for s in range(3) if rems[s] == 2]
+    if len(ones) == 1 and not twos:
+        s = ones[0]
+        if all(keys[o] in SET_KEYS for o in range(3) if o != s):
+            found.update(9 * s + r for r in TO_PAIR.get(keys[s], ()))
+    elif len(twos) == 2 and not ones:
+        rest_ok = all(keys[o] in SET_KEYS for o in range(3) if o not in twos)
+        if rest_ok:
+            a, b = twos
+            for pair_suit, short in ((a, b), (b, a)):
+                if keys[pair_suit] in PAIR_KEYS:
+                    found.update(9 * short + r for r in TO_SET.get(keys[short], ()))
+    if not has_melds and sum(counts) == 13:
+        odd = [k for k in range(NUM_KINDS) if counts[k] % 2]
+        if len(odd) == 1:
+            found.add(odd[0])
+    return tuple(sorted(found))
 
 
 def waits(concealed: Counts, melds: Sequence[Meld], max_suits: int) -> tuple[int, ...]:

@@ -293,7 +293,7 @@ def parse_hand(text: str) -> HandDescription:
                 raise InvalidNotation(
                     f"--from takes one of {WAYS}, not {value!r} in {quoted(text)}"
                 )
-            way = value  # type: ignore[assignment]
+            way = WAYS[WAYS.index(value)]
         elif ":" in w:
             segmented = True
             word, _, body = w.partition(":")
@@ -365,12 +365,15 @@ class FirstChicken:
 
 @dataclass(frozen=True, slots=True)
 class Winner:
-    """One winner: seat, winning tile, way (SDG §6.4) and the seat the tile came from."""
+    """One winner: seat, winning tile, way (SDG §6.4), the seat the tile came from, and
+    ``early``: won before the seat's first discard with no claim made (天胡 for the dealer, 地胡
+    for another seat; options of SDG §6.2)."""
 
     seat: int
     tile: int
     way: WinWay
     source: int | None = None
+    early: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -420,6 +423,8 @@ class TableDescription:
                 if w.seat == i:
                     src = "" if w.source is None else f"@{w.source}"
                     parts += [f"win:{tile_name(w.tile)}{src}", f"way:{w.way}"]
+                    if w.early:
+                        parts.append("early")
             if s.discards:
                 parts.append("discards:" + "".join(tile_name(t) for t in s.discards))
             if s.baoting:
@@ -524,9 +529,13 @@ def _seat_line(seat: int, words: list[str], text: str) -> tuple[SeatDescription,
     win: int | None = None
     source: int | None = None
     way: WinWay | None = None
+    early = False
     for w in words:
         if w in ("baoting", "报听"):
             baoting = True
+            continue
+        if w == "early":
+            early = True
             continue
         word, sep, body = w.partition(":")
         key = word.lower() if word.isascii() else word
@@ -565,8 +574,8 @@ def _seat_line(seat: int, words: list[str], text: str) -> tuple[SeatDescription,
             raise InvalidNotation(
                 f"seat {seat}: way {way} and win source disagree in {quoted(text)}"
             )
-        winner = Winner(seat, win, way, source)
-    elif way is not None:
+        winner = Winner(seat, win, way, source, early)
+    elif way is not None or early:
         raise InvalidNotation(f"seat {seat} has a way but no win: {quoted(text)}")
     desc = SeatDescription(counts_of(concealed), tuple(melds), tuple(discards), baoting)
     return desc, winner

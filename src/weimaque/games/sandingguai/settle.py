@@ -120,7 +120,15 @@ def _win_context(table: TableDescription, seat: int) -> WinContext:
     c = list(s.concealed)
     c[w.tile] += 1
     way = {"dianpao": "other", "zimo": "self", "gangshanghua": "kong", "qianggang": "rob"}
-    return WinContext(tuple(c), s.melds, w.tile, way.get(w.way, "repao"), s.baoting)  # type: ignore[arg-type]
+    return WinContext(
+        tuple(c),
+        s.melds,
+        w.tile,
+        way.get(w.way, "repao"),  # type: ignore[arg-type]
+        s.baoting,
+        tianhu=w.early and seat == table.dealer,
+        dihu=w.early and seat != table.dealer,
+    )
 
 
 def _hand_items(table: TableDescription, rules: RuleConfig, book: _Book) -> None:
@@ -240,9 +248,9 @@ def _chickens(
             for j in collectors:
                 book.pay(i, j, b, "baoji")
     for first in table.firsts:
-        c = first.claimant
-        if first.claim in ("peng", "gang") and c is not None and c in collectors:
-            book.pay(first.seat, c, rules.zeren_multiplier * v[first.tile], "zeren")
+        claimant = first.claimant
+        if first.claim in ("peng", "gang") and claimant is not None and claimant in collectors:
+            book.pay(first.seat, claimant, rules.zeren_multiplier * v[first.tile], "zeren")
 
 
 def _huang(table: TableDescription, rules: RuleConfig, jiao: tuple[bool, ...], book: _Book) -> None:
