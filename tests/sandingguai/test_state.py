@@ -178,7 +178,7 @@ def test_baoting_not_on_second_discard_nor_after_peng() -> None:
     act(s, "出1s")
     act(s, "出4s")
     assert not [n for n in names(s) if n.startswith("报听")]
-    with pytest.raises(IllegalAction, match="SDG §4.6"):
+    with pytest.raises(IllegalAction, match=r"SDG §4\.6"):
         s.verify(Action.parse("报听9s").id)
 
 
@@ -213,7 +213,7 @@ def test_errors_name_the_rule() -> None:
     s = deal(L6_S0, L6_S1, L6_S2, head="5p5p")
     with pytest.raises(IllegalAction, match="holds no 1p"):
         s.verify(Action.parse("出1p").id)
-    with pytest.raises(IllegalAction, match="SDG §4.5"):
+    with pytest.raises(IllegalAction, match=r"SDG §4\.5"):
         s.verify(Action.parse("暗杠1m").id)
     with pytest.raises(IllegalAction, match="SDG §3 SELF"):
         s.verify(PENG)
