@@ -1,0 +1,68 @@
+"""What each seat may see (SANDINGGUAI §10): one observer, JSON, a flat array; hidden tiles
+permuted leave every view unchanged."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pytest
+
+from tests.sandingguai.test_state import deal, policy
+from weimaque.games.sandingguai.observation import OBS_SIZE, observation_array, observe
+from weimaque.games.sandingguai.rules import get_rules
+from weimaque.games.sandingguai.state import State
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6])
+def test_views_do_not_depend_on_hidden_tiles(seed: int) -> None:
+    rng = random.Random(seed)
+    state = State(None, seed)
+    steps = 0
+    while not state.is_terminal():
+        for viewer in range(3):
+            view = observe(state, viewer)
+            for _ in range(2):
+                other = state.resample(viewer, rng)
+                assert observe(other, viewer) == view
+                assert np.array_equal(
+                    observation_array(observe(other, viewer)), observation_array(view)
+                )
+        state.apply(policy(state, rng))
+        steps += 1
+    assert steps > 10
+
+
+def test_resample_really_moves_hidden_tiles() -> None:
+    state = State(None, 3)
+    other = state.resample(0, random.Random(1))
+    assert other.hands[0] == state.hands[0]
+    assert other.hands[1] != state.hands[1] or other.wall != state.wall
+
+
+def test_angang_face_down_to_others() -> None:
+    s = deal("5555s123m456m78m99s", "1359m2468s13469p", "2469m13678s2479p", tail="1p")
+    s.apply(next(a for a in s.legal_actions() if a >= 55))
+    own = observe(s, 0).seats[0].melds[0]
+    other = observe(s, 1).seats[0].melds[0]
+    assert own.tile is not None and other.tile is None
+    assert "5s" not in json.dumps(observe(s, 1).to_dict())
+    public = State(get_rules(angang_public=True), None, 0, 1, s.deck)
+    public.apply(next(a for a in public.legal_actions() if a >= 55))
+    assert observe(public, 1).seats[0].melds[0].tile is not None
+    arr = observation_array(observe(s, 1))
+    assert arr.shape == (OBS_SIZE,) and arr.dtype == np.float32
+
+
+def test_json_and_end_view() -> None:
+    rng = random.Random(9)
+    state = State(None, 9)
+    view = observe(state, 0)
+    doc = json.loads(json.dumps(view.to_dict()))
+    assert len(doc["hand"]) > 0 and doc["to_act"] is True and doc["drawn"] is not None
+    assert observe(state, 1).to_dict()["drawn"] is None
+    while not state.is_terminal():
+        state.apply(policy(state, rng))
+    end = observe(state, 2).to_dict()["end"]
+    assert end is not None and sum(end["net"]) == 0 and len(end["hands"]) == 3
