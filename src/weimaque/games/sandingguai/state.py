@@ -162,6 +162,7 @@ class State:
         self.pending_first: tuple[int, int] | None = None
         self.winners: list[Winner] = []
         self.result: HandResult | None = None
+        #: The decisions taken, as (seat, action id); automatic steps are not decisions.
         self.history: list[tuple[int, int]] = []
         self.events: list[Event] = [
             Dealt(s, self._dealt_tiles(s), dealer) for s in range(NUM_SEATS)
@@ -389,7 +390,6 @@ class State:
         while self.phase == SELF and self.baoting[self.turn] and not self._can_zimo(self.turn):
             assert self.drawn is not None
             self._self_cache = None
-            self.history.append((self.turn, DISCARD + self.drawn))
             self._discard(self.turn, self.drawn, False, events)
 
     def _discard(self, p: int, t: int, ting: bool, events: list[Event]) -> None:
