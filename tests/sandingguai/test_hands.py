@@ -11,8 +11,11 @@ from weimaque.games.sandingguai.hands import (
     context,
     hu_verdict,
     is_legal_win,
+    is_win_fast,
+    is_win_shape,
     score,
     shape,
+    shape_waits,
     waits,
 )
 from weimaque.games.sandingguai.notation import format_tiles, parse_hand, parse_tiles
@@ -138,16 +141,26 @@ def _sets(d: list[int]) -> bool:
     return True
 
 
+def _completes(c: list[int], t: int, has_melds: bool) -> bool:
+    d = c[:]
+    d[t] += 1
+    return _brute_standard(d) or (not has_melds and sum(d) == 14 and all(x % 2 == 0 for x in d))
+
+
 def test_shape_agrees_with_brute_force() -> None:
     rng = random.Random(7)
     deck = [k for k in range(27) for _ in range(4)]
     checked = 0
-    for n in itertools.islice(itertools.cycle((14, 11, 8, 5, 2)), 4000):
+    for n in itertools.islice(itertools.cycle((14, 11, 8, 5, 2, 13, 10, 7, 4, 1)), 4000):
         kinds = rng.sample(range(9), 5) if rng.random() < 0.7 else list(range(27))
         pool = [t for t in deck if t % 9 in kinds or len(kinds) == 27]
         tiles = rng.sample(pool, n)
         c = list(counts_of(tiles))
         assert bool(shape(tuple(c)) & 1) == _brute_standard(c), format_tiles(tiles)
+        assert is_win_fast(c, n < 14) == is_win_shape(tuple(c), n < 14), format_tiles(tiles)
+        if n % 3 == 1:
+            want = tuple(t for t in range(27) if _completes(c, t, n < 13))
+            assert shape_waits(tuple(c), n < 13) == want, format_tiles(tiles)
         checked += 1
     assert checked == 4000
 

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from weimaque.errors import IllegalAction
 from weimaque.games.sandingguai.actions import ACTIONS, HU, NUM_ACTIONS, PASS, PENG, Action
 from weimaque.games.sandingguai.events import Discarded, Drew
+from weimaque.games.sandingguai.hands import suit_keys
 from weimaque.games.sandingguai.notation import MeldKind, parse_tiles
 from weimaque.games.sandingguai.rules import get_rules
 from weimaque.games.sandingguai.state import CLAIMS, OVER, ROB, SELF, State, stack_deck
@@ -257,6 +258,7 @@ def policy(state: State, rng: random.Random) -> int:
 
 def check_invariants(state: State) -> None:
     assert state.tile_count() == 108
+    assert state.keys == [list(suit_keys(h)) for h in state.hands]
     for seat in range(3):
         n = sum(state.hands[seat]) + 3 * len(state.melds[seat])
         own_turn = state.phase == SELF and seat == state.turn

@@ -67,6 +67,10 @@ def _suit_tables() -> tuple[frozenset[int], frozenset[int]]:
 
 
 SET_KEYS, PAIR_KEYS = _suit_tables()
+_EVEN: Final = frozenset({0, 2, 4})
+#: The key step of each kind: adding one tile of kind ``t`` adds ``KEY_STEP[t]`` to the key of
+#: suit ``t // 9``.
+KEY_STEP: Final = tuple(_POW5[t % 9] for t in range(27))
 
 
 def _wait_tables() -> tuple[dict[int, tuple[int, ...]], dict[int, tuple[int, ...]]]:
@@ -194,12 +198,40 @@ def waits(concealed: Counts, melds: Sequence[Meld], max_suits: int) -> tuple[int
     return tuple(out)
 
 
-def is_legal_win(counts: Counts, melds: Sequence[Meld], max_suits: int) -> bool:
-    """A legal win (SDG §6.1): a win shape within ``max_suits`` suits (melds included)."""
-    mask, n = meld_counts(melds)
-    if MASK_SUITS[mask | suits_of(counts)] > max_suits:
+def is_win_keys(keys: Sequence[int], counts: Sequence[int], has_melds: bool) -> bool:
+    """Whether concealed tiles (their suit keys and counts) form a win shape (SDG §6.1): the
+    tables of :func:`shape`, without its flags or cache, for the engine's hot path (random
+    hands rarely repeat)."""
+    pairs = 0
+    for key in keys:
+        if key in SET_KEYS:
+            continue
+        if key not in PAIR_KEYS:
+            return not has_melds and {*counts} <= _EVEN and sum(counts) == 14
+        pairs += 1
+    return pairs == 1 or (not has_melds and {*counts} <= _EVEN and sum(counts) == 14)
+
+
+def is_win_fast(counts: Sequence[int], has_melds: bool) -> bool:
+    """``is_win_shape`` of a count vector, through :func:`is_win_keys`."""
+    return is_win_keys(suit_keys(counts), counts, has_melds)
+
+
+def is_legal_win_keys(
+    keys: Sequence[int], counts: Sequence[int], melds: Sequence[Meld], max_suits: int
+) -> bool:
+    """:func:`is_legal_win` from suit keys kept up to date by the engine."""
+    if not is_win_keys(keys, counts, bool(melds)):
         return False
-    return is_win_shape(counts, n > 0)
+    mask = (keys[0] > 0) | (keys[1] > 0) << 1 | (keys[2] > 0) << 2
+    for m in melds:
+        mask |= SUIT_BIT[m.tile]
+    return MASK_SUITS[mask] <= max_suits
+
+
+def is_legal_win(counts: Sequence[int], melds: Sequence[Meld], max_suits: int) -> bool:
+    """A legal win (SDG §6.1): a win shape within ``max_suits`` suits (melds included)."""
+    return is_legal_win_keys(suit_keys(counts), counts, melds, max_suits)
 
 
 @dataclass(frozen=True, slots=True)

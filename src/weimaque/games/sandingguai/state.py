@@ -45,10 +45,12 @@ from weimaque.games.sandingguai.events import (
     Won,
 )
 from weimaque.games.sandingguai.hands import (
+    KEY_STEP,
     WinContext,
-    is_legal_win,
+    is_legal_win_keys,
     passport,
     score,
+    suit_keys,
     waits,
 )
 from weimaque.games.sandingguai.notation import (
@@ -136,6 +138,9 @@ class State:
         for k in range(3 * DEALT):
             self.hands[(dealer + k) % NUM_SEATS][deck[k]] += 1
         self.hands[dealer][deck[3 * DEALT]] += 1
+        #: Per seat the base-5 key of each suit of its concealed tiles (hands.suit_keys),
+        #: kept in step with ``hands`` by :meth:`_move`: the win check's hot path.
+        self.keys: list[list[int]] = [list(suit_keys(h)) for h in self.hands]
         self.melds: list[list[Meld]] = [[] for _ in range(NUM_SEATS)]
         self.discards: list[list[int]] = [[] for _ in range(NUM_SEATS)]
         self.taken: list[list[bool]] = [[] for _ in range(NUM_SEATS)]
@@ -241,19 +246,30 @@ class State:
                         out.append(TING + t)
             if self._can_zimo(p):
                 out.append(HU)
-            if self.wall_left > 0:
-                out += [ANGANG + t for t in range(NUM_KINDS) if hand[t] == 4]
-                out += [
-                    BUGANG + m.tile
-                    for m in self.melds[p]
-                    if m.kind is MeldKind.PENG and hand[m.tile]
-                ]
+            if self.tail >= self.head:  # a kong needs a non-empty wall (SDG §3.1.4)
+                if 4 in hand:
+                    out += [ANGANG + t for t in range(NUM_KINDS) if hand[t] == 4]
+                for m in self.melds[p]:
+                    if m.kind is MeldKind.PENG and hand[m.tile]:
+                        out.append(BUGANG + m.tile)
             out.sort()
         self._self_cache = tuple(out)
         return self._self_cache
 
     def _can_zimo(self, p: int) -> bool:
-        return is_legal_win(tuple(self.hands[p]), self.melds[p], self.rules.max_suits)
+        return is_legal_win_keys(self.keys[p], self.hands[p], self.melds[p], self.rules.max_suits)
+
+    def _move(self, p: int, t: int, n: int) -> None:
+        """Add ``n`` (or take ``-n``) tiles of kind ``t`` to seat ``p``'s concealed tiles."""
+        self.hands[p][t] += n
+        self.keys[p][t // 9] += n * KEY_STEP[t]
+
+    def _wins_with(self, q: int, x: int) -> bool:
+        """Whether seat ``q``'s 13 tiles and ``x`` are a legal win (SDG §6.1)."""
+        self._move(q, x, 1)
+        ok = is_legal_win_keys(self.keys[q], self.hands[q], self.melds[q], self.rules.max_suits)
+        self._move(q, x, -1)
+        return ok
 
     def _may_baoting(self, p: int) -> bool:
         """SDG §4.6: 报听 only with the seat's first discard, and with no melds."""
@@ -359,7 +375,15 @@ class State:
         leaves others to decide returns none: choices stay hidden until all have chosen)."""
         if seat is None:
             seat = self.current_player()
-        self.verify(action, seat)
+        cache = self._self_cache
+        if not (
+            self.phase == SELF
+            and seat == self.turn
+            and cache
+            and type(action) is int
+            and action in cache
+        ):
+            self.verify(action, seat)  # the fast path above is the same check, memoised
         self.history.append((seat, action))
         events: list[Event] = []
         if self.phase == SELF:
@@ -394,7 +418,7 @@ class State:
 
     def _discard(self, p: int, t: int, ting: bool, events: list[Event]) -> None:
         """出 (SDG §4.1), with 报听 (§4.6); then the claim window (§3 CLAIMS)."""
-        self.hands[p][t] -= 1
+        self._move(p, t, -1)
         self.discards[p].append(t)
         self.taken[p].append(False)
         self.n_discards[p] += 1
@@ -418,15 +442,12 @@ class State:
         for q in ASK_ORDER[p]:
             hand = self.hands[q]
             opts: list[int] = []
-            hand[x] += 1
-            counts = tuple(hand)
             if (
-                not self._locked(q, x)
-                and is_legal_win(counts, self.melds[q], self.rules.max_suits)
-                and self._has_passport(q, p, counts, repao is not None)
+                self._wins_with(q, x)
+                and not self._locked(q, x)
+                and self._has_passport(q, p, x, repao is not None)
             ):
                 opts.append(HU)
-            hand[x] -= 1
             if not self.baoting[q]:
                 if hand[x] >= 2:
                     opts.append(PENG)
@@ -447,12 +468,14 @@ class State:
         self.locks[q].add(x)
         self.lock_any[q] = True
 
-    def _has_passport(self, q: int, p: int, counts: tuple[int, ...], special: bool) -> bool:
+    def _has_passport(self, q: int, p: int, x: int, special: bool) -> bool:
         """通行证 (SDG §5.1) of seat ``q`` for a 胡 on seat ``p``'s tile."""
         has_kong = any(m.kind.is_kong for m in self.melds[q])
         if has_kong or self.baoting[q] or special or self.rules.passport != "kong_or_big":
             return passport(self.rules, has_kong, 0, self.baoting[q], special, self.baoting[p])
-        ctx = WinContext(counts, tuple(self.melds[q]), self.claim_tile, "other")
+        counts = list(self.hands[q])
+        counts[x] += 1
+        ctx = WinContext(tuple(counts), tuple(self.melds[q]), x, "other")
         before = score(ctx, self.rules).fan_before_baoting
         return passport(self.rules, False, before, False, False, self.baoting[p])
 
@@ -492,7 +515,7 @@ class State:
                 self.taken[p][-1] = True
                 self.claim_made = True
                 kind = MeldKind.PENG if d == PENG else MeldKind.GANG
-                self.hands[q][x] -= kind.size - 1
+                self._move(q, x, 1 - kind.size)
                 self.melds[q].append(Meld(kind, x, p))
                 events.append(Claimed(q, x, "peng" if d == PENG else "gang", p))
                 self._note_first("peng" if d == PENG else "gang", q, events)
@@ -510,7 +533,7 @@ class State:
 
     def _angang(self, p: int, t: int, events: list[Event]) -> None:
         """暗杠 (SDG §4.5): face down, then a replacement draw."""
-        self.hands[p][t] -= 4
+        self._move(p, t, -4)
         self.melds[p].append(Meld(MeldKind.ANGANG, t))
         self.claim_made = True
         self.repao_kind[p] = MeldKind.ANGANG
@@ -519,20 +542,15 @@ class State:
 
     def _bugang(self, p: int, t: int, events: list[Event]) -> None:
         """补杠 (SDG §4.5): the others may rob it (§3 ROB)."""
-        self.hands[p][t] -= 1
+        self._move(p, t, -1)
         self.claim_tile, self.claim_from = t, p
         self.claim_repao = None
         events.append(BugangDeclared(p, t))
         self.phase = ROB
         self.options, self.decisions = {}, {}
         for q in ASK_ORDER[p]:
-            hand = self.hands[q]
-            hand[t] += 1
-            if not self._locked(q, t) and is_legal_win(
-                tuple(hand), self.melds[q], self.rules.max_suits
-            ):
+            if not self._locked(q, t) and self._wins_with(q, t):
                 self.options[q] = (HU, PASS)
-            hand[t] -= 1
         if not self.options:
             self._resolve_rob(events)
 
@@ -564,7 +582,7 @@ class State:
         else:
             t = self.wall[self.head]
             self.head += 1
-        self.hands[p][t] += 1
+        self._move(p, t, 1)
         self.n_draws[p] += 1
         self.locks[p].clear()
         self.lock_any[p] = False
@@ -576,7 +594,7 @@ class State:
     def _win_self(self, p: int, events: list[Event]) -> None:
         """自摸 or 杠上花 (SDG §6.4)."""
         assert self.drawn is not None
-        self.hands[p][self.drawn] -= 1
+        self._move(p, self.drawn, -1)
         self._add_winner(p, self.drawn, "gangshanghua" if self.from_kong else "zimo", None, events)
         self._end(events)
 
@@ -652,6 +670,7 @@ class State:
             setattr(other, name, getattr(self, name))
         other.wall = list(self.wall)
         other.hands = [list(h) for h in self.hands]
+        other.keys = [list(k) for k in self.keys]
         other.melds = [list(m) for m in self.melds]
         other.discards = [list(d) for d in self.discards]
         other.taken = [list(t) for t in self.taken]
@@ -689,6 +708,7 @@ class State:
             other.hands[s] = [0] * NUM_KINDS
             for t in pool[i : i + n]:
                 other.hands[s][t] += 1
+            other.keys[s] = list(suit_keys(other.hands[s]))
             i += n
             if other.phase == SELF and other.turn == s and other.drawn is not None:
                 other.drawn = next(k for k in range(NUM_KINDS) if other.hands[s][k])
