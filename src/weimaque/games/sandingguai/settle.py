@@ -114,7 +114,8 @@ def is_jiao(seat: SeatDescription, rules: RuleConfig) -> bool:
     return bool(waits(seat.concealed, seat.melds, rules.max_suits))
 
 
-def _win_context(table: TableDescription, seat: int) -> WinContext:
+def win_context(table: TableDescription, seat: int) -> WinContext:
+    """The win context of a winner of a finished table (SDG §6.2, §6.4)."""
     s = table.seats[seat]
     w = next(w for w in table.winners if w.seat == seat)
     c = list(s.concealed)
@@ -134,7 +135,7 @@ def _win_context(table: TableDescription, seat: int) -> WinContext:
 def _hand_items(table: TableDescription, rules: RuleConfig, book: _Book) -> None:
     """SDG §9.2.1-3: the hand, 杀报, and the 热炮 kong transfer."""
     for w in table.winners:
-        f = score(_win_context(table, w.seat), rules).fan
+        f = score(win_context(table, w.seat), rules).fan
         z = rules.zimo_bonus
         if w.way in ("dianpao", "repao"):
             assert w.source is not None

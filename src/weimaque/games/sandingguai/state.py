@@ -65,7 +65,7 @@ from weimaque.games.sandingguai.notation import (
     tile_name,
 )
 from weimaque.games.sandingguai.rules import RuleConfig
-from weimaque.games.sandingguai.settle import Settlement, settle
+from weimaque.games.sandingguai.settle import Settlement, settle, win_context
 from weimaque.games.sandingguai.tiles import NUM_KINDS, WUGU, YAOJI, sorted_deck
 
 NUM_SEATS: Final = 3
@@ -603,13 +603,6 @@ class State:
     ) -> None:
         early = self.n_discards[q] == 0 and not self.claim_made
         self.winners.append(Winner(q, t, way, source, early))
-        c = list(self.hands[q])
-        c[t] += 1
-        ctx_way = {"dianpao": "other", "zimo": "self", "gangshanghua": "kong"}.get(way, "rob")
-        if way == "repao":
-            ctx_way = "repao"
-        ctx = WinContext(tuple(c), tuple(self.melds[q]), t, ctx_way, self.baoting[q])  # type: ignore[arg-type]
-        events.append(Won(q, t, way, source, score(ctx, self.rules).fan))
 
     def _end(self, events: list[Event]) -> None:
         """The end of the hand (SDG §9): 翻牌 after a 胡 (§7.2), settlement."""
@@ -619,6 +612,9 @@ class State:
         if self.winners and self.wall_left > 0:
             flip = self.wall[self.head]
         table = self.table(flip)
+        for w in table.winners:
+            fan = score(win_context(table, w.seat), self.rules).fan
+            events.append(Won(w.seat, w.tile, w.way, w.source, fan))
         result = HandResult(table, settle(table, self.rules))
         self.result = result
         hands = tuple(format_counts(h) for h in self.hands)
