@@ -13,9 +13,11 @@ from weimaque.games.sandingguai.hands import (
     is_legal_win,
     is_win_fast,
     is_win_shape,
+    may_wait,
     score,
     shape,
     shape_waits,
+    suit_keys,
     waits,
 )
 from weimaque.games.sandingguai.notation import format_tiles, parse_hand, parse_tiles
@@ -161,6 +163,9 @@ def test_shape_agrees_with_brute_force() -> None:
         if n % 3 == 1:
             want = tuple(t for t in range(27) if _completes(c, t, n < 13))
             assert shape_waits(tuple(c), n < 13) == want, format_tiles(tiles)
+            standard = any(_completes(c, t, True) for t in range(27))
+            sizes = [sum(c[9 * s : 9 * s + 9]) for s in range(3)]
+            assert may_wait(suit_keys(c), sizes) == standard, format_tiles(tiles)
         checked += 1
     assert checked == 4000
 

@@ -185,6 +185,34 @@ def shape_waits(counts: Counts, has_melds: bool) -> tuple[int, ...]:
     return tuple(sorted(found))
 
 
+def may_wait(keys: Sequence[int], sizes: Sequence[int]) -> bool:
+    """Whether 3n+1 concealed tiles (their suit keys and per-suit sizes) are one tile short of
+    four sets and a pair: the tables of :func:`shape_waits` without listing the waits (七对
+    is not asked here)."""
+    ones = twos = 0
+    short = -1
+    pair_suits: list[int] = []
+    for s in range(3):
+        r = sizes[s] % 3
+        if r == 0:
+            if keys[s] not in SET_KEYS:
+                return False
+        elif r == 1:
+            ones += 1
+            short = s
+        else:
+            twos += 1
+            pair_suits.append(s)
+    if ones == 1 and twos == 0:
+        return keys[short] in TO_PAIR
+    if ones == 0 and twos == 2:
+        a, b = pair_suits
+        return (keys[a] in PAIR_KEYS and keys[b] in TO_SET) or (
+            keys[b] in PAIR_KEYS and keys[a] in TO_SET
+        )
+    return False
+
+
 def waits(concealed: Counts, melds: Sequence[Meld], max_suits: int) -> tuple[int, ...]:
     """叫 (SDG §6.3): the kinds that make a legal win, each held fewer than 4 times by the seat,
     within ``max_suits`` suits (SDG §5.3)."""

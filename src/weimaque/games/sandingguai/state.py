@@ -48,6 +48,7 @@ from weimaque.games.sandingguai.hands import (
     KEY_STEP,
     WinContext,
     is_legal_win_keys,
+    may_wait,
     passport,
     score,
     suit_keys,
@@ -285,6 +286,13 @@ class State:
         ):
             return False
         hand = self.hands[p]
+        keys = list(self.keys[p])
+        keys[t // 9] -= KEY_STEP[t]
+        sizes = [sum(hand[0:9]), sum(hand[9:18]), sum(hand[18:27])]
+        sizes[t // 9] -= 1
+        odd = sum(c & 1 for c in hand) - (1 if hand[t] & 1 else -1)
+        if not may_wait(keys, sizes) and odd != 1:
+            return False  # neither one short of sets + pair nor of 七对: no wait to look for
         hand[t] -= 1
         ok = bool(waits(tuple(hand), (), self.rules.max_suits))
         hand[t] += 1
