@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from weimaque.errors import IllegalAction
+from weimaque.errors import IllegalAction, InvalidNotation
 from weimaque.games.sandingguai.actions import ACTIONS, HU, NUM_ACTIONS, PASS, PENG, Action
 from weimaque.games.sandingguai.events import Discarded, Drew
 from weimaque.games.sandingguai.hands import suit_keys
@@ -318,3 +318,32 @@ def test_events_hide_draws() -> None:
     assert any(isinstance(e, Discarded) for e in s.events)
     assert s.phase in (SELF, CLAIMS, OVER)
     assert OVER == 3
+
+
+def test_gangshanghua_after_diangang_played_matches_e16() -> None:
+    s = deal(
+        "1359m2468s13469p8m", "24689m1357s579p9s", "234m567m44m45s999s", head="2p7m", tail="6s"
+    )
+    act(s, "出8m")
+    act(s, "出9s")
+    assert names(s, 2) == ["碰", "明杠", "过"]
+    act(s, "明杠", 2)
+    assert s.turn == 2 and s.from_kong and "胡" in names(s)
+    act(s, "胡")
+    assert s.result is not None
+    assert s.result.table.flip == parse_tiles("7m")[0]
+    assert s.result.table.winners[0].way == "gangshanghua"
+    assert s.result.net == (-4, -3, 7)
+    got = sorted((t.payer, t.payee, t.amount, t.reason) for t in s.result.settlement.transfers)
+    assert got == [(0, 2, 4, "hu"), (1, 2, 1, "gang_dian"), (1, 2, 2, "hu")]
+
+
+def test_action_notation_round_trips() -> None:
+    for a in range(NUM_ACTIONS):
+        assert Action.parse(str(ACTIONS[a])).id == a
+        assert Action.from_id(a) == ACTIONS[a]
+    assert Action.parse("discard 5p") == Action.parse("出五筒") == Action("discard", 22)
+    assert Action.parse("ting 9s").kind == "ting" and Action.parse("pass").kind == "pass"
+    for bad, fragment in (("胡5p", "takes no tile"), ("出", "needs a tile"), ("吃123m", "unknown")):
+        with pytest.raises(InvalidNotation, match=fragment):
+            Action.parse(bad)
