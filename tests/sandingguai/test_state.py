@@ -284,6 +284,7 @@ def test_random_play_invariants(seed: int, preset: str) -> None:
             check_invariants(state)
     result = state.result
     assert result is not None
+    assert state.tile_count() == 108
     assert sum(result.net) == 0
     assert sum(t.amount for t in result.settlement.transfers if t.amount <= 0) == 0
     assert result.table.winners or state.wall_left == 0  # ends only by 胡 or 荒庄

@@ -730,8 +730,9 @@ class State:
         if self.phase == ROB:
             n += 1
         if self.phase == OVER and self.winners:
-            # The winning tile is counted once (both winners of 一炮双响 take the same tile).
-            n += 1 if self.winners[0].way in ("zimo", "gangshanghua", "qianggang") else 0
+            # The winning tile lies aside (a won discard is out of its row, a 自摸 or robbed
+            # tile out of the hand), counted once: 一炮双响's winners take the same tile.
+            n += 1
         return n
 
     def __repr__(self) -> str:
