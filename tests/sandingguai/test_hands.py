@@ -11,6 +11,7 @@ from weimaque.games.sandingguai.hands import (
     context,
     hu_verdict,
     is_legal_win,
+    is_legal_win_keys,
     is_win_fast,
     is_win_shape,
     may_wait,
@@ -166,6 +167,11 @@ def test_shape_agrees_with_brute_force() -> None:
             standard = any(_completes(c, t, True) for t in range(27))
             sizes = [sum(c[9 * s : 9 * s + 9]) for s in range(3)]
             assert may_wait(suit_keys(c), sizes) == standard, format_tiles(tiles)
+            for t in range(27):
+                with_t = c[:]
+                with_t[t] += 1
+                added = is_legal_win_keys(suit_keys(c), c, (), 3, t)
+                assert added == is_legal_win(with_t, (), 3), format_tiles([*tiles, t])
         checked += 1
     assert checked == 4000
 

@@ -226,18 +226,31 @@ def waits(concealed: Counts, melds: Sequence[Meld], max_suits: int) -> tuple[int
     return tuple(out)
 
 
-def is_win_keys(keys: Sequence[int], counts: Sequence[int], has_melds: bool) -> bool:
-    """Whether concealed tiles (their suit keys and counts) form a win shape (SDG §6.1): the
-    tables of :func:`shape`, without its flags or cache, for the engine's hot path (random
-    hands rarely repeat)."""
+def is_win_keys(keys: Sequence[int], counts: Sequence[int], has_melds: bool, add: int = -1) -> bool:
+    """Whether concealed tiles (their suit keys and counts), with one more tile of kind
+    ``add`` if given, form a win shape (SDG §6.1): the tables of :func:`shape`, without its
+    flags or cache, for the engine's hot path (random hands rarely repeat)."""
+    if add >= 0:
+        keys = list(keys)
+        keys[add // 9] += KEY_STEP[add]
     pairs = 0
     for key in keys:
         if key in SET_KEYS:
             continue
         if key not in PAIR_KEYS:
-            return not has_melds and {*counts} <= _EVEN and sum(counts) == 14
+            return not has_melds and _qidui(counts, add)
         pairs += 1
-    return pairs == 1 or (not has_melds and {*counts} <= _EVEN and sum(counts) == 14)
+    return pairs == 1 or (not has_melds and _qidui(counts, add))
+
+
+def _qidui(counts: Sequence[int], add: int) -> bool:
+    """七对 of 14 concealed tiles (with ``add``): every count even (SDG §6.1)."""
+    if add >= 0:
+        if not counts[add] & 1:
+            return False
+        counts = list(counts)
+        counts[add] += 1
+    return {*counts} <= _EVEN and sum(counts) == 14
 
 
 def is_win_fast(counts: Sequence[int], has_melds: bool) -> bool:
@@ -246,12 +259,19 @@ def is_win_fast(counts: Sequence[int], has_melds: bool) -> bool:
 
 
 def is_legal_win_keys(
-    keys: Sequence[int], counts: Sequence[int], melds: Sequence[Meld], max_suits: int
+    keys: Sequence[int],
+    counts: Sequence[int],
+    melds: Sequence[Meld],
+    max_suits: int,
+    add: int = -1,
 ) -> bool:
-    """:func:`is_legal_win` from suit keys kept up to date by the engine."""
-    if not is_win_keys(keys, counts, bool(melds)):
+    """:func:`is_legal_win` from suit keys kept up to date by the engine, with one more tile
+    of kind ``add`` if given."""
+    if not is_win_keys(keys, counts, bool(melds), add):
         return False
     mask = (keys[0] > 0) | (keys[1] > 0) << 1 | (keys[2] > 0) << 2
+    if add >= 0:
+        mask |= SUIT_BIT[add]
     for m in melds:
         mask |= SUIT_BIT[m.tile]
     return MASK_SUITS[mask] <= max_suits

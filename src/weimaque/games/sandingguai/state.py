@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import compress
 from typing import Final
 
 from weimaque.errors import IllegalAction, quoted
@@ -71,12 +72,28 @@ from weimaque.games.sandingguai.tiles import NUM_KINDS, WUGU, YAOJI, sorted_deck
 
 NUM_SEATS: Final = 3
 DEALT: Final = 13
+#: The most tiles the wall holds (108 - 40, SDG §2.2).
+WALL: Final = 108 - 3 * DEALT - 1
 #: Phases: a seat's own turn, the claim window on a discard, the rob window on a 补杠, the end.
 SELF, CLAIMS, ROB, OVER = 0, 1, 2, 3
 PHASE_NAMES: Final = ("self", "claims", "rob", "over")
 TERMINAL: Final = -4  # OpenSpiel's kTerminalPlayerId
 #: The three seats in the order a window on a tile from seat ``s`` asks them (SDG §3, §9.1).
 ASK_ORDER: Final = tuple(((s + 1) % 3, (s + 2) % 3) for s in range(NUM_SEATS))
+
+
+#: The action id of discarding each kind (``compress`` picks the held ones).
+DISCARD_IDS: Final = tuple(DISCARD + t for t in range(NUM_KINDS))
+#: Shared immutable events of every turn, made once: a plain 出 per seat and kind, a draw per
+#: seat, kind, kind of draw and wall count.
+DISCARDED: Final = tuple(tuple(Discarded(s, t) for t in range(NUM_KINDS)) for s in range(3))
+DREW: Final = tuple(
+    tuple(
+        tuple(tuple(Drew(s, t, r, left) for left in range(WALL + 1)) for r in (False, True))
+        for t in range(NUM_KINDS)
+    )
+    for s in range(3)
+)
 
 
 def xiajia(seat: int) -> int:
@@ -232,7 +249,7 @@ class State:
         out: list[int] = []
         if self.after_claim:
             # SDG §3: after a 碰 the claimant may only discard.
-            out = [DISCARD + t for t in range(NUM_KINDS) if hand[t]]
+            out = list(compress(DISCARD_IDS, hand))
         elif self.baoting[p]:
             # SDG §4.6: locked hand: 自摸 or discard the tile just drawn.
             assert self.drawn is not None
@@ -240,7 +257,7 @@ class State:
             if self._can_zimo(p):
                 out.append(HU)
         else:
-            out = [DISCARD + t for t in range(NUM_KINDS) if hand[t]]
+            out = list(compress(DISCARD_IDS, hand))
             if self._may_baoting(p):
                 for t in range(NUM_KINDS):
                     if hand[t] and self._ting_ok(p, t):
@@ -267,10 +284,9 @@ class State:
 
     def _wins_with(self, q: int, x: int) -> bool:
         """Whether seat ``q``'s 13 tiles and ``x`` are a legal win (SDG §6.1)."""
-        self._move(q, x, 1)
-        ok = is_legal_win_keys(self.keys[q], self.hands[q], self.melds[q], self.rules.max_suits)
-        self._move(q, x, -1)
-        return ok
+        return is_legal_win_keys(
+            self.keys[q], self.hands[q], self.melds[q], self.rules.max_suits, x
+        )
 
     def _may_baoting(self, p: int) -> bool:
         """SDG §4.6: 报听 only with the seat's first discard, and with no melds."""
@@ -435,7 +451,11 @@ class State:
         repao = self.repao_kind[p]
         self.repao_kind[p] = None
         self.claim_repao = repao
-        events.append(Discarded(p, t, ting, repao is not None))
+        events.append(
+            DISCARDED[p][t]
+            if not ting and repao is None
+            else Discarded(p, t, ting, repao is not None)
+        )
         if t == YAOJI or (t == WUGU and self.rules.wugu):
             key = t if self.rules.chongfeng_per_kind else 0
             if key not in self.first_keys:
@@ -465,7 +485,9 @@ class State:
                 opts.append(PASS)
                 self.options[q] = tuple(opts)
         if not self.options:
-            self._resolve_claims(events)
+            # Nobody may claim: the window closes at once (SDG §3 CLAIMS 3).
+            self._note_first(None, None, events)
+            self._draw(xiajia(p), False, events)
 
     def _locked(self, q: int, x: int) -> bool:
         """过水 (SDG §5.2)."""
@@ -597,7 +619,7 @@ class State:
         self.phase, self.turn = SELF, p
         self.drawn, self.from_kong, self.after_claim = t, replacement, False
         self._self_cache = None
-        events.append(Drew(p, t, replacement, self.wall_left))
+        events.append(DREW[p][t][replacement][self.wall_left])
 
     def _win_self(self, p: int, events: list[Event]) -> None:
         """自摸 or 杠上花 (SDG §6.4)."""
