@@ -306,9 +306,10 @@ class State:
         keys[t // 9] -= KEY_STEP[t]
         sizes = [sum(hand[0:9]), sum(hand[9:18]), sum(hand[18:27])]
         sizes[t // 9] -= 1
-        odd = sum(c & 1 for c in hand) - (1 if hand[t] & 1 else -1)
-        if not may_wait(keys, sizes) and odd != 1:
-            return False  # neither one short of sets + pair nor of 七对: no wait to look for
+        if not may_wait(keys, sizes):
+            odd = len([c for c in hand if c & 1]) - (1 if hand[t] & 1 else -1)
+            if odd != 1:
+                return False  # neither one short of sets + pair nor of 七对: no wait
         hand[t] -= 1
         ok = bool(waits(tuple(hand), (), self.rules.max_suits))
         hand[t] += 1
@@ -603,7 +604,7 @@ class State:
 
     def _draw(self, p: int, replacement: bool, events: list[Event]) -> None:
         """摸 (SDG §3 DRAW): from the head, or the tail after a kong; 荒庄 when empty."""
-        if self.wall_left == 0:
+        if self.tail < self.head:
             self._end(events)
             return
         if replacement:
@@ -619,7 +620,7 @@ class State:
         self.phase, self.turn = SELF, p
         self.drawn, self.from_kong, self.after_claim = t, replacement, False
         self._self_cache = None
-        events.append(DREW[p][t][replacement][self.wall_left])
+        events.append(DREW[p][t][replacement][self.tail - self.head + 1])
 
     def _win_self(self, p: int, events: list[Event]) -> None:
         """自摸 or 杠上花 (SDG §6.4)."""
