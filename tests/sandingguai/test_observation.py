@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from tests.sandingguai.test_state import deal, policy
+from weimaque.games.sandingguai.actions import ACTIONS, Action
 from weimaque.games.sandingguai.observation import OBS_SIZE, observation_array, observe
 from weimaque.games.sandingguai.rules import get_rules
 from weimaque.games.sandingguai.state import State
@@ -66,3 +67,25 @@ def test_json_and_end_view() -> None:
         state.apply(policy(state, rng))
     end = observe(state, 2).to_dict()["end"]
     assert end is not None and sum(end["net"]) == 0 and len(end["hands"]) == 3
+
+
+def test_own_pass_locks_and_claim_in_view() -> None:
+    s = deal("13579m12345678s5p", "123456789m99s68p", "234p567p999p34p11p", head="5p5p")
+    s.apply(Action.parse("出5p").id)
+    view = observe(s, 2)
+    assert view.phase == "claims" and view.claim_tile == 22 and view.to_act
+    assert [str(ACTIONS[a]) for a in view.legal] == ["胡", "过"]
+    assert observe(s, 1).legal == () and not observe(s, 1).to_act
+    s.apply(Action.parse("过").id, 2)
+    assert observe(s, 2).locks == (22,)
+    assert observe(s, 1).locks == () and observe(s, 0).locks == ()
+
+
+def test_event_views_hide_what_they_must() -> None:
+    s = deal("5555s123m456m78m99s", "1359m2468s13469p", "2469m13678s2479p", tail="1p")
+    events = s.apply(Action.parse("暗杠5s").id)
+    angang, drew = events
+    assert "tile" in angang.view(0) and "tile" not in angang.view(1)  # type: ignore[operator]
+    assert "tile" in drew.view(0) and "tile" not in drew.view("public")  # type: ignore[operator]
+    dealt = s.events[1]
+    assert "tiles" not in dealt.view(0) and "tiles" in dealt.view("all")  # type: ignore[operator]
