@@ -9,6 +9,7 @@ import pytest
 
 from tests.sandingguai.test_state import deal, policy
 from weimaque.errors import IllegalAction, RecordError
+from weimaque.games.sandingguai.actions import Action
 from weimaque.games.sandingguai.match import Match, play_match
 from weimaque.games.sandingguai.record import hand_record, replay
 from weimaque.games.sandingguai.rules import get_rules
@@ -31,9 +32,13 @@ def test_record_replays_to_the_same_result(seed: int) -> None:
 def test_record_of_stacked_deck_with_baoting() -> None:
     s = deal("123m456m789m234p5p9s", "1359m2468s13469p", "2469m13678s2479p", head="1s4s7s7s")
     s.apply(next(a for a in s.legal_actions() if 27 <= a < 54))
+    s.apply(Action.parse("出1s").id)
+    s.apply(Action.parse("出4s").id)  # then seat 0 (报听) draws 7s and the engine discards it
     doc = hand_record(s)
     assert doc["seed"] is None and len(doc["deck"]) == 108
-    assert replay(doc).history == s.history
+    assert [a for _, a in doc["actions"]] == ["报听9s", "出1s", "出4s"]
+    again = replay(doc)
+    assert again.history == s.history and again.discards == s.discards
 
 
 @pytest.mark.parametrize(
