@@ -16,10 +16,13 @@ from weimaque.games.sandingguai.rules import get_rules
 from weimaque.games.sandingguai.state import State
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6])
-def test_views_do_not_depend_on_hidden_tiles(seed: int) -> None:
+@pytest.mark.parametrize(
+    ("seed", "options"),
+    [(1, {}), (2, {}), (3, {}), (4, {}), (5, {"dingque": True}), (6, {"angang_public": True})],
+)
+def test_views_do_not_depend_on_hidden_tiles(seed: int, options: dict[str, object]) -> None:
     rng = random.Random(seed)
-    state = State(None, seed)
+    state = State(get_rules("sandingguai", **options), seed)
     steps = 0
     while not state.is_terminal():
         for viewer in range(3):

@@ -9,12 +9,13 @@ import pytest
 
 from tests.sandingguai.test_settlement import EXAMPLES
 from tests.sandingguai.test_state import act, deal, names, policy
-from weimaque.errors import RuleConfigError
+from weimaque.errors import IllegalAction, RuleConfigError
+from weimaque.games.sandingguai.actions import Action
 from weimaque.games.sandingguai.match import Match
 from weimaque.games.sandingguai.notation import parse_table
 from weimaque.games.sandingguai.rules import get_rules
 from weimaque.games.sandingguai.settle import settle
-from weimaque.games.sandingguai.state import State
+from weimaque.games.sandingguai.state import DINGQUE, SELF, State
 
 TABLES = {e[0].split("-")[0]: e[1] for e in EXAMPLES}
 E6_8P = TABLES["E6"].replace("1367m2479s13469p", "1367m2479s13468p")
@@ -68,11 +69,61 @@ def test_settlement_option(
     assert settle(parse_table(table), get_rules("sandingguai", **options)).net == net
 
 
-def test_dingque_is_refused_not_ignored() -> None:
-    with pytest.raises(RuleConfigError, match="dingque"):
-        get_rules(dingque=True)
+def test_dingque_needs_108_tiles_and_per_tile_needs_dingque() -> None:
+    with pytest.raises(RuleConfigError, match="108"):
+        get_rules(dingque=True, tiles=72)
     with pytest.raises(RuleConfigError, match="per_tile"):
         get_rules(chaque="per_tile")
+
+
+def test_dingque_declarations_are_hidden_then_public() -> None:
+    s = deal("123m456m789m234p55p", "1359m2468s13469p", "2469m13678s2479p", dingque=True)
+    assert s.phase == DINGQUE and s.players_to_act() == (0, 1, 2)
+    assert names(s, 1) == ["定缺万", "定缺条", "定缺筒"]
+    assert s.apply(Action.parse("定缺条").id, 0) == ()
+    assert s.apply(Action.parse("定缺筒").id, 1) == ()
+    events = s.apply(Action.parse("定缺万").id, 2)
+    assert [(e.seat, e.view("public")["suit"]) for e in events] == [(0, "s"), (1, "p"), (2, "m")]
+    assert s.phase == SELF and s.turn == 0 and s.que == [1, 2, 0]
+    assert "胡" in names(s)  # the dealer's 123m456m789m234p55p holds no 条
+
+
+def test_dingque_suit_in_hand_forbids_hu() -> None:
+    s = deal("123m456m789m234p55p", "1359m2468s13469p", "2469m13678s2479p", dingque=True)
+    for seat, word in ((0, "定缺万"), (1, "定缺万"), (2, "定缺条")):
+        act(s, word, seat)
+    assert "胡" not in names(s)
+    with pytest.raises(IllegalAction, match="定缺"):
+        s.verify(Action.parse("胡").id)
+
+
+E12_QUE = TABLES["E12"].replace("56s\n", "56s que:m\n")
+
+
+@pytest.mark.parametrize(
+    ("table", "options", "net"),
+    [
+        pytest.param(
+            TABLES["E12"]
+            .replace("22s56s", "22s56s que:m")
+            .replace("2469s", "2469s que:s")
+            .replace("12579p", "12579p que:m"),
+            {"dingque": True, "chaque": "per_tile", "chaque_amount": 1},
+            (56, -28, -28),
+            id="chaque-per-tile",
+        ),
+        pytest.param(
+            TABLES["E12"].replace("22s56s", "22s56s que:s"),
+            {"dingque": True},
+            (40, 20, -60),
+            id="que-suit-in-hand-is-not-jiao",
+        ),
+    ],
+)
+def test_dingque_settlement(table: str, options: dict[str, object], net: tuple[int, ...]) -> None:
+    parsed = parse_table(table)
+    assert parse_table(str(parsed)) == parsed
+    assert settle(parsed, get_rules("sandingguai", **options)).net == net
 
 
 PB_S0 = "123m456m789m234p5p9s"

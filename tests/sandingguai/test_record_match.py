@@ -20,6 +20,8 @@ from weimaque.games.sandingguai.state import State
 def test_record_replays_to_the_same_result(seed: int) -> None:
     rng = random.Random(seed)
     rules = get_rules("sandingguai", wugu_value=2) if seed % 2 else get_rules("baike-3p")
+    if seed % 4 == 1:
+        rules = rules.with_options(dingque=True, chaque="per_tile", chaque_amount=1)
     state = State(rules, seed, seed % 3, 1 + seed % 3)
     while not state.is_terminal():
         state.apply(policy(state, rng))

@@ -147,7 +147,7 @@ EXAMPLES: list[tuple[str, str, dict[str, object], tuple[int, int, int], list[str
         s2 hand:1357m3468s12579p""",
         {},
         (80, 0, -80),
-        ["1>0 20 chajiao", "2>0 20 chajiao", "2>0 40 chaque", "2>1 20 chaque"],
+        ["1>0 20 chajiao", "2>0 20 chajiao", "2>0 40 sanse", "2>1 20 sanse"],
     ),
     (
         "E13-yipao-shuangxiang",

@@ -159,6 +159,17 @@ class ChickenNoted(TileEvent):
 
 
 @dataclass(frozen=True, slots=True)
+class QueDeclared(Event):
+    """定缺 (SDG §2.4): a seat's declared lacking suit, public once every seat has chosen."""
+
+    kind: ClassVar[str] = "que"
+    suit: int
+
+    def view(self, viewer: Viewer) -> dict[str, Any]:
+        return {"type": self.kind, "seat": self.seat, "suit": "msp"[self.suit]}
+
+
+@dataclass(frozen=True, slots=True)
 class Won(TileEvent):
     """胡 (SDG §6.4): the winner, the tile, the way and where it came from."""
 

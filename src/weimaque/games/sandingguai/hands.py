@@ -213,15 +213,21 @@ def may_wait(keys: Sequence[int], sizes: Sequence[int]) -> bool:
     return False
 
 
-def waits(concealed: Counts, melds: Sequence[Meld], max_suits: int) -> tuple[int, ...]:
+def waits(
+    concealed: Counts, melds: Sequence[Meld], max_suits: int, que: int = -1
+) -> tuple[int, ...]:
     """叫 (SDG §6.3): the kinds that make a legal win, each held fewer than 4 times by the seat,
-    within ``max_suits`` suits (SDG §5.3)."""
+    within ``max_suits`` suits (SDG §5.3), none of the declared lacking suit ``que`` (§2.4)."""
     mask, n = meld_counts(melds)
     mask |= suits_of(concealed)
+    lacking = 1 << que if que >= 0 else 0
+    if mask & lacking:
+        return ()
     out = []
     for t in shape_waits(concealed, n > 0):
         held = concealed[t] + sum(m.size for m in melds if m.tile == t)
-        if held < COPIES and MASK_SUITS[mask | SUIT_BIT[t]] <= max_suits:
+        bits = mask | SUIT_BIT[t]
+        if held < COPIES and MASK_SUITS[bits] <= max_suits and not bits & lacking:
             out.append(t)
     return tuple(out)
 
@@ -264,9 +270,10 @@ def is_legal_win_keys(
     melds: Sequence[Meld],
     max_suits: int,
     add: int = -1,
+    que: int = -1,
 ) -> bool:
     """:func:`is_legal_win` from suit keys kept up to date by the engine, with one more tile
-    of kind ``add`` if given."""
+    of kind ``add`` if given; ``que``: the seat's declared lacking suit (定缺, SDG §2.4)."""
     if not is_win_keys(keys, counts, bool(melds), add):
         return False
     mask = (keys[0] > 0) | (keys[1] > 0) << 1 | (keys[2] > 0) << 2
@@ -274,12 +281,17 @@ def is_legal_win_keys(
         mask |= SUIT_BIT[add]
     for m in melds:
         mask |= SUIT_BIT[m.tile]
+    if que >= 0 and mask & (1 << que):
+        return False
     return MASK_SUITS[mask] <= max_suits
 
 
-def is_legal_win(counts: Sequence[int], melds: Sequence[Meld], max_suits: int) -> bool:
-    """A legal win (SDG §6.1): a win shape within ``max_suits`` suits (melds included)."""
-    return is_legal_win_keys(suit_keys(counts), counts, melds, max_suits)
+def is_legal_win(
+    counts: Sequence[int], melds: Sequence[Meld], max_suits: int, que: int = -1
+) -> bool:
+    """A legal win (SDG §6.1): a win shape within ``max_suits`` suits (melds included), with
+    no tile of the declared lacking suit ``que`` (SDG §2.4)."""
+    return is_legal_win_keys(suit_keys(counts), counts, melds, max_suits, -1, que)
 
 
 @dataclass(frozen=True, slots=True)
@@ -493,13 +505,17 @@ def passport(
 
 
 def jiao_value(
-    concealed: Counts, melds: Sequence[Meld], baoting_flag: bool, rules: RuleConfig
+    concealed: Counts,
+    melds: Sequence[Meld],
+    baoting_flag: bool,
+    rules: RuleConfig,
+    que: int = -1,
 ) -> int:
     """The 叫 value J (SDG §6.3): the largest 番 over the waits (报听 included, no 自摸 bonus);
     0 when the seat is not 叫."""
     best = 0
     melds = tuple(melds)
-    for t in waits(concealed, melds, rules.max_suits):
+    for t in waits(concealed, melds, rules.max_suits, que):
         c = list(concealed)
         c[t] += 1
         best = max(best, score(WinContext(tuple(c), melds, t, "self", baoting_flag), rules).fan)

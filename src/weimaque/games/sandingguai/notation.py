@@ -385,6 +385,8 @@ class SeatDescription:
     melds: tuple[Meld, ...] = ()
     discards: tuple[int, ...] = ()
     baoting: bool = False
+    #: The declared lacking suit (定缺, SDG §2.4): 0 万, 1 条, 2 筒; -1 when none.
+    que: int = -1
 
 
 @dataclass(frozen=True, slots=True)
@@ -429,6 +431,8 @@ class TableDescription:
                 parts.append("discards:" + "".join(tile_name(t) for t in s.discards))
             if s.baoting:
                 parts.append("baoting")
+            if s.que >= 0:
+                parts.append(f"que:{SUIT_LETTERS[s.que]}")
             lines.append(" ".join(parts))
         return "\n".join(lines)
 
@@ -530,6 +534,7 @@ def _seat_line(seat: int, words: list[str], text: str) -> tuple[SeatDescription,
     source: int | None = None
     way: WinWay | None = None
     early = False
+    que = -1
     for w in words:
         if w in ("baoting", "报听"):
             baoting = True
@@ -559,6 +564,10 @@ def _seat_line(seat: int, words: list[str], text: str) -> tuple[SeatDescription,
             way = WIN_WAYS[body]
         elif key in ("discards", "出"):
             discards += parse_tiles(body)
+        elif key in ("que", "缺"):
+            if body.lower() not in _SUIT or len(body) != 1:
+                raise InvalidNotation(f"que names a suit (m, s, p), not {body!r}: {quoted(text)}")
+            que = _SUIT[body.lower()]
         else:
             raise InvalidNotation(f"unknown segment {word!r} in {quoted(text)}")
     n = len(concealed) + 3 * len(melds)
@@ -577,7 +586,7 @@ def _seat_line(seat: int, words: list[str], text: str) -> tuple[SeatDescription,
         winner = Winner(seat, win, way, source, early)
     elif way is not None or early:
         raise InvalidNotation(f"seat {seat} has a way but no win: {quoted(text)}")
-    desc = SeatDescription(counts_of(concealed), tuple(melds), tuple(discards), baoting)
+    desc = SeatDescription(counts_of(concealed), tuple(melds), tuple(discards), baoting, que)
     return desc, winner
 
 

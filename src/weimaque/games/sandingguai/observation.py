@@ -26,13 +26,14 @@ locks                 28     own 过水 faces, then 1 for a lock on any face
 wall                  1      tiles left / 68
 dealer                3      one-hot relative seat of the dealer
 streak                1      the dealer's streak k / 10
-phase                 4      one-hot: self, claims, rob, over
-turn                  3      one-hot relative seat acting (SELF) or whose tile is claimed
+phase                 5      one-hot: self, claims, rob, over, dingque
+turn                  3      one-hot relative seat acting or whose tile is claimed
 claim                 27     one-hot kind of the tile under claim
 chickens              9      冲锋鸡 holder, 责任鸡 payer, 责任鸡 claimant (relative one-hots)
 to_act                1      1 when the viewer must decide now
-legal                 112    legal-action mask by action id (:mod:`.actions`)
+legal                 115    legal-action mask by action id (:mod:`.actions`)
 scores                3      match points / 100
+que × 3               9      one-hot declared lacking suit (定缺) of that seat
 ====================  =====  ==============================================================
 """
 
@@ -52,7 +53,7 @@ from weimaque.games.sandingguai.notation import (
     format_counts,
     tile_name,
 )
-from weimaque.games.sandingguai.state import NUM_SEATS, PHASE_NAMES, SELF, State
+from weimaque.games.sandingguai.state import CLAIMS, NUM_SEATS, PHASE_NAMES, ROB, SELF, State
 from weimaque.games.sandingguai.tiles import NUM_KINDS, Counts
 
 BLOCKS: Final = (
@@ -68,13 +69,14 @@ BLOCKS: Final = (
     ("wall", 1),
     ("dealer", 3),
     ("streak", 1),
-    ("phase", 4),
+    ("phase", 5),
     ("turn", 3),
     ("claim", 27),
     ("chickens", 9),
     ("to_act", 1),
     ("legal", NUM_ACTIONS),
     ("scores", 3),
+    ("que", 9),
 )
 OBS_SIZE: Final = sum(n for _, n in BLOCKS)
 
@@ -106,11 +108,13 @@ class SeatView:
     concealed: int
     baoting: bool
     score: int
+    que: int = -1
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON form: discards as ``[tile, claimed]`` pairs."""
+        """JSON form: discards as ``[tile, claimed]`` pairs; ``que`` the declared lacking suit."""
         return {
             "seat": self.seat,
+            "que": "msp"[self.que] if self.que >= 0 else None,
             "melds": [m.to_dict() for m in self.melds],
             "discards": [[tile_name(t), taken] for t, taken in self.discards],
             "concealed": self.concealed,
@@ -207,6 +211,7 @@ def observe(state: State, viewer: int, scores: tuple[int, int, int] = (0, 0, 0))
                 sum(state.hands[s]),
                 state.baoting[s],
                 scores[s],
+                state.que[s],
             )
         )
     acting = state.players_to_act()
@@ -233,8 +238,8 @@ def observe(state: State, viewer: int, scores: tuple[int, int, int] = (0, 0, 0))
         state.streak,
         state.wall_left,
         PHASE_NAMES[state.phase],
-        state.turn if state.phase == SELF else state.claim_from,
-        None if state.phase == SELF or over else state.claim_tile,
+        state.claim_from if state.phase in (CLAIMS, ROB) else state.turn,
+        state.claim_tile if state.phase in (CLAIMS, ROB) else None,
         tuple(state.firsts),
         viewer in acting,
         tuple(state.legal_actions(viewer)),
@@ -284,7 +289,7 @@ def observation_array(view: View) -> npt.NDArray[np.float32]:
     out[i] = view.streak / 10
     i += 1
     out[i + PHASE_NAMES.index(view.phase)] = 1
-    i += 4
+    i += 5
     out[i + rel(view.turn)] = 1
     i += 3
     if view.claim_tile is not None:
@@ -305,5 +310,9 @@ def observation_array(view: View) -> npt.NDArray[np.float32]:
     for s in view.seats:
         out[i + rel(s.seat)] = s.score / 100
     i += 3
+    for s in view.seats:
+        if s.que >= 0:
+            out[i + 3 * rel(s.seat) + s.que] = 1
+    i += 9
     assert i == OBS_SIZE
     return out

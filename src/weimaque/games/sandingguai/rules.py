@@ -89,6 +89,7 @@ class RuleConfig:
     chaque: str = "three_suit_flat"
     chaque_amount: int = 20
     chahu_penalty: int = 20
+    chaque_on_win: bool = False
     huang_settle_ji: bool = False
     huang_settle_gang: bool = False
     # SDG §9.5, §2.3, §9.6, §10
@@ -110,12 +111,9 @@ class RuleConfig:
             value = getattr(self, name)
             if not low <= value <= high:
                 raise RuleConfigError(f"option {name!r} must be {low}..{high}, not {quoted(value)}")
-        if self.dingque:
-            # SDG §2.4: the 定缺 phase (and 查缺 per tile, which needs it) is not played here.
-            raise RuleConfigError(
-                "option 'dingque' = True: the 定缺 phase is not played by this engine"
-            )
-        if self.chaque == "per_tile":
+        if self.dingque and self.tiles != 108:
+            raise RuleConfigError(f"option 'dingque' needs 108 tiles, not {quoted(self.tiles)}")
+        if self.chaque == "per_tile" and not self.dingque:
             raise RuleConfigError("option 'chaque' = 'per_tile' needs 'dingque' (SDG §9.3)")
 
     def with_options(self, **overrides: Any) -> RuleConfig:

@@ -35,7 +35,8 @@ REASONS: Final = {
     "baoji": "包鸡",
     "zeren": "责任鸡",
     "chajiao": "查叫",
-    "chaque": "三色",
+    "sanse": "三色",
+    "chaque": "查缺",
     "chahu": "叉胡",
 }
 #: Reasons that are the hand itself (``dealer_scope = hand``, ``dealer_stake = add``).
@@ -111,7 +112,7 @@ def _meld_tiles(seat: SeatDescription) -> list[int]:
 
 def is_jiao(seat: SeatDescription, rules: RuleConfig) -> bool:
     """叫 (SDG §6.3) of a seat's 13 tiles."""
-    return bool(waits(seat.concealed, seat.melds, rules.max_suits))
+    return bool(waits(seat.concealed, seat.melds, rules.max_suits, seat.que))
 
 
 def win_context(table: TableDescription, seat: int) -> WinContext:
@@ -259,7 +260,7 @@ def _huang(table: TableDescription, rules: RuleConfig, jiao: tuple[bool, ...], b
     penalty (a non-叫 seat of three suits pays ``chaque_amount`` to each 叫 seat and each
     non-叫 seat of at most two suits)."""
     values = [
-        jiao_value(s.concealed, s.melds, s.baoting, rules) if jiao[i] else 0
+        jiao_value(s.concealed, s.melds, s.baoting, rules, s.que) if jiao[i] else 0
         for i, s in enumerate(table.seats)
     ]
     for i in range(NUM_SEATS):
@@ -268,6 +269,8 @@ def _huang(table: TableDescription, rules: RuleConfig, jiao: tuple[bool, ...], b
         for j in range(NUM_SEATS):
             if jiao[j]:
                 book.pay(i, j, values[j], "chajiao")
+    if rules.chaque == "per_tile":
+        _chaque_per_tile(table, rules, jiao, book)
     if rules.chaque != "three_suit_flat":
         return
     suits = [_suit_count(s) for s in table.seats]
@@ -276,7 +279,23 @@ def _huang(table: TableDescription, rules: RuleConfig, jiao: tuple[bool, ...], b
             continue
         for j in range(NUM_SEATS):
             if j != i and (jiao[j] or suits[j] <= 2):
-                book.pay(i, j, rules.chaque_amount, "chaque")
+                book.pay(i, j, rules.chaque_amount, "sanse")
+
+
+def _chaque_per_tile(
+    table: TableDescription, rules: RuleConfig, jiao: tuple[bool, ...], book: _Book
+) -> None:
+    """查缺 (SDG §9.3 option, with 定缺): each tile of its declared lacking suit a seat still
+    holds (concealed or melded) costs ``chaque_amount`` to each 叫 seat (a 叫 seat holds none)."""
+    for i, seat in enumerate(table.seats):
+        if seat.que < 0:
+            continue
+        base = 9 * seat.que
+        n = sum(seat.concealed[base : base + 9])
+        n += sum(m.size for m in seat.melds if m.tile // 9 == seat.que)
+        for j in range(NUM_SEATS):
+            if jiao[j]:
+                book.pay(i, j, n * rules.chaque_amount, "chaque")
 
 
 def _suit_count(seat: SeatDescription) -> int:
@@ -339,6 +358,8 @@ def settle(table: TableDescription, rules: RuleConfig | None = None) -> Settleme
         _hand_items(table, rules, book)
         _kongs(table, rules, jiao, burned, book)
         _chickens(table, rules, v, jiao, burned, book)
+        if rules.chaque == "per_tile" and rules.chaque_on_win:
+            _chaque_per_tile(table, rules, jiao, book)
     transfers = tuple(_stake(table, rules, t) for t in book.items)
     net = [0, 0, 0]
     for t in transfers:

@@ -30,6 +30,7 @@ from weimaque.games.sandingguai.actions import (
     NUM_ACTIONS,
     PASS,
     PENG,
+    QUE,
     TING,
 )
 from weimaque.games.sandingguai.events import (
@@ -43,6 +44,7 @@ from weimaque.games.sandingguai.events import (
     Drew,
     Event,
     HandEnded,
+    QueDeclared,
     Won,
 )
 from weimaque.games.sandingguai.hands import (
@@ -68,15 +70,17 @@ from weimaque.games.sandingguai.notation import (
 )
 from weimaque.games.sandingguai.rules import RuleConfig
 from weimaque.games.sandingguai.settle import Settlement, settle, win_context
-from weimaque.games.sandingguai.tiles import NUM_KINDS, WUGU, YAOJI, sorted_deck
+from weimaque.games.sandingguai.tiles import NUM_KINDS, WUGU, YAOJI, sorted_deck, tiles_of
 
 NUM_SEATS: Final = 3
 DEALT: Final = 13
 #: The most tiles the wall holds (108 - 40, SDG §2.2).
 WALL: Final = 108 - 3 * DEALT - 1
 #: Phases: a seat's own turn, the claim window on a discard, the rob window on a 补杠, the end.
-SELF, CLAIMS, ROB, OVER = 0, 1, 2, 3
-PHASE_NAMES: Final = ("self", "claims", "rob", "over")
+SELF, CLAIMS, ROB, OVER, DINGQUE = 0, 1, 2, 3, 4
+PHASE_NAMES: Final = ("self", "claims", "rob", "over", "dingque")
+#: The three 定缺 declarations (SDG §2.4).
+QUE_OPTIONS: Final = (QUE, QUE + 1, QUE + 2)
 TERMINAL: Final = -4  # OpenSpiel's kTerminalPlayerId
 #: The three seats in the order a window on a tile from seat ``s`` asks them (SDG §3, §9.1).
 ASK_ORDER: Final = tuple(((s + 1) % 3, (s + 2) % 3) for s in range(NUM_SEATS))
@@ -191,6 +195,12 @@ class State:
             Dealt(s, self._dealt_tiles(s), dealer) for s in range(NUM_SEATS)
         ]
         self._self_cache: tuple[int, ...] | None = None
+        #: Each seat's declared lacking suit (定缺, SDG §2.4), -1 before or without it.
+        self.que = [-1] * NUM_SEATS
+        if rules.dingque:
+            # Every seat declares, the dealer first; nobody's choice shows before all chose.
+            self.phase = DINGQUE
+            self.options = {(dealer + i) % NUM_SEATS: QUE_OPTIONS for i in range(NUM_SEATS)}
         self._advance(self.events)
 
     def _dealt_tiles(self, seat: int) -> tuple[int, ...]:
@@ -275,7 +285,9 @@ class State:
         return self._self_cache
 
     def _can_zimo(self, p: int) -> bool:
-        return is_legal_win_keys(self.keys[p], self.hands[p], self.melds[p], self.rules.max_suits)
+        return is_legal_win_keys(
+            self.keys[p], self.hands[p], self.melds[p], self.rules.max_suits, -1, self.que[p]
+        )
 
     def _move(self, p: int, t: int, n: int) -> None:
         """Add ``n`` (or take ``-n``) tiles of kind ``t`` to seat ``p``'s concealed tiles."""
@@ -285,7 +297,7 @@ class State:
     def _wins_with(self, q: int, x: int) -> bool:
         """Whether seat ``q``'s 13 tiles and ``x`` are a legal win (SDG §6.1)."""
         return is_legal_win_keys(
-            self.keys[q], self.hands[q], self.melds[q], self.rules.max_suits, x
+            self.keys[q], self.hands[q], self.melds[q], self.rules.max_suits, x, self.que[q]
         )
 
     def _may_baoting(self, p: int) -> bool:
@@ -311,7 +323,7 @@ class State:
             if odd != 1:
                 return False  # neither one short of sets + pair nor of 七对: no wait
         hand[t] -= 1
-        ok = bool(waits(tuple(hand), (), self.rules.max_suits))
+        ok = bool(waits(tuple(hand), (), self.rules.max_suits, self.que[p]))
         hand[t] += 1
         return ok
 
@@ -347,6 +359,20 @@ class State:
         """The rule an illegal action breaks (only the message: legality is the list above)."""
         a = ACTIONS[action]
         hand = self.hands[seat]
+        if self.phase == DINGQUE:
+            return "every seat first declares its lacking suit (定缺, SDG §2.4)"
+        if a.kind == "que":
+            return "定缺 is declared once, after the deal (SDG §2.4)"
+        que = self.que[seat]
+        if a.kind == "hu" and que >= 0:
+            extra = (self.claim_tile,) if self.phase != SELF else ()
+            held = [t for t in (*tiles_of(hand), *extra) if t // 9 == que]
+            held += [m.tile for m in self.melds[seat] if m.tile // 9 == que]
+            if held:
+                return (
+                    f"seat {seat} holds {tile_name(held[0])} of its declared lacking suit "
+                    f"(定缺, SDG §2.4)"
+                )
         if self.phase != SELF:
             x = tile_name(self.claim_tile)
             if a.kind == "hu":
@@ -428,11 +454,22 @@ class State:
             if len(self.decisions) == len(self.options):
                 if self.phase == CLAIMS:
                     self._resolve_claims(events)
-                else:
+                elif self.phase == ROB:
                     self._resolve_rob(events)
+                else:
+                    self._resolve_que(events)
         self._advance(events)
         self.events += events
         return tuple(events)
+
+    def _resolve_que(self, events: list[Event]) -> None:
+        """定缺 (SDG §2.4): every declaration is made public at once; the dealer plays."""
+        for seat in range(NUM_SEATS):
+            self.que[seat] = self.decisions[seat] - QUE
+            events.append(QueDeclared(seat, self.que[seat]))
+        self.options, self.decisions = {}, {}
+        self.phase, self.turn = SELF, self.dealer
+        self._self_cache = None
 
     def _advance(self, events: list[Event]) -> None:
         """Automatic steps: a 报听 seat that cannot 胡 discards the drawn tile (SDG §4.6)."""
@@ -670,6 +707,7 @@ class State:
                     t for t, gone in zip(self.discards[s], self.taken[s], strict=True) if not gone
                 ),
                 self.baoting[s],
+                self.que[s],
             )
             for s in range(NUM_SEATS)
         )
@@ -707,6 +745,7 @@ class State:
         other.locks = [set(lk) for lk in self.locks]
         other.lock_any = list(self.lock_any)
         other.repao_kind = list(self.repao_kind)
+        other.que = list(self.que)
         other.options = dict(self.options)
         other.decisions = dict(self.decisions)
         other.firsts = list(self.firsts)
