@@ -12,7 +12,6 @@ from typing import Final
 
 from weimaque.games.sandingguai.hands import (
     WinContext,
-    is_legal_win,
     jiao_value,
     score,
     suits_of,
@@ -376,6 +375,3 @@ def chahu_transfers(seat: int, rules: RuleConfig | None = None) -> tuple[Transfe
     return tuple(
         Transfer(seat, o, rules.chahu_penalty, "chahu") for o in range(NUM_SEATS) if o != seat
     )
-
-
-__all__ = ["Settlement", "Transfer", "chahu_transfers", "chicken_values", "is_legal_win", "settle"]

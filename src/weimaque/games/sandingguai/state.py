@@ -827,21 +827,6 @@ _PLAIN_FIELDS: Final = (
 )
 
 
-def play_random(
-    rules: RuleConfig | None, seed: int, rng: random.Random, dealer: int = 0, streak: int = 1
-) -> State:
-    """A hand played to its end by uniformly random legal actions (tests, benchmarks)."""
-    state = State(rules, seed, dealer, streak)
-    while not state.is_terminal():
-        state.apply(rng.choice(state.legal_actions()))
-    return state
-
-
-def hand_tiles(state: State, seat: int) -> Sequence[int]:
-    """A seat's concealed counts (a read-only view for callers outside the engine)."""
-    return tuple(state.hands[seat])
-
-
 def stack_deck(
     hands: Sequence[Sequence[int]],
     head: Sequence[int] = (),
