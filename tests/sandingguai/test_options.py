@@ -204,3 +204,17 @@ def test_two_room_deck_72_tiles() -> None:
 def test_first_dealer_random() -> None:
     dealers = {Match(get_rules(first_dealer="random"), seed).dealer for seed in range(20)}
     assert dealers == {0, 1, 2}
+
+
+def test_yuanque() -> None:
+    e13 = TABLES["E13"].replace("s1 hand:222m888m777m99m55p", "s1 yuanque hand:222m888m777m99m55p")
+    table = parse_table(e13)
+    assert table.seats[1].yuanque and parse_table(str(table)) == table
+    rules = get_rules(dingque=True, yuanque=2)
+    assert settle(table, rules).net == (-34, 10, 24)  # s2 (叫, dealt all suits) pays s1 2
+    with pytest.raises(RuleConfigError, match="yuanque"):
+        get_rules(yuanque=2)
+    s = deal("13579m12345678s5p", "123456789m99s68p", "234p567p999p34p11p", dingque=True)
+    for seat in range(3):
+        act(s, "定缺万", seat)
+    assert [seat.yuanque for seat in s.table().seats] == [False, False, True]  # s2: only 筒

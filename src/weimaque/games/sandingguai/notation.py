@@ -387,6 +387,8 @@ class SeatDescription:
     baoting: bool = False
     #: The declared lacking suit (定缺, SDG §2.4): 0 万, 1 条, 2 筒; -1 when none.
     que: int = -1
+    #: 原缺: the seat was dealt no tile of some suit (SDG §9.4).
+    yuanque: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -433,6 +435,8 @@ class TableDescription:
                 parts.append("baoting")
             if s.que >= 0:
                 parts.append(f"que:{SUIT_LETTERS[s.que]}")
+            if s.yuanque:
+                parts.append("yuanque")
             lines.append(" ".join(parts))
         return "\n".join(lines)
 
@@ -535,12 +539,16 @@ def _seat_line(seat: int, words: list[str], text: str) -> tuple[SeatDescription,
     way: WinWay | None = None
     early = False
     que = -1
+    yuanque = False
     for w in words:
         if w in ("baoting", "报听"):
             baoting = True
             continue
         if w == "early":
             early = True
+            continue
+        if w in ("yuanque", "原缺"):
+            yuanque = True
             continue
         word, sep, body = w.partition(":")
         key = word.lower() if word.isascii() else word
@@ -586,7 +594,9 @@ def _seat_line(seat: int, words: list[str], text: str) -> tuple[SeatDescription,
         winner = Winner(seat, win, way, source, early)
     elif way is not None or early:
         raise InvalidNotation(f"seat {seat} has a way but no win: {quoted(text)}")
-    desc = SeatDescription(counts_of(concealed), tuple(melds), tuple(discards), baoting, que)
+    desc = SeatDescription(
+        counts_of(concealed), tuple(melds), tuple(discards), baoting, que, yuanque
+    )
     return desc, winner
 
 

@@ -90,6 +90,7 @@ class RuleConfig:
     chaque_amount: int = 20
     chahu_penalty: int = 20
     chaque_on_win: bool = False
+    yuanque: int = 0
     huang_settle_ji: bool = False
     huang_settle_gang: bool = False
     # SDG §9.5, §2.3, §9.6, §10
@@ -115,6 +116,8 @@ class RuleConfig:
             raise RuleConfigError(f"option 'dingque' needs 108 tiles, not {quoted(self.tiles)}")
         if self.chaque == "per_tile" and not self.dingque:
             raise RuleConfigError("option 'chaque' = 'per_tile' needs 'dingque' (SDG §9.3)")
+        if self.yuanque and not self.dingque:
+            raise RuleConfigError(f"option 'yuanque' = {self.yuanque} needs 'dingque' (SDG §9.4)")
 
     def with_options(self, **overrides: Any) -> RuleConfig:
         """A copy with some options changed, validated like a preset."""
@@ -178,6 +181,7 @@ RANGES: Final[Mapping[str, tuple[int, int]]] = MappingProxyType(
                 "gang_dian",
                 "chaque_amount",
                 "chahu_penalty",
+                "yuanque",
             )
         },
         "jinji_multiplier": (1, 100),

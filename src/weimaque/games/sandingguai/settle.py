@@ -36,6 +36,7 @@ REASONS: Final = {
     "chajiao": "查叫",
     "sanse": "三色",
     "chaque": "查缺",
+    "yuanque": "原缺",
     "chahu": "叉胡",
 }
 #: Reasons that are the hand itself (``dealer_scope = hand``, ``dealer_stake = add``).
@@ -297,6 +298,19 @@ def _chaque_per_tile(
                 book.pay(i, j, n * rules.chaque_amount, "chaque")
 
 
+def _yuanque(
+    table: TableDescription, rules: RuleConfig, jiao: tuple[bool, ...], book: _Book
+) -> None:
+    """原缺 (SDG §9.4 option, with 定缺): a 叫 seat dealt without a suit collects ``yuanque``
+    from each 叫 seat that was dealt all three."""
+    for i, seat in enumerate(table.seats):
+        if not (jiao[i] and seat.yuanque):
+            continue
+        for j, other in enumerate(table.seats):
+            if jiao[j] and not other.yuanque:
+                book.pay(j, i, rules.yuanque, "yuanque")
+
+
 def _suit_count(seat: SeatDescription) -> int:
     mask = suits_of(seat.concealed)
     for m in seat.melds:
@@ -359,6 +373,8 @@ def settle(table: TableDescription, rules: RuleConfig | None = None) -> Settleme
         _chickens(table, rules, v, jiao, burned, book)
         if rules.chaque == "per_tile" and rules.chaque_on_win:
             _chaque_per_tile(table, rules, jiao, book)
+    if rules.yuanque:
+        _yuanque(table, rules, jiao, book)
     transfers = tuple(_stake(table, rules, t) for t in book.items)
     net = [0, 0, 0]
     for t in transfers:

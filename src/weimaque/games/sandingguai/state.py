@@ -708,6 +708,7 @@ class State:
                 ),
                 self.baoting[s],
                 self.que[s],
+                self.rules.dingque and len({t // 9 for t in self._dealt_tiles(s)}) < 3,
             )
             for s in range(NUM_SEATS)
         )
