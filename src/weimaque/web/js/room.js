@@ -589,6 +589,18 @@ export function startRoom(app, roomId) {
     return h("div", { class: "timer", "data-testid": "timer" }, timerText());
   }
 
+  /** The clock of the seat that must 出, at that seat for every seat and watcher to see
+   * (docs/protocol.md §3 `turn_timer`). */
+  function seatClock(seat) {
+    if (!s.turnDeadline || s.obs?.phase !== "discard" || s.obs.turn !== seat) return null;
+    const left = secondsLeft(s.turnDeadline);
+    return h(
+      "span",
+      { class: `badge clock${left <= 5 ? " low" : ""}`, "data-testid": "seat-clock", "data-left": left, title: t("seat_clock_help") },
+      t("seat_clock", { s: left }),
+    );
+  }
+
   /** 托管 state of our seat: a banner with 取消托管 (one tap). */
   function autoplayControl() {
     const me = mySeat();
@@ -680,6 +692,7 @@ export function startRoom(app, roomId) {
       toAct: s.toAct,
       onDiscard: canAct ? (face) => act(`出${face}`) : null,
       timer: timerNode(),
+      clock: seatClock,
       notice: sameNetwork(),
       bubble: (seat) => bubble(ui.bubbles[String(seat)]),
       banner: autoplayControl(),
@@ -964,7 +977,7 @@ export function startRoom(app, roomId) {
   setInterval(() => {
     cues.tick(s);
     const bubbles = Object.values(ui.bubbles).some((b) => b.until > Date.now() - 1000);
-    if (s.deadline || s.nextDeadline || s.voteDeadline || s.rematchDeadline || ui.toast || bubbles) {
+    if (s.deadline || s.turnDeadline || s.nextDeadline || s.voteDeadline || s.rematchDeadline || ui.toast || bubbles) {
       if (ui.toast && ui.toast.until <= Date.now()) ui.toast = null;
       draw();
     }

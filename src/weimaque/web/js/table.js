@@ -15,7 +15,8 @@ export function seatsAround(bottom) {
  * ctx: {bottom, mySeat, label(seat), badges(seat) → [nodes], score(seat), hands (per seat,
  *       when visible), numbers (明息, own 息), legal: [action text], onDiscard(face) | null,
  *       hintFaces: Set of faces whose 出 leaves us 听, controls, side, banner, below: nodes
- *       | null, timer, bubble(seat) → node | null, notice: a line under the stock | null}
+ *       | null, timer, bubble(seat) → node | null, notice: a line under the stock | null,
+ *       clock(seat) → the running clock of the seat that must 出, seen by every seat | null}
  */
 export function renderBoard(obs, ctx) {
   const pos = seatsAround(ctx.bottom);
@@ -59,6 +60,7 @@ function seatHeader(obs, seat, rel, ctx) {
         )
       : null,
     ...(ctx.badges ? ctx.badges(seat) : []),
+    ctx.clock ? ctx.clock(seat) : null,
     mingXi(seat, ctx),
     h("span", { class: "seat-score", "data-testid": "seat-score" }, signed(ctx.score(seat))),
     ctx.bubble ? ctx.bubble(seat) : null, // a chat line at the seat (chat.js)
