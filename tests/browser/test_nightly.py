@@ -10,10 +10,15 @@ from typing import Any
 
 from tests.browser.test_browser import (  # noqa: F401  (pytestmark: skip without Chromium)
     DESKTOP,
+    WINNING_SEED,
     Browser,
     Page,
+    create_room,
     new_page,
+    open_menu,
+    play_until_end,
     pytestmark,
+    shot,
 )
 from tests.browser.test_motion import COLUMNS_JS, seated_page
 from tests.browser.test_table import LANDSCAPE, doc_shot, post
@@ -93,3 +98,47 @@ def test_auto_tidy_keeps_every_kan(server: str, browser: Browser, page_errors: l
 
 def _room(**over: Any) -> dict[str, Any]:
     return {"bots": {"1": "random", "2": "random"}, "bot_delay_ms": 0, **over}
+
+
+def test_a_phone_shows_the_payments_and_a_replay_that_fits(
+    server: str, browser: Browser, page_errors: list[str]
+) -> None:
+    page = new_page(browser, page_errors, LANDSCAPE)
+    create_room(page, server, seed=WINNING_SEED, hands=2)
+    play_until_end(page)
+    page.get_by_test_id("hand-end").wait_for()
+    page.wait_for_function("() => !Number(document.body.dataset.anim || 0)")
+    # Who pays what and the match totals, in view as the sheet opens: nothing to scroll.
+    for s in range(3):
+        for cell in (f"pay-{s}", f"ledger-{s}"):
+            assert in_viewport(page, page.get_by_test_id(cell).bounding_box()), cell
+    assert page.get_by_test_id("next-hand").is_visible()
+    assert page.locator(".result-sheet").evaluate("n => n.scrollTop") == 0
+    doc_shot(page, "hand-end-phone-landscape")
+
+    # The replay of the hand fits the screen: the board with our hand, the step buttons.
+    page.get_by_test_id("result-hide").click()
+    open_menu(page)
+    page.get_by_test_id("history-toggle").click()
+    page.get_by_test_id("replay-button").first.click()
+    page.get_by_test_id("replay").wait_for()
+    page.get_by_test_id("replay-next").click()
+    page.get_by_test_id("replay-next").click()
+    shot(page, "replay-phone-landscape-full")
+    size = page.viewport_size
+    assert size is not None
+    assert page.evaluate("document.documentElement.scrollHeight") <= size["height"]
+    for testid in ("replay-next", "replay-prev", "replay-play", "replay-step", "replay-close"):
+        assert in_viewport(page, page.get_by_test_id(testid).bounding_box()), testid
+    own = page.locator("[data-testid=replay] [data-rel=bottom]")
+    assert in_viewport(page, own.bounding_box())
+    doc_shot(page, "replay-phone-landscape")
+    # The title and every word follow the language switch.
+    title = page.get_by_test_id("replay-title")
+    assert "第 1 局" in title.inner_text()
+    page.get_by_test_id("lang-toggle").click()
+    assert "Hand 1" in title.inner_text() and "第" not in title.inner_text()
+    assert page.get_by_test_id("replay-step").inner_text().startswith("step ")
+    page.get_by_test_id("lang-toggle").click()
+    page.context.close()
+    assert page_errors == []

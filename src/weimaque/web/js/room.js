@@ -198,7 +198,8 @@ export function startRoom(app, roomId) {
         hand.inMatch = count[m];
       }
       const many = Object.keys(count).length > 1;
-      for (const hand of hands) hand.title = handTitle(hand, many);
+      // A function: the title follows the language switch (i18n.js).
+      for (const hand of hands) hand.title = () => handTitle(hand, many);
       ui.history = { hands };
     } catch (err) {
       ui.history = { error: err.message };
