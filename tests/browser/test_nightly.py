@@ -21,6 +21,7 @@ from tests.browser.test_browser import (  # noqa: F401  (pytestmark: skip withou
     shot,
 )
 from tests.browser.test_motion import COLUMNS_JS, seated_page
+from tests.browser.test_sound import HOOKS
 from tests.browser.test_table import LANDSCAPE, doc_shot, post
 
 #: Seat 0 deals (seat 0 is the first dealer) and holds 四四四 under 二三四 and 一一一: the
@@ -140,5 +141,34 @@ def test_a_phone_shows_the_payments_and_a_replay_that_fits(
     assert "Hand 1" in title.inner_text() and "第" not in title.inner_text()
     assert page.get_by_test_id("replay-step").inner_text().startswith("step ")
     page.get_by_test_id("lang-toggle").click()
+    page.context.close()
+    assert page_errors == []
+
+
+def test_quick_start_keeps_the_tap_and_the_lobby_one_name_box(
+    server: str, browser: Browser, page_errors: list[str]
+) -> None:
+    page = new_page(browser, page_errors, LANDSCAPE)
+    page.add_init_script(HOOKS)
+    page.goto(server + "/")
+    page.get_by_test_id("player-name-input").wait_for()
+    # One name box, and no word about passkeys to a newcomer typing a name (127.0.0.1).
+    assert page.locator("main input.name").count() == 1
+    assert page.get_by_test_id("lobby-name").count() == 0
+    assert page.get_by_test_id("passkey-unavailable").count() == 0
+    page.get_by_test_id("player-name-input").fill("阿明")
+    page.evaluate("window.__samePage = true")
+    page.get_by_test_id("quick-start").click()
+    page.wait_for_url("**/r/*")
+    page.get_by_test_id("hand").wait_for()
+    # The room came up in the same document, the tap still its gesture: with no tap at the
+    # table, our turn's bell sounds (and the name typed in the lobby is the seat's).
+    assert page.evaluate("window.__samePage") is True
+    page.wait_for_function("() => window.__cues.sources > 0")
+    assert page.evaluate("window.__cues.contexts") == 1
+    assert "阿明（你）" in page.locator("[data-testid=seat-name]").all_inner_texts()
+    # Back goes back to the lobby.
+    page.go_back()
+    page.get_by_test_id("quick-start").wait_for()
     page.context.close()
     assert page_errors == []

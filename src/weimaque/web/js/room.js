@@ -61,6 +61,7 @@ export function startRoom(app, roomId) {
     onState: (conn) => {
       s.conn = conn;
       if (conn !== "open") ui.busy = false; // nothing is in flight on a dead socket
+      if (conn !== "open") cues.disconnected(); // the next snapshot is history: silent
       draw();
     },
   });
