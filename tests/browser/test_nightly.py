@@ -172,3 +172,41 @@ def test_quick_start_keeps_the_tap_and_the_lobby_one_name_box(
     page.get_by_test_id("quick-start").wait_for()
     page.context.close()
     assert page_errors == []
+
+
+#: Bad hands for 算息 and what the Chinese error must name: as much as the English one says.
+SCORE_ERRORS = [
+    ("碰:七七 胡:九", ["3 张", "2 张", "碰:七七"]),
+    ("手:一一一一一 胡:九", ["一", "5 张", "4 张"]),
+    ("碰:七七七", ["胡:", "碰:七七七"]),
+    ("碰:七七八 胡:九", ["碰", "三张一样", "碰:七七八"]),
+    ("吃:一二四 胡:九", ["吃", "顺子", "吃:一二四"]),
+    ("手:一二三 胡:九", ["20 张", "4 张"]),
+    ("x:一 胡:九", ["“x”", "x:一"]),
+]
+
+
+def test_the_score_pages_chinese_errors_say_as_much_as_the_english(
+    server: str, browser: Browser, page_errors: list[str]
+) -> None:
+    page = new_page(browser, page_errors, LANDSCAPE)
+    page.goto(server + "/score")
+    for hand, parts in SCORE_ERRORS:
+        page.get_by_test_id("score-input").fill(hand)
+        page.get_by_test_id("score-go").click()
+        err = page.get_by_test_id("score-error")
+        page.wait_for_function(
+            "(h) => document.querySelector('[data-testid=score-error]')?.dataset.hand === h",
+            arg=hand,
+        )
+        text = err.inner_text()
+        assert all(p in text for p in parts), (hand, text)
+    # In English the scorer's own sentence, as before.
+    page.get_by_test_id("lang-toggle").click()
+    page.get_by_test_id("score-input").fill("碰:七七 胡:九")
+    page.get_by_test_id("score-go").click()
+    page.get_by_test_id("score-error").filter(
+        has_text="a meld has exactly 3 cards, got 2 in '碰:七七'"
+    ).wait_for()
+    page.context.close()
+    assert page_errors == []
