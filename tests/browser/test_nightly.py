@@ -210,3 +210,41 @@ def test_the_score_pages_chinese_errors_say_as_much_as_the_english(
     ).wait_for()
     page.context.close()
     assert page_errors == []
+
+
+def test_a_touch_screen_raises_a_card_then_discards_it(
+    server: str, browser: Browser, page_errors: list[str]
+) -> None:
+    room = post(server, "/api/rooms", {**_room(bot_delay_ms=300), "seed": 11})["room_id"]
+    context = browser.new_context(viewport=LANDSCAPE, locale="zh-CN", has_touch=True)
+    page = context.new_page()
+    page.on("pageerror", lambda exc: page_errors.append(str(exc)))
+    page.set_default_timeout(15_000)
+    page.goto(f"{server}/r/{room}")
+    page.get_by_test_id("sit-0").tap()
+    card = page.locator("[data-testid=hand-face][data-legal=true]").first
+    card.wait_for()
+    assert "再点一下" in page.get_by_test_id("discard-hint").inner_text()
+    size = len(page.get_by_test_id("hand").get_attribute("data-cards") or "")
+    # The first tap raises the card and sends nothing.
+    received = int(page.evaluate("document.body.dataset.received"))
+    card.tap()
+    raised = page.locator("[data-testid=hand-face][data-raised=true]")
+    raised.wait_for()
+    doc_shot(page, "discard-raised-phone-landscape")
+    assert len(page.get_by_test_id("hand").get_attribute("data-cards") or "") == size
+    assert int(page.evaluate("document.body.dataset.received")) == received
+    # The second tap on it plays it.
+    raised.tap()
+    page.wait_for_function(
+        f"() => document.querySelector('[data-testid=hand]').dataset.cards.length === {size - 1}"
+    )
+    # The drawer switches it off: one tap plays, remembered on this device.
+    open_menu(page)
+    toggle = page.get_by_test_id("discard-confirm")
+    assert toggle.get_attribute("aria-pressed") == "true"
+    toggle.tap()
+    assert toggle.get_attribute("aria-pressed") == "false"
+    assert page.evaluate("localStorage.getItem('wmq.discardConfirm')") == "off"
+    context.close()
+    assert page_errors == []

@@ -29,6 +29,15 @@ export const autositKey = (roomId) => `wmq.autosit.${roomId}`;
 export const inviteKey = (roomId) => `wmq.invite.${roomId}`;
 // The creator's token (shown once by POST /api/rooms): frees a seat or gives it to a bot.
 export const creatorKey = (roomId) => `wmq.creator.${roomId}`;
+// 出 by two taps (the first raises the card, the second plays it), as the phone apps do: on by
+// default on a touch screen, switched in the room's drawer and remembered on this device.
+const CONFIRM_KEY = "wmq.discardConfirm";
+export function discardConfirmWanted() {
+  const kept = localStorage.getItem(CONFIRM_KEY);
+  if (kept) return kept === "on";
+  return Boolean(window.matchMedia?.("(pointer: coarse)").matches);
+}
+
 // The creator of a room without a timer agrees to it when seated.
 export const noTimerKey = (roomId) => `wmq.notimer.${roomId}`;
 
@@ -78,6 +87,7 @@ export function startRoom(app, roomId) {
     const flights = motion.before(msg, s);
     const wasToAct = s.toAct;
     applyMessage(s, msg);
+    if (!s.toAct) ui.raised = null; // a raised card waits for our 出 only while we may play
     cues.message(msg, s, wasToAct);
     if (msg.type === "chat") heard(msg);
     if (msg.type === "snapshot") noteCommitment(roomId, msg.hand_number, msg.commitment);
@@ -169,6 +179,17 @@ export function startRoom(app, roomId) {
     if (ui.busy || !online()) return;
     if (socket.act(text, s.decision, s.handNumber || undefined) === null) return;
     ui.busy = true;
+    draw();
+  }
+
+  /** A tap on a card we may 出: plays it, or with two-tap discards raises it first. */
+  function discardTap(face, key) {
+    if (!discardConfirmWanted() || (ui.raised && ui.raised.key === key)) {
+      ui.raised = null;
+      act(`出${face}`);
+      return;
+    }
+    ui.raised = { face, key };
     draw();
   }
 
@@ -327,6 +348,21 @@ export function startRoom(app, roomId) {
           },
           t("sit_back"),
           { class: "small primary", disabled: !online() },
+        ),
+      );
+    }
+    if (me !== null) {
+      const on = discardConfirmWanted();
+      out.push(
+        button(
+          "discard-confirm",
+          () => {
+            localStorage.setItem(CONFIRM_KEY, on ? "off" : "on");
+            ui.raised = null;
+            draw();
+          },
+          on ? t("discard_two_taps") : t("discard_one_tap"),
+          { "aria-pressed": on ? "true" : "false", title: t("discard_confirm_help") },
         ),
       );
     }
@@ -692,7 +728,8 @@ export function startRoom(app, roomId) {
       hintFaces: showHints ? hintFaces(showHints) : null,
       legal: canAct ? legal : [],
       toAct: s.toAct,
-      onDiscard: canAct ? (face) => act(`出${face}`) : null,
+      onDiscard: canAct ? discardTap : null,
+      raised: canAct ? ui.raised : null,
       timer: timerNode(),
       clock: seatClock,
       notice: sameNetwork(),
@@ -704,6 +741,7 @@ export function startRoom(app, roomId) {
         ? actionBar(legal, {
             act,
             offline: !online(),
+            twoTaps: discardConfirmWanted(),
             chiOpen: s.chiOpen,
             toggleChi: () => {
               s.chiOpen = !s.chiOpen;
