@@ -14,6 +14,7 @@ from tests.browser.test_browser import (  # noqa: F401  (pytestmark: skip withou
     Browser,
     Page,
     create_room,
+    host_for_a_friend,
     new_page,
     open_menu,
     play_until_end,
@@ -247,4 +248,46 @@ def test_a_touch_screen_raises_a_card_then_discards_it(
     assert toggle.get_attribute("aria-pressed") == "false"
     assert page.evaluate("localStorage.getItem('wmq.discardConfirm')") == "off"
     context.close()
+    assert page_errors == []
+
+
+def overlaps(a: dict[str, float] | None, b: dict[str, float] | None) -> bool:
+    """Whether two bounding boxes share any area."""
+    assert a is not None and b is not None
+    return not (
+        a["x"] + a["width"] <= b["x"]
+        or b["x"] + b["width"] <= a["x"]
+        or a["y"] + a["height"] <= b["y"]
+        or b["y"] + b["height"] <= a["y"]
+    )
+
+
+def test_our_chat_line_and_the_creators_buttons_stay_in_their_place(
+    server: str, browser: Browser, page_errors: list[str]
+) -> None:
+    page, _ = seated_page(server, browser, page_errors, LANDSCAPE, seed=5)
+    page.locator("[data-testid=hand-face][data-legal=true]").first.wait_for()
+    page.get_by_test_id("chat-toggle").click()
+    page.locator("[data-testid=chat-phrase][data-phrase=hurry]").click()
+    mine = page.locator("[data-rel=bottom] [data-testid=chat-bubble]")
+    mine.wait_for()
+    page.wait_for_timeout(250)  # the bubble's pop (180 ms) has ended: its box is its own
+    box = mine.bounding_box()
+    # Clear of the side seats (their melds and rows) and of our hand.
+    for other in ("[data-rel=left]", "[data-rel=right]", "[data-testid=hand]"):
+        assert not overlaps(box, page.locator(other).first.bounding_box()), other
+    assert in_viewport(page, box)
+    page.context.close()
+
+    # The creator's 交给机器人 lies inside the chip of the seat it is for.
+    host = new_page(browser, page_errors, LANDSCAPE)
+    host_for_a_friend(host, server)
+    chip = host.get_by_test_id("seat-chip-1")
+    give = chip.get_by_test_id("seat-bot")
+    give.wait_for()
+    outer, inner = chip.bounding_box(), give.bounding_box()
+    assert outer is not None and inner is not None
+    assert outer["y"] <= inner["y"] and inner["y"] + inner["height"] <= outer["y"] + outer["height"]
+    assert outer["x"] <= inner["x"] and inner["x"] + inner["width"] <= outer["x"] + outer["width"]
+    host.context.close()
     assert page_errors == []
