@@ -116,7 +116,7 @@ def test_a_phone_shows_the_payments_and_a_replay_that_fits(
             assert in_viewport(page, page.get_by_test_id(cell).bounding_box()), cell
     assert page.get_by_test_id("next-hand").is_visible()
     assert page.locator(".result-sheet").evaluate("n => n.scrollTop") == 0
-    doc_shot(page, "hand-end-phone-landscape")
+    doc_shot(page, "hand-end-payments-phone-landscape")
 
     # The replay of the hand fits the screen: the board with our hand, the step buttons.
     page.get_by_test_id("result-hide").click()
