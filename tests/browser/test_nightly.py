@@ -142,6 +142,14 @@ def test_a_phone_shows_the_payments_and_a_replay_that_fits(
     assert "Hand 1" in title.inner_text() and "第" not in title.inner_text()
     assert page.get_by_test_id("replay-step").inner_text().startswith("step ")
     page.get_by_test_id("lang-toggle").click()
+    # With 复盘 open the page may grow, but the step buttons stay in reach when it scrolls.
+    page.get_by_test_id("review-button").click()
+    page.get_by_test_id("review-timeline").wait_for(timeout=120_000)
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    for testid in ("replay-next", "replay-prev", "replay-step"):
+        assert in_viewport(page, page.get_by_test_id(testid).bounding_box()), testid
+    page.get_by_test_id("replay-next").click()
+    doc_shot(page, "replay-review-phone-landscape")
     page.context.close()
     assert page_errors == []
 

@@ -62,7 +62,10 @@ export function reviewTimeline(review, current, go) {
     "div",
     { class: "review-timeline", "data-testid": "review-timeline" },
     h("strong", {}, say("label"), " "),
-    review.decisions.map((d) =>
+    h(
+      "span",
+      { class: "review-marks" },
+      review.decisions.map((d) =>
       h(
         "button",
         {
@@ -74,6 +77,7 @@ export function reviewTimeline(review, current, go) {
           onclick: () => go(d.step + 1),
         },
         d.mistake ? "✗" : "·",
+      ),
       ),
     ),
     h("p", { class: "review-summary", "data-testid": "review-summary" }, summaryText(review.summary)),
