@@ -131,6 +131,46 @@ def test_a_declined_win_is_flagged() -> None:
     assert result.summary()["mistakes"] >= len(declined)
 
 
+class RandomBot:
+    """Uniformly random play: many clear mistakes in one hand."""
+
+    name = "random"
+
+    def act(self, view: BotView, rng: random.Random) -> Action:
+        return rng.choice(view.legal)
+
+
+def test_a_hands_points_lost_are_bounded_by_what_it_could_cost() -> None:
+    # A random player's hands are full of clear mistakes whose costs, each measured against the
+    # bot's play after it, add up past anything the hand could have cost (docs/bots.md).
+    capped = 0
+    for seed in range(6):
+        state = play(GameState.new("anxiang", seed), [RandomBot(), GreedyBot(), GreedyBot()], seed)
+        result = review(hand_record(state), 0, "mcts:iters=40")
+        summary = result.summary()
+        got = state.returns()[0]
+        for x in summary["hand_losses"]:
+            assert x["result"] == got
+            mistakes = [d.cost for d in result.decisions if d.mistake]
+            assert x["added"] == pytest.approx(sum(mistakes), abs=0.02)
+            bound = max(0.0, max(d.value for d in result.decisions) - got)
+            assert x["lost"] <= bound + 0.01
+            assert x["lost"] <= x["added"] + 0.01
+            assert x["capped"] == (x["added"] > bound + 0.005)
+            capped += x["capped"]
+        assert summary["points_lost"] == pytest.approx(
+            sum(x["lost"] for x in summary["hand_losses"]), abs=0.02
+        )
+        if summary["capped"]:
+            # The sentence says what it counted and why.
+            assert "overlap" in summary["text"] and f"{got:+d}" in summary["text"]
+        worst = summary["worst_decision"]
+        if worst is not None:
+            # Steps are the replay's: the view after the decision's action.
+            assert f"step {worst['step'] + 1}:" in summary["text"]
+    assert capped  # the bound is met, not only never reached
+
+
 def match_record() -> dict[str, Any]:
     """What ``wmq play --save`` writes: a match record (two hands here)."""
     match = Match.new("anxiang", 3)

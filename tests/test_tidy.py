@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from tests.test_server_bounds import HOSTILE, PLACE, body_with
@@ -49,6 +51,41 @@ def test_tidy_groups_as_a_player_reads(
     hand: str, groups: list[tuple[int, str]], loose: str
 ) -> None:
     assert grouped(hand) == (groups, loose)
+
+
+def test_tidy_keeps_a_kan_a_lower_run_would_take() -> None:
+    # 五六七 八九十 would take one 十 of 十十十, 陆柒捌 one 柒 of 柒柒柒 (RULES §4.4: a 坎
+    # stays whole).
+    groups, loose = grouped("五六七八九十十十陆柒柒柒捌")
+    assert (TRIPLE, "十") in groups and (TRIPLE, "柒") in groups
+    assert groups == [(RUN, "五"), (TRIPLE, "十"), (TRIPLE, "柒")]
+    assert loose == "八九陆捌"
+
+
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(st.lists(st.integers(0, 19), min_size=0, max_size=21).map(sorted))
+def test_tidy_never_splits_a_kan(faces: list[int]) -> None:
+    counts = counts_of(faces)
+    if any(n > 4 for n in counts):  # more copies than the deck holds (RULES §1.1)
+        return
+    found = tidy(counts)
+    kans = {f for f, n in enumerate(counts) if n >= 3}
+    # Every 坎 is one group of its own; its face is in no run, pair or loose card unless a
+    # fourth copy is left over.
+    assert {f for k, f in found.groups if k == TRIPLE} == kans
+    used = [0] * len(counts)
+    size = {TRIPLE: 3, RUN: 3, PAIR: 2}
+    for kind, face in found.groups:
+        for f in (face, face + 1, face + 2) if kind == RUN else (face,) * size[kind]:
+            used[f] += 1
+    for f in found.loose:
+        used[f] += 1
+    assert tuple(used) == tuple(counts)
+    for kind, face in found.groups:
+        if kind != TRIPLE:
+            members = (face, face + 1, face + 2) if kind == RUN else (face,)
+            assert all(counts[m] == 4 or m not in kans for m in members)
+    assert all(counts[f] == 4 for f in found.loose if f in kans)
 
 
 def test_tidy_keeps_every_card() -> None:

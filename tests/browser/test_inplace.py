@@ -240,10 +240,18 @@ def test_a_phone_held_sideways_needs_no_scroll(
         if state != "wait" and state not in seen:
             seen[state] = _fits(page)
             if state == "chi-open":
-                # Every run is on the screen, above the fold.
+                # Every run is on the screen, above the fold, and leaves the hand in view.
+                hand = page.get_by_test_id("hand").bounding_box()
+                assert hand is not None
                 for run in page.get_by_test_id("chi-option").all():
                     box = run.bounding_box()
                     assert box is not None and box["y"] + box["height"] <= LANDSCAPE["height"]
+                    assert box["y"] >= 0
+                    assert (
+                        box["y"] + box["height"] <= hand["y"]
+                        or box["y"] >= hand["y"] + hand["height"]
+                    ), (box, hand)
+                doc_shot(page, "chi-open-phone-landscape")
         if state == "end":
             break
         if state == "chi":

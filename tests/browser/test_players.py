@@ -318,9 +318,13 @@ def test_a_passkey_added_on_me_signs_the_player_in_again(
     port = server.rsplit(":", 1)[1]
     base = f"http://localhost:{port}"
 
-    # By its IP address the lobby offers no passkey: it says how to open it, with the link.
+    # By its IP address the lobby offers no passkey: to one signing in with a player made
+    # before (another device's code), it says how to open it, with the link.
     other = new_page(browser, page_errors, LANDSCAPE)
     other.goto(server + "/")
+    other.get_by_test_id("player-name-input").wait_for()
+    assert other.get_by_test_id("passkey-unavailable").count() == 0
+    other.get_by_test_id("player-code-toggle").click()
     other.get_by_test_id("passkey-unavailable").wait_for()
     assert other.get_by_test_id("passkey-sign-in").count() == 0
     assert other.get_by_test_id("passkey-localhost").get_attribute("href") == base + "/"

@@ -53,6 +53,23 @@ def test_review_on_the_replay_timeline(
     assert first["taken"] in note.inner_text() and first["best"] in note.inner_text()
     assert str(first["step"] + 1) in page.get_by_test_id("replay-step").inner_text()
     assert "步" in page.get_by_test_id("replay-step").inner_text()
+    # Steps agree: each mark, its note and the summary's worst decision name the step the
+    # timeline shows (the view after the decision's action).
+    for k in range(min(3, marks.count())):
+        marks.nth(k).click()
+        step = data["decisions"][k]["step"] + 1
+        page.get_by_test_id("replay-step").filter(has_text=f"第 {step} /").wait_for()
+        assert marks.nth(k).get_attribute("data-step") == str(step)
+        assert page.get_by_test_id("review-step").get_attribute("data-step") == str(step)
+    worst = data["summary"]["worst_decision"]
+    if worst is not None:
+        assert f"第 {worst['hand']} 局第 {worst['step'] + 1} 步" in summary.inner_text()
+    # The points lost are bounded by what the hand could cost the seat (docs/bots.md).
+    for x in data["summary"]["hand_losses"]:
+        assert x["lost"] <= max(0.0, x["expected"] - x["result"]) + 0.01
+    lost = sum(x["lost"] for x in data["summary"]["hand_losses"])
+    assert abs(data["summary"]["points_lost"] - lost) < 0.02
+    marks.first.click()
     shot(page, "review-desktop")
     # The language switches live on the open replay and its 复盘: the same sentences as
     # `wmq review` in English, built from the review's data.
@@ -61,6 +78,7 @@ def test_review_on_the_replay_timeline(
     assert page.get_by_test_id("review-reason").inner_text() == first["reason"]
     assert page.get_by_test_id("replay-step").inner_text().startswith("step ")
     assert page.get_by_test_id("replay-next").inner_text() == "Next ▶"
+    assert page.get_by_test_id("replay-title").inner_text() == "Replay · Hand 1"
     page.get_by_test_id("lang-toggle").click()
     assert "次选择" in summary.inner_text()
     assert page_errors == []

@@ -722,8 +722,9 @@ def test_quick_start_seats_a_newcomer_with_two_bots_by_level(
 ) -> None:
     page = new_page(browser, page_errors, LANDSCAPE)
     page.goto(server + "/")
-    # The first screen: a name and 快速开始 above the rooms and the full form.
-    name = page.get_by_test_id("lobby-name")
+    # The first screen: a name (the player bar's, the one name box) and 快速开始 above the
+    # rooms and the full form.
+    name = page.get_by_test_id("player-name-input")
     quick = page.get_by_test_id("quick-start")
     quick.wait_for()
     form = page.get_by_test_id("create-form")

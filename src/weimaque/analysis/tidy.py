@@ -1,10 +1,11 @@
 """理牌: a concealed hand grouped as a player reads it: 坎, 句 and pairs, then the loose cards.
 
 A face held three or four times is a 坎 (RULES §2.3): it stays in the hand as one group (RULES
-§4.4), as players keep it. A hand in play is rarely a whole reading (RULES §6.1 wants every card in
-a group), so the rest is grouped the way that puts the most cards in runs (RULES §1.2), then the
-most in pairs. Groups are the kinds of :mod:`weimaque.analysis.decompose`; small and big faces are
-grouped apart, as there.
+§4.4), as players keep it, so every 坎 is taken out first, whatever runs its cards could make;
+only a fourth copy is free for the rest. A hand in play is rarely a whole reading (RULES §6.1
+wants every card in a group), so the rest is grouped the way that puts the most cards in runs
+(RULES §1.2), then the most in pairs. Groups are the kinds of :mod:`weimaque.analysis.decompose`;
+small and big faces are grouped apart, as there.
 """
 
 from __future__ import annotations
@@ -38,7 +39,8 @@ def _add(a: _Worth, b: _Worth) -> _Worth:
 
 @functools.lru_cache(maxsize=1 << 14)
 def _best(half: Counts, base: int) -> tuple[_Worth, Split, tuple[int, ...]]:
-    """The best grouping of one case's counts (faces numbered from ``base``)."""
+    """The best grouping of one case's counts (faces numbered from ``base``), no face held
+    three times (the 坎 are out)."""
     i = next((f for f, n in enumerate(half) if n), None)
     if i is None:
         return (0, 0), (), ()
@@ -50,9 +52,6 @@ def _best(half: Counts, base: int) -> tuple[_Worth, Split, tuple[int, ...]]:
             rest[f] -= 1
         return tuple(rest)
 
-    if c >= 3:  # a 坎, never broken here
-        worth, split, loose = _best(without(i, i, i), base)
-        return _add((3, 0), worth), ((TRIPLE, base + i), *split), loose
     options: list[tuple[_Worth, Split, tuple[int, ...]]] = []
     if i + 2 < _HALF and half[i + 1] and half[i + 2]:
         worth, split, loose = _best(without(i, i + 1, i + 2), base)
@@ -73,9 +72,13 @@ def tidy(counts: Counts) -> Tidy:
     >>> tidy(counts_of([0, 0, 0, 1, 2, 3, 4, 4, 9]))
     Tidy(groups=((0, 0), (1, 1), (2, 4)), loose=(9,))
     """
-    _, small, loose_small = _best(counts[:_HALF], 0)
-    _, big, loose_big = _best(counts[_HALF:], _HALF)
-    return Tidy(small + big, loose_small + loose_big)
+    kans = tuple((TRIPLE, f) for f, n in enumerate(counts) if n >= 3)
+    rest = tuple(n - 3 if n >= 3 else n for n in counts)
+    _, small, loose_small = _best(rest[:_HALF], 0)
+    _, big, loose_big = _best(rest[_HALF:], _HALF)
+    # Face order; at one face the 坎 before a run its fourth copy starts.
+    groups = sorted(kans + small + big, key=lambda g: (g[1], g[0] != TRIPLE))
+    return Tidy(tuple(groups), loose_small + loose_big)
 
 
 __all__ = ["Tidy", "tidy"]

@@ -6,12 +6,20 @@ rebuilds the seat's :class:`~weimaque.bots.base.BotView` (nothing else: the othe
 with the action actually taken added to the candidates, and reports:
 
 * ``best``: the action the search bot would choose;
-* ``cost``: the estimated points (the seat's hand result, RULES §8.3) lost by the action taken
-  against ``best``, as the mean paired difference over the sampled worlds, with its standard
-  error ``se``;
+* ``cost``: the loss of the decision (docs/bots.md "The loss of a decision"): the points of
+  the hand for the seat (``GameState.returns``, RULES §8.3, the unit of the result's 合计)
+  expected after ``best`` minus after the action taken, both played on by the search's rollout
+  policy in the same sampled worlds (the mean paired difference), with its standard error ``se``;
+* ``value``: the points the seat was expected to get on ``best``'s line;
 * ``mistake``: the cost is at least :data:`MISTAKE_POINTS` and at least two standard errors;
 * ``reason``: what kind of mistake — a declined 胡 worth taking, a discard that fed an opponent's
   碰 or 吃 when another discard was preferred, a 听 given up — or the plain preference.
+
+A hand's points lost add its clear mistakes' costs, bounded by what the hand could plausibly
+have cost the seat: the most the bot's line was expected to bring at one of its decisions, less
+what the seat got (never below 0). Each decision's cost assumes the bot's play from there on,
+so the mistakes of one hand overlap and their sum may pass that bound; the summary then counts
+the bound, and says so (``capped``) with the figures that explain it.
 
 Each decision's random numbers come from its hand and step numbers alone, so the review of a seat
 depends only on what that seat saw: a different hidden deal with the same visible history gives
@@ -57,6 +65,8 @@ class Decision:
     #: The reason as data: ``{"kind": ..., ...}`` with the numbers and actions it names, so a
     #: reader can say it in any language (the browser's 复盘 does).
     why: Mapping[str, Any]
+    #: The points of the hand the seat was expected to get on ``best``'s line.
+    value: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form (one entry of ``"decisions"``)."""
@@ -70,6 +80,7 @@ class Decision:
             "mistake": self.mistake,
             "reason": self.reason,
             "why": dict(self.why),
+            "value": round(self.value, 2),
         }
 
 
@@ -81,11 +92,41 @@ class Review:
     bot: str
     decisions: tuple[Decision, ...]
     hands: tuple[int, ...]
+    #: The points each reviewed hand brought the seat (RULES §8.3), by hand number.
+    results: Mapping[int, int] | None = None
+
+    def hand_losses(self) -> list[dict[str, Any]]:
+        """Per hand with a clear mistake: the points lost, bounded (docs/bots.md)."""
+        out = []
+        for number in self.hands:
+            ds = [d for d in self.decisions if d.hand == number]
+            mistakes = [d for d in ds if d.mistake]
+            if not mistakes:
+                continue
+            added = sum(d.cost for d in mistakes)
+            got = (self.results or {}).get(number)
+            expected = max(d.value for d in ds)
+            # The mistakes' costs overlap (each assumes the bot's play after it): past what the
+            # bot's line was expected to bring less what the hand brought, they are not counted.
+            bound = added if got is None else max(0.0, expected - got)
+            out.append(
+                {
+                    "hand": number,
+                    "lost": round(min(added, bound), 2),
+                    "added": round(added, 2),
+                    "expected": round(expected, 2),
+                    "result": got,
+                    "capped": added > bound,
+                }
+            )
+        return out
 
     def summary(self) -> dict[str, Any]:
         """Counts, agreement with the bot, the estimated points lost, the worst decisions."""
         n = len(self.decisions)
         mistakes = [d for d in self.decisions if d.mistake]
+        losses = self.hand_losses()
+        lost = sum(x["lost"] for x in losses)
         agree = sum(1 for d in self.decisions if d.taken == d.best)
         worst = sorted(mistakes, key=lambda d: -d.cost)[:3]
         kinds: dict[str, int] = {}
@@ -98,9 +139,12 @@ class Review:
             "decisions": n,
             "agreement": round(agree / n, 3) if n else 1.0,
             "mistakes": len(mistakes),
-            "points_lost": round(sum(d.cost for d in mistakes), 2),
+            "points_lost": round(lost, 2),
+            "hand_losses": losses,
+            "capped": any(x["capped"] for x in losses),
             "kinds": kinds,
             "worst": [{"hand": d.hand, "step": d.step, "cost": round(d.cost, 2)} for d in worst],
+            # The replay's step of the worst decision: the view after its action (step + 1).
             "agree": agree,
             "worst_decision": None
             if worst_one is None
@@ -110,7 +154,7 @@ class Review:
                 "taken": worst_one.taken,
                 "best": worst_one.best,
             },
-            "text": summary_text(n, agree, mistakes),
+            "text": summary_text(n, agree, mistakes, lost, losses),
         }
 
     def to_dict(self) -> dict[str, Any]:
@@ -123,19 +167,34 @@ class Review:
         }
 
 
-def summary_text(n: int, agree: int, mistakes: Sequence[Decision]) -> str:
-    """A short closing sentence for a review."""
+def summary_text(
+    n: int,
+    agree: int,
+    mistakes: Sequence[Decision],
+    lost: float,
+    losses: Sequence[Mapping[str, Any]] = (),
+) -> str:
+    """A short closing sentence for a review. Steps are the replay's: the view after the
+    decision's action, ``step + 1`` (``step`` counts the hand's actions from 0)."""
     if n == 0:
         return "No decisions to review: this seat never had a choice."
-    lost = sum(d.cost for d in mistakes)
     head = f"{n} decisions, {agree} as the bot would play."
     if not mistakes:
         return head + " No clear mistakes."
     worst = max(mistakes, key=lambda d: d.cost)
-    return (
+    text = (
         f"{head} {len(mistakes)} clear mistake(s), about {lost:.1f} points lost; the worst at "
-        f"hand {worst.hand} step {worst.step}: {worst.taken} instead of {worst.best}."
+        f"hand {worst.hand} step {worst.step + 1}: {worst.taken} instead of {worst.best}."
     )
+    capped = [x for x in losses if x["capped"]]
+    if capped:
+        x = capped[0]
+        text += (
+            f" Their costs overlap (each assumes the bot's play after it): {x['added']:.1f} "
+            f"added, counted as {x['lost']:.1f}, the bot's line expected {x['expected']:+.1f} "
+            f"and the hand paid {x['result']:+d}."
+        )
+    return text
 
 
 def record_hands(record: Mapping[str, Any]) -> list[tuple[int, dict[str, Any]]]:
@@ -237,6 +296,13 @@ def review_hand(
     record: Mapping[str, Any], seat: int, bot: MctsBot, number: int = 1
 ) -> list[Decision]:
     """Grade every decision of ``seat`` in one hand record (RULES §3-§5 replayed)."""
+    return _review_hand(record, seat, bot, number)[0]
+
+
+def _review_hand(
+    record: Mapping[str, Any], seat: int, bot: MctsBot, number: int
+) -> tuple[list[Decision], int | None]:
+    """The graded decisions and, for a finished hand, the points it brought the seat."""
     if not 0 <= seat < NUM_SEATS:
         raise WeimaqueError(f"seat must be 0, 1 or 2, not {seat!r}")
     state = start_from_record(dict(record))
@@ -264,10 +330,20 @@ def review_hand(
         mistake = taken != best and cost >= MISTAKE_POINTS and cost >= 2 * se
         why = _why(view, taken, best, result, seen_after, cost, se)
         decision = Decision(
-            number, step, str(taken), str(best), cost, se, mistake, reason_text(why), why
+            number,
+            step,
+            str(taken),
+            str(best),
+            cost,
+            se,
+            mistake,
+            reason_text(why),
+            why,
+            result.mean(best),
         )
         out.append(decision)
-    return out
+    got = state.returns()[seat] if state.is_terminal() else None
+    return out, got
 
 
 def review(
@@ -285,12 +361,16 @@ def review(
         if not hands:
             raise WeimaqueError(f"no hand {hand} in this record")
     decisions: list[Decision] = []
+    results: dict[int, int] = {}
     for number, h in hands:
         try:
-            decisions.extend(review_hand(h, seat, bot, number))
+            graded, got = _review_hand(h, seat, bot, number)
         except (KeyError, TypeError, ValueError) as exc:
             raise WeimaqueError(f"hand {number}: not a valid hand record ({exc})") from exc
-    return Review(seat, bot_spec, tuple(decisions), tuple(n for n, _ in hands))
+        decisions.extend(graded)
+        if got is not None:
+            results[number] = got
+    return Review(seat, bot_spec, tuple(decisions), tuple(n for n, _ in hands), results)
 
 
 __all__ = [

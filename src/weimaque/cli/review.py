@@ -24,7 +24,7 @@ def review_table(result: Review) -> Table:
     for d in result.decisions:
         table.add_row(
             str(d.hand),
-            str(d.step),
+            str(d.step + 1),  # the replay's step, as the summary names it (docs/bots.md)
             d.taken,
             d.best,
             f"{d.cost:+.1f} ± {d.se:.1f}",

@@ -59,6 +59,7 @@ class ViewFields(TypedDict):
     legal_actions: list[LegalAction]
     to_act: bool
     timer: Timer | None
+    turn_timer: Timer | None
     numbers: JSON | None
     hints: NotRequired[JSON | None]
 
@@ -107,6 +108,7 @@ Events = TypedDict(
         "legal_actions": list[LegalAction],
         "to_act": bool,
         "timer": Timer | None,
+        "turn_timer": Timer | None,
         "numbers": JSON | None,
         "hints": NotRequired[JSON | None],
     },
@@ -287,6 +289,7 @@ def snapshot(
         "legal_actions": view["legal_actions"],
         "to_act": view["to_act"],
         "timer": view["timer"],
+        "turn_timer": view["turn_timer"],
         "numbers": view["numbers"],
         "history": history,
         "event_count": len(history),
@@ -323,6 +326,7 @@ def events(
         "legal_actions": view["legal_actions"],
         "to_act": view["to_act"],
         "timer": view["timer"],
+        "turn_timer": view["turn_timer"],
         "numbers": view["numbers"],
     }
     if "hints" in view:

@@ -98,6 +98,17 @@ class Views:
             return None  # decided for the seat: no clock is shown
         return self.clocks.timer(seat)
 
+    def _turn_timer(self, shown: GameState | None) -> Timer | None:
+        """The clock of the seat that must 出, shown to every viewer (docs/protocol.md §3).
+
+        Whose turn it is to 出 is public (RULES §3); in a claim window no clock is shown to
+        others, since who may claim is not (§2.3 of the protocol).
+        """
+        state = self.table.state
+        if state is None or shown is not state or state.phase != "discard":
+            return None
+        return self._timer(state.turn)
+
     def _decision(self, viewer: Viewer, seen: int) -> int | None:
         """The decision number of a view of the hand in progress (docs/protocol.md §2.2).
 
@@ -155,6 +166,7 @@ class Views:
             "legal_actions": legal,
             "to_act": bool(legal),
             "timer": self._timer(seat) if legal else None,
+            "turn_timer": self._turn_timer(shown),
             "numbers": numbers,
         }
         if conn.hints and isinstance(seat, int) and view is not None and shown is state:
@@ -188,6 +200,7 @@ class Views:
                 "legal_actions": [{"text": t, "id": Action.parse(t).id} for t in legal],
                 "to_act": bool(legal),
                 "timer": None,
+                "turn_timer": None,
                 "numbers": None if view is None else table_xi(view, self.table.rules),
             }
         history = [v for e in events if (v := e.view(viewer)) is not None]

@@ -27,6 +27,10 @@ function startNotFound() {
   draw();
 }
 
+// The lobby opens a room it creates in the same document (lobby.js enterCreatedRoom): going
+// back loads the page of the address gone back to.
+window.addEventListener("popstate", () => location.reload());
+
 if (roomMatch) startRoom(app, decodeURIComponent(roomMatch[1]));
 else if (path === "/score") startScore(app);
 else if (path === "/me" || path === "/me/") startMe(app);

@@ -1,5 +1,6 @@
 // What the table sounds and says for the messages the room page receives (docs/protocol.md
-// §2.2): only live `events` (a snapshot after a reconnect is history, and is silent), one cue
+// §2.2): only live `events` and a new hand dealt while the page is there (the first snapshot of
+// a connection, after a load or a reconnect, is history, and is silent), one cue
 // for a burst (its weightiest event, the latest of equals), never for a hidden tab. Our own 出
 // sounds when the server takes it (`ack`), not when its claim window closes.
 import { playSound } from "./sound.js";
@@ -10,7 +11,7 @@ import { secondsLeft } from "./store.js";
 const SOUND = { discard: "discard", drew: "draw", chi: "chi", peng: "peng", wei: "wei", hu: "hu" };
 // Which of a burst's cues is heard: a 胡 over a claim, a claim over a 出 (or a chat line), a 出
 // over a draw.
-const WEIGHT = { draw: 1, discard: 2, chat: 2, chi: 3, peng: 3, wei: 3, hu: 4 };
+const WEIGHT = { deal: 1, draw: 1, discard: 2, chat: 2, chi: 3, peng: 3, wei: 3, hu: 4 };
 const weight = (cue) => (cue && cue.sound ? WEIGHT[cue.sound] || 0 : 0);
 // A burst of messages within this many ms plays only its last cue.
 const GATHER_MS = 80;
@@ -23,10 +24,19 @@ export class TableCues {
     this.timer = null;
     this.ownDiscard = null; // our 出 already sounded at its ack: {seat, card}
     this.ticked = null;
+    this.shownHand = null; // the hand the last snapshot of this connection showed; null: none yet
   }
 
   /** Fold one message in: `s` is the room state after it, `wasToAct` before it. */
   message(msg, s, wasToAct) {
+    if (msg.type === "snapshot") {
+      // A hand dealt while the page is there (a 快速开始's first, each next hand) is news: the
+      // shuffle, and the bell when we deal and must 出 at once.
+      const dealt = this.shownHand !== null && msg.hand_number !== this.shownHand && s.obs && s.obs.phase !== "over";
+      this.shownHand = msg.hand_number;
+      if (dealt) this.queue({ sound: "deal", turn: s.toAct });
+      return;
+    }
     if (msg.type === "ack") {
       const action = String(msg.actor?.action || "");
       if (msg.actor?.seat === s.you.seat && action.startsWith("出")) {
@@ -55,6 +65,11 @@ export class TableCues {
     if (event?.type === "discard") this.ownDiscard = null;
     if (s.toAct && !wasToAct) cue = { ...(cue || {}), turn: true };
     if (cue) this.queue(cue);
+  }
+
+  /** The connection dropped (or is not up yet): its next first snapshot is silent. */
+  disconnected() {
+    this.shownHand = null;
   }
 
   /** A chat line heard: its pop and, for a phrase, its words. */

@@ -8,7 +8,7 @@ import { onLangChange, presetDesc, presetName, refusal, t } from "./i18n.js";
 import { loadPresets, optionFields, ruleOverrides, ruleSection } from "./rules.js";
 import { header, nameField } from "./page.js";
 import { botLevel, botTitle, byLevel } from "./bots.js";
-import { autositKey, creatorKey, inviteKey, NAME_KEY, noTimerKey, spacedNumber } from "./room.js";
+import { autositKey, creatorKey, inviteKey, NAME_KEY, noTimerKey, spacedNumber, startRoom } from "./room.js";
 import { PlayerBar } from "./player.js";
 
 // The bots of 快速开始: the middle of the ladder, a fair game for a newcomer.
@@ -64,9 +64,12 @@ function roomRequest(form, preset) {
 
 /**
  * After POST /api/rooms (or a 亲友圈's 开桌, answered the same): what the creator's browser
- * keeps, and to the room. `req` is the body sent.
+ * keeps, and to the room. `req` is the body sent. With `here` ({app, leave()}) the room starts
+ * in this very document (the address changes, nothing reloads), so the tap that created it
+ * still counts as the page's gesture: the deal and the first bell sound (docs/web.md "Sound and
+ * voice"); `leave` stops the page that was there.
  */
-export function enterCreatedRoom(res, req) {
+export function enterCreatedRoom(res, req, here = null) {
   // The creator sits at the first seat left for a person (none: watches the bots).
   const bots = req.bots || {};
   const human = [0, 1, 2].find((s) => !(String(s) in bots));
@@ -75,7 +78,14 @@ export function enterCreatedRoom(res, req) {
   if (res.shouxing_invite) localStorage.setItem(inviteKey(res.room_id), res.shouxing_invite);
   if (res.creator_token) localStorage.setItem(creatorKey(res.room_id), res.creator_token);
   if (req.turn_seconds === null) sessionStorage.setItem(noTimerKey(res.room_id), "1");
-  location.assign(res.url);
+  if (!here) {
+    location.assign(res.url);
+    return;
+  }
+  here.leave();
+  history.pushState(null, "", res.url);
+  window.scrollTo(0, 0);
+  startRoom(here.app, res.room_id);
 }
 
 /**
@@ -83,22 +93,27 @@ export function enterCreatedRoom(res, req) {
  * option controls afresh at its values) and the toggles that grey out what depends on them.
  */
 export function startLobby(app) {
-  const ui = { data: null, rooms: null, failed: null, preset: null, toggles: {}, error: null, busy: false };
+  // `left`: the lobby gave the page to a room it created (enterCreatedRoom): it draws no more.
+  const ui = { data: null, rooms: null, failed: null, preset: null, toggles: {}, error: null, busy: false, left: false };
   const nameRef = createRef();
   const numberRef = createRef();
   const bar = new PlayerBar({ changed: () => draw(), onSignedIn: () => loadRooms() });
 
   const savedName = () => localStorage.getItem(NAME_KEY) || "";
+  // One name box on the page: a guest's bar asks for a name (创建玩家), and 快速开始 takes the
+  // same one; the welcome's own box shows only when the bar has none (signed in, or a code).
+  const barAsksName = () => bar.me === null && bar.mode === "name";
   function keepName() {
-    if (!nameRef.current) return; // signed in: the seat takes the player's name (§7.2)
-    const name = nameRef.current.value.trim();
+    const input = nameRef.current || (barAsksName() ? bar.nameRef.current : null);
+    if (!input) return; // signed in: the seat takes the player's name (§7.2)
+    const name = input.value.trim();
     if (name) localStorage.setItem(NAME_KEY, name);
     else localStorage.removeItem(NAME_KEY);
   }
 
   function created(res, req) {
     keepName();
-    enterCreatedRoom(res, req);
+    enterCreatedRoom(res, req, { app, leave: () => (ui.left = true) });
   }
 
   async function create(body) {
@@ -247,7 +262,7 @@ export function startLobby(app) {
     return h(
       "section",
       { class: "panel welcome", "data-testid": "welcome" },
-      bar.me ? null : nameField(nameRef, "lobby-name", savedName()),
+      bar.me || barAsksName() ? null : nameField(nameRef, "lobby-name", savedName()),
       h(
         "button",
         { class: "primary quick", "data-testid": "quick-start", disabled: ui.busy || !ui.data, onclick: quickStart },
@@ -292,6 +307,7 @@ export function startLobby(app) {
   }
 
   function draw() {
+    if (ui.left) return;
     let body;
     if (ui.failed) body = h("p", { class: "error" }, t("error", { msg: ui.failed }));
     else if (!ui.data) body = [bar.render(), welcome(), h("p", { class: "loading" }, t("connecting"))];

@@ -365,7 +365,9 @@ export class PlayerBar {
       ),
       blocked ? null : this.passkeyButton(),
       h("p", { class: "help" }, byName ? t("player_help") : t("code_help")),
-      blocked ? passkeyNote(blocked) : null,
+      // Why no passkey is offered, said to one signing in as a player already made (另一台设备),
+      // not to every newcomer typing a name.
+      blocked && !byName ? passkeyNote(blocked) : null,
     );
   }
 

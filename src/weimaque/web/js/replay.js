@@ -9,6 +9,9 @@ import { breakdownView, eventText } from "./result.js";
 import { loadReview, reviewLabel, reviewLoading, reviewNote, reviewTimeline } from "./review.js";
 import { checkDeal } from "./fairness.js";
 
+/** A hand's title: a string, or a function that says it in the language shown now. */
+const titleOf = (title) => (typeof title === "function" ? title() : title);
+
 /** Fetch the list of finished hands (GET /api/rooms/{id}/hands). */
 export async function loadHistory(roomId) {
   const data = await api(`/api/rooms/${encodeURIComponent(roomId)}/hands`);
@@ -29,7 +32,7 @@ export function historyView(hands, { label, onReplay }) {
         h(
           "li",
           { key: hand.number, "data-testid": "history-hand" },
-          h("span", {}, hand.title ?? t("hand_n", { n: hand.number }), " · "),
+          h("span", {}, titleOf(hand.title) ?? t("hand_n", { n: hand.number }), " · "),
           h("span", {}, hand.chou ? t("chou") : `${t("winner", { who: label(hand.winner) })}`),
           hand.chou ? null : h("span", {}, ` ${hand.total}`),
           h("span", { class: "moves" }, " (", hand.settlement.seats.map(signed).join(" / "), ")"),
@@ -74,7 +77,7 @@ function scoreStrip(step, last, label) {
 /**
  * The replay viewer of hand `number`: its steps, where it stands and how it is shown. It owns no
  * DOM: `view()` describes it and `changed()` (the page's redraw) runs whenever it moves.
- * opts: {label(seat), title, bottom (the seat to show at the bottom), onClose(), changed(),
+ * opts: {label(seat), title (a string, or a function of the language shown), bottom (the seat to show at the bottom), onClose(), changed(),
  *        loaded: {steps, record} already fetched (a 回放码's GET /api/replays/{code}), or absent,
  *        reviewPath: where its 复盘 is asked for, when not the room's (a 回放码's own)}
  */
@@ -214,7 +217,7 @@ export class Replay {
       h(
         "div",
         { class: "replay-bar" },
-        h("strong", {}, t("replay"), " · ", this.opts.title ?? t("hand_n", { n: this.number })),
+        h("strong", { "data-testid": "replay-title" }, t("replay"), " · ", titleOf(this.opts.title) ?? t("hand_n", { n: this.number })),
         h("span", { "data-testid": "replay-step" }, t("step", { i, n: steps.length - 1 })),
         check === "verified" || check === "failed"
           ? h(

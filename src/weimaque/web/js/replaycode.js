@@ -40,7 +40,7 @@ export function startReplayCode(app, code) {
     const mine = me ? ui.seats.find((x) => x.player_id && x.player_id === me.player.id) : null;
     ui.replay = new Replay(null, data.number, {
       label,
-      title: handTitle(data),
+      title: () => handTitle(data),
       bottom: mine ? mine.seat : 0,
       loaded: data,
       reviewPath: `/api/replays/${encodeURIComponent(code)}/review`,

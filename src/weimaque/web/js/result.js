@@ -165,14 +165,15 @@ export function handEndView(end, { label, title }) {
           r.card ? [t("win_card", { card: "" }), cardRow(r.card, { size: "s" }), " · "] : null,
           sourceText(r, label),
         ),
-    r.hand
-      ? h("div", { class: "win-hand", "data-testid": "win-hand" }, cardRow(r.hand, { size: "s" }))
-      : null,
-    breakdownView(end.breakdown),
+    // Who pays what and the match totals first: in view as the sheet opens, on a phone too.
     ledgerTable(end.settlement, end.ledger, label),
     end.settlement && end.settlement.next_dealer !== undefined && !end.match_over
       ? h("p", { class: "next-dealer" }, t("next_dealer", { who: label(end.settlement.next_dealer) }))
       : null,
+    r.hand
+      ? h("div", { class: "win-hand", "data-testid": "win-hand" }, cardRow(r.hand, { size: "s" }))
+      : null,
+    breakdownView(end.breakdown),
     allHands(end, label),
   );
 }

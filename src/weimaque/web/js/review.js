@@ -7,6 +7,9 @@ import { t } from "./i18n.js";
 
 const fixed = (x) => (typeof x === "number" ? x.toFixed(1) : String(x));
 const plus = (x) => (x > 0 ? `+${fixed(x)}` : fixed(x));
+// Signed as `wmq review` writes them (Python's "+.1f" and "+d").
+const signed1 = (x) => (x < 0 ? x.toFixed(1) : `+${x.toFixed(1)}`);
+const signedInt = (x) => (x < 0 ? String(x) : `+${x}`);
 
 /** A graded decision's reason in the current language, from its data (`why`). */
 export function reasonText(d) {
@@ -16,14 +19,27 @@ export function reasonText(d) {
   return t(`why_${w.kind}`, params);
 }
 
-/** The review's closing sentence in the current language. */
+/**
+ * The review's closing sentence in the current language. Its steps are the timeline's: a
+ * decision at action `step` is replay step `step + 1`. A hand's points lost are bounded by what
+ * it could cost (docs/bots.md); when the mistakes' costs add past it, the sentence says why.
+ */
 export function summaryText(sum) {
   if (!sum.decisions) return t("review_none");
   const head = t("review_head", { n: sum.decisions, agree: sum.agree ?? 0 });
   if (!sum.mistakes) return `${head} ${t("review_clean")}`;
   const w = sum.worst_decision;
-  const worst = w ? t("review_worst", { hand: w.hand, step: w.step, taken: w.taken, best: w.best }) : "";
-  return `${head} ${t("review_mistakes", { n: sum.mistakes, lost: fixed(sum.points_lost) })}${worst}`;
+  const worst = w ? t("review_worst", { hand: w.hand, step: w.step + 1, taken: w.taken, best: w.best }) : "";
+  const capped = (sum.hand_losses || []).find((x) => x.capped);
+  const why = capped
+    ? t("review_capped", {
+        added: fixed(capped.added),
+        lost: fixed(capped.lost),
+        expected: signed1(capped.expected),
+        result: signedInt(capped.result),
+      })
+    : "";
+  return `${head} ${t("review_mistakes", { n: sum.mistakes, lost: fixed(sum.points_lost) })}${worst}${why}`;
 }
 
 const say = (key) => t(`review_${key}`);
@@ -46,17 +62,22 @@ export function reviewTimeline(review, current, go) {
     "div",
     { class: "review-timeline", "data-testid": "review-timeline" },
     h("strong", {}, say("label"), " "),
-    review.decisions.map((d) =>
+    h(
+      "span",
+      { class: "review-marks" },
+      review.decisions.map((d) =>
       h(
         "button",
         {
           key: `${d.hand}:${d.step}`,
           class: `small review-mark${d.mistake ? " mistake" : ""}${d.step + 1 === current ? " here" : ""}`,
           "data-testid": d.mistake ? "review-mistake" : "review-mark",
-          title: `${d.taken} → ${d.best}`,
+          "data-step": d.step + 1,
+          title: `${t("step_short", { i: d.step + 1 })}: ${d.taken} → ${d.best}`,
           onclick: () => go(d.step + 1),
         },
         d.mistake ? "✗" : "·",
+      ),
       ),
     ),
     h("p", { class: "review-summary", "data-testid": "review-summary" }, summaryText(review.summary)),
@@ -70,7 +91,8 @@ export function reviewNote(review, i) {
   return h(
     "div",
     { class: `review-note${d.mistake ? " mistake" : ""}`, "data-testid": "review-note" },
-    h("span", {}, `${d.taken} · ${say("best")} ${d.best} · ${say("cost")} ${d.cost.toFixed(1)} ± ${d.se.toFixed(1)}`),
+    h("span", { "data-testid": "review-step", "data-step": d.step + 1 }, `${t("step_short", { i: d.step + 1 })} · `),
+    h("span", {}, `${d.taken} · ${say("best")} ${d.best} · ${t("review_cost", { cost: d.cost.toFixed(1), se: d.se.toFixed(1) })}`),
     d.mistake ? h("strong", {}, ` · ${say("mistake")}`) : null,
     h("div", { class: "review-reason", "data-testid": "review-reason" }, reasonText(d)),
   );

@@ -30,6 +30,15 @@ export const autositKey = (roomId) => `wmq.autosit.${roomId}`;
 export const inviteKey = (roomId) => `wmq.invite.${roomId}`;
 // The creator's token (shown once by POST /api/rooms): frees a seat or gives it to a bot.
 export const creatorKey = (roomId) => `wmq.creator.${roomId}`;
+// 出 by two taps (the first raises the card, the second plays it), as the phone apps do: on by
+// default on a touch screen, switched in the room's drawer and remembered on this device.
+const CONFIRM_KEY = "wmq.discardConfirm";
+export function discardConfirmWanted() {
+  const kept = localStorage.getItem(CONFIRM_KEY);
+  if (kept) return kept === "on";
+  return Boolean(window.matchMedia?.("(pointer: coarse)").matches);
+}
+
 // The creator of a room without a timer agrees to it when seated.
 export const noTimerKey = (roomId) => `wmq.notimer.${roomId}`;
 // This tab's seat went to another device of the player (docs/protocol.md §7.2): it does not
@@ -69,6 +78,7 @@ export function startRoom(app, roomId) {
     onState: (conn) => {
       s.conn = conn;
       if (conn !== "open") ui.busy = false; // nothing is in flight on a dead socket
+      if (conn !== "open") cues.disconnected(); // the next snapshot is history: silent
       draw();
     },
   });
@@ -85,6 +95,7 @@ export function startRoom(app, roomId) {
     const flights = motion.before(msg, s);
     const wasToAct = s.toAct;
     applyMessage(s, msg);
+    if (!s.toAct) ui.raised = null; // a raised card waits for our 出 only while we may play
     cues.message(msg, s, wasToAct);
     if (msg.type === "chat") heard(msg);
     if (msg.type === "snapshot") noteCommitment(roomId, msg.hand_number, msg.commitment);
@@ -217,6 +228,17 @@ export function startRoom(app, roomId) {
     draw();
   }
 
+  /** A tap on a card we may 出: plays it, or with two-tap discards raises it first. */
+  function discardTap(face, key) {
+    if (!discardConfirmWanted() || (ui.raised && ui.raised.key === key)) {
+      ui.raised = null;
+      act(`出${face}`);
+      return;
+    }
+    ui.raised = { face, key };
+    draw();
+  }
+
   function sit(seat) {
     const name = (nameRef.current?.value ?? localStorage.getItem(NAME_KEY) ?? "").trim();
     if (name) localStorage.setItem(NAME_KEY, name);
@@ -244,7 +266,8 @@ export function startRoom(app, roomId) {
         hand.inMatch = count[m];
       }
       const many = Object.keys(count).length > 1;
-      for (const hand of hands) hand.title = handTitle(hand, many);
+      // A function: the title follows the language switch (i18n.js).
+      for (const hand of hands) hand.title = () => handTitle(hand, many);
       ui.history = { hands };
     } catch (err) {
       ui.history = { error: err.message };
@@ -384,6 +407,21 @@ export function startRoom(app, roomId) {
           },
           t("sit_back"),
           { class: "small primary", disabled: !online() },
+        ),
+      );
+    }
+    if (me !== null) {
+      const on = discardConfirmWanted();
+      out.push(
+        button(
+          "discard-confirm",
+          () => {
+            localStorage.setItem(CONFIRM_KEY, on ? "off" : "on");
+            ui.raised = null;
+            draw();
+          },
+          on ? t("discard_two_taps") : t("discard_one_tap"),
+          { "aria-pressed": on ? "true" : "false", title: t("discard_confirm_help") },
         ),
       );
     }
@@ -656,6 +694,18 @@ export function startRoom(app, roomId) {
     return h("div", { class: "timer", "data-testid": "timer" }, timerText());
   }
 
+  /** The clock of the seat that must 出, at that seat for every seat and watcher to see
+   * (docs/protocol.md §3 `turn_timer`). */
+  function seatClock(seat) {
+    if (!s.turnDeadline || s.obs?.phase !== "discard" || s.obs.turn !== seat) return null;
+    const left = secondsLeft(s.turnDeadline);
+    return h(
+      "span",
+      { class: `badge clock${left <= 5 ? " low" : ""}`, "data-testid": "seat-clock", "data-left": left, title: t("seat_clock_help") },
+      t("seat_clock", { s: left }),
+    );
+  }
+
   /** 托管 state of our seat: a banner with 取消托管 (one tap). */
   function autoplayControl() {
     const me = mySeat();
@@ -745,8 +795,10 @@ export function startRoom(app, roomId) {
       hintFaces: showHints ? hintFaces(showHints) : null,
       legal: canAct ? legal : [],
       toAct: s.toAct,
-      onDiscard: canAct ? (face) => act(`出${face}`) : null,
+      onDiscard: canAct ? discardTap : null,
+      raised: canAct ? ui.raised : null,
       timer: timerNode(),
+      clock: seatClock,
       notice: sameNetwork(),
       bubble: (seat) => bubble(ui.bubbles[String(seat)]),
       banner: autoplayControl(),
@@ -756,6 +808,7 @@ export function startRoom(app, roomId) {
         ? actionBar(legal, {
             act,
             offline: !online(),
+            twoTaps: discardConfirmWanted(),
             chiOpen: s.chiOpen,
             toggleChi: () => {
               s.chiOpen = !s.chiOpen;
@@ -1033,7 +1086,7 @@ export function startRoom(app, roomId) {
   setInterval(() => {
     cues.tick(s);
     const bubbles = Object.values(ui.bubbles).some((b) => b.until > Date.now() - 1000);
-    if (s.deadline || s.nextDeadline || s.voteDeadline || s.rematchDeadline || ui.toast || bubbles) {
+    if (s.deadline || s.turnDeadline || s.nextDeadline || s.voteDeadline || s.rematchDeadline || ui.toast || bubbles) {
       if (ui.toast && ui.toast.until <= Date.now()) ui.toast = null;
       draw();
     }

@@ -13,6 +13,52 @@ const SMALL = "一二三四五六七八九十";
 const BIG = "壹贰叁肆伍陆柒捌玖拾";
 const TOKENS = ["碰:", "偎:", "吃:", "手:", "胡:"];
 
+// A Python repr quoted in the scorer's messages ('…' or "…"), as one regular-expression group.
+const Q = `(?:'([^']*)'|"([^"]*)")`;
+// The scorer's messages (weimaque/notation.py, weimaque/errors.py) and what each says, in the
+// current language, with every number and quoted input it names: as specific as the English.
+const DETAILS = [
+  [`^empty card list ${Q}$`, "err_d_empty_cards"],
+  [`^digits ${Q} not closed by 'x' or 'd' in ${Q}$`, "err_d_digits"],
+  [`^case letter ${Q} without digits before it in ${Q}$`, "err_d_case_letter"],
+  [`^unknown card character ${Q} in ${Q}$`, "err_d_unknown_card"],
+  [`^expected one card, got (\\d+) in ${Q}$`, "err_d_one_card", "n"],
+  [`^(\\S+) appears (\\d+) times \\(at most (\\d+)\\) in ${Q}$`, "err_d_copies", "card n max"],
+  [`^unknown meld kind ${Q} in ${Q}$`, "err_d_meld_kind"],
+  [`^a meld has exactly 3 cards, got (\\d+) in ${Q}$`, "err_d_meld_size", "n"],
+  [`^吃 needs a run of one case, not ${Q}$`, "err_d_chi_run"],
+  [`^(\\S+) needs three identical cards, not ${Q}$`, "err_d_three_alike", "kind"],
+  [`^segment ${Q} is not of the form kind:cards$`, "err_d_segment_form"],
+  [`^unknown segment kind ${Q} in ${Q}$`, "err_d_segment_kind"],
+  [`^segment ${Q} has no cards$`, "err_d_segment_empty"],
+  [`^empty hand description ${Q}$`, "err_d_empty_hand"],
+  [`^--from takes 'self' or 'other', not ${Q} in ${Q}$`, "err_d_from"],
+  [`^more than one 胡: segment in ${Q}$`, "err_d_two_wins"],
+  [`^胡: takes exactly one card, not ${Q}$`, "err_d_win_one"],
+  [`^no 胡: \\(win:\\) segment in ${Q}$`, "err_d_no_win"],
+  [`^a hand has (\\d+) cards, got (\\d+) in ${Q}$`, "err_d_card_count", "want n"],
+].map(([re, key, names]) => [new RegExp(re), key, names ? names.split(" ") : []]);
+
+/**
+ * What a scorer's message says, in the current language: its numbers by name ({n}, {card}…),
+ * the texts it quotes as {a} and {b}. A message no pattern knows is shown by what it quotes.
+ */
+export function detailIn(message) {
+  for (const [re, key, names] of DETAILS) {
+    const m = message.match(re);
+    if (!m) continue;
+    const params = {};
+    let k = 1;
+    for (const name of names) params[name] = m[k++];
+    const quotes = [];
+    for (; k < m.length; k += 2) quotes.push(m[k] ?? m[k + 1] ?? "");
+    [params.a, params.b] = quotes;
+    return t(key, params);
+  }
+  const quoted = message.match(/'([^']*)'/);
+  return quoted ? `“${quoted[1]}”` : "";
+}
+
 /**
  * An error of the scorer in the current language: the sentence for its code, and the part of
  * the input it quotes. The engine's own message (English) follows in English only.
@@ -20,11 +66,10 @@ const TOKENS = ["碰:", "偎:", "吃:", "手:", "胡:"];
 function errorView(err) {
   const key = `err_${err.code}`;
   const head = t(key) === key ? t("err_bad_hand") : t(key);
-  const quoted = err.message.match(/'([^']*)'/);
-  const detail = currentLang() === "en" ? err.message : quoted ? `“${quoted[1]}”` : "";
+  const detail = currentLang() === "en" ? err.message : detailIn(err.message);
   return h(
     "div",
-    { class: "score-error error", "data-testid": "score-error", "data-code": err.code },
+    { class: "score-error error", "data-testid": "score-error", "data-code": err.code, "data-hand": err.hand },
     h("strong", {}, head),
     detail ? h("p", { class: "detail" }, h("code", {}, detail)) : null,
   );
@@ -54,11 +99,12 @@ export function startScore(app) {
 
   async function submit(e) {
     e?.preventDefault();
+    const hand = form.hand;
     try {
-      const res = await api("/api/score", { hand: form.hand, rules: form.rules, source: form.source, last: form.last });
+      const res = await api("/api/score", { hand, rules: form.rules, source: form.source, last: form.last });
       form.result = { breakdown: res.breakdown };
     } catch (err) {
-      form.result = { error: { code: err.code, message: err.message } };
+      form.result = { error: { code: err.code, message: err.message, hand } };
     }
     draw();
   }

@@ -78,6 +78,10 @@ function noise(at, dur, { freq = 2000, q = 1, type = "bandpass", gain = 0.3 } = 
 // One shape per cue, distinct by ear: a card laid (出), turned up (摸), the claims, the win,
 // the hand's end, our turn, the clock running out, a chat line.
 const CUES = {
+  // A new hand: the shuffle, a run of soft clicks.
+  deal: (t) => {
+    for (const d of [0, 0.06, 0.12, 0.2]) noise(t + d, 0.04, { freq: 2600, q: 0.8, gain: 0.22 });
+  },
   discard: (t) => {
     noise(t, 0.05, { freq: 1800, q: 1.2, gain: 0.45 });
     tone(t, 180, 0.09, { gain: 0.25, to: 90 });

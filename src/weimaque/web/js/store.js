@@ -16,6 +16,7 @@ export function emptyRoomState(roomId) {
     hints: null, // 听 hints, when asked for
     toAct: false,
     deadline: null, // local Date.now()-based deadline of our decision
+    turnDeadline: null, // the same for the seat that must 出, whoever it is (turn_timer)
     match: null,
     lastHand: null, // hand_end payload while between hands
     matchEnd: null,
@@ -61,6 +62,7 @@ function setDecision(s, msg) {
   s.legal = msg.legal_actions || [];
   s.toAct = Boolean(msg.to_act);
   s.deadline = msg.timer ? Date.now() + msg.timer.left_ms : null;
+  s.turnDeadline = msg.turn_timer ? Date.now() + msg.turn_timer.left_ms : null;
   s.chiOpen = false;
 }
 
@@ -100,6 +102,7 @@ const HANDLERS = {
     s.legal = [];
     s.toAct = false;
     s.deadline = null;
+    s.turnDeadline = null;
     s.hints = null;
     if (msg.observation) s.obs = msg.observation;
   },
@@ -125,6 +128,7 @@ const HANDLERS = {
     s.toAct = false;
     s.legal = [];
     s.deadline = null;
+    s.turnDeadline = null;
     if (s.match) {
       s.match.ledger = msg.ledger;
       s.match.scores = msg.scores;
@@ -145,6 +149,7 @@ const HANDLERS = {
       s.toAct = false;
       s.legal = [];
       s.deadline = null;
+      s.turnDeadline = null;
     }
   },
 

@@ -14,8 +14,10 @@ export function seatsAround(bottom) {
  * Draw a board from an observation.
  * ctx: {bottom, mySeat, label(seat), badges(seat) → [nodes], score(seat), hands (per seat,
  *       when visible), numbers (明息, own 息), legal: [action text], onDiscard(face) | null,
- *       hintFaces: Set of faces whose 出 leaves us 听, controls, side, banner, below: nodes
- *       | null, timer, bubble(seat) → node | null, notice: a line under the stock | null}
+ *       hintFaces: Set of faces whose 出 leaves us 听, raised: {face, key} of the card a first
+ *       tap raised (two-tap discards) | null, controls, side, banner, below: nodes
+ *       | null, timer, bubble(seat) → node | null, notice: a line under the stock | null,
+ *       clock(seat) → the running clock of the seat that must 出, seen by every seat | null}
  */
 export function renderBoard(obs, ctx) {
   const pos = seatsAround(ctx.bottom);
@@ -59,6 +61,7 @@ function seatHeader(obs, seat, rel, ctx) {
         )
       : null,
     ...(ctx.badges ? ctx.badges(seat) : []),
+    ctx.clock ? ctx.clock(seat) : null,
     mingXi(seat, ctx),
     h("span", { class: "seat-score", "data-testid": "seat-score" }, signed(ctx.score(seat))),
     ctx.bubble ? ctx.bubble(seat) : null, // a chat line at the seat (chat.js)
@@ -237,22 +240,26 @@ function handView(hand, ctx) {
   );
   const hinted = ctx.hintFaces || new Set();
   const columns = ctx.handColumns || sortedColumns(hand);
-  const stretch = (face, from, n) => {
+  const stretch = (face, from, n, colId) => {
     const ok = legal.has(face) && Boolean(ctx.onDiscard);
+    // With two-tap discards (room.js) the first tap raises the card, the second plays it.
+    const where = `${colId}:${from}`;
+    const raised = ok && ctx.raised?.key === where;
     return h(
       "button",
       {
         key: `${from}${face}`,
-        class: `stack${ok ? " legal" : ""}${legal.size && !ok ? " blocked" : ""}`,
+        class: `stack${ok ? " legal" : ""}${legal.size && !ok ? " blocked" : ""}${raised ? " raised" : ""}`,
         "data-testid": "hand-face",
         "data-face": face,
         "data-legal": ok ? "true" : "false",
+        "data-raised": raised ? "true" : null,
         // Not `disabled`: a disabled button takes no pointer events, and the hand is dragged
         // while others play.
         "aria-disabled": ok ? null : "true",
         tabindex: ok ? null : "-1",
         "aria-label": `${t("discard_hint")}: ${face}`,
-        onclick: ok ? () => ctx.onDiscard(face) : null,
+        onclick: ok ? () => ctx.onDiscard(face, where) : null,
       },
       hinted.has(face) ? h("span", { class: "ting", "data-testid": "ting-tag" }, t("hint_tag")) : null,
       Array.from({ length: n }, (_, i) => card(face, { size: "l", key: i, pos: from + i })),
@@ -275,7 +282,7 @@ function handView(hand, ctx) {
         "data-col": i,
         "data-cards": col.faces.join(""),
       },
-      parts.map(([f, k, n]) => stretch(f, k, n)),
+      parts.map(([f, k, n]) => stretch(f, k, n, col.id ?? i)),
     );
   };
   return h(
@@ -295,7 +302,7 @@ function handView(hand, ctx) {
  * run; with several runs the 吃 button opens the choice), 过. 出 is done by clicking a card.
  * With `offline` the buttons show but are disabled: nothing is sent while disconnected.
  */
-export function actionBar(legalTexts, { act, chiOpen, toggleChi, offline, extra }) {
+export function actionBar(legalTexts, { act, chiOpen, toggleChi, offline, extra, twoTaps }) {
   const acts = legalTexts.map(parseAction);
   const has = (kind) => acts.some((a) => a.kind === kind);
   const chis = acts.filter((a) => a.kind === "chi");
@@ -335,7 +342,7 @@ export function actionBar(legalTexts, { act, chiOpen, toggleChi, offline, extra 
   }
   if (has("pass")) buttons.push(button("pass", t("pass"), "过"));
   const hint = has("discard")
-    ? h("span", { class: "hint", "data-testid": "discard-hint" }, t("discard_hint"))
+    ? h("span", { class: "hint", "data-testid": "discard-hint" }, twoTaps ? t("discard_hint_two") : t("discard_hint"))
     : null;
   return h(
     "div",
