@@ -7,6 +7,7 @@ state of one server (:mod:`.context`), the HTTP endpoints (:mod:`.api`), the pla
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
@@ -131,11 +132,17 @@ def create_app(
         if restored:
             log.info("restored %d rooms", restored)
         server.manager.start()
+        listening = None
         if server.cluster is not None:
             server.cluster.start()
+            listening = asyncio.get_running_loop().create_task(server.listen_for_removals())
         try:
             yield
         finally:
+            if listening is not None:
+                listening.cancel()
+                with contextlib.suppress(BaseException):
+                    await listening
             await server.close()
 
     routes: list[Route | WebSocketRoute | Mount] = [
@@ -183,6 +190,10 @@ def create_app(
         Route("/api/clubs/{club_id}", clubapi.club, methods=["GET"]),
         Route("/api/clubs/{club_id}", clubapi.update_club, methods=["PATCH"]),
         Route("/api/clubs/{club_id}/invites", clubapi.invite, methods=["POST"]),
+        Route("/api/clubs/{club_id}/invites", clubapi.list_invites, methods=["GET"]),
+        Route(
+            "/api/clubs/{club_id}/invites/{invite_id}", clubapi.revoke_invite, methods=["DELETE"]
+        ),
         Route("/api/clubs/{club_id}/members/{player_id}", clubapi.member, methods=["POST"]),
         Route("/api/clubs/{club_id}/leave", clubapi.leave, methods=["POST"]),
         Route("/api/clubs/{club_id}/leaderboard", clubapi.leaderboard),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections.abc import Awaitable, Callable
 from importlib import resources
@@ -41,8 +42,14 @@ SEEN_EVERY: Final = 60.0
 MAX_LISTED: Final = 50
 #: Set in a request's scope when its cookie holds a key that signs nobody in.
 DEAD_COOKIE: Final = "weimaque.dead_cookie"
+#: The Redis channel on which a process tells the others of a member removed from a club
+#: ("{club id} {player id}"): the tables they own close that player's sockets too.
+REMOVED_CHANNEL: Final = "wmq:club-removed"
+#: Why a removed member's socket at a club table is closed.
+REMOVED_REASON: Final = "removed from the club"
 
 T = TypeVar("T")
+log = logging.getLogger("weimaque.server")
 
 _PLACEHOLDER: Final = """<!doctype html>
 <html lang="zh"><head><meta charset="utf-8"><title>安乡偎麻雀</title></head>
@@ -315,6 +322,65 @@ class Server:
             )
             return error_response(429, "rate_limited", message)
         return None
+
+    def leave_club_tables(self, club_id: str, player_id: str) -> int:
+        """A member removed from a club leaves its tables in this process: their sockets there
+        close, and each seat they hold goes as a departing player's does (docs/protocol.md
+        §7.5): 托管 plays it at once in a hand, and it is freed between hands (a player who
+        left gets it back no more: the table is no room to them now). How many sockets
+        closed."""
+        closed = 0
+        for room in list(self.manager.rooms.values()):
+            if room.opts.club != club_id:
+                continue
+            for conn in list(room.conns):
+                if conn.player is not None and conn.player[0] == player_id:
+                    conn.client.fail(REMOVED_REASON)
+                    closed += 1
+            for k, seat in enumerate(room.seats):
+                if seat.player != player_id or seat.token is None:
+                    continue
+                if room.state is None:
+                    room.free_seat(k)
+                else:
+                    seat.autoplay = seat.ready = True
+                    seat.away = False
+                    room.out.room_changed()
+                    room.auto.wake()
+        return closed
+
+    async def removed_from_club(self, club_id: str, player_id: str) -> None:
+        """``leave_club_tables`` here and, in a cluster, on every other process."""
+        self.leave_club_tables(club_id, player_id)
+        if self.cluster is not None:
+            with contextlib.suppress(ClusterUnavailable):
+                call = self.cluster.redis.publish(REMOVED_CHANNEL, f"{club_id} {player_id}")
+                await self.cluster._guarded(call)
+
+    async def listen_for_removals(self) -> None:
+        """In a cluster: apply the removals other processes publish, until cancelled (a lost
+        connection to Redis is made again)."""
+        assert self.cluster is not None
+        while True:
+            try:
+                pubsub = self.cluster.redis.pubsub()
+                await pubsub.subscribe(REMOVED_CHANNEL)
+                try:
+                    while True:
+                        message = await pubsub.get_message(
+                            ignore_subscribe_messages=True, timeout=0.1
+                        )
+                        if message is not None and message.get("type") == "message":
+                            club_id, _, player_id = str(message["data"]).partition(" ")
+                            self.leave_club_tables(club_id, player_id)
+                finally:
+                    with contextlib.suppress(Exception):
+                        await pubsub.aclose()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # Redis away: listened for again once it answers
+                log.debug("cluster: removals channel: %s: %s", type(exc).__name__, exc)
+                await asyncio.sleep(1.0)
 
     def store_failing(self) -> JSONResponse | None:
         """503 while the store cannot write."""

@@ -183,8 +183,8 @@ async def serve_socket(
                 first = False
             else:
                 frame = await websocket.receive()
-            if frame["type"] == "websocket.disconnect":
-                return
+            if frame["type"] == "websocket.disconnect" or client.failed is not None:
+                return  # closing (a member removed from the club, a reader behind): unread
             if not budget.allow("") or not s.address_budget.allow(address):
                 now = asyncio.get_running_loop().time()
                 if now - told >= 1.0:  # one notice a second; the rest are dropped
