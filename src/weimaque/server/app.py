@@ -21,7 +21,7 @@ from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from weimaque.server import api, clubapi, passkeyapi, playerapi, sockets
+from weimaque.server import api, clubapi, metrics, passkeyapi, playerapi, sockets
 from weimaque.server.cluster import ClusterConfig
 from weimaque.server.context import Server, error_response, server_of, web_dir
 from weimaque.server.forward import RoomRouter
@@ -77,6 +77,16 @@ async def http_error(request: Request, exc: Exception) -> Response:
     return response
 
 
+async def metrics_endpoint(request: Request) -> Response:
+    """``/metrics``: the process's Prometheus metrics, to a scraper on this machine or at a
+    ``--trust-proxy`` address that connects directly; anyone else finds nothing there
+    (:mod:`.metrics`, docs/scale.md)."""
+    s = server_of(request)
+    if not metrics.may_scrape(request, s.trusted):
+        return await unknown_path(request)
+    return metrics.exposition(s.metrics)
+
+
 async def worker(request: Request) -> Response:
     """``/sw.js``: the service worker of the installed app (:mod:`.shell`), from the root so
     that it controls every page; never cached by HTTP, so a new version is seen at once."""
@@ -124,7 +134,7 @@ def create_app(
     serving the browser UI of ``web`` (default: the package's own, :func:`web_dir`); with
     ``cluster``, one process of many (docs/scale.md), behind the ``trusted`` proxies."""
     limits = limits or Limits()
-    server = Server(store if store is not None else Store(db), limits, web, cluster)
+    server = Server(store if store is not None else Store(db), limits, web, cluster, trusted)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -153,6 +163,7 @@ def create_app(
         Route("/api/tidy", api.tidy_api, methods=["POST"]),
         Route("/api/health", api.health),
         Route("/api/live", api.live),
+        Route("/metrics", metrics_endpoint),
         Route("/api/presets", api.presets),
         Route("/api/rooms", api.create_room, methods=["POST"]),
         Route("/api/rooms", api.list_rooms, methods=["GET"]),

@@ -29,6 +29,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
+from weimaque.server import metrics
 from weimaque.server.periodic import every
 
 if TYPE_CHECKING:
@@ -244,7 +245,9 @@ class Cluster:
                     continue  # released meanwhile
                 if ok:
                     self.until[room_id] = self._trust(sent)
+                    metrics.LEASES_RENEWED.inc()
                 else:
+                    metrics.LEASES_LOST.inc()
                     del self.until[room_id]
                     log.warning("room %s: its lease is lost; dropped", room_id)
                     self.on_lost(room_id)

@@ -19,7 +19,7 @@ from typing import Any, Final, TypeVar, cast
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 
-from weimaque.server import accounts, botpool
+from weimaque.server import accounts, botpool, metrics
 from weimaque.server.accounts import Player
 from weimaque.server.cluster import Cluster, ClusterConfig, ClusterUnavailable
 from weimaque.server.fairqueue import FairQueue
@@ -94,6 +94,7 @@ class Budget:
         self.name = name
         self.local = RateLimiter(int(burst), interval)
         self.cluster = cluster
+        self.refused = metrics.RATE_LIMITED.labels(name)
 
     async def over(self, address: str, what: str) -> JSONResponse | None:
         """Take a token of ``address``: None, or the 429 to answer without one."""
@@ -103,9 +104,14 @@ class Budget:
                     self.name, address, self.local.burst, self.local.interval
                 )
             except ClusterUnavailable:
-                return over_rate(self.local, address, what)
-            return None if wait is None else too_many(wait, what)
-        return over_rate(self.local, address, what)
+                refused = over_rate(self.local, address, what)
+            else:
+                refused = None if wait is None else too_many(wait, what)
+        else:
+            refused = over_rate(self.local, address, what)
+        if refused is not None:
+            self.refused.inc()
+        return refused
 
     async def forgive(self, address: str) -> None:
         """Give back the token ``address`` last took (it was no abuse)."""
@@ -124,11 +130,17 @@ class Server:
         limits: Limits,
         web: Path | None = None,
         cluster: ClusterConfig | None = None,
+        trusted: tuple[str, ...] = (),
     ) -> None:
         """The parts over ``store``, within ``limits``, with the browser UI of ``web`` (default
-        :func:`web_dir`), a member of ``cluster`` (docs/scale.md) or alone; workers start on
-        first use."""
+        :func:`web_dir`), a member of ``cluster`` (docs/scale.md) or alone, behind the
+        ``trusted`` proxies; workers start on first use."""
         self.store = store
+        #: The balancers and peers whose forwarding headers count (``--trust-proxy``); they,
+        #: and loopback, may read ``/metrics``.
+        self.trusted = trusted
+        #: The series read when ``/metrics`` is scraped (:mod:`.metrics`).
+        self.metrics = metrics.registry_of(self)
         self.limits = limits
         self.cluster = None if cluster is None else Cluster(cluster)
         #: What else to close with the server (a relay's connections).

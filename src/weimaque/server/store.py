@@ -43,7 +43,7 @@ from typing import Any, Final, TypeVar
 
 import orjson
 
-from weimaque.server import accounts
+from weimaque.server import accounts, metrics
 from weimaque.server.engines import Connection, Engine, engine_for
 
 DEFAULT_DB: Final = "weimaque.db"
@@ -409,12 +409,14 @@ class Store:
         if not ops:
             self._done(ready, wrote=False)
             return []
+        started = time.perf_counter()
         try:
             self._transaction(ops, single)
         except Exception as exc:
             if self.engine.store_wide(exc):
                 return self._failed(ready, exc)
             return self._one_by_one(ready)
+        metrics.STORE_WRITE.observe(time.perf_counter() - started)
         self._done(ready, wrote=True)
         return []
 
