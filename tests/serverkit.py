@@ -90,13 +90,17 @@ class Server(Endpoint):
     """``wmq serve`` on a free port with a fresh database; ``log`` is its stderr."""
 
     def __init__(
-        self, tmp: Path, limits: dict[str, Any] | None = None, db: Path | None = None
+        self,
+        tmp: Path,
+        limits: dict[str, Any] | None = None,
+        db: Path | None = None,
+        options: tuple[str, ...] = (),
     ) -> None:
         self.port = free_port()
         self.db = db if db is not None else tmp / "server.db"
         self.log_path = tmp / "server.log"
         args = [sys.executable, "-c", "from weimaque.cli.app import main; main()", "serve"]
-        args += ["--port", str(self.port), "--db", str(self.db)]
+        args += ["--port", str(self.port), "--db", str(self.db), *options]
         for key, value in (limits or {}).items():
             args += ["--limit", f"{key}={value}"]
         self._log = self.log_path.open("wb")

@@ -227,8 +227,11 @@ def remove_device(db: Connection, player_id: str, device: str) -> int:
     return cur.rowcount
 
 
-def add_transfer(db: Connection, code_hash: str, player_id: str) -> None:
-    """A transfer code for ``player_id``; the player's earlier ones stop working."""
+def add_transfer(db: Connection, code_hash: str, player_id: str, device: str) -> None:
+    """A transfer code for ``player_id``, asked for on ``device`` (used now: the device a
+    full list signs out is never the one that brings the new one in); the player's earlier
+    codes stop working."""
+    seen(db, device, time.time())
     # Two indexed deletes (``transfers_player``, ``transfers_expires``), not one scan.
     db.execute("DELETE FROM transfers WHERE player_id = ?", (player_id,))
     db.execute("DELETE FROM transfers WHERE expires < ?", (time.time(),))

@@ -272,7 +272,9 @@ def qr_svg(text: str) -> str:
 async def start_transfer(request: Request, s: Server, player: Player) -> Response:
     """``POST /api/me/transfer``: a one-time code that signs another device in."""
     code = accounts.new_code()
-    failed = await write(s, lambda db: accounts.add_transfer(db, accounts.digest(code), player.id))
+    failed = await write(
+        s, lambda db: accounts.add_transfer(db, accounts.digest(code), player.id, player.device)
+    )
     if failed is not None:
         return failed
     page = f"{request.url.scheme}://{request.url.netloc}/me?code={code}"
