@@ -228,3 +228,51 @@ def test_a_long_read_does_not_hold_up_the_next(store: Store) -> None:
     finally:
         release.set()
         thread.join(20)
+
+
+def test_devices_and_invitations_are_bounded_on_both_engines(store: Store) -> None:
+    """The caps of accounts' SQL, on each engine: devices past ``MAX_DEVICES`` sign out the one
+    used longest ago; a club's live invitations stop at ``MAX_LIVE_INVITES``; an invitation's
+    uses run out; one made before a removal does not bring the removed player back."""
+    for pid in ("p", "q", "r"):
+        device = accounts.Device(f"{pid}0", f"hash-{pid}0", "test")
+        store.write(lambda db, p=pid, d=device: accounts.create_player(db, p, p, d))
+    for k in range(1, accounts.MAX_DEVICES + 3):
+        device = accounts.Device(f"p{k}", f"hash-p{k}", "test")
+        store.write(lambda db, d=device: accounts.add_device(db, "p", d))
+        store.write(lambda db, k=k: accounts.seen(db, f"p{k}", 1e10 + k))  # used in this order
+    store.flush(10)
+    held, _ = store.read(lambda db: accounts.devices(db, "p", "p0", limit=50))
+    assert len(held) == accounts.MAX_DEVICES
+    assert {d["id"] for d in held} == {f"p{k}" for k in range(3, accounts.MAX_DEVICES + 3)}
+
+    store.write(lambda db: accounts.create_club(db, "c", "牌友", "p", False, {}))
+    made = []
+    for k in range(accounts.MAX_LIVE_INVITES + 1):
+        invite = accounts.Invite(f"i{k}", f"code-{k}", "c", "p", 1e10, 2)
+        stored: list[bool] = []
+        store.write(lambda db, i=invite, out=stored: out.append(accounts.add_invite(db, i)))
+        store.flush(10)
+        made.append(stored[0])
+    assert made == [True] * accounts.MAX_LIVE_INVITES + [False]
+    assert len(store.read(lambda db: accounts.invites(db, "c"))) == accounts.MAX_LIVE_INVITES
+
+    def join(code: str, who: str) -> Any:
+        out: list[Any] = []
+        store.write(lambda db: out.append(accounts.join_by_invite(db, code, who))).result(10)
+        return out[0]
+
+    assert join("code-0", "q") == ("c", "member")
+    assert join("code-0", "q") == ("c", "member")  # a member again: no use spent
+    store.write(lambda db: accounts.remove_member(db, "c", "q")).result(10)
+    assert join("code-0", "q") == "removed"  # made before the removal
+    assert join("code-0", "r") == ("c", "member")
+    store.write(lambda db: accounts.set_role(db, "c", "r", None)).result(10)
+    assert join("code-0", "r") is None  # spent: two uses
+    revoked: list[int] = []
+    store.write(lambda db: revoked.append(accounts.revoke_invite(db, "c", "i1"))).result(10)
+    assert revoked == [1]
+    assert join("code-1", "r") is None  # revoked
+    later = accounts.Invite("new", "code-new", "c", "p", 1e10, 1)
+    store.write(lambda db: accounts.add_invite(db, later)).result(10)
+    assert join("code-new", "q") == ("c", "member")  # an admin's new invitation brings them back
