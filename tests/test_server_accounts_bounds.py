@@ -37,7 +37,12 @@ JSON = {"Content-Type": "application/json"}
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    limits = {"player_burst": 1000, "guess_burst": 1000, "http_burst": 100_000}
+    limits = {
+        "player_burst": 1000,
+        "guess_burst": 1000,
+        "invite_burst": 1000,
+        "http_burst": 100_000,
+    }
     with running(tmp_path_factory.mktemp("accounts"), limits) as s:
         yield s
 
@@ -175,6 +180,22 @@ def test_invitations_are_capped_listed_and_revoked(server: Server) -> None:
     invite(server, club, owner)
     listed = call(server, "GET", f"/api/clubs/{club}/invites", owner)[1]["invites"]
     assert [i["uses"] for i in listed if i["id"] == made[0]["id"]] == [1]
+
+
+def test_an_address_makes_invitations_at_a_bounded_rate(tmp_path: Path) -> None:
+    with running(tmp_path, {"invite_burst": 2, "invite_interval": 3600}) as server:
+        _, owner = player(server, "阿明")
+        club = call(server, "POST", "/api/clubs", owner, {"name": "牌友"})[1]["club"]["id"]
+        invite(server, club, owner)
+        invite(server, club, owner, uses=2)
+        status, _, raw = server.request(
+            f"/api/clubs/{club}/invites",
+            b"{}",
+            {**JSON, "Authorization": f"Bearer {owner}"},
+        )
+        assert status == 429 and json.loads(raw)["error"]["code"] == "rate_limited", raw
+        listed = call(server, "GET", f"/api/clubs/{club}/invites", owner)[1]["invites"]
+        assert len(listed) == 2
 
 
 def test_devices_are_capped_paged_and_expire(server: Server) -> None:

@@ -18,6 +18,7 @@ from weimaque.server.accounts import ADMINS, Player, Role
 from weimaque.server.api import check_room_body, open_room
 from weimaque.server.context import Server, server_of
 from weimaque.server.context import error_response as _error
+from weimaque.server.limits import client_address
 from weimaque.server.options import RoomError, RoomOptions, quoted
 from weimaque.server.playerapi import (
     body,
@@ -206,6 +207,9 @@ async def invite(request: Request) -> Response:
     uses = _bounded(raw, "uses", 1, accounts.MAX_INVITE_USES)
     if isinstance(uses, JSONResponse):
         return uses
+    refused = await s.invite_budget.over(client_address(request.scope), "new invitations")
+    if refused is not None:
+        return refused
     code = accounts.new_code()
     made = accounts.Invite(
         id=accounts.new_id(),

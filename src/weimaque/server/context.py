@@ -157,6 +157,7 @@ class Server:
         # Secrets are guessed at most this fast per address (docs/protocol.md §7.6).
         self.guesses = Budget("guesses", limits.guess_burst, limits.guess_interval, shared)
         self.player_budget = Budget("players", limits.player_burst, limits.player_interval, shared)
+        self.invite_budget = Budget("invites", limits.invite_burst, limits.invite_interval, shared)
         #: When each device was last written as seen (``player_keys.last_seen``).
         self.seen: dict[str, float] = {}
         #: Open sockets per signed-in player (a club shows its members online by it).

@@ -90,7 +90,7 @@ RELAY_SOCKETS: Final = Gauge(
 RATE_LIMITED: Final = Counter(
     "wmq_rate_limited",
     "Requests and messages refused by a per-address budget (budget: http, rooms, players, "
-    "guesses, ws_messages)",
+    "invites, guesses, ws_messages)",
     ["budget"],
     registry=REGISTRY,
 )
