@@ -81,6 +81,7 @@ cluster: setup services
 lint: setup
 	$(BIN)/ruff check src tests bench research
 	$(BIN)/ruff format --check src tests bench research
+	$(BIN)/lint-imports --no-cache
 
 typecheck: env
 	$(BIN)/mypy --strict src

@@ -94,15 +94,17 @@ class Server(Endpoint):
         tmp: Path,
         limits: dict[str, Any] | None = None,
         db: Path | None = None,
-        options: tuple[str, ...] = (),
+        extra: list[str] | None = None,
     ) -> None:
+        """``wmq serve`` with ``limits`` (``--limit NAME=VALUE``) and ``extra`` arguments."""
         self.port = free_port()
         self.db = db if db is not None else tmp / "server.db"
         self.log_path = tmp / "server.log"
         args = [sys.executable, "-c", "from weimaque.cli.app import main; main()", "serve"]
-        args += ["--port", str(self.port), "--db", str(self.db), *options]
+        args += ["--port", str(self.port), "--db", str(self.db)]
         for key, value in (limits or {}).items():
             args += ["--limit", f"{key}={value}"]
+        args += extra or []
         self._log = self.log_path.open("wb")
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen(args, stdout=self._log, stderr=self._log, env=env)

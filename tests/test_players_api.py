@@ -353,9 +353,10 @@ def test_a_club_table_its_seats_and_its_records(client: TestClient) -> None:
         assert [p["player_id"] for p in m["players"]] == ids
         stats = client.get("/api/me/stats?days=7", headers=heads[seat]).json()
         assert (stats["matches"], stats["hands"], stats["points"]) == (1, 1, totals[seat])
+    # A practice table (a chosen seed) is in 战绩, marked, and on no leaderboard (§7.5).
     board = client.get(f"/api/clubs/{cid}/leaderboard?days=1", headers=heads[1]).json()
-    assert sorted(r["points"] for r in board["rows"]) == sorted(totals)
-    assert all(r["hands"] == 1 and r["matches"] == 1 for r in board["rows"])
+    assert board["rows"] == []
+    assert not client.get("/api/me/matches", headers=heads[0]).json()["matches"][0]["ranked"]
     assert "0" in error(client.get(f"/api/clubs/{cid}/leaderboard?days=0", headers=heads[1]), 400)
     # 老王 also plays a table of his own, outside the club.
     elsewhere = bot_table(client, heads[2], seed=3)
@@ -577,6 +578,7 @@ def hostile_input(client: TestClient) -> None:
         ("POST", "/api/me/transfer"),
         ("POST", "/api/me/passkeys/options"),
         ("POST", "/api/me/passkeys"),
+        ("PATCH", "/api/me/passkeys/{x}"),
         ("POST", "/api/clubs"),
         ("POST", "/api/clubs/join"),
         ("PATCH", f"/api/clubs/{cid}"),
@@ -612,10 +614,13 @@ def hostile_input(client: TestClient) -> None:
             f"/api/replays/{part}/review?seat={part}",
             f"/api/me/matches?limit=5&before={part}",
             f"/api/me/stats?days={part}",
+            f"/api/numbers/{part}",
         ):
             res = client.get(path, headers=head)
             assert 400 <= res.status_code < 500, (path, res.status_code, res.text[:200])
         res = client.delete(f"/api/me/devices/{part}", headers=head)
+        assert res.status_code in (404, 405) and res.json()["error"]["message"], res.text
+        res = client.delete(f"/api/me/passkeys/{part}", headers=head)
         assert res.status_code in (404, 405) and res.json()["error"]["message"], res.text
     # The player and the club are as they were.
     assert client.get("/api/me", headers=head).json()["player"]["name"] == "阿明"

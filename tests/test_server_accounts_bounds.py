@@ -263,7 +263,7 @@ def get_from(address: str, port: int, path: str) -> tuple[int, bytes]:
 
 def test_metrics_are_served_to_loopback_only(tmp_path: Path) -> None:
     # Listening on every address, so that it can be asked from another one of this machine.
-    server = Server(tmp_path, options=("--host", "0.0.0.0"))
+    server = Server(tmp_path, extra=["--host", "0.0.0.0"])
     try:
         room = server.room(seed=3, turn_seconds=None)
         table = Table(server, room["room_id"])

@@ -335,11 +335,14 @@ def test_an_old_decision_is_refused_and_the_game_goes_on(server: Server) -> None
 
 def test_a_dropped_hands_decision_numbers_are_never_given_again(server: Server) -> None:
     # 解散 drops the hand in progress and gives its number to the next hand dealt (in the next
-    # match): its decisions are numbered above every one of the dropped hand.
-    room_id = server.room(
-        seed=3, turn_seconds=None, bot_delay_ms=0, bots={"1": "random", "2": "random"}
-    )["room_id"]
+    # match): its decisions are numbered above every one of the dropped hand. A friend under
+    # 托管 at seat 1 agrees (with only bots to agree the hand would be played out instead).
+    room_id = server.room(seed=3, turn_seconds=None, bot_delay_ms=0, bots={"2": "random"})[
+        "room_id"
+    ]
     tab = seat_tab(server, room_id, 0)
+    friend = seat_tab(server, room_id, 1)
+    friend.send(type="autoplay", on=True)
     seen: list[int] = []
     try:
         for _ in range(3):
@@ -349,11 +352,13 @@ def test_a_dropped_hands_decision_numbers_are_never_given_again(server: Server) 
             assert tab.answer(i)["type"] == "ack"
         view = tab.until(lambda m: m["type"] in ("snapshot", "events") and bool(m["to_act"]))
         dropped, old = view["hand_number"], view["decision"]
-        tab.send(type="dissolve")  # the bots agree: it passes at once
+        tab.send(type="dissolve")
+        friend.send(type="vote", agree=True)  # the bot agrees too: it passes
         tab.until(lambda m: m["type"] == "match_end" and m["dissolved"])
         i = tab.send(type="act", action=legal(view)[0], decision=old)
         assert tab.answer(i)["code"] == "stale"
-        tab.send(type="rematch")  # the only person seated: the next match starts at once
+        friend.send(type="rematch")
+        tab.send(type="rematch")  # both people seated chose it: the next match starts at once
         snap = tab.until(lambda m: m["type"] == "snapshot" and m["room"]["match_number"] == 2)
         assert snap["hand_number"] == dropped
         assert snap["decision"] > max([*seen, old])
@@ -367,6 +372,7 @@ def test_a_dropped_hands_decision_numbers_are_never_given_again(server: Server) 
         assert tab.answer(i)["type"] == "ack"
     finally:
         tab.c.close()
+        friend.c.close()
 
 
 def test_a_decision_number_counts_only_what_the_seat_was_shown(server: Server) -> None:

@@ -344,6 +344,7 @@ def test_a_vote_passes_with_two_agreeing_and_one_silent(client: TestClient) -> N
             "passed": True,
             "by": 0,
             "refused_by": [],
+            "absent": [],
         }
         ended = clients[2].until(lambda m: m["type"] == "match_end")
         assert ended["dissolved"] is True and ended["hands_played"] == 0
@@ -428,18 +429,24 @@ def crash(server: serverkit.Server) -> None:
 
 
 def test_a_dissolved_room_stays_dissolved_after_a_restart(tmp_path: Path) -> None:
-    body = {"seed": 44, "bots": {"1": "greedy", "2": "greedy"}, "bot_delay_ms": 0}
+    # Two people and a bot: the hand in progress is dropped when both agree (a player alone
+    # with bots would see it played out, docs/protocol.md §2.4).
+    body = {"seed": 44, "bots": {"2": "greedy"}, "bot_delay_ms": 0}
     body["options"] = {"liuzi": True}
     server = serverkit.Server(tmp_path)
     try:
         room = server.room(**body)["room_id"]
         c = server.ws(room)
         token = c.reply(c.send(type="sit", seat=0, name="p0"), "welcome")["token"]
+        friend = server.ws(room)
+        friend.reply(friend.send(type="sit", seat=1, name="p1"), "welcome")
+        friend.reply(friend.send(type="autoplay", on=True), "snapshot")
         c.reply(c.send(type="autoplay", on=True), "snapshot")
         first = c.until(lambda m: m["type"] == "hand_end", timeout=30)
         c.reply(c.send(type="autoplay", on=False), "snapshot")
         c.reply(c.send(type="next"), "snapshot")  # hand 2 is dealt, then dissolved
         c.send(type="dissolve")
+        friend.send(type="vote", agree=True)
         ended = c.until(lambda m: m["type"] == "match_end")
         assert ended["dissolved"] and ended["hands_played"] == 1
         # The 留子 pool left is shared as at a normal end (RULES §8.5).
@@ -507,7 +514,8 @@ def test_match_two_restores_with_its_own_ledger_and_room_wide_numbers(tmp_path: 
         info = again.get(f"/api/rooms/{room}")["room"]
         assert (info["match_number"], info["first_hand"], info["hand_number"]) == (2, 3, 3)
         assert info["status"] == "between_hands" and info["hands_played"] == 1
-        assert info["next_hand"]["seconds"] == 600
+        # Nobody is back yet: the room rests, no countdown runs (docs/protocol.md §2.4).
+        assert info["next_hand"] is None and info["resting"]["seconds"] == 300
         hands = again.get(f"/api/rooms/{room}/hands")
         assert [(h["number"], h["match"]) for h in hands["hands"]] == [(1, 1), (2, 1), (3, 2)]
         assert hands["ledger"] == end3["ledger"]

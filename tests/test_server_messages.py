@@ -78,7 +78,8 @@ def test_a_played_match_sends_only_listed_kinds_in_their_form() -> None:
         RoomOptions(turn_seconds=None, bot_delay_ms=0, next_seconds=None, seed=7)
     )
     wires = [Wire() for _ in range(4)]
-    conns = [room.connect(w) for w in wires]
+    # Seat 0's player is signed in: their phone takes the seat at the end (``elsewhere``).
+    conns = [room.connect(w, ("p0-id", "p0") if k == 0 else None) for k, w in enumerate(wires)]
     for seat, conn in enumerate(conns[:3]):
         say(room, conn, type="join", id=f"j{seat}")
         say(room, conn, type="sit", seat=seat, name=f"p{seat}", id=seat)
@@ -112,6 +113,9 @@ def test_a_played_match_sends_only_listed_kinds_in_their_form() -> None:
     say(room, conns[0], type="dissolve", id="d")
     say(room, conns[1], type="vote", agree=True, id="v1")
     say(room, conns[2], type="vote", agree=True, id="v2")
+    phone = Wire()
+    wires.append(phone)
+    say(room, room.connect(phone, ("p0-id", "p0")), type="join", claim=True, id="phone")
     room.out.flush()
     seen: set[str] = set()
     for wire in wires:

@@ -82,15 +82,18 @@ def test_watching_keeps_the_seat_and_sitting_back_returns_it(client: TestClient)
 
 
 def test_a_seat_is_left_only_between_hands(client: TestClient) -> None:
-    room_id = make_room(client, seed=5, bots={"1": "random", "2": "random"}, bot_delay_ms=0)
+    # Two people and a bot: a player who is not alone with bots leaves only between hands.
+    room_id = make_room(client, seed=5, bots={"2": "random"}, bot_delay_ms=0)
     with contextlib.ExitStack() as stack:
-        clients, tokens = seat_all(client, room_id, stack, seats=(0,))
+        clients, tokens = seat_all(client, room_id, stack, seats=(0, 1))
         c = clients[0]
         room = room_of(client, room_id)
         assert room.state is not None
         err = c.reply(c.send(type="leave"), "error")
         assert err["code"] == "hand_in_progress" and room.seats[0].token == hash_token(tokens[0])
+        assert "解散" in err["message"]
         c.reply(c.send(type="autoplay", on=True), "snapshot")
+        clients[1].reply(clients[1].send(type="autoplay", on=True), "snapshot")
         deadline = time.monotonic() + 60
         while room.state is not None and time.monotonic() < deadline:
             time.sleep(0.02)

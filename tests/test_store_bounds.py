@@ -55,6 +55,10 @@ SCANS: dict[str, str] = {
     "a club's members": "SELECT role FROM club_members WHERE club_id = 'c'",
     "a player's clubs": "SELECT role FROM club_members WHERE player_id = 'p'",
     "a room's actions": "DELETE FROM actions WHERE room_id = 'r'",
+    "a player's ceremonies": "DELETE FROM ceremonies WHERE player_id = 'p'",
+    "expired ceremonies": "DELETE FROM ceremonies WHERE expires < 5",
+    "a room's number": "SELECT number FROM room_numbers WHERE room_id = 'r'",
+    "a player's passkeys": "SELECT id FROM passkeys WHERE player_id = 'p'",
 }
 
 #: The indices migration 0007 adds.
@@ -68,6 +72,7 @@ INDICES = (
     "player_keys_last_seen",
     "rooms_club",
     "rooms_live",
+    "ceremonies_player",
     "match_seats_player",
 )
 

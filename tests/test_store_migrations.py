@@ -93,3 +93,37 @@ def test_an_older_database_is_upgraded_in_place_and_loses_nothing(tmp_path: Path
         replay = client.get(f"/api/replays/{codes[1]}").json()
         assert replay["number"] == 2 and replay["steps"] and "room_id" not in replay
         assert client.get(f"/api/rooms/{waiting}").json()["room"]["status"] == "waiting"
+
+
+def test_hands_of_an_older_file_rank_only_real_play(tmp_path: Path) -> None:
+    """Revision 0004 marks the hands an older file holds (docs/protocol.md §7.5): a practice
+    room's (a chosen seed) and a player's against bots alone count on no leaderboard; every
+    old hand was played (it is in 战绩 as before)."""
+    path = tmp_path / "old.db"
+    db = sqlite3.connect(path, isolation_level=None)
+    migrations.upgrade(db, "0003")
+    rooms = {"practice": {"seed": 5}, "friends": {}, "alone": {}}
+    for room_id, config in rooms.items():
+        db.execute(
+            "INSERT INTO rooms (id, created, config, seats, status) VALUES (?, 0, ?, '{}', 'over')",
+            (room_id, json.dumps(config)),
+        )
+    bots = {"practice": [None, None, "random"], "friends": [None, None, "random"]}
+    bots["alone"] = [None, "random", "random"]
+    for room_id, kinds in bots.items():
+        for seat, bot in enumerate(kinds):
+            db.execute(
+                "INSERT INTO hand_seats (room_id, number, seat, match, player_id, name, bot, "
+                "club_id, finished, points, won, chou, xi) "
+                "VALUES (?, 1, ?, 1, NULL, 'x', ?, 'c', 0, 0, 0, 1, 0)",
+                (room_id, seat, bot),
+            )
+    db.close()
+    Store(path).close()
+    ranked = rows(
+        path,
+        "SELECT room_id, MIN(ranked), MAX(ranked), MIN(played) FROM hand_seats "
+        "GROUP BY room_id ORDER BY room_id",
+    )
+    assert ranked == [("alone", 0, 0, 1), ("friends", 1, 1, 1), ("practice", 0, 0, 1)]
+    assert rows(path, "SELECT COUNT(*) FROM room_numbers") == [(0,)]

@@ -27,7 +27,7 @@ from tests.test_engine_rules import (
 )
 from weimaque.cards import NUM_FACES, faces_str
 from weimaque.game.events import Won
-from weimaque.game.observation import OBS_SIZE, observation, observation_array
+from weimaque.game.observation import OBS_SIZE, observation, observation_array, view_of
 from weimaque.game.record import hand_record, replay
 from weimaque.game.state import GameState
 from weimaque.notation import parse_cards
@@ -289,3 +289,39 @@ def test_a_discard_as_its_seat_is_shown_it_while_others_decide() -> None:
             assert not other.to_act and other.legal_actions == ()
             state.apply(seat, action)
     assert checked > 200 and held > 0, (checked, held)
+
+
+def _play_until(seed: int, steps: int) -> GameState:
+    """A random hand of anxiang (the moves of ``random.Random(seed)``), ``steps`` moves in."""
+    state = GameState.new("anxiang", seed, dealer=0)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        seat = state.current_player()
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    return state
+
+
+def test_a_wei_window_counts_the_weid_card_once() -> None:
+    # Seat 2 偎s 二 (RULES §4.3): the card lies in its meld, and the window is open on it.
+    state = _play_until(427, 32)
+    obs = view_of(state, 2)
+    assert obs.claim is not None and obs.claim.origin == "wei" and obs.claim.card == 1
+    assert obs.seen_counts()[1] == 4
+
+
+@pytest.mark.parametrize("rules", ["anxiang", "xiaozhuo"])
+def test_no_viewer_sees_more_than_four_copies_over_random_hands(rules: str) -> None:
+    # RULES §1.1: four copies of each face; a view counts each card it shows once.
+    rng = random.Random(5)
+    full = 0
+    for seed in range(150):
+        state = GameState.new(rules, seed, dealer=seed % 3)
+        while not state.is_terminal():
+            for viewer in (0, 1, 2, "public"):
+                obs = view_of(state, viewer)
+                seen = obs.seen_counts()
+                assert max(seen) <= 4, (rules, seed, viewer, obs.claim)
+                full += seen.count(4)
+            seat = state.current_player()
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+    assert full > 1000  # views that see every copy of a face

@@ -204,20 +204,8 @@ class Knowledge:
                 if slot.kind == "wei":
                     slot.face_down = m.face_down
         rows = [list(r) for r in obs.rows]
-        seen = list(hand)
-        for s in range(NUM_SEATS):
-            for slot in melds[s]:
-                if slot.faces is not None:
-                    for f in slot.faces:
-                        seen[f] += 1
-            for f in rows[s]:
-                seen[f] += 1
-        claim_card = None
-        if claim is not None and claim.card is not None:
-            claim_card = claim.card
-            if claim.origin in ("discard", "draw", "release"):
-                seen[claim_card] += 1  # on the table, in nobody's hand yet
-        unseen = faces_of([COPIES - n for n in seen])
+        claim_card = None if claim is None else claim.card
+        unseen = faces_of([COPIES - n for n in obs.seen_counts()])
         return Knowledge(
             view=view,
             seat=seat,

@@ -107,18 +107,8 @@ class _Table:
             for m in obs.melds[seat]
             if m.faces is not None
         )
-        seen = list(self.hand)
-        for s in range(3):
-            for m in obs.melds[s]:
-                for f in m.faces or ():
-                    seen[f] += 1
-            for f in obs.rows[s]:
-                seen[f] += 1
-        claim = obs.claim
         self.claim_card = view.claim_card()
-        if claim is not None and self.claim_card is not None and claim.origin != "wei":
-            seen[self.claim_card] += 1  # the card under claim lies in no row or meld yet
-        self.unseen = [max(0, COPIES - n) for n in seen]
+        self.unseen = [max(0, COPIES - n) for n in obs.seen_counts()]
         total_unseen = max(1, sum(self.unseen))
         stock = obs.stock_left
         #: chance that one given unseen copy still comes out of the stock

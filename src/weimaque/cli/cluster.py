@@ -36,6 +36,14 @@ def cluster(
             "the folder must be reachable by it (e.g. under /tmp).",
         ),
     ] = None,
+    tls_cert: Annotated[
+        Path | None,
+        typer.Option(
+            "--tls-cert",
+            help="A PEM file of the certificate chain and its private key: the balancer "
+            "speaks https (the servers behind it read the scheme from it; docs/scale.md).",
+        ),
+    ] = None,
 ) -> None:
     """Serve the browser game from a local cluster: PostgreSQL, Redis, N servers, HAProxy."""
     from weimaque.deploy import haproxy, postgres, redis
@@ -57,6 +65,9 @@ def cluster(
             err=True,
         )
         raise typer.Exit(2)
+    if tls_cert is not None and not tls_cert.is_file():
+        typer.echo(f"wmq cluster: no certificate file {str(tls_cert)!r}", err=True)
+        raise typer.Exit(2)
     temporary = None
     if folder is None:
         temporary = scratch_folder()
@@ -70,7 +81,8 @@ def cluster(
     previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         typer.echo(f"wmq cluster: starting {servers} servers in {folder} …")
-        with LocalCluster(folder, servers=servers, port=port) as running:
+        cert = None if tls_cert is None else tls_cert.resolve()
+        with LocalCluster(folder, servers=servers, port=port, tls_cert=cert) as running:
             typer.echo(f"wmq cluster: {running.url}/")
             typer.echo(f"  balancer   {running.url}  (haproxy, {folder / 'haproxy'})")
             for k, server in enumerate(running.servers, 1):

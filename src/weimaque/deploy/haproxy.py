@@ -7,6 +7,11 @@ A process is checked with ``GET /api/live`` every 500 ms, taken out after 2 fail
 after 2 successes; ``/api/live`` and not ``/api/health``, which answers 503 while the store is
 failing, when a table waits for the store and its sockets must stay up (docs/protocol.md §4).
 
+With a certificate (``tls_cert``, a PEM holding the certificate chain and its key) the balancer
+speaks TLS to clients and plain HTTP to the processes, telling them the scheme in
+``X-Forwarded-Proto`` (never a client's own), which a process that trusts the balancer reads:
+its cookies are ``Secure`` and a passkey's origin is ``https://`` (docs/scale.md).
+
 ``haproxy_config`` renders the configuration for any list of backends: ``LocalHAProxy`` runs it
 on this machine, and the same text serves several machines (docs/scale.md).
 """
@@ -45,13 +50,17 @@ def haproxy_config(
     bind: str = "*:80",
     edge: bool = True,
     maxconn: int | None = None,
+    tls_cert: str | os.PathLike[str] | None = None,
 ) -> str:
     """HAProxy 2.6's configuration for ``wmq serve`` processes at ``backends`` (host, port).
 
     ``bind`` is where the balancer listens (``127.0.0.1:8000``, ``*:80``). With ``edge`` (the
     balancer is what clients connect to) an ``X-Forwarded-For`` sent by a client is dropped
     before the balancer adds the client's address, so a server that trusts the balancer
-    (``--trust-proxy``) reads the real one; behind another proxy, pass ``edge=False``.
+    (``--trust-proxy``) reads the real one, and ``X-Forwarded-Proto`` is set to the scheme the
+    client used (a client's own is replaced); behind another proxy, pass ``edge=False``.
+    ``tls_cert`` (a PEM file: certificate chain and private key) makes the balancer listen with
+    TLS (``bind ... ssl crt``).
     ``maxconn`` bounds the balancer's connections (a table holds three sockets, a spectator
     one); without it HAProxy derives the bound from its file limit (``ulimit -n``).
 
@@ -70,7 +79,16 @@ def haproxy_config(
         for k, (host, port) in enumerate(backends)
     )
     limit = "" if maxconn is None else f"global\n    maxconn {maxconn}\n\n"
-    drop = "    http-request del-header X-Forwarded-For\n" if edge else ""
+    drop = (
+        "    http-request del-header X-Forwarded-For\n"
+        "    http-request set-header X-Forwarded-Proto https if { ssl_fc }\n"
+        "    http-request set-header X-Forwarded-Proto http if !{ ssl_fc }\n"
+        if edge
+        else ""
+    )
+    if tls_cert is not None and any(c in str(tls_cert) for c in " \t\n\"'#\\"):
+        raise ValueError(f"haproxy_config: a certificate path without spaces, not {tls_cert!r}")
+    tls = "" if tls_cert is None else f" ssl crt {tls_cert}"
     return f"""\
 # wmq serve behind HAProxy 2.6 (weimaque.deploy.haproxy.haproxy_config).
 {limit}defaults
@@ -86,7 +104,7 @@ def haproxy_config(
     timeout check 2s
 
 frontend wmq
-    bind {bind}
+    bind {bind}{tls}
 {drop}\
     # The room a request belongs to: /r/ID, /ws/ID, /api/rooms/ID and below (docs/protocol.md §1-2).
     http-request set-var(txn.room) path,field(3,/) if {{ path_beg /r/ /ws/ }}
@@ -134,7 +152,8 @@ class LocalHAProxy(Piece):
     """HAProxy on 127.0.0.1 in front of ``backends``, its configuration and log in ``folder``.
 
     Started by the constructor (in the foreground, ``-db``, as a child process); ``close()``
-    stops it. ``port`` is where it listens (a free one when not given).
+    stops it. ``port`` is where it listens (a free one when not given); with ``tls_cert`` (a
+    PEM of the certificate chain and key) it listens with TLS.
     """
 
     def __init__(
@@ -143,6 +162,7 @@ class LocalHAProxy(Piece):
         backends: Sequence[tuple[str, int]],
         port: int | None = None,
         binary: str = HAPROXY,
+        tls_cert: str | os.PathLike[str] | None = None,
     ) -> None:
         if not available(binary):
             raise RuntimeError(f"haproxy is not installed at {binary!r}")
@@ -150,10 +170,12 @@ class LocalHAProxy(Piece):
         self.folder.mkdir(parents=True, exist_ok=True)
         self.backends = list(backends)
         self.port = port if port is not None else free_port()
+        self.tls = tls_cert is not None
         self.config = self.folder / "haproxy.cfg"
         self.log = self.folder / "haproxy.log"
         self.config.write_text(
-            haproxy_config(self.backends, bind=f"127.0.0.1:{self.port}"), encoding="utf-8"
+            haproxy_config(self.backends, bind=f"127.0.0.1:{self.port}", tls_cert=tls_cert),
+            encoding="utf-8",
         )
         check_config(self.config, binary)
         out: IO[bytes] = self.log.open("ab")
@@ -181,8 +203,8 @@ class LocalHAProxy(Piece):
 
     @property
     def url(self) -> str:
-        """``http://127.0.0.1:PORT``: what clients open."""
-        return f"http://127.0.0.1:{self.port}"
+        """``http://127.0.0.1:PORT`` (``https://`` with TLS): what clients open."""
+        return f"{'https' if self.tls else 'http'}://127.0.0.1:{self.port}"
 
     @property
     def pid(self) -> int | None:

@@ -176,7 +176,8 @@ class LocalCluster(Piece):
     Started by the constructor (everything is stopped again if a piece fails to start);
     ``url`` is the balancer's, where clients go; ``port`` is where it listens (a free one
     when not given). ``close()`` stops all of it. ``serve_args`` are added to every
-    ``wmq serve`` (``["--limit", "seat_grace=60"]``).
+    ``wmq serve`` (``["--limit", "seat_grace=60"]``); with ``tls_cert`` (a PEM of the
+    certificate chain and key) the balancer speaks TLS (docs/scale.md).
     """
 
     def __init__(
@@ -186,6 +187,7 @@ class LocalCluster(Piece):
         port: int | None = None,
         lease_seconds: float | None = None,
         serve_args: Sequence[str] = (),
+        tls_cert: str | os.PathLike[str] | None = None,
     ) -> None:
         if servers < 1:
             raise ValueError(f"a cluster needs at least one server, not {servers}")
@@ -205,7 +207,10 @@ class LocalCluster(Piece):
             for server in self.servers:
                 server.wait_live()
             self.haproxy = LocalHAProxy(
-                self.folder / "haproxy", [("127.0.0.1", s.port) for s in self.servers], port=port
+                self.folder / "haproxy",
+                [("127.0.0.1", s.port) for s in self.servers],
+                port=port,
+                tls_cert=tls_cert,
             )
         except BaseException:
             self.close()

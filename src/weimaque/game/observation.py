@@ -163,6 +163,25 @@ class Observation:
     #: The hand's result once it is over (its JSON form).
     result: Mapping[str, Any] | None = None
 
+    def seen_counts(self) -> list[int]:
+        """How many copies of each face the viewer can see, by face: its own hand, every meld
+        shown face up, the rows, and the card under claim while it lies on the table (a 偎's
+        card is already in its meld, RULES §4.3, and is counted there once)."""
+        seen = [0] * NUM_FACES
+        for f in self.hand or ():
+            seen[f] += 1
+        for seat_melds in self.melds:
+            for m in seat_melds:
+                for f in m.faces or ():
+                    seen[f] += 1
+        for row in self.rows:
+            for f in row:
+                seen[f] += 1
+        claim = self.claim
+        if claim is not None and claim.card is not None and claim.origin != "wei":
+            seen[claim.card] += 1
+        return seen
+
     def to_json(self) -> dict[str, Any]:
         """The JSON form: the dict views, records and programs read (docs/protocol.md §2.2)."""
         out: dict[str, Any] = {

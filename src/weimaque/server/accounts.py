@@ -40,6 +40,10 @@ DEVICE_IDLE_SECONDS: Final = 365 * 24 * 3600
 MAX_LIVE_INVITES: Final = 20
 #: The most joins one invitation may allow.
 MAX_INVITE_USES: Final = 100
+#: Characters of a player's id that tell two members of one name apart on a leaderboard.
+TAG_LENGTH: Final = 4
+#: Digits of a room's number (docs/protocol.md §1).
+NUMBER_DIGITS: Final = 6
 
 Role = Literal["owner", "admin", "member", "pending"]
 ADMINS: Final = ("owner", "admin")
@@ -456,18 +460,20 @@ def share_club(db: Connection, a: str, b: str) -> list[str]:
 # ----------------------------------------------------------------- 战绩 and 回放码
 
 
-#: The match summaries of a room's match, summed again from its hands' seats (idempotent: a
-#: hand written twice, after a restart, is counted once). Parameters: room id, match.
+#: The match summaries of a room's match, summed again from its played hands' seats
+#: (idempotent: a hand written twice, after a restart, is counted once; a hand nobody played
+#: counts for nobody, §7.3). Parameters: room id, match.
 MATCH_SEATS: Final = (
     "INSERT INTO match_seats (room_id, match, seat, holder, player_id, name, bot, club_id, "
-    "started, last, hands, total) SELECT room_id, match, seat, COALESCE(player_id, ''), "
-    "MAX(player_id), MAX(name), MAX(bot), MAX(club_id), MIN(finished), MAX(finished), "
-    "COUNT(*), SUM(points) FROM hand_seats WHERE room_id = ? AND match = ? "
+    "started, last, hands, total, ranked) SELECT room_id, match, seat, "
+    "COALESCE(player_id, ''), MAX(player_id), MAX(name), MAX(bot), MAX(club_id), "
+    "MIN(finished), MAX(finished), COUNT(*), SUM(points), MIN(ranked) FROM hand_seats "
+    "WHERE room_id = ? AND match = ? AND played = 1 "
     "GROUP BY room_id, match, seat, COALESCE(player_id, '') "
     "ON CONFLICT (room_id, match, seat, holder) DO UPDATE SET player_id = excluded.player_id, "
     "name = excluded.name, bot = excluded.bot, club_id = excluded.club_id, "
     "started = excluded.started, last = excluded.last, hands = excluded.hands, "
-    "total = excluded.total"
+    "total = excluded.total, ranked = excluded.ranked"
 )
 
 
@@ -486,6 +492,8 @@ def matches(
     ``match_seats_player``), joined with every seat of those matches, their room's match and
     their club; its cost is the page's, whatever the player's number of hands.
     """
+    # A hand nobody played themselves (托管 all through) is in nobody's 战绩 (§7.4): such
+    # hands are not summed into match_seats.
     where = "player_id = ?"
     args: list[Any] = [player_id]
     if clubs is not None:
@@ -499,8 +507,8 @@ def matches(
     rows = db.execute(
         "SELECT me.room_id, me.match, me.seat, me.club_id, me.started, me.last, me.hands, "
         "me.total, o.seat, o.name, o.player_id, o.total, o.bot, o.last, m.number, m.over, "
-        "m.rules, c.name FROM (SELECT room_id, match, seat, club_id, started, last, hands, "
-        f"total FROM match_seats WHERE {where} "
+        "m.rules, c.name, me.ranked FROM (SELECT room_id, match, seat, club_id, started, last, "
+        f"hands, total, ranked FROM match_seats WHERE {where} "
         "ORDER BY last DESC, room_id DESC, match DESC LIMIT ?) me "
         "JOIN match_seats o ON o.room_id = me.room_id AND o.match = me.match "
         "LEFT JOIN matches m ON m.room_id = me.room_id "
@@ -517,7 +525,7 @@ def matches(
             match,
             seat,
         ):
-            number, over, rules, club_name = row[14:18]
+            number, over, rules, club_name, ranked = row[14:19]
             seats = {}
             out.append(
                 {
@@ -528,6 +536,9 @@ def matches(
                     "started": started,
                     "last": last,
                     "hands": hands,
+                    # Whether every hand of it counts on a leaderboard (no practice, no bots
+                    # alone).
+                    "ranked": bool(ranked),
                     "over": number is None or number != match or bool(over),
                     "seat": seat,
                     "total": int(total),
@@ -559,7 +570,7 @@ def stats(db: Connection, player_id: str, since: float) -> dict[str, int]:
     row = db.execute(
         "SELECT COUNT(DISTINCT room_id || '/' || match), COUNT(*), COALESCE(SUM(won), 0), "
         "COALESCE(SUM(chou), 0), COALESCE(SUM(points), 0), COALESCE(MAX(xi), 0) "
-        "FROM hand_seats WHERE player_id = ? AND finished >= ?",
+        "FROM hand_seats WHERE player_id = ? AND finished >= ? AND played = 1",
         (player_id, since),
     ).fetchone()
     keys = ("matches", "hands", "wins", "chou", "points", "biggest")
@@ -567,16 +578,27 @@ def stats(db: Connection, player_id: str, since: float) -> dict[str, int]:
 
 
 def leaderboard(db: Connection, club_id: str, since: float) -> list[dict[str, Any]]:
+    """The club's members (removed ones are not) by their points over the ranked hands at its
+    tables since ``since``: hands two people played, at tables with no chosen seed (§7.5)."""
     rows = db.execute(
         "SELECT h.player_id, p.name, SUM(h.points), COUNT(DISTINCT h.room_id || '/' || h.match), "
         "COUNT(*), SUM(h.won), MAX(h.xi) FROM hand_seats h JOIN players p ON p.id = h.player_id "
-        "WHERE h.club_id = ? AND h.finished >= ? GROUP BY h.player_id, p.name "
-        "ORDER BY SUM(h.points) DESC, p.name",
+        "JOIN club_members m ON m.club_id = h.club_id AND m.player_id = h.player_id "
+        "WHERE h.club_id = ? AND h.finished >= ? AND h.ranked = 1 AND m.role != 'pending' "
+        "GROUP BY h.player_id, p.name ORDER BY SUM(h.points) DESC, p.name, h.player_id",
         (club_id, since),
     ).fetchall()
+    names: dict[str, int] = {}
+    for row in rows:
+        names[row[1]] = names.get(row[1], 0) + 1
     return [
         {
-            "player": {"id": i, "name": n},
+            # Two members of one name are told apart by the start of their ids.
+            "player": {
+                "id": i,
+                "name": n,
+                "label": n if names[n] == 1 else f"{n}#{i[:TAG_LENGTH]}",
+            },
             "points": int(points),
             "matches": int(m),
             "hands": int(hands),
@@ -606,6 +628,39 @@ def hand_seats(db: Connection, room_id: str, number: int) -> tuple[list[dict[str
     ).fetchone()
     seats = [{"seat": s, "name": n, "player_id": p, "bot": b} for s, n, p, _, b in rows]
     return seats, int(before[0])
+
+
+def room_number(db: Connection, room_id: str) -> str | None:
+    """The six-digit number of a room (None: it has none)."""
+    row = db.execute("SELECT number FROM room_numbers WHERE room_id = ?", (room_id,)).fetchone()
+    return None if row is None else str(row[0])
+
+
+def room_of_number(db: Connection, number: str) -> tuple[str, str | None] | None:
+    """(room id, club id) of a room number, while its room is not over (None: no such)."""
+    row = db.execute(
+        "SELECT r.id, r.club_id FROM room_numbers n JOIN rooms r ON r.id = n.room_id "
+        "WHERE n.number = ? AND r.status != 'over'",
+        (number,),
+    ).fetchone()
+    return None if row is None else (str(row[0]), row[1])
+
+
+def give_number(db: Connection, number: str, room_id: str) -> bool:
+    """Give ``number`` to ``room_id`` if it is free (never given, or its room is over);
+    whether it was."""
+    row = db.execute(
+        "SELECT r.status FROM room_numbers n LEFT JOIN rooms r ON r.id = n.room_id "
+        "WHERE n.number = ?",
+        (number,),
+    ).fetchone()
+    if row is None:
+        db.execute("INSERT INTO room_numbers (number, room_id) VALUES (?, ?)", (number, room_id))
+        return True
+    if row[0] is not None and row[0] != "over":
+        return False
+    db.execute("UPDATE room_numbers SET room_id = ? WHERE number = ?", (room_id, number))
+    return True
 
 
 def open_rooms(db: Connection, *, player: str | None = None, club: str | None = None) -> list[str]:
@@ -683,16 +738,24 @@ __all__ = [
 
 
 # ----------------------------------------------------------------- passkeys
+# A player's passkeys are theirs to see, name and remove (docs/protocol.md §7.1).
+
+#: The most passkeys one player holds.
+MAX_PASSKEYS: Final = 10
 
 
 def add_passkey(
-    db: Connection, credential: str, player_id: str, public_key: bytes, count: int
-) -> None:
-    db.execute(
-        "INSERT INTO passkeys (id, player_id, public_key, sign_count, created) "
-        "VALUES (?, ?, ?, ?, ?)",
-        (credential, player_id, public_key, count, time.time()),
+    db: Connection, credential: str, player_id: str, public_key: bytes, count: int, name: str
+) -> bool:
+    """Keep a new passkey of ``player_id``; False when the credential is known already (to
+    this player or another, even by a registration at the same moment on another process):
+    the caller answers 409, and nothing is written."""
+    cur = db.execute(
+        "INSERT INTO passkeys (id, player_id, public_key, sign_count, created, name) "
+        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
+        (credential, player_id, public_key, count, time.time(), name),
     )
+    return bool(cur.rowcount == 1)
 
 
 def passkey(db: Connection, credential: str) -> tuple[str, bytes, int] | None:
@@ -704,16 +767,92 @@ def passkey(db: Connection, credential: str) -> tuple[str, bytes, int] | None:
 
 
 def passkeys_of(db: Connection, player_id: str) -> list[dict[str, Any]]:
+    """A player's passkeys, oldest first: ``{"id", "name", "created", "last_used"}``."""
     rows = db.execute(
-        "SELECT id, created FROM passkeys WHERE player_id = ? ORDER BY created", (player_id,)
+        "SELECT id, name, created, last_used FROM passkeys WHERE player_id = ? ORDER BY created",
+        (player_id,),
     ).fetchall()
-    return [{"id": i, "created": c} for i, c in rows]
+    return [{"id": i, "name": n, "created": c, "last_used": u} for i, n, c, u in rows]
 
 
-def passkey_used(db: Connection, credential: str, count: int, device: Device) -> str:
-    """A passkey signed a device in: its new sign count, the device's key; the player's id."""
-    db.execute("UPDATE passkeys SET sign_count = ? WHERE id = ?", (count, credential))
+def rename_passkey(db: Connection, player_id: str, credential: str, name: str) -> int:
+    """Name one of the player's passkeys; how many were (0: not theirs)."""
+    cur = db.execute(
+        "UPDATE passkeys SET name = ? WHERE id = ? AND player_id = ?", (name, credential, player_id)
+    )
+    return cur.rowcount
+
+
+def remove_passkey(db: Connection, player_id: str, credential: str) -> int:
+    """Forget one of the player's passkeys (it signs nobody in again); how many were."""
+    cur = db.execute("DELETE FROM passkeys WHERE id = ? AND player_id = ?", (credential, player_id))
+    return cur.rowcount
+
+
+def sign_out_everywhere(db: Connection, player_id: str) -> tuple[int, int]:
+    """Every device key, transfer code and passkey of the player gone: (devices, passkeys)."""
+    devices = db.execute("DELETE FROM player_keys WHERE player_id = ?", (player_id,)).rowcount
+    db.execute("DELETE FROM transfers WHERE player_id = ?", (player_id,))
+    db.execute("DELETE FROM ceremonies WHERE player_id = ?", (player_id,))
+    passkeys = db.execute("DELETE FROM passkeys WHERE player_id = ?", (player_id,)).rowcount
+    return devices, passkeys
+
+
+def passkey_used(db: Connection, credential: str, count: int, device: Device) -> str | None:
+    """A passkey signed a device in: its new sign count and last use, the device's key; the
+    player's id (None when the passkey was removed meanwhile)."""
     row = db.execute("SELECT player_id FROM passkeys WHERE id = ?", (credential,)).fetchone()
+    if row is None:
+        return None
+    db.execute(
+        "UPDATE passkeys SET sign_count = ?, last_used = ? WHERE id = ?",
+        (count, time.time(), credential),
+    )
     player_id = str(row[0])
     add_device(db, player_id, device)
     return player_id
+
+
+# ----------------------------------------------------------------- ceremonies
+# A ceremony's challenge is kept in the store, so that every process of a cluster finds it
+# (docs/scale.md); it is good once, until ``expires``.
+
+
+#: Ceremonies kept at once: past this the oldest go first (an address asking for options
+#: without end fills no disk).
+MAX_CEREMONIES: Final = 10_000
+
+
+def keep_ceremony(
+    db: Connection, ticket: str, challenge: bytes, player_id: str | None, seconds: float
+) -> None:
+    """Keep a challenge under ``ticket`` for ``seconds``; the expired ones go, and the oldest
+    past ``MAX_CEREMONIES``."""
+    now = time.time()
+    db.execute("DELETE FROM ceremonies WHERE expires < ?", (now,))
+    (kept,) = db.execute("SELECT COUNT(*) FROM ceremonies").fetchone()
+    if int(kept) >= MAX_CEREMONIES:
+        db.execute(
+            "DELETE FROM ceremonies WHERE ticket IN "
+            "(SELECT ticket FROM ceremonies ORDER BY expires LIMIT ?)",
+            (int(kept) - MAX_CEREMONIES + 1,),
+        )
+    db.execute(
+        "INSERT INTO ceremonies (ticket, challenge, player_id, expires) VALUES (?, ?, ?, ?)",
+        (ticket, challenge, player_id, now + seconds),
+    )
+
+
+def take_ceremony(db: Connection, ticket: str) -> tuple[bytes, str | None] | None:
+    """The challenge of ``ticket`` and whose ceremony it is, spent now (the one process whose
+    delete removes the row has it); None when it is unknown, spent or expired."""
+    row = db.execute(
+        "SELECT challenge, player_id, expires FROM ceremonies WHERE ticket = ?", (ticket,)
+    ).fetchone()
+    if row is None:
+        return None
+    if db.execute("DELETE FROM ceremonies WHERE ticket = ?", (ticket,)).rowcount != 1:
+        return None
+    if float(row[2]) < time.time():
+        return None
+    return bytes(row[0]), None if row[1] is None else str(row[1])

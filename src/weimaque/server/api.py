@@ -22,6 +22,8 @@ from weimaque.bots import REGISTRY, SPEC_BOUNDS, check_spec, get_bot
 from weimaque.errors import WeimaqueError
 from weimaque.rules.config import OPTION_NAMES, PATTERN_NAMES, RuleConfig
 from weimaque.rules.registry import DEFAULT_PRESET, list_rules
+from weimaque.server import accounts
+from weimaque.server.accounts import NUMBER_DIGITS, Player
 from weimaque.server.cluster import ClusterUnavailable
 from weimaque.server.context import Server, server_of
 from weimaque.server.context import error_response as _error
@@ -42,10 +44,13 @@ from weimaque.server.protocol import PROTOCOL_VERSION, clean_text, is_token
 from weimaque.server.rooms import Room
 from weimaque.server.scoreapi import ScoreError, score_request
 from weimaque.server.seats import SeatId, hash_token
+from weimaque.server.store import StoreUnavailable
 from weimaque.server.tidyapi import tidy_request
 from weimaque.server.views import replay_steps
 
 MAX_SEED: Final = 2**63 - 1
+#: Numbers tried for a new room before it is left without one.
+NUMBER_TRIES: Final = 8
 #: The most hands a match of a room created over HTTP may have (RULES §8.6's match).
 MAX_MATCH_HANDS: Final = 100
 #: How long creating a room waits for it to be written before answering 503.
@@ -223,6 +228,7 @@ async def open_room(s: Server, request: Request, raw: Any, club: str | None = No
         for other in list(s.created_by):
             s.live_rooms(other)
     keys = s.manager.issue_keys(room)
+    await give_number(s, room)
     # Answered once the room is in the store: a room id given out is never lost.
     try:
         await asyncio.wait_for(written(s.store.barrier()), CREATE_WAIT_SECONDS)
@@ -241,6 +247,57 @@ async def open_room(s: Server, request: Request, raw: Any, club: str | None = No
             **keys,
         },
         status_code=201,
+    )
+
+
+async def give_number(s: Server, room: Room) -> None:
+    """Give a new room a six-digit number that no room in play has (docs/protocol.md §1);
+    a room left without one (the store refused every try) is joined by its link alone."""
+    for _ in range(NUMBER_TRIES):
+        if s.store.failing is not None:
+            return
+        number = str(secrets.randbelow(9 * 10 ** (NUMBER_DIGITS - 1)) + 10 ** (NUMBER_DIGITS - 1))
+        given: list[bool] = []
+
+        def give(db: Any, number: str = number, given: list[bool] = given) -> None:
+            given.append(accounts.give_number(db, number, room.id))
+
+        try:
+            await written(s.store.write(give))
+        except StoreUnavailable:
+            continue  # another process gave it at the same moment, or the store failed
+        if given and given[0]:
+            room.table.number = number
+            return
+
+
+async def room_by_number(request: Request) -> Response:
+    """``GET /api/numbers/{number}``: the room a six-digit number names, to join it. A wrong
+    number is a guess (docs/protocol.md §7.6): an address has a budget of them."""
+    s = server_of(request)
+    text = str(request.path_params["number"])
+    refused = await s.guessed(request)
+    if refused is not None:
+        return refused
+    found = None
+    if len(text) == NUMBER_DIGITS and text.isascii() and text.isdigit():
+        found = await s.read(lambda db: accounts.room_of_number(db, text))
+    if found is not None:
+        room_id, club = found
+        if club is not None:  # a club's table is no room to anyone but its members
+            player = await s.player_of(request)
+            role = None
+            if isinstance(player, Player):
+                pid = player.id
+                role = await s.read(lambda db: accounts.role_of(db, club, pid))
+            if role is None or role == "pending":
+                found = None
+    if found is None:
+        return _error(404, "room_not_found", f"no room in play has the number {quoted(text, 20)}")
+    await s.right_guess(request)
+    room_id = found[0]
+    return JSONResponse(
+        {"v": PROTOCOL_VERSION, "room_id": room_id, "number": text, "url": f"/r/{room_id}"}
     )
 
 
@@ -499,6 +556,7 @@ __all__ = [
     "open_room",
     "presets",
     "review_of",
+    "room_by_number",
     "room_info",
     "score_api",
     "seat_bot",

@@ -25,7 +25,7 @@ from weimaque.server import api, clubapi, metrics, passkeyapi, playerapi, socket
 from weimaque.server.cluster import ClusterConfig
 from weimaque.server.context import Server, error_response, server_of, web_dir
 from weimaque.server.forward import RoomRouter
-from weimaque.server.limits import Limits, SecurityHeaders, client_address
+from weimaque.server.limits import Limits, SameOrigin, SecurityHeaders, client_address
 from weimaque.server.options import quoted
 from weimaque.server.rooms import Room
 from weimaque.server.shell import UI_LIBRARY, ShellFiles, service_worker
@@ -168,6 +168,7 @@ def create_app(
         Route("/api/rooms", api.create_room, methods=["POST"]),
         Route("/api/rooms", api.list_rooms, methods=["GET"]),
         Route("/api/rooms/{room_id}", api.room_info),
+        Route("/api/numbers/{number}", api.room_by_number),
         Route("/api/rooms/{room_id}/hands", api.hands),
         Route("/api/rooms/{room_id}/record", api.match_record),
         Route("/api/rooms/{room_id}/seats/{seat}/free", api.free_seat, methods=["POST"]),
@@ -185,12 +186,16 @@ def create_app(
         Route("/api/players/passkey", passkeyapi.sign_in, methods=["POST"]),
         Route("/api/me/passkeys/options", passkeyapi.register_options, methods=["POST"]),
         Route("/api/me/passkeys", passkeyapi.register, methods=["POST"]),
+        Route("/api/me/passkeys", passkeyapi.list_passkeys, methods=["GET"]),
+        Route("/api/me/passkeys/{passkey}", passkeyapi.rename_passkey, methods=["PATCH"]),
+        Route("/api/me/passkeys/{passkey}", passkeyapi.remove_passkey, methods=["DELETE"]),
         Route("/api/players/{player_id}/matches", playerapi.player_matches),
         Route("/api/me", playerapi.me, methods=["GET"]),
         Route("/api/me", playerapi.rename, methods=["PATCH"]),
         Route("/api/me/devices", playerapi.list_devices),
         Route("/api/me/devices/{device}", playerapi.remove_device, methods=["DELETE"]),
         Route("/api/me/signout", playerapi.sign_out, methods=["POST"]),
+        Route("/api/me/signout/all", playerapi.sign_out_everywhere, methods=["POST"]),
         Route("/api/me/transfer", playerapi.start_transfer, methods=["POST"]),
         Route("/api/me/matches", playerapi.my_matches),
         Route("/api/me/stats", playerapi.my_stats),
@@ -220,7 +225,12 @@ def create_app(
         if not (web / UI_LIBRARY).is_file():
             log.warning("the browser UI's library %s is missing: run `make setup`", UI_LIBRARY)
     routes.append(Route("/{path:path}", unknown_path, methods=["GET", "HEAD"]))
-    middleware = [Middleware(SecurityHeaders), Middleware(ApiRateLimit, server=server)]
+    # A foreign page's request is refused before a cluster relays it (the relay drops Origin).
+    middleware = [
+        Middleware(SecurityHeaders),
+        Middleware(ApiRateLimit, server=server),
+        Middleware(SameOrigin),
+    ]
     if server.cluster is not None:
         middleware.append(Middleware(RoomRouter, server=server))
     app = Starlette(

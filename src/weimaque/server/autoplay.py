@@ -97,6 +97,9 @@ class AutoPlay:
             times.append(now + 1.0)  # look again whether the store writes (a deal waits for it)
         if self.table.vote is not None:
             times.append(self.table.vote.deadline)
+        rest = self.table.rest_deadline()
+        if rest is not None:
+            times.append(rest)
         if self.table.rematch is not None:
             times.append(self.table.rematch.deadline)
         if self.table.state is None and self.table.match.hands and not self.table.match.is_over():
@@ -112,6 +115,11 @@ class AutoPlay:
         done = False
         if self.seating.mark_offline(now):
             self.out.room_changed()
+            done = True
+        if self.hands.presence():
+            self.out.room_changed()
+            done = True
+        if self.hands.close_if_idle():
             done = True
         if self.table.vote is not None and now >= self.table.vote.deadline:
             self.hands.settle_vote()

@@ -40,6 +40,8 @@ REVIEWS_KEPT: Final = 256
 SEEN_EVERY: Final = 60.0
 #: The most rooms a player's or a club's list shows.
 MAX_LISTED: Final = 50
+#: The target of every guess at a transfer code: they share one budget, whatever the address.
+TRANSFER_CODES: Final = "transfer-codes"
 #: Set in a request's scope when its cookie holds a key that signs nobody in.
 DEAD_COOKIE: Final = "weimaque.dead_cookie"
 #: The Redis channel on which a process tells the others of a member removed from a club
@@ -156,14 +158,17 @@ class Server:
         self.room_budget = Budget("rooms", limits.room_burst, limits.room_interval, shared)
         # Secrets are guessed at most this fast per address (docs/protocol.md §7.6).
         self.guesses = Budget("guesses", limits.guess_burst, limits.guess_interval, shared)
+        # ... and at most this fast per target however many addresses guess: per player (a
+        # passkey answered wrongly) and for the transfer codes of all players together.
+        self.target_guesses = Budget(
+            "target-guesses", limits.target_guess_burst, limits.target_guess_interval, shared
+        )
         self.player_budget = Budget("players", limits.player_burst, limits.player_interval, shared)
         self.invite_budget = Budget("invites", limits.invite_burst, limits.invite_interval, shared)
         #: When each device was last written as seen (``player_keys.last_seen``).
         self.seen: dict[str, float] = {}
         #: Open sockets per signed-in player (a club shows its members online by it).
         self.online: dict[str, int] = {}
-        #: Passkey ceremonies under way: ticket → (challenge, player id or None, started).
-        self.challenges: dict[str, tuple[bytes, str | None, float]] = {}
         # One budget for all the sockets of an address: many sockets are no way around the rate.
         self.address_budget = RateLimiter(limits.ws_address_burst, 1.0 / limits.ws_address_rate)
         #: The rooms each address created that are not over, for the per-address caps.
@@ -230,9 +235,16 @@ class Server:
         address has none left."""
         return await self.guesses.over(client_address(connection.scope), "wrong codes or keys")
 
-    async def right_guess(self, connection: HTTPConnection) -> None:
-        """A guess that was right gives its token back."""
+    async def guessed_at(self, target: str) -> JSONResponse | None:
+        """Count a guess at ``target`` (a player's id, or ``TRANSFER_CODES``) whatever address
+        made it (docs/protocol.md §7.6): the 429 once the target has none left."""
+        return await self.target_guesses.over(target, "wrong guesses at this account")
+
+    async def right_guess(self, connection: HTTPConnection, target: str | None = None) -> None:
+        """A guess that was right gives its tokens back (the address's, and the target's)."""
         await self.guesses.forgive(client_address(connection.scope))
+        if target is not None:
+            await self.target_guesses.forgive(target)
 
     async def player_of(self, connection: HTTPConnection) -> Player | JSONResponse | None:
         """The signed-in player of a request or socket (``Authorization: Bearer KEY``, else
@@ -421,6 +433,7 @@ def server_of(connection: HTTPConnection) -> Server:
 __all__ = [
     "DEAD_COOKIE",
     "REVIEW_BOT",
+    "TRANSFER_CODES",
     "Server",
     "error_response",
     "over_rate",

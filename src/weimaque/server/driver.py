@@ -106,12 +106,14 @@ class HandDriver:
 
         A match's first hand is dealt as soon as the seats are taken. Later ones: once somebody
         pressed 下一局 and nobody the deal waits for (``decides_next``) still has to, or when the
-        countdown ends; a table of bots deals after its bot delay.
+        countdown ends; a table of bots deals after its bot delay. A resting room (no person
+        holding a seat is connected) deals nothing.
         """
         if (
             self.table.state is not None
             or self.table.match.is_over()
             or not self.seating.all_taken()
+            or self.table.resting()
         ):
             return False
         if self.recorder.failing is not None:
@@ -127,6 +129,32 @@ class HandDriver:
             return True
         deadline = self.table.next_deadline
         return deadline is not None and self.table.clock() >= deadline
+
+    def presence(self) -> bool:
+        """Note whether the room rests now (no person holding a seat connected: no countdown,
+        no deal, its match closed after ``rest_seconds``; docs/protocol.md §2.4); a player
+        back restarts the countdown. Whether anything changed."""
+        table = self.table
+        if table.resting():
+            if table.empty_since is not None:
+                return False
+            table.empty_since = table.clock()
+            table.next_deadline = None
+            return True
+        if table.empty_since is None:
+            return False
+        table.empty_since = None
+        self.maybe_deal()
+        return True
+
+    def close_if_idle(self) -> bool:
+        """Close the match of a room nobody came back to in time, as it stands (a hand in
+        progress is played out by 托管 first); whether it did."""
+        deadline = self.table.rest_deadline()
+        if deadline is None or self.table.state is not None or self.table.clock() < deadline:
+            return False
+        self.dissolve("idle")
+        return True
 
     def resume(self, stored: StoredRoom, deal_of: Callable[[int], tuple[str, str] | None]) -> None:
         """The table as the store left it (a room read back, docs/protocol.md §5): its finished
@@ -150,9 +178,10 @@ class HandDriver:
             table.last_state = last
             table.last_hand = self.views.hand_end(table.hand_number, last, settlement)
         if stored.dissolved and not match.is_over():
-            # Ended by a vote (解散): settled as it stood, the hand then in progress dropped.
+            # Ended early (解散): settled as it stood, the hand then in progress dropped.
             match.end_early()
             table.dissolved = True
+            table.ended_by = stored.ended_by
         current = stored.current
         if current is not None and not match.is_over():
             state = match.start_hand()
@@ -177,7 +206,8 @@ class HandDriver:
         """Between hands with every seat taken: start the countdown if none runs; whether it did.
 
         It starts when a hand ends, and again when the table fills after a seat was left empty
-        (a seat emptied between hands stops it).
+        (a seat emptied between hands stops it), or when a player comes back to a resting room
+        (which runs none).
         """
         seconds = self.table.opts.next_seconds
         if (
@@ -185,6 +215,7 @@ class HandDriver:
             or self.table.next_deadline is not None
             or self.table.status != "between_hands"
             or not self.seating.all_taken()
+            or self.table.resting()
         ):
             return False
         self.table.next_deadline = self.table.clock() + seconds
@@ -203,6 +234,12 @@ class HandDriver:
         self.table.next_deadline = None
         self.table.last_hand = None
         self.table.last_state = None
+        # Who plays this hand themselves from its deal (docs/protocol.md §7.4).
+        self.table.attended = {
+            s
+            for s, seat in enumerate(self.seating.seats)
+            if seat.kind == "human" and self.seating.connected(s) and not seat.autoplay
+        }
         self._commit(state.seed)
         self.recorder.hand_started(self.table.hand_number, self.table.rules, state)
         self.track()
@@ -308,8 +345,10 @@ class HandDriver:
         self.clocks.clear()
         over = table.match.is_over()
         table.next_deadline = None
+        played, ranked = self.counts()
         if over:
             table.vote = None  # the match ended on its own: nothing left to vote on
+            table.closing = False
         else:
             self.countdown()
         # The hand's end follows from its last action, stored before it was applied: a restart
@@ -324,11 +363,26 @@ class HandDriver:
                 (s.player, s.name, s.bot if s.kind == "bot" else None) for s in self.seating.seats
             ],
             club=table.opts.club,
+            played=played,
+            ranked=ranked,
         )
         self.out.send_all(messages.hand_end(last))
         if over:
             self.out.send_all(self.match_end())
+        elif table.closing:
+            # A player left mid-hand: the hand was played out, and the match ends with it.
+            self.dissolve("leave")
+            return
         self.out.room_changed()
+
+    def counts(self) -> tuple[bool, bool]:
+        """Whether the hand now ending counts for 战绩 (a person played it themselves, not
+        托管 all through) and for a 亲友圈's leaderboard (two people played it, at a table
+        with no chosen seed); docs/protocol.md §7.4."""
+        table = self.table
+        people = {s for s, seat in enumerate(self.seating.seats) if seat.kind == "human"}
+        attended = table.attended & people
+        return bool(attended), len(attended) >= 2 and table.opts.seed is None
 
     def match_end(self) -> messages.MatchEnd:
         """The ``match_end`` message: the current match's totals as they stand now."""
@@ -337,6 +391,7 @@ class HandDriver:
         return messages.match_end(
             match_number=self.table.match_number,
             dissolved=self.table.dissolved,
+            ended_by=self.table.ended_by,
             hands_played=len(match.hands),
             ledger=match.ledger(),
             scores=list(match.scores),
@@ -359,22 +414,52 @@ class HandDriver:
         voters = [
             s for s, seat in enumerate(self.seating.seats) if seat.kind == "human" and seat.taken
         ]
+        present = self.seating.present
         if refused:
             self.table.vote = None
             self.table.refused[vote.by] = now
             self.out.send_all(messages.vote_result(passed=False, by=vote.by, refused_by=refused))
             self.out.room_changed()
-        elif vote.passed(voters, now):
+        elif vote.passed(voters, now, present):
             self.table.vote = None
             self.out.send_all(messages.vote_result(passed=True, by=vote.by, refused_by=[]))
-            self.dissolve()
+            if self.table.state is not None and voters == [vote.by]:
+                # Nobody but bots to agree: the hand is not dropped (no deal is redealt at
+                # will); 托管 plays it out, it counts, and the match ends with it.
+                self.leave_after_hand(vote.by)
+            else:
+                self.dissolve()
+        elif now >= vote.deadline:
+            # Lapsed: a silent player whose connection dropped has not agreed.
+            absent = vote.absent(voters, present)
+            self.table.vote = None
+            self.table.refused[vote.by] = now
+            self.out.send_all(
+                messages.vote_result(passed=False, by=vote.by, refused_by=[], absent=absent)
+            )
+            self.out.room_changed()
 
-    def dissolve(self) -> None:
-        """解散: the match ends now, settled as it stands; a hand in progress is dropped unseen."""
+    def leave_after_hand(self, seat: int) -> None:
+        """The seat's player leaves a match played against bots only, mid-hand: 托管 plays the
+        hand out, and the match ends as it stands when the hand does (docs/protocol.md §2.4)."""
+        self.table.closing = True
+        self.seating.seats[seat].autoplay = True
+        self.out.room_changed()
+        self.wake()
+
+    def dissolve(self, how: str = "vote") -> None:
+        """The match ends now, settled as it stands; a hand in progress is dropped unseen.
+
+        ``how``: 解散 by a vote, a player who left a match against bots, or a room nobody
+        came back to (closed idle).
+        """
         self.out.flush()
         abandoned = self.table.hand_number if self.table.state is not None else None
         self.table.match.end_early()
         self.table.dissolved = True
+        self.table.ended_by = how
+        self.table.closing = False
+        self.table.vote = None
         self.clocks.clear()
         # The dropped hand's deal is never revealed: it was not played out.
         self.table.deal_commitment = self.table.deal_secret = None
@@ -383,7 +468,7 @@ class HandDriver:
         self.wake()
         # The end is announced once it is written: a table told the match is over finds it
         # over after a restart (docs/protocol.md, "What is acknowledged is stored").
-        done = self.recorder.match_ended(self.table.match.ledger(), abandoned)
+        done = self.recorder.match_ended(self.table.match.ledger(), abandoned, how)
         if done is None:
             self._announce_dissolved(replies)
         else:

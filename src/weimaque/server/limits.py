@@ -87,6 +87,9 @@ class Limits:
     seat_grace: float = 300.0
     #: seconds a room without connections stays in memory (it stays in SQLite for good)
     idle_evict: float = 600.0
+    #: seconds a resting room (no person holding a seat connected) waits for one of them
+    #: before its match is closed as it stands (docs/protocol.md §2.4)
+    rest_seconds: float = 300.0
     #: threads or processes thinking for bots, server-wide
     bot_workers: int = 1
     #: 复盘 requests of one address being computed or waiting, and of the whole server
@@ -98,6 +101,10 @@ class Limits:
     #: then one every ``guess_interval`` seconds
     guess_burst: int = 20
     guess_interval: float = 3.0
+    #: Wrong guesses at one target whatever the addresses (a player's passkey; all transfer
+    #: codes together), then one every ``target_guess_interval`` seconds
+    target_guess_burst: int = 60
+    target_guess_interval: float = 1.0
     #: New players per address, then one every ``player_interval`` seconds
     player_burst: int = 10
     player_interval: float = 30.0
@@ -225,6 +232,65 @@ def origin_allowed(headers: Headers) -> bool:
     return parts.scheme in ("http", "https") and bool(parts.netloc) and parts.netloc == host
 
 
+#: Methods that change something: a browser's such request to the API must come from a page of
+#: this server (docs/protocol.md §6).
+UNSAFE_METHODS: Final = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+def foreign_request(method: str, headers: Headers) -> str | None:
+    """Why a request that changes something comes from another site's page, or None.
+
+    A request signed with ``Authorization: Bearer`` is a program's (a page elsewhere cannot make
+    the browser send the key): it passes. Any other (it may ride on the cookie) must name this
+    server as its ``Origin``; without an ``Origin``, a browser's ``Sec-Fetch-Site`` must not
+    say another site made it. A program that sends neither is let through.
+    """
+    if method not in UNSAFE_METHODS:
+        return None
+    if headers.get("authorization", "")[:7].lower() == "bearer ":
+        return None
+    origin = headers.get("origin")
+    if origin is not None:
+        if origin_allowed(headers):
+            return None
+        return f"a request from the page of {origin[:80]!a} (Origin is not this server)"
+    site = headers.get("sec-fetch-site")
+    if site is not None and site.lower() not in ("same-origin", "none"):
+        return f"a request made by another site's page (Sec-Fetch-Site: {site[:20]!a})"
+    return None
+
+
+class SameOrigin:
+    """ASGI middleware: ``/api/`` requests that change something, from another site's page
+    (:func:`foreign_request`), are answered ``403 forbidden_origin``."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        """Wrap ``app``."""
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Refuse a foreign page's request; pass anything else on."""
+        if scope["type"] == "http" and str(scope.get("path", "")).startswith("/api/"):
+            why = foreign_request(str(scope.get("method", "")), Headers(scope=scope))
+            if why is not None:
+                body = json.dumps(
+                    {"error": {"code": "forbidden_origin", "message": f"refused: {why}"}}
+                ).encode()
+                await send(
+                    {
+                        "type": "http.response.start",
+                        "status": 403,
+                        "headers": [
+                            (b"content-type", b"application/json"),
+                            (b"content-length", str(len(body)).encode()),
+                        ],
+                    }
+                )
+                await send({"type": "http.response.body", "body": body})
+                return
+        await self.app(scope, receive, send)
+
+
 class SecurityHeaders:
     """ASGI middleware adding :data:`SECURITY_HEADERS` to every HTTP response."""
 
@@ -249,7 +315,9 @@ class SecurityHeaders:
 
 
 def client_address(scope: Scope) -> str:
-    """The client's address (the peer of the socket; no proxy headers are trusted)."""
+    """The client's address: the peer of the socket, or where a ``--trust-proxy`` peer says the
+    request came from (uvicorn's proxy headers set ``client`` from its ``X-Forwarded-For``,
+    docs/scale.md); a trusted peer's request without one counts as the peer's own."""
     client = scope.get("client")
     return str(client[0]) if client else "unknown"
 

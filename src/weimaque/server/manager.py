@@ -19,6 +19,7 @@ import orjson
 from weimaque.bots import get_bot
 from weimaque.errors import WeimaqueError
 from weimaque.rules.registry import rules_with
+from weimaque.server import accounts
 from weimaque.server.cluster import Cluster
 from weimaque.server.limits import Limits
 from weimaque.server.options import RoomError, RoomOptions
@@ -150,6 +151,7 @@ class RoomManager:
         room = Room(room_id, opts, rules, seed, self.store)
         self._guard(room)
         room.table.unattended_delay = self.limits.unattended_delay_ms / 1000
+        room.table.rest_seconds = self.limits.rest_seconds
         room.recorder.created(opts.to_json(), room.seating.to_store(), rules, seed)
         self.rooms[room_id] = room
         room.start()
@@ -277,9 +279,11 @@ class RoomManager:
         room = Room(room_id, opts, rules, data.seed, self.store, seats, shouxing, data.created)
         self._guard(room)
         room.table.unattended_delay = self.limits.unattended_delay_ms / 1000
+        room.table.rest_seconds = self.limits.rest_seconds
         store = self.store
         room.hands.resume(data, lambda number: store.deal(room_id, number))
         room.creator, room.invite = self.store.keys(room_id)
+        room.table.number = self.store.read(lambda db: accounts.room_number(db, room_id))
         return room
 
     def restore_all(self) -> int:
@@ -349,7 +353,10 @@ class RoomManager:
                 log.info("room %s left memory (idle %.0f s)", room_id, now - since)
 
     def _free_absent(self, room: Room, now: float) -> None:
-        """A person's seat with nobody on it between hands (or before the first) is freed."""
+        """A person's seat with nobody on it between hands (or before the first) is freed; not
+        in a resting room, whose match is closed as it stands first (docs/protocol.md §2.4)."""
+        if room.table.rest_deadline() is not None:
+            return
         seats: list[SeatId] = [s for s, seat in enumerate(room.seats) if seat.kind == "human"]
         if room.shouxing is not None:
             seats.append("shouxing")

@@ -120,6 +120,8 @@ class Error(TypedDict):
     code: ErrorCode
     message: str
     echo: Any
+    #: With ``rate_limited``: whole seconds until it may be asked again.
+    retry_after: NotRequired[int]
 
 
 class Ack(TypedDict):
@@ -154,6 +156,8 @@ class MatchEnd(TypedDict):
     type: Literal["match_end"]
     match_number: int
     dissolved: bool
+    #: How a match ended early: "vote" (解散), "leave" or "idle"; None when played out.
+    ended_by: str | None
     hands_played: int
     ledger: JSON
     scores: list[int]
@@ -171,6 +175,8 @@ class VoteResult(TypedDict):
     passed: bool
     by: int
     refused_by: list[int]
+    #: The silent seats whose player was not connected when the time was up (a lapsed vote).
+    absent: list[int]
 
 
 class Room(TypedDict):
@@ -188,6 +194,12 @@ class Pong(TypedDict):
     server_ms: int
 
 
+class Elsewhere(TypedDict):
+    v: int
+    type: Literal["elsewhere"]
+    seat: SeatId
+
+
 class Chat(TypedDict):
     v: int
     type: Literal["chat"]
@@ -197,7 +209,18 @@ class Chat(TypedDict):
 
 
 ServerMessage = (
-    Welcome | Snapshot | Events | Ack | HandEnd | MatchEnd | VoteResult | Room | Error | Pong | Chat
+    Welcome
+    | Snapshot
+    | Events
+    | Ack
+    | HandEnd
+    | MatchEnd
+    | VoteResult
+    | Room
+    | Error
+    | Pong
+    | Chat
+    | Elsewhere
 )
 
 #: Each kind's name (its ``type``) and its ``TypedDict``.
@@ -330,6 +353,7 @@ def match_end(
     *,
     match_number: int,
     dissolved: bool,
+    ended_by: str | None = None,
     hands_played: int,
     ledger: JSON,
     scores: list[int],
@@ -344,6 +368,7 @@ def match_end(
         "type": "match_end",
         "match_number": match_number,
         "dissolved": dissolved,
+        "ended_by": ended_by,
         "hands_played": hands_played,
         "ledger": ledger,
         "scores": scores,
@@ -355,7 +380,14 @@ def match_end(
     }
 
 
-def vote_result(*, passed: bool, by: int, refused_by: list[int]) -> VoteResult:
+def elsewhere(seat: SeatId) -> Elsewhere:
+    """The seat this connection played is now played from another of its player's devices."""
+    return {"v": PROTOCOL_VERSION, "type": "elsewhere", "seat": seat}
+
+
+def vote_result(
+    *, passed: bool, by: int, refused_by: list[int], absent: list[int] | None = None
+) -> VoteResult:
     """A vote to 解散 closed."""
     return {
         "v": PROTOCOL_VERSION,
@@ -364,6 +396,7 @@ def vote_result(*, passed: bool, by: int, refused_by: list[int]) -> VoteResult:
         "passed": passed,
         "by": by,
         "refused_by": refused_by,
+        "absent": absent or [],
     }
 
 

@@ -49,20 +49,8 @@ def table_xi(obs: Observation, rules: RuleConfig) -> dict[str, Any]:
 
 
 def seen_counts(obs: Observation) -> list[int]:
-    """How many copies of each face the viewer can see: own hand, open melds, rows, the claim."""
-    seen = [0] * NUM_FACES
-    for f in obs.hand or ():
-        seen[f] += 1
-    for s in range(NUM_SEATS):
-        for m in obs.melds[s]:
-            for f in m.faces or ():
-                seen[f] += 1
-        for f in obs.rows[s]:
-            seen[f] += 1
-    claim = obs.claim
-    if claim is not None and claim.card is not None:
-        seen[claim.card] += 1
-    return seen
+    """How many copies of each face the viewer can see (``Observation.seen_counts``)."""
+    return obs.seen_counts()
 
 
 class HintCache:
@@ -112,7 +100,7 @@ def hints(obs: Observation, rules: RuleConfig, cache: HintCache) -> dict[str, An
         if m.faces is not None
     )
     hand = list(counts_of(obs.hand))
-    seen = seen_counts(obs)
+    seen = obs.seen_counts()
     size = sum(hand) + 3 * len(own)
     out: dict[str, Any] = {"discards": [], "waits": []}
     if size == 20:

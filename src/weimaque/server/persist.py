@@ -240,20 +240,35 @@ class Recorder:
         *,
         players: list[tuple[str | None, str | None, str | None]] | None = None,
         club: str | None = None,
+        played: bool = True,
+        ranked: bool = True,
     ) -> None:
         """Hand ``number`` of the room ended, in match ``match`` (and maybe the match ended);
-        ``players``: who held the seats (player id, name, bot kind)."""
+        ``players``: who held the seats (player id, name, bot kind); ``played``, ``ranked``:
+        whether it counts for 战绩 and for a leaderboard (docs/protocol.md §7.4)."""
         if self.store is not None:
             self.store.finish_hand(
-                self.room_id, number, record, ledger, over, match, players=players, club=club
+                self.room_id,
+                number,
+                record,
+                ledger,
+                over,
+                match,
+                players=players,
+                club=club,
+                played=played,
+                ranked=ranked,
             )
 
-    def match_ended(self, ledger: dict[str, Any], abandoned: int | None) -> Future[None] | None:
-        """The match was dissolved (解散); ``abandoned``: the number of the hand dropped. The
-        write's future (None without a store): the room announces the end once it is written."""
+    def match_ended(
+        self, ledger: dict[str, Any], abandoned: int | None, how: str = "vote"
+    ) -> Future[None] | None:
+        """The match ended early (``how``: 解散 by a vote, a player who left, a room nobody came
+        back to); ``abandoned``: the number of the hand dropped. The write's future (None
+        without a store): the room announces the end once it is written."""
         if self.store is None:
             return None
-        return self.store.end_match(self.room_id, ledger, True, abandoned)
+        return self.store.end_match(self.room_id, ledger, True, abandoned, how)
 
     def match_started(self, number: int, seed: int, seats: dict[str, Any]) -> None:
         """The room started its match ``number`` (再来一局)."""

@@ -23,7 +23,7 @@ from weimaque.rules.registry import get_rules
 from weimaque.server import accounts
 from weimaque.server.accounts import COOKIE, Device, Player
 from weimaque.server.api import review_of
-from weimaque.server.context import DEAD_COOKIE, Server, server_of
+from weimaque.server.context import DEAD_COOKIE, TRANSFER_CODES, Server, server_of
 from weimaque.server.context import error_response as _error
 from weimaque.server.limits import BodyError, client_address, read_json
 from weimaque.server.options import quoted
@@ -114,11 +114,16 @@ def checked_name(raw: Any, what: str = "name") -> str | JSONResponse:
 
 
 def signed_in_response(
-    request: Request, player: dict[str, Any], key: str, status: int = 200
+    request: Request,
+    player: dict[str, Any],
+    key: str,
+    status: int = 200,
+    extra: dict[str, Any] | None = None,
 ) -> JSONResponse:
-    """The answer that gives a device its key, in the body and as the session cookie."""
+    """The answer that gives a device its key, in the body (with ``extra`` fields) and as the
+    session cookie (``Secure`` over https, a trusted balancer's scheme, docs/scale.md)."""
     response = JSONResponse(
-        {"v": PROTOCOL_VERSION, "player": player, "key": key}, status_code=status
+        {"v": PROTOCOL_VERSION, "player": player, "key": key, **(extra or {})}, status_code=status
     )
     response.set_cookie(
         COOKIE,
@@ -261,6 +266,26 @@ async def sign_out(request: Request, s: Server, player: Player) -> Response:
     return response
 
 
+@with_player
+async def sign_out_everywhere(request: Request, s: Server, player: Player) -> Response:
+    """``POST /api/me/signout/all``: every device signed out (this one's key too, whoever
+    copied it), every transfer code and every passkey of the player gone; this device alone is
+    signed in again, with a new key (docs/protocol.md §7.1)."""
+    key, device = new_device(request)
+    done: list[tuple[int, int]] = []
+
+    def revoke(db: Any) -> None:
+        done.append(accounts.sign_out_everywhere(db, player.id))
+        accounts.add_device(db, player.id, device)
+
+    failed = await write(s, revoke)
+    if failed is not None:
+        return failed
+    devices, passkeys = done[0] if done else (0, 0)
+    gone = {"devices": devices, "passkeys": passkeys}
+    return signed_in_response(request, player.to_json(), key, extra=gone)
+
+
 def qr_svg(text: str) -> str:
     """An SVG QR code of ``text`` (drawn by segno)."""
     out = io.BytesIO()
@@ -294,7 +319,9 @@ async def redeem_transfer(request: Request) -> Response:
     raw = await body(request, frozenset({"code"}), frozenset({"code"}))
     if isinstance(raw, JSONResponse):
         return raw
-    refused = await s.guessed(request)
+    # A guess at a code is counted for the address and for all transfer codes together, so
+    # that many addresses guess no faster than one (docs/protocol.md §7.6).
+    refused = await s.guessed(request) or await s.guessed_at(TRANSFER_CODES)
     if refused is not None:
         return refused
     code = accounts.normal_code(raw["code"])
@@ -310,7 +337,7 @@ async def redeem_transfer(request: Request) -> Response:
     player_id = signed[0] if signed else None
     if player_id is None:
         return _error(404, "bad_code", "that code is wrong, spent or expired")
-    await s.right_guess(request)
+    await s.right_guess(request, TRANSFER_CODES)
     row = await s.read(lambda db: accounts.player_row(db, player_id))
     assert row is not None
     return signed_in_response(request, {"id": row["id"], "name": row["name"]}, key)
@@ -327,13 +354,18 @@ def _rules_json(preset: str | None) -> dict[str, Any] | None:
 
 
 def _cursor(text: str | None) -> tuple[float, str, int] | JSONResponse | None:
+    """``?before=CURSOR`` (the ``next`` of a page: ``TIME~ROOM~MATCH``), every number in it
+    bounded (a finite time, a match number below 2**31), or the 400 quoting it."""
     if not text:
         return None
     parts = text.split("~")
     try:
-        if len(parts) != 3 or len(text) > 120:
+        if len(parts) != 3 or len(text) > 120 or len(parts[2]) > 10:
             raise ValueError
-        return float(parts[0]), parts[1], int(parts[2])
+        when, match = float(parts[0]), int(parts[2])
+        if not (math.isfinite(when) and 0 <= when < 1e12 and 0 <= match < 2**31):
+            raise ValueError
+        return when, parts[1], match
     except ValueError:
         return _error(400, "bad_request", f"not a cursor: {quoted(text, 60)}")
 
@@ -468,6 +500,7 @@ __all__ = [
     "replay",
     "replay_review",
     "sign_out",
+    "sign_out_everywhere",
     "signed_in",
     "start_transfer",
     "with_player",

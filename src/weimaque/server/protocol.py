@@ -174,6 +174,9 @@ class Join(ClientMessage):
     name: Name | None = None
     #: With a token: keep the seat but watch (旁观) instead of playing it.
     watch: StrictBool = False
+    #: Without a token: a signed-in player takes the seat they hold at this table, from
+    #: whichever of their devices holds it now (docs/protocol.md §7.2).
+    claim: StrictBool = False
     #: 听 hints for this connection from the answer on (as ``hints`` would ask); None: as it was.
     hints: StrictBool | None = None
 
@@ -213,7 +216,8 @@ class Spectate(ClientMessage):
 
 
 class Leave(ClientMessage):
-    """Give up one's seat for good (离座); only between hands."""
+    """Give up one's seat for good (离座), between hands; a player alone with bots leaves the
+    match, mid-hand too (docs/protocol.md §2.1 ``leave``)."""
 
     type: Literal["leave"]
 
@@ -321,20 +325,31 @@ MESSAGE_TYPES: Final[dict[str, type[ClientMessage]]] = {
 class ProtocolError(Exception):
     """A client error that is answered with an ``error`` message."""
 
-    def __init__(self, code: ErrorCode, message: str, echo: Any = None, re: Any = None) -> None:
-        """An error with its protocol code, text, the offending input and its ``id``."""
+    def __init__(
+        self,
+        code: ErrorCode,
+        message: str,
+        echo: Any = None,
+        re: Any = None,
+        retry_after: int | None = None,
+    ) -> None:
+        """An error with its protocol code, text, the offending input and its ``id``; a
+        ``rate_limited`` one says in how many seconds to try again."""
         super().__init__(message)
         self.code: ErrorCode = code
         self.message = message
         self.echo = echo
         self.re = re
+        self.retry_after = retry_after
 
     def to_message(self) -> Error:
         """The ``error`` message."""
-        return error_message(self.code, self.message, self.echo, self.re)
+        return error_message(self.code, self.message, self.echo, self.re, self.retry_after)
 
 
-def error_message(code: ErrorCode, message: str, echo: Any = None, re: Any = None) -> Error:
+def error_message(
+    code: ErrorCode, message: str, echo: Any = None, re: Any = None, retry_after: int | None = None
+) -> Error:
     """An ``error`` server message; ``echo`` and ``message`` are cleaned of client input."""
     out: Error = {
         "v": PROTOCOL_VERSION,
@@ -343,6 +358,8 @@ def error_message(code: ErrorCode, message: str, echo: Any = None, re: Any = Non
         "message": clean_text(message, ECHO_LIMIT),
         "echo": clean_echo(echo),
     }
+    if retry_after is not None:
+        out["retry_after"] = retry_after
     safe = safe_id(re)
     if safe is not None:
         out["re"] = safe

@@ -246,7 +246,7 @@ class Room:
         """A connection closed; a seat left with none starts its offline grace (protocol §3)."""
         self.out.flush()
         self.seating.left(conn, self.table.clock())
-        if conn.seat is not None:
+        if conn.seat is not None or self.hands.presence():
             self.out.room_changed()
         self._wake()
 
@@ -290,12 +290,19 @@ class Room:
             self._chat(conn, msg)
         return None
 
-    def _fail(self, code: ErrorCode, message: str, msg: AnyClientMessage) -> ProtocolError:
-        return ProtocolError(code, message, msg.model_dump(exclude_none=True), msg.id)
+    def _fail(
+        self,
+        code: ErrorCode,
+        message: str,
+        msg: AnyClientMessage,
+        retry_after: int | None = None,
+    ) -> ProtocolError:
+        return ProtocolError(code, message, msg.model_dump(exclude_none=True), msg.id, retry_after)
 
     def _join(self, conn: Conn, msg: Join) -> None:
         if msg.hints is not None:
             conn.hints = msg.hints
+        seat: SeatId | None = None
         if msg.token is not None:
             seat = self.seat_of_token(msg.token)
             if seat is None:
@@ -304,6 +311,9 @@ class Room:
                 conn.send(self.views.snapshot(conn, msg.id))
                 raise self._fail("bad_token", "this room holds no seat with that token", msg)
             conn.token = msg.token
+        elif msg.claim:
+            seat = self._claim(conn, msg)
+        if seat is not None:
             if isinstance(seat, int):
                 # Back from offline: the player plays again at once, on the decision's own clock
                 # (docs/protocol.md §3: nothing but the decision's end restarts it).
@@ -320,13 +330,48 @@ class Room:
                         # Sitting back after watching: the player plays again, with what is
                         # left of the decision's clock.
                         s.autoplay = False
+                    if self.state is not None and not s.autoplay:
+                        self.table.attended.add(seat)
             if msg.name is not None:
                 self.seating.seat(seat).name = msg.name
                 self.save_seats()
         conn.send(self.views.welcome(conn, msg.id))
         conn.send(self.views.snapshot(conn, msg.id))
+        self.hands.presence()
         self.out.room_changed()
         self._wake()
+
+    def _claim(self, conn: Conn, msg: Join) -> SeatId:
+        """A signed-in player takes the seat they hold here on this connection: a fresh token
+        for it, and the connections that held it (another device) are told and become
+        spectators (docs/protocol.md §7.2)."""
+        if conn.player is None:
+            raise self._fail("not_seated", "only a signed-in player claims a seat", msg)
+        seat_id = self.seat_of_player(conn.player[0])
+        if seat_id is None:
+            raise self._fail("not_seated", "you hold no seat at this table", msg)
+        token = new_token()
+        self.seating.seat(seat_id).token = hash_token(token)
+        self.save_seats()
+        for other in list(self.conns):
+            if other is not conn and seat_id in (other.seat, other.held):
+                other.seat = other.held = other.token = None
+                other.send(messages.elsewhere(seat_id))
+                other.send(self.views.welcome(other, None))
+                other.send(self.views.snapshot(other, None))
+        conn.token = token
+        return seat_id
+
+    def seat_of_player(self, player_id: str) -> SeatId | None:
+        """The seat (or the 守醒's) a signed-in player holds here: at most one (§7.2)."""
+        ids: list[SeatId] = [*range(NUM_SEATS)]
+        if self.shouxing is not None:
+            ids.append("shouxing")
+        for seat_id in ids:
+            seat = self.seating.seat(seat_id)
+            if seat.kind == "human" and seat.token is not None and seat.player == player_id:
+                return seat_id
+        return None
 
     def _watch(self, conn: Conn, seat: SeatId) -> None:
         """The connection keeps the seat's token but watches; 托管 plays the seat meanwhile."""
@@ -347,12 +392,28 @@ class Room:
         seat_id = conn.seat if conn.seat is not None else conn.held
         if seat_id is None:
             raise self._fail("not_seated", "this connection holds no seat to leave", msg)
+        people = [s for s, seat in enumerate(self.seats) if seat.kind == "human" and seat.taken]
+        alone = people == [seat_id] and not self.match.is_over()
+        if alone and isinstance(seat_id, int) and self.state is not None:
+            # A player against bots leaves mid-hand: 托管 plays the hand out (it counts), and
+            # the match ends with it (docs/protocol.md §2.4).
+            self.hands.leave_after_hand(seat_id)
+            self._answer_room(conn, msg.id)
+            return
         if self.state is not None:
-            raise self._fail("hand_in_progress", "a seat may be left only between hands", msg)
+            raise self._fail(
+                "hand_in_progress",
+                "a seat may be left only between hands; with other players at the table, "
+                "propose 解散 (dissolve) to end the match",
+                msg,
+            )
+        if alone and self.match.hands:
+            self.hands.dissolve("leave")  # the match ends as it stands
         # Leaving revokes the token: no connection keeps it.
         self.hands.clear_seat(seat_id)
         self.save_seats()
         self.hands.notify_freed([seat_id], conn, msg.id)
+        self.hands.presence()
         self._after_seats_changed()
 
     def _after_seats_changed(self) -> None:
@@ -371,6 +432,8 @@ class Room:
         s.away = False
         if msg.on:
             s.ready = True
+        elif self.state is not None:
+            self.table.attended.add(seat)
         # 取消托管 gives the player the turn back with what is left of the decision's clock,
         # as a real table's timer keeps running (docs/protocol.md §3).
         conn.send(self.views.snapshot(conn, msg.id))
@@ -414,6 +477,14 @@ class Room:
             default = f"玩家{seat_id + 1}"
         if seat.taken:
             raise self._fail("seat_taken", f"seat {seat_id} is taken", msg)
+        if conn.player is not None:
+            held = self.seat_of_player(conn.player[0])
+            if held is not None:  # one seat per player at a table (docs/protocol.md §7.2)
+                raise self._fail(
+                    "already_seated",
+                    f"you hold seat {held} at this table already; join with claim to play it",
+                    msg,
+                )
         token = new_token()
         seat.token = hash_token(token)
         seat.name = msg.name or default
@@ -584,6 +655,7 @@ class Room:
     def _accept(self, conn: Conn, msg: Act, seat: int, action: Action) -> None:
         """Answer an accepted (and, with a store, written) action, then apply it."""
         self.seating.seat(seat).autoplay = False
+        self.table.attended.add(seat)
         # Accepted: said at once, the same whether or not a claim window will hold the events
         # (their ``events`` message, with ``re``, comes when this seat is settled; see .gate).
         actor = messages.Actor(seat=seat, action=str(action), auto=False)
@@ -632,6 +704,7 @@ class Room:
                 "rate_limited",
                 f"seat {seat}'s proposal was refused; it may propose again in {wait} s",
                 msg,
+                retry_after=wait,
             )
         self.table.vote = DissolveVote.open(seat, now, seconds)
         self.hands.settle_vote()
@@ -679,6 +752,7 @@ class Room:
                 f"seat {seat} chats too fast: {CHAT_BURST} at once, then one every "
                 f"{CHAT_INTERVAL:g} s; try again in {wait} s",
                 msg,
+                retry_after=wait,
             )
         self.out.send_all(messages.chat(seat, phrase=msg.phrase, emote=msg.emote))
 

@@ -95,6 +95,12 @@ class StoredRoom:
     dissolved: bool = False
     #: (match number, record) of every finished hand of the earlier matches, in order.
     archive: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    #: How a match ended before its end: "vote" (解散), "leave" or "idle" (None: it did not).
+    ended_by: str | None = None
+
+
+#: How a match ended early, as ``matches.dissolved`` keeps it (1 is a vote to 解散).
+ENDED_BY: Final = {"vote": 1, "leave": 2, "idle": 3}
 
 
 def _dump(value: Any) -> str:
@@ -142,7 +148,8 @@ _CURRENT: Final = _upsert(
 _HAND: Final = _upsert("hands", "room_id, number, record, finished, match", "room_id, number")
 _HAND_SEAT: Final = _upsert(
     "hand_seats",
-    "room_id, number, seat, match, player_id, name, bot, club_id, finished, points, won, chou, xi",
+    "room_id, number, seat, match, player_id, name, bot, club_id, finished, points, won, chou, xi, "
+    "played, ranked",
     "room_id, number, seat",
 )
 #: A hand's 回放码 is replaced with the hand's record (a hand ended again after a restart).
@@ -653,14 +660,18 @@ class Store:
         *,
         players: list[tuple[str | None, str | None, str | None]] | None = None,
         club: str | None = None,
+        played: bool = True,
+        ranked: bool = True,
     ) -> Future[None]:
         """Store a finished hand's record (hand ``number`` of the room, in match ``match``) and
         the match ledger; drop the hand in progress. ``players``: who held the seats (player
-        id, name, bot kind), for 战绩; the record's ``replay_code`` is its 回放码."""
+        id, name, bot kind), for 战绩; the record's ``replay_code`` is its 回放码; ``played``
+        and ``ranked``: whether the hand counts for 战绩 and for a leaderboard."""
         finished = time.time()
         hand = (room_id, number, _dump(record), finished, match)
+        counts = (int(played), int(played and ranked))
         seat_rows = [
-            (room_id, number, seat, match, player, name, bot, club, finished, *figures)
+            (room_id, number, seat, match, player, name, bot, club, finished, *figures, *counts)
             for seat, player, name, bot, *figures in accounts.seat_rows(
                 record, players or [(None, None, None)] * 3
             )
@@ -683,14 +694,20 @@ class Store:
         return self._submit(op)
 
     def end_match(
-        self, room_id: str, ledger: dict[str, Any], dissolved: bool, abandoned: int | None
+        self,
+        room_id: str,
+        ledger: dict[str, Any],
+        dissolved: bool,
+        abandoned: int | None,
+        how: str = "vote",
     ) -> Future[None]:
-        """The match ended before its end (解散): its ledger, the hand in progress dropped.
+        """The match ended before its end (``how``: 解散 by a vote, a player who left, a room
+        nobody came back to): its ledger, the hand in progress dropped.
 
         ``abandoned`` is the number of the hand dropped unplayed, whose deal row goes with it
         (its number is the next hand's).
         """
-        totals = (_dump(ledger), int(dissolved), room_id)
+        totals = (_dump(ledger), ENDED_BY[how] if dissolved else 0, room_id)
 
         def op(db: Connection) -> None:
             db.execute("DELETE FROM current WHERE room_id = ?", (room_id,))
@@ -864,6 +881,7 @@ class Store:
             match_number=current_match,
             dissolved=bool(row[7]),
             archive=archive,
+            ended_by=next((k for k, v in ENDED_BY.items() if v == row[7]), None),
         )
 
     def keys(self, room_id: str) -> tuple[str | None, str | None]:

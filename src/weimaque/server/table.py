@@ -99,6 +99,21 @@ class Table:
         #: The published commitment to the hand in progress and its secret (docs/fairness.md).
         self.deal_commitment: str | None = None
         self.deal_secret: str | None = None
+        #: The room's six-digit number, read out to join it (docs/protocol.md §1), if it has one.
+        self.number: str | None = None
+        #: Seconds a resting room waits for a player before its match is closed as it stands
+        #: (the server's ``rest_seconds``; docs/protocol.md §2.4).
+        self.rest_seconds = 600.0
+        #: Since when no person holding a seat has been connected (None: someone is, or no
+        #: person holds a seat): the room rests.
+        self.empty_since: float | None = None
+        #: The match ends as it stands once the hand in progress is over (a player who left).
+        self.closing = False
+        #: How the current match ended early: "vote" (解散), "leave" or "idle"; None if not.
+        self.ended_by: str | None = None
+        #: The seats whose player played the hand in progress themselves at some moment (not
+        #: 托管 from its deal to its end): a hand none did counts nowhere (§7.4).
+        self.attended: set[int] = set()
 
     # ----------------------------------------------------------------- state
 
@@ -165,6 +180,23 @@ class Table:
             and not (self.opts.autoplay_absent and not self.seating.present(seat))
         )
 
+    def resting(self) -> bool:
+        """Whether the room rests: a person holds a seat and none of them is connected
+        (playing or watching). A resting room deals no hand (docs/protocol.md §2.4)."""
+        people = [s for s, seat in enumerate(self.seating.seats) if seat.kind == "human"]
+        return any(self.seating.seats[s].taken for s in people) and not any(
+            self.seating.present(s) for s in people
+        )
+
+    def rest_deadline(self) -> float | None:
+        """When a resting room's match is closed as it stands (None: it is not resting, or
+        has no match under way to close)."""
+        if self.empty_since is None or self.match.is_over():
+            return None
+        if not self.match.hands and self.match.current is None:
+            return None  # nothing dealt yet: the seats are freed instead (§7)
+        return self.empty_since + self.rest_seconds
+
     def seat_ready(self, seat: int) -> bool:
         """RoomInfo's ``ready``: a bot, or a taken seat the next deal does not wait for."""
         s = self.seating.seats[seat]
@@ -230,10 +262,21 @@ class Table:
             "match_number": self.match_number,
             "first_hand": self.first_hand,
             "dissolved": self.dissolved,
+            "ended_by": self.ended_by,
+            "number": self.number,
+            "closing": self.closing,
+            "resting": self.rest_info(now),
             "next_hand": self.next_hand_info(now),
             "vote": self.vote_info(now),
             "rematch": self.rematch_info(now),
         }
+
+    def rest_info(self, now: float) -> Timer | None:
+        """While the room rests: the clock to the close of its match."""
+        deadline = self.rest_deadline()
+        if deadline is None:
+            return None
+        return timed(deadline, now, int(self.rest_seconds))
 
     def next_hand_info(self, now: float) -> Timer | None:
         deadline, seconds = self.next_deadline, self.opts.next_seconds
@@ -312,7 +355,8 @@ class Table:
             self.seed = random.Random(f"{self.opts.seed}:match:{self.match_number}").getrandbits(63)
         self.match = Match.new(self.rules, self.seed)
         self.rng = random.Random(f"{self.seed}:bots")
-        self.dissolved = False
+        self.dissolved = self.closing = False
+        self.ended_by = None
         self.vote = self.rematch = None
         self.refused.clear()
         self.last_hand = self.last_state = None

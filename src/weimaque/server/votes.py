@@ -6,6 +6,7 @@ answers and closes them, and shows them in RoomInfo (docs/protocol.md §2.4).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from weimaque.game.state import NUM_SEATS
@@ -17,7 +18,9 @@ class Vote:
     """An open vote to 解散房间: end the match now, settled as it stands.
 
     The proposer agrees by proposing; every other seated person answers before ``deadline``
-    (monotonic seconds), and one who does not answer agrees. One refusal closes the vote.
+    (monotonic seconds). One who does not answer agrees only if they are connected when the
+    time is up: the silence of a player whose connection dropped is no agreement, and the vote
+    lapses (docs/protocol.md §2.4). One refusal closes the vote.
     """
 
     by: int
@@ -37,11 +40,18 @@ class Vote:
         """The seats that refused."""
         return [s for s, a in enumerate(self.answers) if a is False]
 
-    def passed(self, voters: list[int], now: float) -> bool:
-        """Every person at the table agreed, or the time is up with nobody refusing."""
+    def passed(self, voters: list[int], now: float, present: Callable[[int], bool]) -> bool:
+        """Every person at the table agreed, or the time is up with nobody refusing and every
+        silent person connected (``present``)."""
         if self.refused_by():
             return False
-        return now >= self.deadline or all(self.answers[s] is True for s in voters)
+        if all(self.answers[s] is True for s in voters):
+            return True
+        return now >= self.deadline and not self.absent(voters, present)
+
+    def absent(self, voters: list[int], present: Callable[[int], bool]) -> list[int]:
+        """The persons who have not answered and are not connected: their silence is none."""
+        return [s for s in voters if self.answers[s] is None and not present(s)]
 
 
 @dataclass(slots=True)

@@ -469,7 +469,7 @@ export function startClub(app, clubId) {
                   "tr",
                   { key: r.player.id, "data-testid": "board-row", "data-player": r.player.id, "data-points": r.points },
                   h("td", {}, i + 1),
-                  h("td", { class: "who" }, r.player.name),
+                  h("td", { class: "who" }, r.player.label || r.player.name),
                   h("td", { class: "num", "data-testid": "board-points" }, signed(r.points) || "0"),
                   h("td", { class: "num" }, r.matches),
                   h("td", { class: "num" }, r.hands),

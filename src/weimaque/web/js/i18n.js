@@ -46,6 +46,8 @@ export function presetDesc(p) {
  */
 export function refusal(err) {
   const key = `code_${err.code}`;
-  const head = STRINGS[lang][key] ?? STRINGS[lang].code_other;
+  let head = STRINGS[lang][key] ?? STRINGS[lang].code_other;
+  // A rate limit says how long to wait (docs/protocol.md §2.2 `error`).
+  if (err.retry_after) head += STRINGS[lang].retry_in.replace("{s}", String(err.retry_after));
   return lang === "en" && err.message ? `${head}: ${err.message}` : head;
 }

@@ -4,11 +4,11 @@
 // seats, timer, countdown, rule options).
 import { createRef, h, mount } from "./dom.js";
 import { api, myRoomIds } from "./net.js";
-import { onLangChange, presetDesc, presetName, t } from "./i18n.js";
+import { onLangChange, presetDesc, presetName, refusal, t } from "./i18n.js";
 import { loadPresets, optionFields, ruleOverrides, ruleSection } from "./rules.js";
 import { header, nameField } from "./page.js";
 import { botLevel, botTitle, byLevel } from "./bots.js";
-import { autositKey, creatorKey, inviteKey, NAME_KEY, noTimerKey } from "./room.js";
+import { autositKey, creatorKey, inviteKey, NAME_KEY, noTimerKey, spacedNumber } from "./room.js";
 import { PlayerBar } from "./player.js";
 
 // The bots of 快速开始: the middle of the ladder, a fair game for a newcomer.
@@ -85,6 +85,7 @@ export function enterCreatedRoom(res, req) {
 export function startLobby(app) {
   const ui = { data: null, rooms: null, failed: null, preset: null, toggles: {}, error: null, busy: false };
   const nameRef = createRef();
+  const numberRef = createRef();
   const bar = new PlayerBar({ changed: () => draw(), onSignedIn: () => loadRooms() });
 
   const savedName = () => localStorage.getItem(NAME_KEY) || "";
@@ -234,7 +235,7 @@ export function startLobby(app) {
           h(
             "li",
             { key: r.room_id, "data-testid": "room-entry", "data-room": r.room_id },
-            h("a", { href: `/r/${r.room_id}` }, r.room_id),
+            h("a", { href: `/r/${r.room_id}` }, r.number ? t("room_number", { n: spacedNumber(r.number) }) : r.room_id),
             ` · ${name(r)} · ${t("players_n", { n: r.seats.filter((s) => s.taken).length })}`,
           ),
         ),
@@ -253,6 +254,40 @@ export function startLobby(app) {
         t("quick_start"),
       ),
       h("p", { class: "help" }, t("quick_start_help")),
+      numberForm(),
+    );
+  }
+
+  /** 输入房间号: the six digits a friend reads out join their room (GET /api/numbers/N). */
+  function numberForm() {
+    const go = async (e) => {
+      e.preventDefault();
+      const text = (numberRef.current?.value || "").replace(/\s/g, "");
+      if (!/^[0-9]{6}$/.test(text)) {
+        ui.numberError = t("join_number_bad");
+        draw();
+        return;
+      }
+      ui.numberError = null;
+      try {
+        const found = await api(`/api/numbers/${text}`);
+        location.href = found.url;
+      } catch (err) {
+        ui.numberError = refusal(err);
+        draw();
+      }
+    };
+    return h(
+      "form",
+      { class: "join-number", "data-testid": "join-number", onsubmit: go },
+      h(
+        "label",
+        { class: "field" },
+        h("span", {}, t("join_number")),
+        h("input", { ref: numberRef, name: "number", inputmode: "numeric", maxlength: 7, autocomplete: "off", placeholder: "000 000", "data-testid": "room-number-input" }),
+      ),
+      h("button", { type: "submit", "data-testid": "room-number-go" }, t("join_number_go")),
+      h("p", { class: ui.numberError ? "error" : "help", "data-testid": "room-number-note" }, ui.numberError || t("join_number_help")),
     );
   }
 

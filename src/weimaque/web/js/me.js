@@ -2,7 +2,9 @@
 // first, 更多 for older ones; each match's hands with their 回放码), the totals over a chosen
 // period, the devices signed in (退出 each), and moving to another device: 换设备 shows a code
 // and its QR code, and the other device types the code here or opens /me?code=CODE. 通行密钥:
-// a passkey added here signs any device in later (docs/protocol.md §7.1, "Passkeys").
+// a passkey added here signs any device in later; the player's passkeys are listed (when made,
+// when last used), named and removed here, and 全部退出 signs every device out and removes
+// every passkey (docs/protocol.md §7.1, "Passkeys").
 import { button, createRef, h, mount } from "./dom.js";
 import { api } from "./net.js";
 import { onLangChange, presetName, t } from "./i18n.js";
@@ -42,11 +44,15 @@ export function startMe(app) {
     hands: {}, // `${room_id}:${match}` → the match's hands (shown), or {error}
     renaming: false,
     passkey: { busy: false, added: 0, error: null }, // 添加通行密钥: added this visit, or why not
+    passkeys: null, // GET /api/me/passkeys: [{id, name, created, last_used}]
+    naming: null, // the id of the passkey being named
+    revoked: null, // 全部退出's answer: {devices, passkeys} gone
     presets: null, // GET /api/presets: the rules' names
     confirm: null,
     error: null,
   };
   const renameRef = createRef();
+  const passkeyNameRef = createRef();
   const bar = new PlayerBar({ changed: () => draw(), onSignedIn: () => loadAll() });
 
   /** Any refusal: said once at the top; a 401 means this device was signed out elsewhere. */
@@ -75,10 +81,14 @@ export function startMe(app) {
     ui.devices = (await api("/api/me/devices")).devices;
   }
 
+  async function loadPasskeys() {
+    ui.passkeys = (await api("/api/me/passkeys")).passkeys;
+  }
+
   async function loadAll() {
     ui.error = null;
     try {
-      await Promise.all([loadMatches(), loadStats(), loadDevices()]);
+      await Promise.all([loadMatches(), loadStats(), loadDevices(), loadPasskeys()]);
     } catch (err) {
       failed(err);
     }
@@ -122,7 +132,7 @@ export function startMe(app) {
       if (device.current) {
         await signOut();
         bar.me = null;
-        ui.matches = ui.stats = ui.devices = null;
+        ui.matches = ui.stats = ui.devices = ui.passkeys = null;
         ui.passkey = { busy: false, added: 0, error: null };
       } else {
         await api(`/api/me/devices/${encodeURIComponent(device.id)}`, undefined, "DELETE");
@@ -144,11 +154,50 @@ export function startMe(app) {
     try {
       await addPasskey();
       pk.added += 1;
+      await loadPasskeys();
     } catch (err) {
       if (err.status === 401) failed(err);
       else pk.error = failure(err);
     }
     pk.busy = false;
+    draw();
+  }
+
+  /** 全部退出: every device signed out and every passkey removed; this browser alone is signed
+   * in again, with a new key (in its cookie). */
+  async function signOutEverywhere() {
+    try {
+      const res = await api("/api/me/signout/all", {});
+      ui.transfer = null;
+      ui.passkey = { busy: false, added: 0, error: null };
+      ui.revoked = { devices: res.devices, passkeys: res.passkeys };
+      await Promise.all([loadDevices(), loadPasskeys()]);
+    } catch (err) {
+      failed(err);
+    }
+    draw();
+  }
+
+  async function namePasskey(pk) {
+    const name = (passkeyNameRef.current?.value ?? "").trim();
+    if (!name) return;
+    try {
+      await api(`/api/me/passkeys/${encodeURIComponent(pk.id)}`, { name }, "PATCH");
+      ui.naming = null;
+      await loadPasskeys();
+    } catch (err) {
+      failed(err);
+    }
+    draw();
+  }
+
+  async function removePasskey(pk) {
+    try {
+      await api(`/api/me/passkeys/${encodeURIComponent(pk.id)}`, undefined, "DELETE");
+      await loadPasskeys();
+    } catch (err) {
+      failed(err);
+    }
     draw();
   }
 
@@ -355,6 +404,42 @@ export function startMe(app) {
             ),
           ),
       transferBox(),
+      h(
+        "div",
+        { class: "signout-all" },
+        button("signout-all", () => ask(t("signout_all_confirm"), t("signout_all"), signOutEverywhere), t("signout_all"), { class: "small" }),
+        h("p", { class: "help" }, t("signout_all_help")),
+        ui.revoked ? h("p", { class: "passkey-added", "data-testid": "signout-all-done" }, t("signout_all_done", ui.revoked)) : null,
+      ),
+    );
+  }
+
+  /** One passkey: its name (named here), when it was made and last used, 删除. */
+  function passkeyEntry(pk) {
+    const naming = ui.naming === pk.id;
+    const name = pk.name || t("passkey_unnamed");
+    return h(
+      "li",
+      { key: pk.id, "data-testid": "passkey-entry", "data-id": pk.id },
+      naming
+        ? h(
+            "form",
+            {
+              class: "player-form",
+              onsubmit: (e) => {
+                e.preventDefault();
+                namePasskey(pk);
+              },
+            },
+            h("input", { class: "name", ref: passkeyNameRef, "data-testid": "passkey-name-input", maxlength: 24, defaultValue: pk.name }),
+            h("button", { type: "submit", class: "primary", "data-testid": "passkey-name-save" }, t("save")),
+            button("passkey-name-cancel", () => { ui.naming = null; draw(); }, t("cancel")),
+          )
+        : h("span", { class: "device-label", "data-testid": "passkey-name" }, name),
+      h("span", { class: "muted" }, t("passkey_made", { when: when(pk.created) })),
+      h("span", { class: "muted", "data-testid": "passkey-used" }, pk.last_used ? t("passkey_used", { when: when(pk.last_used) }) : t("passkey_never_used")),
+      naming ? null : button("passkey-rename", () => { ui.naming = pk.id; draw(); }, t("rename")),
+      button("passkey-remove", () => ask(t("passkey_remove_confirm", { name }), t("passkey_remove"), () => removePasskey(pk)), t("passkey_remove")),
     );
   }
 
@@ -367,6 +452,11 @@ export function startMe(app) {
       { class: "panel me-passkeys", "data-testid": "me-passkeys" },
       h("h2", {}, t("passkeys_title")),
       h("p", { class: "help" }, t("passkeys_help")),
+      ui.passkeys === null
+        ? h("p", { class: "loading" }, "…")
+        : ui.passkeys.length
+          ? h("ul", { class: "devices passkeys", "data-testid": "passkeys" }, ui.passkeys.map(passkeyEntry))
+          : h("p", { class: "muted", "data-testid": "passkeys-none" }, t("passkeys_none")),
       blocked
         ? passkeyNote(blocked, "")
         : h(

@@ -17,6 +17,7 @@ import { loadPresets, rulesSummary } from "./rules.js";
 import { hintFaces, hintsView, hintsWanted, setHintsWanted } from "./hints.js";
 import { header, nameField, notFoundPage, openConfirm } from "./page.js";
 import { botLevel, botTitle } from "./bots.js";
+import { loadMe } from "./player.js";
 import { autoTidyWanted, HandLayout, installHandDrag, setAutoTidy } from "./arrange.js";
 import { Motion } from "./motion.js";
 import { setSoundOn, soundOn } from "./sound.js";
@@ -31,6 +32,11 @@ export const inviteKey = (roomId) => `wmq.invite.${roomId}`;
 export const creatorKey = (roomId) => `wmq.creator.${roomId}`;
 // The creator of a room without a timer agrees to it when seated.
 export const noTimerKey = (roomId) => `wmq.notimer.${roomId}`;
+// This tab's seat went to another device of the player (docs/protocol.md §7.2): it does not
+// take it back by itself, only when asked (在此设备继续).
+const movedKey = (roomId) => `wmq.moved.${roomId}`;
+/** A room number as read out: 482 913. */
+export const spacedNumber = (n) => (n ? `${n.slice(0, 3)} ${n.slice(3)}` : "");
 
 const TOAST_MS = 6000;
 
@@ -49,6 +55,8 @@ export function startRoom(app, roomId) {
     forceResult: false, // a visitor who may sit down asked to see the result
     chatOpen: false, // the quick chat panel is open
     bubbles: {}, // seat → the chat line shown there ({seat, phrase, emote, until})
+    elsewhere: false, // the seat went to another device of the player (elsewhere)
+    claimLooked: false, // whether the player's seat here was looked for once
   };
   const cues = new TableCues();
   const nameRef = createRef();
@@ -91,8 +99,14 @@ export function startRoom(app, roomId) {
     }
     if (msg.type === "vote_result" && !msg.passed) {
       const who = (msg.refused_by || []).map(label).join("、");
-      toast(t("vote_refused", { who }));
+      const absent = (msg.absent || []).map(label).join("、");
+      toast(who ? t("vote_refused", { who }) : t("vote_lapsed", { who: absent }));
     }
+    if (msg.type === "elsewhere") {
+      sessionStorage.setItem(movedKey(roomId), "1");
+      ui.elsewhere = true;
+    }
+    if (msg.type === "snapshot" && !ui.claimLooked) maybeClaim();
     if (s.resync) {
       s.resync = false;
       socket.join();
@@ -114,6 +128,38 @@ export function startRoom(app, roomId) {
     if (mutedSeats(roomId).has(String(msg.seat))) return;
     ui.bubbles[String(msg.seat)] = { ...msg, until: Date.now() + BUBBLE_MS };
     cues.chat(msg.phrase ? t(`chat_${msg.phrase}`) : null);
+  }
+
+  /** Opened on another of the player's devices: take the seat the player holds here (§7.2),
+   * once per page, unless this tab was told the seat went elsewhere. */
+  function maybeClaim() {
+    ui.claimLooked = true;
+    if (mySeat() !== null || heldSeat() !== null || sessionStorage.getItem(movedKey(roomId))) return;
+    loadMe().then(
+      (me) => {
+        const mine = me && s.room?.seats?.some((x) => x.taken && x.player_id === me.player.id);
+        if (mine && mySeat() === null && heldSeat() === null) claim();
+      },
+      () => {},
+    );
+  }
+
+  function claim() {
+    sessionStorage.removeItem(movedKey(roomId));
+    ui.elsewhere = false;
+    socket.send("join", { claim: true, hints: hintsWanted() });
+    draw();
+  }
+
+  /** The seat is played from another device now: say so, and offer to take it back here. */
+  function elsewhereBanner() {
+    if (!ui.elsewhere) return null;
+    return h(
+      "div",
+      { class: "panel elsewhere", "data-testid": "elsewhere", role: "status" },
+      h("p", {}, t("elsewhere")),
+      button("claim-here", claim, t("elsewhere_back"), { class: "primary", disabled: !online() }),
+    );
   }
 
   function maybeAutosit() {
@@ -281,6 +327,7 @@ export function startRoom(app, roomId) {
 
   function shareBar() {
     const url = `${location.origin}/r/${roomId}`;
+    const number = s.room?.number;
     const copy = async () => {
       try {
         await navigator.clipboard.writeText(url);
@@ -293,10 +340,22 @@ export function startRoom(app, roomId) {
     return h(
       "div",
       { class: "share" },
+      number ? h("span", { class: "room-number", "data-testid": "room-number", "data-number": number }, t("room_number", { n: spacedNumber(number) })) : null,
       h("span", {}, t("share")),
       h("input", { readonly: true, value: url, "data-testid": "share-link", onfocus: (e) => e.target.select() }),
       button("copy-link", copy, ui.copied ? t("copied") : t("copy")),
     );
+  }
+
+  /** Only bots besides this seat: leaving ends the match (docs/protocol.md §2.4). */
+  const aloneWithBots = (seat) =>
+    !!s.room && s.room.seats.every((x) => x.seat === seat || x.kind === "bot" || !x.taken);
+
+  /** A room nobody holding a seat is in, or a match ending with its hand: said to all. */
+  function restLine() {
+    if (s.room?.closing) return h("p", { class: "rest-line", "data-testid": "closing" }, t("closing_after_hand"));
+    if (s.room?.resting) return h("p", { class: "rest-line", "data-testid": "resting" }, t("resting", { m: Math.ceil(s.room.resting.seconds / 60) }));
+    return null;
   }
 
   /** 旁观 (confirmed, keeps the seat), 坐回, 离座 (between hands only), 解散 (by vote). */
@@ -337,11 +396,19 @@ export function startRoom(app, roomId) {
         }),
       );
     }
-    if (me !== null || held !== null) {
+    const seat = me !== null ? me : held;
+    if (typeof seat === "number" && aloneWithBots(seat) && s.room && !s.room.match_over && !s.room.closing) {
+      // Alone with bots: leave the match (mid-hand 托管 plays the hand out, then it ends).
+      out.push(
+        button("leave-match", () => ask(between() ? t("leave_match_confirm") : t("leave_match_confirm_hand"), t("leave_yes"), () => { ui.menu = false; socket.leave(); }), t("leave_match"), {
+          disabled: !online(),
+        }),
+      );
+    } else if (me !== null || held !== null) {
       out.push(
         button("leave-seat", () => ask(t("leave_confirm"), t("leave_yes"), () => { ui.menu = false; socket.leave(); }), t("leave_seat"), {
           disabled: !between() || !online(),
-          title: between() ? "" : t("leave_between"),
+          title: between() ? "" : t("leave_between_vote"),
         }),
       );
     }
@@ -443,7 +510,7 @@ export function startRoom(app, roomId) {
         h(
           "div",
           { class: "drawer-head" },
-          h("strong", {}, `${t("room")} ${roomId}`),
+          h("strong", {}, `${t("room")} ${s.room?.number ? spacedNumber(s.room.number) : roomId}`),
           button("menu-close", () => { ui.menu = false; draw(); }, "✕", { "aria-label": t("close") }),
         ),
         h(
@@ -815,7 +882,7 @@ export function startRoom(app, roomId) {
     return h(
       "section",
       { class: "match-end", "data-testid": "match-end", "data-dissolved": end.dissolved ? "true" : "false" },
-      h("h2", {}, end.dissolved ? t("dissolved") : t("match_over")),
+      h("h2", {}, end.dissolved ? t(end.ended_by === "leave" ? "ended_leave" : end.ended_by === "idle" ? "ended_idle" : "dissolved") : t("match_over")),
       matchTotals(end, label),
     );
   }
@@ -947,9 +1014,11 @@ export function startRoom(app, roomId) {
       h(
         "main",
         { class: `room${s.conn === "open" ? "" : " offline"}${s.lastHand || s.matchEnd ? " ended" : ""}` },
+        restLine(),
         main(),
       ),
       resultOverlay(),
+      elsewhereBanner(),
       votePanel(),
       chatDrawer(),
       shouxingBubble(),

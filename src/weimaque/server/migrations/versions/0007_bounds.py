@@ -6,15 +6,15 @@
   and are dated 0, older than any removal.
 - ``club_removed``: who was removed from a club and when; an invitation made before that
   brings them back no more (docs/protocol.md §7.5).
-- ``match_seats``: one row per seat and holder of every match, summed from ``hand_seats``
-  (hands, points, first and last hand): 战绩 is one indexed query over it (§7.3). Filled from
-  the hands already finished.
+- ``match_seats``: one row per seat and holder of every match, summed from the played hands of
+  ``hand_seats`` (hands, points, first and last hand, whether all ranked): 战绩 is one indexed
+  query over it (§7.3). Filled from the hands already finished.
 - Indices for the scans of the writer and the readers: expired invitations, transfer codes
   and devices (by ``expires`` / ``last_seen``), a club's invitations and tables, a player's
-  transfer codes and devices by use, the rooms not over.
+  transfer codes, ceremonies and devices by use, the rooms not over.
 
 Revision ID: 0007
-Revises: 0003
+Revises: 0006
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0007"
-down_revision = "0003"
+down_revision = "0006"
 branch_labels = None
 depends_on = None
 
@@ -64,6 +64,7 @@ def upgrade() -> None:
     op.create_index("transfers_expires", "transfers", ["expires"])
     op.create_index("player_keys_seen", "player_keys", ["player_id", "last_seen", "id"])
     op.create_index("player_keys_last_seen", "player_keys", ["last_seen"])
+    op.create_index("ceremonies_player", "ceremonies", ["player_id"])
     op.create_index("rooms_club", "rooms", ["club_id"])
     op.create_index(
         "rooms_live",
@@ -87,16 +88,17 @@ def upgrade() -> None:
         sa.Column("last", sa.Float, nullable=False),
         sa.Column("hands", sa.Integer, nullable=False),
         sa.Column("total", sa.Integer, nullable=False),
+        sa.Column("ranked", sa.Integer, nullable=False),
         sa.PrimaryKeyConstraint("room_id", "match", "seat", "holder"),
     )
     op.create_index("match_seats_player", "match_seats", ["player_id", "last", "room_id", "match"])
     bind.execute(
         sa.text(
             "INSERT INTO match_seats (room_id, match, seat, holder, player_id, name, bot, "
-            "club_id, started, last, hands, total) SELECT room_id, match, seat, "
+            "club_id, started, last, hands, total, ranked) SELECT room_id, match, seat, "
             "COALESCE(player_id, ''), MAX(player_id), MAX(name), MAX(bot), MAX(club_id), "
-            "MIN(finished), MAX(finished), COUNT(*), SUM(points) FROM hand_seats "
-            "GROUP BY room_id, match, seat, COALESCE(player_id, '')"
+            "MIN(finished), MAX(finished), COUNT(*), SUM(points), MIN(ranked) FROM hand_seats "
+            "WHERE played = 1 GROUP BY room_id, match, seat, COALESCE(player_id, '')"
         )
     )
 
@@ -106,6 +108,7 @@ def downgrade() -> None:
     for index, table in (
         ("rooms_live", "rooms"),
         ("rooms_club", "rooms"),
+        ("ceremonies_player", "ceremonies"),
         ("player_keys_last_seen", "player_keys"),
         ("player_keys_seen", "player_keys"),
         ("transfers_expires", "transfers"),
