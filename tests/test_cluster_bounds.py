@@ -59,14 +59,17 @@ def endpoint(server: ClusterServer | str) -> Endpoint:
     return Endpoint(int(url.rsplit(":", 1)[1]))
 
 
-def owned_room(cluster: LocalCluster) -> tuple[str, ClusterServer, ClusterServer]:
-    """A room, its owner and the other process."""
+def owned_room(cluster: LocalCluster) -> tuple[str, ClusterServer, ClusterServer, Client]:
+    """A room, its owner, the other process, and a spectator's socket that keeps the room
+    held (a room nobody is in rests)."""
     lb = endpoint(cluster.url)
     room_id = lb.room(seed=5, **ROOM)["room_id"]
-    assert lb.get(f"/api/rooms/{room_id}")["room"]["room_id"] == room_id  # claimed now
+    watcher = lb.ws(room_id)
+    i = watcher.send(type="spectate")
+    watcher.reply(i)
     owner = owner_of(cluster, room_id)
     other = next(s for s in cluster.servers if s is not owner)
-    return room_id, owner, other
+    return room_id, owner, other, watcher
 
 
 def answer_of(sock: socket.socket) -> tuple[int, bytes]:
@@ -101,7 +104,7 @@ def head_of(port: int, path: str, extra: str) -> socket.socket:
 def test_a_relayed_body_over_the_limit_is_refused_before_it_is_sent(
     cluster: LocalCluster,
 ) -> None:
-    room_id, owner, other = owned_room(cluster)
+    room_id, owner, other, watcher = owned_room(cluster)
     path = f"/api/rooms/{room_id}/seats/0/free"
     # Declared 256 MiB: the answer comes with not one byte of the body sent.
     sock = head_of(other.port, path, f"Content-Length: {256 * 1024 * 1024}\r\n")
@@ -134,14 +137,19 @@ def test_a_relayed_body_over_the_limit_is_refused_before_it_is_sent(
     metrics = text.decode()
     assert "wmq_relay_refused_bodies_total 2.0" in metrics, metrics[-3000:]
     assert 'wmq_relay_requests_total{kind="http"}' in metrics
-    status, _, text = endpoint(owner).request("/metrics")
-    renewed = [
-        line for line in text.decode().splitlines() if line.startswith("wmq_leases_renewed_total")
-    ]
-    assert renewed and float(renewed[0].split()[-1]) >= 1, renewed
+
+    def renewed() -> float:
+        text = endpoint(owner).request("/metrics")[2].decode()
+        line = next(x for x in text.splitlines() if x.startswith("wmq_leases_renewed_total"))
+        count = float(line.split()[-1])
+        assert count >= 1, line
+        return count
+
+    eventually(renewed, seconds=15, label="a lease renewed")  # three times a lease
     # The balancer forwards the client's address: /metrics is not there for players.
     status, _, text = endpoint(cluster.url).request("/metrics")
     assert status == 404 and b"wmq_" not in text
+    watcher.close()
 
 
 def call(via: Endpoint, method: str, path: str, key: str, body: Any = None) -> tuple[int, Any]:
