@@ -18,7 +18,8 @@ holds) is killed with SIGKILL; reported is the time from the kill to the first `
 it, over ``--trials`` trials (median and range). The killed process is started again between
 trials. What bounds it: the balancer noticing (a refused connection is sent to the other
 process at once), the lease running out (``--lease-seconds``, docs/scale.md), the room being
-restored from the store.
+restored from the store. Each trial then reads the room back from PostgreSQL and counts the
+acknowledged actions it does not hold (``acked_not_stored``: it must be 0).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ import resource
 import statistics
 import sys
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -91,6 +93,8 @@ class Trial:
     first_ack: float | None = None
     reconnects: int = 0
     errors: dict[str, int] = field(default_factory=dict)
+    #: Every acknowledged action: (hand number, seat, action).
+    acked: list[tuple[int, int, str]] = field(default_factory=list)
 
 
 async def reconnecting_seat(
@@ -120,6 +124,7 @@ async def reconnecting_seat(
                     await send(type="join", token=token)
                 pending: int | None = None
                 sent = 0.0
+                hand = 0
                 async for raw in ws:
                     msg = orjson.loads(raw)
                     kind = msg["type"]
@@ -128,6 +133,8 @@ async def reconnecting_seat(
                     elif kind == "ack" and msg.get("ack") == pending:
                         pending = None
                         trial.acks += 1
+                        actor = msg["actor"]
+                        trial.acked.append((hand, int(actor["seat"]), str(actor["action"])))
                         # Only an act sent after the kill counts: an ack already on its way
                         # (in a socket's buffer) was written by the killed owner.
                         killed = trial.killed_at
@@ -153,6 +160,7 @@ async def reconnecting_seat(
                     ):
                         choice = rng.choice(msg["legal_actions"])
                         sent = time.perf_counter()
+                        hand = int(msg["hand_number"])
                         pending = await send(
                             type="act", action=choice["text"], decision=msg["decision"]
                         )
@@ -203,6 +211,8 @@ async def failover_trial(cluster: LocalCluster, seed: int, max_seconds: float) -
             "seconds": trial.first_ack - trial.killed_at,
             "owner": cluster.servers.index(owner) + 1,
             "acks_before": mid,
+            "acks": len(trial.acked),
+            "acked_not_stored": not_stored(cluster, room_id, trial.acked),
             "reconnects": trial.reconnects,
             "errors": trial.errors,
         }
@@ -215,6 +225,24 @@ async def failover_trial(cluster: LocalCluster, seed: int, max_seconds: float) -
                 server.start()
 
 
+def not_stored(cluster: LocalCluster, room_id: str, acked: list[tuple[int, int, str]]) -> int:
+    """How many acknowledged actions the store does not hold (it must hold them all): the
+    finished hands' records and the action log of the hand in progress, read from PostgreSQL."""
+    import psycopg
+
+    stored: Counter[tuple[int, int, str]] = Counter()
+    with psycopg.connect(cluster.postgres.url) as db:
+        for number, record in db.execute(
+            "SELECT number, record FROM hands WHERE room_id = %s", (room_id,)
+        ):
+            stored.update((int(number), int(s), str(a)) for s, a in json.loads(record)["actions"])
+        for number, seat, action in db.execute(
+            "SELECT number, seat, action FROM actions WHERE room_id = %s", (room_id,)
+        ):
+            stored[(int(number), int(seat), str(action))] += 1
+    return sum((Counter(acked) - stored).values())
+
+
 def failover(folder: Path, args: argparse.Namespace) -> dict[str, Any]:
     """Part (b): ``--trials`` trials on one two-process cluster."""
     trials = []
@@ -223,7 +251,8 @@ def failover(folder: Path, args: argparse.Namespace) -> dict[str, Any]:
             trials.append(asyncio.run(failover_trial(cluster, args.seed + k, args.max_seconds)))
             print(
                 f"  failover trial {k + 1}: {trials[-1]['seconds']:.2f} s "
-                f"(killed server {trials[-1]['owner']})",
+                f"(killed server {trials[-1]['owner']}; {trials[-1]['acks']} acks, "
+                f"{trials[-1]['acked_not_stored']} of them not in the store)",
                 file=sys.stderr,
             )
     times = [t["seconds"] for t in trials]
@@ -232,6 +261,7 @@ def failover(folder: Path, args: argparse.Namespace) -> dict[str, Any]:
         "kill_to_ack_median_s": round(statistics.median(times), 2),
         "kill_to_ack_min_s": round(min(times), 2),
         "kill_to_ack_max_s": round(max(times), 2),
+        "acked_not_stored": sum(t["acked_not_stored"] for t in trials),
         "each": [{**t, "seconds": round(t["seconds"], 2)} for t in trials],
     }
 

@@ -22,7 +22,7 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO
 
@@ -177,7 +177,9 @@ class LocalCluster(Piece):
     ``url`` is the balancer's, where clients go; ``port`` is where it listens (a free one
     when not given). ``close()`` stops all of it. ``serve_args`` are added to every
     ``wmq serve`` (``["--limit", "seat_grace=60"]``); with ``tls_cert`` (a PEM of the
-    certificate chain and key) the balancer speaks TLS (docs/scale.md).
+    certificate chain and key) the balancer speaks TLS (docs/scale.md). ``redis_via``, given
+    the number of a process and Redis's URL, says the URL that process reaches Redis at (a
+    proxy between them, which a test can cut: a partition); by default Redis's own.
     """
 
     def __init__(
@@ -188,6 +190,7 @@ class LocalCluster(Piece):
         lease_seconds: float | None = None,
         serve_args: Sequence[str] = (),
         tls_cert: str | os.PathLike[str] | None = None,
+        redis_via: Callable[[int, str], str] | None = None,
     ) -> None:
         if servers < 1:
             raise ValueError(f"a cluster needs at least one server, not {servers}")
@@ -197,6 +200,7 @@ class LocalCluster(Piece):
         self.haproxy: LocalHAProxy | None = None
         self.postgres = LocalPostgres(self.folder / "postgres")
         self.redis = LocalRedis(self.folder / "redis")
+        self._redis_via = redis_via
         try:
             self.postgres.start()
             self.redis.start()
@@ -222,7 +226,10 @@ class LocalCluster(Piece):
         port = free_port()
         args = [sys.executable, "-c", "from weimaque.cli.app import main; main()", "serve"]
         args += ["--host", "127.0.0.1", "--port", str(port)]
-        args += ["--store", self.postgres.url, "--redis", self.redis.url]
+        redis_url = self.redis.url
+        if self._redis_via is not None:
+            redis_url = self._redis_via(k, redis_url)
+        args += ["--store", self.postgres.url, "--redis", redis_url]
         args += ["--node-url", f"http://127.0.0.1:{port}", "--trust-proxy", "127.0.0.1"]
         if lease_seconds is not None:
             args += ["--lease-seconds", str(lease_seconds)]

@@ -246,13 +246,16 @@ def add_transfer(db: Connection, code_hash: str, player_id: str, device: str) ->
 
 
 def redeem_transfer(db: Connection, code_hash: str, device: Device) -> str | None:
-    """Spend a transfer code: the player it signs in (with ``device`` added), or None."""
+    """Spend a transfer code: the player it signs in (with ``device`` added), or None.
+
+    Spent by one statement: of two processes redeeming one code at once, the row goes to one
+    delete alone (the other's waits for it, then finds nothing), so a code signs in once.
+    """
     row = db.execute(
-        "SELECT player_id, expires FROM transfers WHERE hash = ?", (code_hash,)
+        "DELETE FROM transfers WHERE hash = ? RETURNING player_id, expires", (code_hash,)
     ).fetchone()
     if row is None:
         return None
-    db.execute("DELETE FROM transfers WHERE hash = ?", (code_hash,))
     if row[1] < time.time():
         return None
     add_device(db, row[0], device)

@@ -317,6 +317,10 @@ async def creator_request(
     unknown = sorted(quoted(k, 30) for k in set(raw) - fields)
     if unknown:
         return _error(400, "bad_request", f"unknown fields {', '.join(unknown[:5])}")
+    refused = room.recorder.refused()
+    if refused is not None:  # its lease is not trusted: nothing is changed (docs/scale.md)
+        message = f"this server may not change the room now ({refused}); try again"
+        return _error(503, "storage_unavailable", message)
     token = raw.get("creator_token")
     if (
         room.creator is None

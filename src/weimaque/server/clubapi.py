@@ -83,8 +83,9 @@ async def _club_json(s: Server, club: dict[str, Any], role: Role) -> dict[str, A
     everyone = await s.read(lambda db: accounts.members(db, club_id))
     members: list[dict[str, Any]] = []
     pending: list[dict[str, Any]] = []
+    online = await s.online_among([m["player"]["id"] for m in everyone])
     for m in everyone:
-        m["online"] = s.online.get(m["player"]["id"], 0) > 0
+        m["online"] = m["player"]["id"] in online
         (pending if m["role"] == "pending" else members).append(m)
     ids = await s.read(lambda db: accounts.open_rooms(db, club=club_id))
     open_ = await s.rooms_named(ids, lambda r: r.opts.club == club_id and r.status != "over")

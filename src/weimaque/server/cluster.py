@@ -15,7 +15,8 @@ lease to run out: the room then waits (``storage_unavailable``, as for a store t
 write) until a renewal gets through, or drops it when the lease turns out lost.
 
 Rate limits that count per address are shared here too (:class:`SharedLimits`): N processes
-never give an address N times its budget.
+never give an address N times its budget. So is who is online (a club shows its members so):
+each process says which signed-in players have a socket open to it.
 """
 
 from __future__ import annotations
@@ -29,7 +30,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from weimaque.server import metrics
 from weimaque.server.periodic import every
 
 if TYPE_CHECKING:
@@ -114,6 +114,12 @@ def lease_key(room_id: str) -> str:
     return f"wmq:room:{room_id}"
 
 
+def online_key(player_id: str) -> str:
+    """The Redis hash saying which processes a player has a socket open to: process node →
+    when it last said so (Unix milliseconds)."""
+    return f"wmq:online:{player_id}"
+
+
 @dataclass(frozen=True)
 class ClusterConfig:
     """How a process joins a cluster: Redis, the address its peers reach it at, the lease."""
@@ -125,6 +131,18 @@ class ClusterConfig:
 
 class ClusterUnavailable(Exception):
     """Redis cannot be reached: no room can be claimed now."""
+
+
+@dataclass(slots=True)
+class LeaseStats:
+    """What this process's leases did since it started (read by the metrics)."""
+
+    #: Rooms whose lease this process took (a claim that found it free or its own).
+    claimed: int = 0
+    #: Leases renewed (one per room per renewal that Redis answered).
+    renewed: int = 0
+    #: Leases found gone or another's at a renewal: their rooms were dropped.
+    lost: int = 0
 
 
 @dataclass
@@ -142,8 +160,14 @@ class Cluster:
     #: The lobby entries of the rooms this process holds (room id → JSON), written to Redis
     #: with every renewal so that every process lists every process's rooms.
     listing: Callable[[], dict[str, str]] = dict
+    #: The signed-in players with a socket open to this process (player id → sockets), whom
+    #: every process shows online (:meth:`online_among`).
+    present: dict[str, int] = field(default_factory=dict)
+    #: Counts of the leases taken, renewed and lost.
+    stats: LeaseStats = field(default_factory=LeaseStats)
     _redis: Redis | None = None
     _task: asyncio.Task[None] | None = None
+    _tasks: set[asyncio.Task[None]] = field(default_factory=set)
 
     @property
     def me(self) -> str:
@@ -200,6 +224,8 @@ class Cluster:
         sent = time.monotonic()
         held = str(await self._call(_CLAIM, [lease_key(room_id)], [self.me, self.lease_ms]))
         if held == self.me:
+            if room_id not in self.until:
+                self.stats.claimed += 1
             self.until[room_id] = self._trust(sent)
             return None
         self.until.pop(room_id, None)
@@ -245,14 +271,16 @@ class Cluster:
                     continue  # released meanwhile
                 if ok:
                     self.until[room_id] = self._trust(sent)
-                    metrics.LEASES_RENEWED.inc()
+                    self.stats.renewed += 1
                 else:
-                    metrics.LEASES_LOST.inc()
                     del self.until[room_id]
+                    self.stats.lost += 1
                     log.warning("room %s: its lease is lost; dropped", room_id)
                     self.on_lost(room_id)
         with contextlib.suppress(ClusterUnavailable):
             await self.publish()
+        with contextlib.suppress(ClusterUnavailable):
+            await self.show_present()
 
     # ----------------------------------------------------------------- the lobby
 
@@ -312,10 +340,77 @@ class Cluster:
             self._task = None
         for room_id in list(self.until):
             await self.release(room_id)
+        for task in list(self._tasks):
+            task.cancel()
+        if self.present:  # nobody is online here any more
+            with contextlib.suppress(ClusterUnavailable):
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for player_id in self.present:
+                        pipe.hdel(online_key(player_id), self.node)
+                    await self._guarded(pipe.execute())
+            self.present.clear()
         if self._redis is not None:
             with contextlib.suppress(Exception):
                 await self._redis.aclose()
             self._redis = None
+
+    # ----------------------------------------------------------------- who is online
+
+    def arrived(self, player_id: str) -> None:
+        """A socket of a signed-in player opened here (counted in ``present``); with its first
+        one, every process is told at once (in the background: a socket never waits on it)."""
+        self.present[player_id] = self.present.get(player_id, 0) + 1
+        if self.present[player_id] == 1:
+            self._background(self._show([player_id]))
+
+    def left(self, player_id: str) -> None:
+        """A socket of a signed-in player closed here; with its last one, this process no
+        longer shows the player online (another process may still)."""
+        count = self.present.pop(player_id, 1) - 1
+        if count > 0:
+            self.present[player_id] = count
+            return
+        self._background(self._guarded(self.redis.hdel(online_key(player_id), self.node)))
+
+    def _background(self, call: Awaitable[Any]) -> None:
+        async def run() -> None:
+            with contextlib.suppress(ClusterUnavailable):
+                await call
+
+        task = asyncio.get_running_loop().create_task(run())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def show_present(self) -> None:
+        """Say again (with every renewal) that this process's present players are online."""
+        if self.present:
+            await self._show(list(self.present))
+
+    async def _show(self, player_ids: list[str]) -> None:
+        now = int(time.time() * 1000)
+        keep = int(LOBBY_LEASES * self.config.lease_seconds * 1000)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for player_id in player_ids:
+                pipe.hset(online_key(player_id), self.node, now)
+                pipe.pexpire(online_key(player_id), keep)
+            await self._guarded(pipe.execute())
+
+    async def online_among(self, player_ids: list[str]) -> set[str]:
+        """The players of ``player_ids`` with a socket open to any process: one said so within
+        ``LOBBY_LEASES`` leases (a process that died without a word stops counting then).
+        Raise ``ClusterUnavailable`` without Redis."""
+        if not player_ids:
+            return set()
+        stale = int(time.time() * 1000) - int(LOBBY_LEASES * self.config.lease_seconds * 1000)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for player_id in player_ids:
+                pipe.hvals(online_key(player_id))
+            found = await self._guarded(pipe.execute())
+        return {
+            player_id
+            for player_id, stamps in zip(player_ids, found, strict=True)
+            if any(int(stamp) >= stale for stamp in stamps)
+        }
 
     # ----------------------------------------------------------------- shared budgets
 
@@ -372,4 +467,11 @@ class Cluster:
             await self._call(_TAKE, [f"wmq:rate:{name}:{key}"], [burst, int(interval * 1000), 1])
 
 
-__all__ = ["Cluster", "ClusterConfig", "ClusterUnavailable", "lease_key"]
+__all__ = [
+    "Cluster",
+    "ClusterConfig",
+    "ClusterUnavailable",
+    "LeaseStats",
+    "lease_key",
+    "online_key",
+]

@@ -407,6 +407,30 @@ class Server:
                 log.debug("cluster: removals channel: %s: %s", type(exc).__name__, exc)
                 await asyncio.sleep(1.0)
 
+    def arrived(self, player_id: str) -> None:
+        """A socket of the signed-in ``player_id`` opened (``online``; in a cluster every
+        process is told, docs/scale.md)."""
+        self.online[player_id] = self.online.get(player_id, 0) + 1
+        if self.cluster is not None:
+            self.cluster.arrived(player_id)
+
+    def left(self, player_id: str) -> None:
+        """A socket of the signed-in ``player_id`` closed."""
+        count = self.online.pop(player_id, 1) - 1
+        if count > 0:
+            self.online[player_id] = count
+        if self.cluster is not None:
+            self.cluster.left(player_id)
+
+    async def online_among(self, player_ids: list[str]) -> set[str]:
+        """The players of ``player_ids`` with a socket open: to this process, or in a cluster
+        to any (from Redis; this process's own when Redis cannot say)."""
+        here = {p for p in player_ids if self.online.get(p, 0) > 0}
+        if self.cluster is not None:
+            with contextlib.suppress(ClusterUnavailable):
+                return here | await self.cluster.online_among(player_ids)
+        return here
+
     def store_failing(self) -> JSONResponse | None:
         """503 while the store cannot write."""
         if self.store.failing is None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 from collections import deque
 from collections.abc import Callable
+from concurrent.futures import Future
 from typing import Any
 
 from weimaque.errors import WeimaqueError
@@ -407,8 +408,8 @@ class HandDriver:
     def settle_vote(self) -> None:
         """Close the open vote if it is decided: passed (the match ends now) or refused."""
         vote = self.table.vote
-        if vote is None:
-            return
+        if vote is None or self.recorder.refused() is not None:
+            return  # a process whose lease is not trusted decides nothing (docs/scale.md)
         now = self.table.clock()
         refused = vote.refused_by()
         voters = [
@@ -472,7 +473,13 @@ class HandDriver:
         if done is None:
             self._announce_dissolved(replies)
         else:
-            on_loop(done, lambda _: self._announce_dissolved(replies))
+            on_loop(done, lambda finished: self._dissolved(finished, replies))
+
+    def _dissolved(self, done: Future[None], replies: dict[Conn, Any]) -> None:
+        """The dissolution's write is done: announced if it was made. One refused because a
+        newer owner holds the room (docs/scale.md) is not: the room is let go meanwhile."""
+        if not done.cancelled() and done.exception() is None:
+            self._announce_dissolved(replies)
 
     def _announce_dissolved(self, replies: dict[Conn, Any]) -> None:
         """Tell the table the dissolved match is over: its end, then everyone's view of the
@@ -485,8 +492,8 @@ class HandDriver:
     def settle_rematch(self) -> None:
         """Start the next match if the 再来一局 window is decided; close it if nobody chose."""
         rematch = self.table.rematch
-        if rematch is None:
-            return
+        if rematch is None or self.recorder.refused() is not None:
+            return  # a process whose lease is not trusted decides nothing (docs/scale.md)
         now = self.table.clock()
         seated = self.seating.people()
         if rematch.ready(seated, now):

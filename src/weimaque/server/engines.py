@@ -70,6 +70,10 @@ class Dialect:
     player_seated: str
     #: One row if the table of the one placeholder exists.
     has_table: str
+    #: Added to a ``SELECT`` in the writer's transaction: the rows read stay as read until
+    #: its commit (the fencing of docs/scale.md). SQLite needs nothing: its writer holds the
+    #: file's write lock for the whole transaction.
+    lock_rows: str = ""
 
 
 class Connection(Protocol):
@@ -280,6 +284,9 @@ POSTGRESQL_DIALECT: Final = Dialect(
         "jsonb_build_array(jsonb_build_object('player', ?::text)))"
     ),
     has_table="SELECT 1 FROM pg_tables WHERE schemaname = current_schema() AND tablename = ?",
+    # A row read FOR SHARE cannot be updated (a room's epoch bumped) by another transaction
+    # until this one ends; one updated meanwhile is read as its newest version.
+    lock_rows=" FOR SHARE",
 )
 
 #: A quoted literal (left as it is), a placeholder or a percent sign.

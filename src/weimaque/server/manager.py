@@ -26,7 +26,7 @@ from weimaque.server.options import RoomError, RoomOptions
 from weimaque.server.periodic import every
 from weimaque.server.rooms import Room
 from weimaque.server.seats import Seat, SeatId, hash_token, new_token, stored_hash
-from weimaque.server.store import Store, StoredRoom
+from weimaque.server.store import FIRST_EPOCH, Store, StoredRoom, StoreUnavailable
 
 log = logging.getLogger("weimaque.server")
 
@@ -66,6 +66,8 @@ class RoomManager:
         self._restore_slot = asyncio.Semaphore(1)
         #: Restores that replay a match, waiting for the slot or in it.
         self._replaying = 0
+        #: Leases being given back, of rooms a newer owner took (kept until done).
+        self._releases: set[asyncio.Task[None]] = set()
 
     async def open(self, opts: RoomOptions) -> Room:
         """Create a room (``create``), in a cluster under a lease taken first; raise
@@ -124,12 +126,29 @@ class RoomManager:
             conn.client.fail("the room moved to another server")
         room.stop()
 
-    def _guard(self, room: Room) -> None:
-        """In a cluster, the room writes only while this process holds its lease."""
+    def _guard(self, room: Room, epoch: int | None) -> None:
+        """In a cluster, the room writes only while this process holds its lease, and every
+        write names ``epoch``, the room's owner's number: the store refuses it once a newer
+        owner took the room, and the room is then let go (docs/scale.md)."""
         cluster = self.cluster
         if cluster is not None:
             room_id = room.id
             room.recorder.guard = lambda: cluster.refusal(room_id)
+            # A room built only to be listed holds no epoch: the store would refuse its writes.
+            room.recorder.epoch = 0 if epoch is None else epoch
+            room.recorder.on_fenced = lambda: self._fenced(room)
+
+    def _fenced(self, room: Room) -> None:
+        """The store refused a write of ``room``: another process took it (its epoch is newer).
+        Nothing more of it is played here; its lease, if still this process's, is given back."""
+        if self.rooms.get(room.id) is not room:
+            return  # let go already (or a newer restore of it is kept)
+        log.warning("room %s: a newer owner took it (a write was refused); dropped", room.id)
+        self.drop(room.id)
+        if self.cluster is not None:
+            task = asyncio.get_running_loop().create_task(self.cluster.release(room.id))
+            self._releases.add(task)
+            task.add_done_callback(self._releases.discard)
 
     def create(self, opts: RoomOptions, room_id: str | None = None) -> Room:
         """Create a room from checked options; raise ``RoomError`` for bad rules or bots."""
@@ -149,7 +168,7 @@ class RoomManager:
             while room_id in self.rooms:
                 room_id = self._new_id()
         room = Room(room_id, opts, rules, seed, self.store)
-        self._guard(room)
+        self._guard(room, FIRST_EPOCH)
         room.table.unattended_delay = self.limits.unattended_delay_ms / 1000
         room.table.rest_seconds = self.limits.rest_seconds
         room.recorder.created(opts.to_json(), room.seating.to_store(), rules, seed)
@@ -164,8 +183,7 @@ class RoomManager:
         invite = new_token() if room.shouxing is not None else None
         room.creator = hash_token(creator)
         room.invite = None if invite is None else hash_token(invite)
-        if self.store is not None:
-            self.store.save_keys(room.id, room.creator, room.invite)
+        room.recorder.keys(room.creator, room.invite)
         return {"creator_token": creator, "shouxing_invite": invite}
 
     def get(self, room_id: str) -> Room | None:
@@ -204,6 +222,18 @@ class RoomManager:
 
     async def _restore_in_thread(self, room_id: str) -> Room | None:
         assert self.store is not None
+        epoch = None
+        if self.cluster is not None:
+            # Taken in the store before it is read: every write of an earlier owner is then
+            # either read here or refused (docs/scale.md, fencing).
+            try:
+                epoch = await asyncio.to_thread(self.store.take_room, room_id)
+            except StoreUnavailable as exc:
+                await self.cluster.release(room_id)
+                raise RestoreBusy(f"the store cannot take the room now ({exc}); try again") from exc
+            if epoch is None:
+                await self.cluster.release(room_id)  # no such room: no lease kept
+                return None
         data = await asyncio.to_thread(self.store.load, room_id)
         cheap = data is None or (
             not data.hands
@@ -211,22 +241,25 @@ class RoomManager:
             and len((data.current or {}).get("actions", ())) <= CHEAP_ACTIONS
         )
         if cheap:
-            return await self._restored(room_id, data)
+            return await self._restored(room_id, data, epoch)
         if self._replaying >= RESTORES_WAITING:
             raise RestoreBusy(f"{self._replaying} rooms are being restored; try again")
         self._replaying += 1
         try:
             async with self._restore_slot:
-                return await self._restored(room_id, data)
+                return await self._restored(room_id, data, epoch)
         finally:
             self._replaying -= 1
 
-    async def _restored(self, room_id: str, data: StoredRoom | None) -> Room | None:
-        """The room rebuilt from ``data`` in a thread and kept (None: no such room)."""
+    async def _restored(
+        self, room_id: str, data: StoredRoom | None, epoch: int | None = None
+    ) -> Room | None:
+        """The room rebuilt from ``data`` in a thread and kept (None: no such room); ``epoch``:
+        the one this process took it at, in a cluster."""
         room = self.rooms.get(room_id)
         if room is not None:
             return room
-        built = None if data is None else await asyncio.to_thread(self.rebuild, data)
+        built = None if data is None else await asyncio.to_thread(self.rebuild, data, epoch)
         if built is None:
             if self.cluster is not None:
                 await self.cluster.release(room_id)  # no such room: no lease kept
@@ -253,8 +286,10 @@ class RoomManager:
         data = self.store.load(room_id)
         return None if data is None else self.rebuild(data)
 
-    def rebuild(self, data: StoredRoom) -> Room:
-        """The room of ``data``, read from the store (``build``)."""
+    def rebuild(self, data: StoredRoom, epoch: int | None = None) -> Room:
+        """The room of ``data``, read from the store (``build``); in a cluster, its writes name
+        ``epoch``, the one this process took it at (None: another process's room, built to be
+        listed, which writes nothing that can be made)."""
         assert self.store is not None
         room_id = data.room_id
         opts = RoomOptions.from_json(data.config, stored=True)
@@ -277,7 +312,7 @@ class RoomManager:
             else Seat("human", None, stored_hash(sx_raw.get("token")), sx_raw.get("name"))
         )
         room = Room(room_id, opts, rules, data.seed, self.store, seats, shouxing, data.created)
-        self._guard(room)
+        self._guard(room, epoch)
         room.table.unattended_delay = self.limits.unattended_delay_ms / 1000
         room.table.rest_seconds = self.limits.rest_seconds
         store = self.store

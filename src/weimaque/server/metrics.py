@@ -8,11 +8,11 @@ relay, from a player, and is answered 404 like any unknown path. Players never s
 Two kinds of series:
 
 - counted where things happen, process-wide (:data:`REGISTRY`): acts and their act→ack latency,
-  the store's write latency, leases renewed and lost, fenced writes refused, relayed traffic,
-  refusals of the per-address budgets. Each costs a lock and an addition where it is counted
-  (about a microsecond per act: bench/server.py);
-- read when scraped, per server (:class:`ServerCollector`): rooms in memory, leases held, the
-  store's queue and whether it fails, sockets by state, relayed sockets open.
+  the store's write latency, relayed traffic, refusals of the per-address budgets. Each costs a
+  lock and an addition where it is counted (about a microsecond per act: bench/server.py);
+- read when scraped, per server (:class:`ServerCollector`): rooms in memory, leases held,
+  claimed, renewed and lost (``Cluster.stats``), fenced writes refused (``Store.fence``), the
+  store's queue and whether it fails, sockets by state.
 """
 
 from __future__ import annotations
@@ -22,10 +22,12 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Final
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
-from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 from starlette.requests import Request
 from starlette.responses import Response
+
+from weimaque.server.cluster import LeaseStats
 
 if TYPE_CHECKING:
     from weimaque.server.context import Server
@@ -51,20 +53,6 @@ STORE_WRITE: Final = Histogram(
     "wmq_store_write_seconds",
     "One transaction of the store's writer (a batch of queued writes), commit included",
     buckets=_LATENCY,
-    registry=REGISTRY,
-)
-LEASES_RENEWED: Final = Counter(
-    "wmq_leases_renewed", "Room leases renewed in Redis (cluster)", registry=REGISTRY
-)
-LEASES_LOST: Final = Counter(
-    "wmq_leases_lost",
-    "Room leases found gone or another's at renewal: the room was dropped (cluster)",
-    registry=REGISTRY,
-)
-FENCED_WRITES_REFUSED: Final = Counter(
-    "wmq_fenced_writes_refused",
-    "Writes of a room the store refused because their lease number (fencing token) is older "
-    "than the room's: a process that lost the room tried to write it",
     registry=REGISTRY,
 )
 RELAY_REQUESTS: Final = Counter(
@@ -121,6 +109,20 @@ class ServerCollector(Collector):
             yield _gauge("wmq_leases_held", "Room leases this process holds (cluster)", held)
             failing = int(s.cluster.failing is not None)
             yield _gauge("wmq_redis_failing", "1 while Redis does not answer (cluster)", failing)
+        leases = s.cluster.stats if s.cluster is not None else LeaseStats()
+        yield _counter("wmq_leases_claimed", "Room leases this process took (cluster)", leases.claimed)
+        yield _counter("wmq_leases_renewed", "Room leases renewed in Redis (cluster)", leases.renewed)
+        yield _counter(
+            "wmq_leases_lost",
+            "Room leases found gone or another's at a renewal: the room was dropped (cluster)",
+            leases.lost,
+        )
+        yield _counter(
+            "wmq_fenced_writes_refused",
+            "Writes of a room the store refused inside their transaction because a newer owner "
+            "holds the room (its epoch, the fencing token, is newer than the write's)",
+            s.store.fence.refused,
+        )
         yield _gauge("wmq_store_queue", "Writes queued for the store's writer", s.store.pending())
         failing = int(s.store.failing is not None)
         yield _gauge("wmq_store_failing", "1 while the store cannot write", failing)
@@ -150,6 +152,10 @@ class ServerCollector(Collector):
 
 def _gauge(name: str, text: str, value: float) -> GaugeMetricFamily:
     return GaugeMetricFamily(name, text, value=value)
+
+
+def _counter(name: str, text: str, value: float) -> CounterMetricFamily:
+    return CounterMetricFamily(name, text, value=value)
 
 
 def registry_of(server: Server) -> CollectorRegistry:
@@ -188,9 +194,6 @@ def exposition(server_registry: CollectorRegistry) -> Response:
 
 __all__ = [
     "ACT_ACK",
-    "FENCED_WRITES_REFUSED",
-    "LEASES_LOST",
-    "LEASES_RENEWED",
     "RATE_LIMITED",
     "REGISTRY",
     "RELAY_BYTES",

@@ -9,6 +9,10 @@ queued, in order, and the store's writer keeps trying until it is written
 
 A room without a store (tests, benchmarks) gets a recorder that writes nothing. Rooms are rebuilt
 from what is written here by ``RoomManager.restore`` (:mod:`weimaque.server.manager`).
+
+In a cluster every write names the room's epoch, the number its owner got when it took the room
+(docs/scale.md): the store refuses a write whose room a newer owner holds (``Fenced``), and the
+recorder then tells its room (``on_fenced``), which this process lets go at once.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from weimaque.game.actions import Action
 from weimaque.game.state import GameState
 from weimaque.rules.config import RuleConfig
 from weimaque.rules.registry import overrides_of
-from weimaque.server.store import Store, StoreUnavailable
+from weimaque.server.store import Fenced, Store, StoreUnavailable
 
 log = logging.getLogger("weimaque.server")
 
@@ -164,6 +168,12 @@ class Recorder:
         #: Why this process may not write for the room now, beyond the store's own failing
         #: (a cluster's lost or lapsed lease, docs/scale.md); None: it may.
         self.guard: Callable[[], str | None] | None = None
+        #: The epoch this process holds the room at, which every write names (None: unfenced,
+        #: a process alone).
+        self.epoch: int | None = None
+        #: Called on the loop when the store refused a write because a newer owner holds the
+        #: room (``Fenced``).
+        self.on_fenced: Callable[[], None] | None = None
 
     @property
     def durable(self) -> bool:
@@ -182,30 +192,72 @@ class Recorder:
                 return refused
         return self.store.failing
 
+    def refused(self) -> str | None:
+        """Why this process may not change the room now (its lease is lost or not trusted,
+        docs/scale.md), None while it may: then no message that changes the room is applied."""
+        return None if self.guard is None else self.guard()
+
+    def _watch(self, done: Future[None] | None) -> Future[None] | None:
+        """Tell ``on_fenced`` (on the loop) if the store refuses ``done`` as fenced."""
+        on_fenced = self.on_fenced
+        if done is None or on_fenced is None:
+            return done
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return done
+
+        def check(finished: Future[None]) -> None:  # on the store's thread
+            if not finished.cancelled() and isinstance(finished.exception(), Fenced):
+                with contextlib.suppress(RuntimeError):  # a loop closed meanwhile
+                    loop.call_soon_threadsafe(on_fenced)
+
+        done.add_done_callback(check)
+        return done
+
     def created(
         self, config: dict[str, Any], seats: dict[str, Any], rules: RuleConfig, seed: int
     ) -> None:
         """A new room and its empty match."""
         if self.store is not None:
-            self.store.create_room(self.room_id, config, seats, rules.id, overrides_of(rules), seed)
+            self._watch(
+                self.store.create_room(
+                    self.room_id,
+                    config,
+                    seats,
+                    rules.id,
+                    overrides_of(rules),
+                    seed,
+                    epoch=self.epoch,
+                )
+            )
 
     def seats(self, seats: dict[str, Any]) -> None:
         """The seats changed (a token, a name)."""
         if self.store is not None:
-            self.store.save_seats(self.room_id, seats)
+            self._watch(self.store.save_seats(self.room_id, seats, epoch=self.epoch))
 
     def deal(self, number: int, commitment: str, secret: str) -> None:
         """The commitment to hand ``number`` and its secret, before anyone plays it."""
         if self.store is not None:
-            self.store.save_deal(self.room_id, number, commitment, secret)
+            self._watch(
+                self.store.save_deal(self.room_id, number, commitment, secret, epoch=self.epoch)
+            )
 
     def hand_started(self, number: int, rules: RuleConfig, state: GameState) -> None:
         """A hand was dealt."""
         if self.store is not None:
             assert state.seed is not None
-            self.store.start_hand(
-                self.room_id, number, rules.id, overrides_of(rules), state.seed, state.dealer
+            done = self.store.start_hand(
+                self.room_id,
+                number,
+                rules.id,
+                overrides_of(rules),
+                state.seed,
+                state.dealer,
+                epoch=self.epoch,
             )
+            self._watch(done)
 
     def append(
         self, number: int, state: GameState, seat: int, action: Action
@@ -222,7 +274,9 @@ class Recorder:
             failed.set_exception(StoreUnavailable(refused))
             return failed
         seq = len(state.actions)
-        return self.store.append_action(self.room_id, number, seq, seat, str(action))
+        return self._watch(
+            self.store.append_action(self.room_id, number, seq, seat, str(action), epoch=self.epoch)
+        )
 
     async def action(self, number: int, state: GameState, seat: int, action: Action) -> None:
         """Write the action (``append``) and wait until it is written."""
@@ -247,7 +301,7 @@ class Recorder:
         ``players``: who held the seats (player id, name, bot kind); ``played``, ``ranked``:
         whether it counts for 战绩 and for a leaderboard (docs/protocol.md §7.4)."""
         if self.store is not None:
-            self.store.finish_hand(
+            done = self.store.finish_hand(
                 self.room_id,
                 number,
                 record,
@@ -258,7 +312,9 @@ class Recorder:
                 club=club,
                 played=played,
                 ranked=ranked,
+                epoch=self.epoch,
             )
+            self._watch(done)
 
     def match_ended(
         self, ledger: dict[str, Any], abandoned: int | None, how: str = "vote"
@@ -268,12 +324,19 @@ class Recorder:
         without a store): the room announces the end once it is written."""
         if self.store is None:
             return None
-        return self.store.end_match(self.room_id, ledger, True, abandoned, how)
+        return self._watch(
+            self.store.end_match(self.room_id, ledger, True, abandoned, how, epoch=self.epoch)
+        )
 
     def match_started(self, number: int, seed: int, seats: dict[str, Any]) -> None:
         """The room started its match ``number`` (再来一局)."""
         if self.store is not None:
-            self.store.new_match(self.room_id, number, seed, seats)
+            self._watch(self.store.new_match(self.room_id, number, seed, seats, epoch=self.epoch))
+
+    def keys(self, creator: str | None, invite: str | None) -> None:
+        """The hashes of the creator's token and of the 守醒 invitation."""
+        if self.store is not None:
+            self._watch(self.store.save_keys(self.room_id, creator, invite, epoch=self.epoch))
 
     async def written(self) -> None:
         """Wait until everything this room (and any other) queued so far is written."""

@@ -130,6 +130,10 @@ class RemoteBots:
             return _error(
                 400, "bad_request", f"name must be 1..{MAX_NAME} characters: {quoted(name)}"
             )
+        refused = room.recorder.refused()
+        if refused is not None:  # its lease is not trusted: nothing is changed (docs/scale.md)
+            message = f"this server may not change the room now ({refused}); try again"
+            return _error(503, "storage_unavailable", message)
         seat = room.seats[seat_id]
         if seat.kind == "bot" or seat.taken:
             # Never a taken seat, mid-hand or not: whoever held the new token would read the

@@ -83,6 +83,12 @@ from weimaque.server.votes import Vote as DissolveVote
 
 log = logging.getLogger("weimaque.server")
 
+#: The messages that change a room (its seats, its match, a vote, 再来一局): a process whose
+#: lease on the room is not trusted applies none of them (docs/scale.md); an ``act``'s write
+#: would be refused as well (``Recorder.append``). A ``join`` that sets a name or claims a seat for
+#: its player changes the seats.
+_CHANGES = (Act, Sit, Leave, Next, Autoplay, NoTimer, Dissolve, Vote, Rematch)
+
 
 class Room:
     """A table of three seats playing matches (RULES §8.6), answering its connections.
@@ -259,6 +265,19 @@ class Room:
         """
         self.out.flush()
         self.start()
+        if isinstance(msg, _CHANGES) or (
+            isinstance(msg, Join) and (msg.name is not None or msg.claim)
+        ):
+            refused = self.recorder.refused()
+            if refused is not None:
+                # Not this process's to change now (docs/scale.md): nothing is applied, and the
+                # client tries again, here once the lease is renewed or at the room's new owner.
+                raise self._fail(
+                    "storage_unavailable",
+                    f"this server may not change the room now ({refused}); nothing was applied:"
+                    " try again",
+                    msg,
+                )
         if isinstance(msg, Act):
             return self._act(conn, msg)
         if isinstance(msg, Ping):

@@ -136,16 +136,14 @@ async def ws_endpoint(websocket: WebSocket) -> None:
         return
     signed = None if player is None else (player.id, player.name)
     if player is not None:
-        s.online[player.id] = s.online.get(player.id, 0) + 1
+        s.arrived(player.id)
     try:
         await websocket.accept()
         await serve_socket(s, websocket, room, address, signed)
     finally:
         s.ws_per_address.remove(address)
         if player is not None:
-            left = s.online.pop(player.id, 1) - 1
-            if left > 0:
-                s.online[player.id] = left
+            s.left(player.id)
 
 
 async def serve_socket(

@@ -7,8 +7,18 @@ was dissolved); ``room_keys`` the hashes of the creator's token and of the 守�
 is over; ``hands`` holds every finished hand's record (with its settlement and revealed
 commitment) and the number of its match; ``current`` holds the hand in progress as (rules, seed,
 dealer) and ``actions`` its actions, one row each, appended as they are taken: enough to restore
-it by replaying (the hand is fully described by them, RULES §2.2). Hand numbers count the hands
-of the room, across its matches.
+it by replaying (the hand is fully described by them, RULES §2.2), kept by hand number (a
+hand's rows go when its record is written, or when its number is dealt again after a 解散).
+Hand numbers count the hands of the room, across its matches.
+
+**Fencing** (docs/scale.md). ``rooms.epoch`` numbers the room's owners: a process of a cluster
+that takes a room bumps it (:meth:`Store.take_room`) before it reads the room back, and every
+write of the room names the epoch it was made under (``epoch=``). The writer checks it inside
+the write's own transaction, the room's row locked until the commit (PostgreSQL: ``FOR SHARE``,
+which the bump's ``UPDATE`` waits on; SQLite: the file's write lock): a write under an older
+epoch is refused (:class:`Fenced`) and nothing of it is made, so a process that lost a room
+can never write over what its new owner has read back and goes on with. A write without an
+epoch (a process alone) is not checked.
 
 Every write goes through one writer thread with a connection of its own, never the event loop:
 a slow disk, a lock another process holds or a database server far away slows the rooms that
@@ -77,6 +87,25 @@ class StoreUnavailable(Exception):
     database server out of reach."""
 
 
+class Fenced(StoreUnavailable):
+    """A write of a room refused because a newer owner took the room (the write's epoch is
+    not the room's): nothing of it was made, and the writer must let the room go."""
+
+
+#: The epoch of a room as it is created (``rooms.epoch``), before any process takes it.
+FIRST_EPOCH: Final = 1
+
+
+@dataclass(slots=True)
+class FenceStats:
+    """What the fencing did since the store opened (read by the metrics)."""
+
+    #: Writes refused because a newer owner held their room.
+    refused: int = 0
+    #: Rooms taken (their epoch bumped) by this process.
+    taken: int = 0
+
+
 @dataclass(frozen=True, slots=True)
 class StoredRoom:
     """Everything stored about one room."""
@@ -127,6 +156,12 @@ class _Job:
     deadline: float = math.inf
     started: bool = False
     row: tuple[str, int, int, int, str] | None = None
+    #: (room id, epoch): made only while the room's epoch is this one (None: unchecked).
+    fence: tuple[str, int] | None = None
+    #: The write makes the room (its row does not exist before it, at ``fence``'s epoch).
+    creates: bool = False
+    #: The write bumps this room's epoch (``Store.take_room``).
+    takes: str | None = None
 
 
 def _upsert(table: str, columns: str, key: str) -> str:
@@ -156,6 +191,11 @@ _HAND_SEAT: Final = _upsert(
 _REPLAY_CODE: Final = _upsert("replay_codes", "hash, code, room_id, number", "room_id, number")
 _ROOM_KEYS: Final = _upsert("room_keys", "room_id, creator, invite", "room_id")
 _DEAL: Final = _upsert("deals", "room_id, number, commitment, secret", "room_id, number")
+
+
+def _fence(room_id: str, epoch: int | None) -> tuple[str, int] | None:
+    """The fence of a write of ``room_id`` under ``epoch`` (None: unchecked)."""
+    return None if epoch is None else (room_id, epoch)
 
 
 def _appending(rows: list[tuple[str, int, int, int, str]]) -> Op:
@@ -334,6 +374,8 @@ class Store:
         self._dirty = False
         self._last_checkpoint = self._next_size_check = time.monotonic()
         self._warned = 0.0
+        #: What the fencing refused and took (docs/scale.md).
+        self.fence = FenceStats()
         self._writer = threading.Thread(target=self._write_loop, name="wmq-store", daemon=True)
         self._writer.start()
 
@@ -342,11 +384,19 @@ class Store:
     # ----------------------------------------------------------------- the writer
 
     def _submit(
-        self, op: Op | None, must: bool = True, row: tuple[str, int, int, int, str] | None = None
+        self,
+        op: Op | None,
+        must: bool = True,
+        row: tuple[str, int, int, int, str] | None = None,
+        *,
+        fence: tuple[str, int] | None = None,
+        creates: bool = False,
+        takes: str | None = None,
     ) -> Future[None]:
-        """Queue a write for the writer thread; its future is done once it is written."""
+        """Queue a write for the writer thread; its future is done once it is written (or
+        fails with :class:`Fenced` when ``fence`` names an epoch that is not the room's)."""
         deadline = math.inf if must else time.monotonic() + TRY_SECONDS
-        job = _Job(op, must, deadline=deadline, row=row)
+        job = _Job(op, must, deadline=deadline, row=row, fence=fence, creates=creates, takes=takes)
         with self._cv:
             if self._closing:
                 job.future.set_exception(StoreUnavailable("the store is closed"))
@@ -412,18 +462,19 @@ class Store:
                 self._fail(job, StoreUnavailable(f"not written within {TRY_SECONDS:g} s"))
                 continue
             ready.append(job)
-        ops, single = _statements(ready)
+        ops, _ = _statements(ready)
         if not ops:
             self._done(ready, wrote=False)
             return []
         started = time.perf_counter()
         try:
-            self._transaction(ops, single)
+            refused = self._commit(ready)
         except Exception as exc:
             if self.engine.store_wide(exc):
                 return self._failed(ready, exc)
             return self._one_by_one(ready)
         metrics.STORE_WRITE.observe(time.perf_counter() - started)
+        self._refuse(refused)
         self._done(ready, wrote=True)
         return []
 
@@ -437,10 +488,11 @@ class Store:
                 else:
                     self._fail(job, StoreUnavailable(self.failing or "the store is failing"))
                 continue
-            ops, single = _statements([job])
+            ops, _ = _statements([job])
+            refused: list[_Job] = []
             try:
                 if ops:
-                    self._transaction(ops, single)
+                    refused = self._commit([job])
             except Exception as exc:
                 if self.engine.store_wide(exc):
                     kept.extend(self._failed([job], exc))
@@ -448,10 +500,71 @@ class Store:
                 log.exception("database %s: a write failed and is dropped", self.path)
                 self._fail(job, StoreUnavailable(f"the write failed: {exc}"))
                 continue
+            self._refuse(refused)
             self._done([job], wrote=bool(ops))
         return kept
 
+    def _commit(self, jobs: list[_Job]) -> list[_Job]:
+        """Write ``jobs`` in one transaction, but for those whose room has a newer owner (their
+        fence), which are returned: checked in the same transaction, the rooms' rows locked
+        until its commit, so that no owner takes them in between."""
+        if not any(job.fence is not None for job in jobs):
+            ops, single = _statements(jobs)
+            self._transaction(ops, single)
+            return []
+        refused: list[_Job] = []
+
+        def fenced(db: Connection) -> None:
+            refused.clear()  # the transaction may be made again (``_one_by_one``)
+            refused.extend(self._fenced(db, jobs))
+            skip = {id(job) for job in refused}
+            for op in _statements([job for job in jobs if id(job) not in skip])[0]:
+                op(db)
+
+        self._transaction([fenced])
+        return refused
+
+    @staticmethod
+    def _fenced(db: Connection, jobs: list[_Job]) -> list[_Job]:
+        """The fenced jobs whose epoch is not their room's now (in the writer's transaction)."""
+        wanted = sorted({job.fence[0] for job in jobs if job.fence is not None})
+        marks = ", ".join("?" * len(wanted))
+        # In the order of the ids: two writers lock the rows of their rooms in one order.
+        found = {
+            str(room): int(epoch)
+            for room, epoch in db.execute(
+                f"SELECT id, epoch FROM rooms WHERE id IN ({marks}) ORDER BY id"
+                + db.dialect.lock_rows,
+                wanted,
+            ).fetchall()
+        }
+        refused = []
+        for job in jobs:  # in their order: the epoch each write meets when it is made
+            if job.takes is not None and job.takes in found:
+                found[job.takes] += 1
+            if job.fence is None:
+                continue
+            room, epoch = job.fence
+            if job.creates:  # made by this very transaction, at the epoch it is made at
+                found.setdefault(room, epoch)
+            elif found.get(room) != epoch:
+                refused.append(job)
+        return refused
+
+    def _refuse(self, refused: list[_Job]) -> None:
+        """Fail the fenced writes refused (never tried again: the room is another's now)."""
+        for job in refused:
+            assert job.fence is not None
+            room, epoch = job.fence
+            self.fence.refused += 1
+            log.warning(
+                "room %s: a write under epoch %d refused: a newer owner holds the room", room, epoch
+            )
+            self._fail(job, Fenced(f"room {room} has a newer owner than epoch {epoch}"))
+
     def _transaction(self, ops: list[Op], single: bool = False) -> None:
+        if not ops:
+            return
         with self._write_lock:
             db = self._connected()
             if single:  # one statement: a transaction of its own
@@ -596,16 +709,20 @@ class Store:
         rules: str,
         overrides: dict[str, Any],
         seed: int,
+        *,
+        epoch: int | None = None,
     ) -> Future[None]:
-        """Store a new room and its (empty) match."""
+        """Store a new room and its (empty) match; ``epoch``: its first owner's, the room's
+        writes are fenced from then on (None: :data:`FIRST_EPOCH`, unfenced)."""
         club = config.get("club")
-        row = (room_id, time.time(), _dump(config), _dump(seats), "waiting", club)
+        first = FIRST_EPOCH if epoch is None else epoch
+        row = (room_id, time.time(), _dump(config), _dump(seats), "waiting", club, first)
         match = (room_id, rules, _dump(overrides), seed, _dump(None))
 
         def op(db: Connection) -> None:
             db.execute(
-                "INSERT INTO rooms (id, created, config, seats, status, club_id) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO rooms (id, created, config, seats, status, club_id, epoch) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 row,
             )
             db.execute(
@@ -613,12 +730,44 @@ class Store:
                 match,
             )
 
-        return self._submit(op)
+        fence = None if epoch is None else (room_id, epoch)
+        return self._submit(op, fence=fence, creates=True)
 
-    def save_seats(self, room_id: str, seats: dict[str, Any]) -> Future[None]:
+    def take_room(self, room_id: str) -> int | None:
+        """Take the room for this process (docs/scale.md): its epoch bumped, and the new one
+        returned (None: no such room), once committed. Every write of an older epoch is refused
+        from then on, and every one made before is seen by a read after this. Blocks: called
+        from a thread, never the event loop; raises ``StoreUnavailable`` when it cannot write."""
+        taken: list[int | None] = []
+
+        def op(db: Connection) -> None:
+            row = db.execute(
+                "UPDATE rooms SET epoch = epoch + 1 WHERE id = ? RETURNING epoch", (room_id,)
+            ).fetchone()
+            taken.append(None if row is None else int(row[0]))
+
+        self._submit(op, must=False, takes=room_id).result()
+        epoch = taken[-1]  # the committed one, were the transaction made twice (_one_by_one)
+        if epoch is not None:
+            self.fence.taken += 1
+        return epoch
+
+    def epoch(self, room_id: str) -> int | None:
+        """The room's epoch as stored (None: no such room)."""
+        row = self.read(
+            lambda db: db.execute("SELECT epoch FROM rooms WHERE id = ?", (room_id,)).fetchone()
+        )
+        return None if row is None else int(row[0])
+
+    def save_seats(
+        self, room_id: str, seats: dict[str, Any], *, epoch: int | None = None
+    ) -> Future[None]:
         """Store the seats (tokens, names, bot kinds) of a room."""
         args = (_dump(seats), room_id)
-        return self._submit(lambda db: db.execute("UPDATE rooms SET seats = ? WHERE id = ?", args))
+        return self._submit(
+            lambda db: db.execute("UPDATE rooms SET seats = ? WHERE id = ?", args),
+            fence=_fence(room_id, epoch),
+        )
 
     def start_hand(
         self,
@@ -628,26 +777,39 @@ class Store:
         overrides: dict[str, Any],
         seed: int,
         dealer: int,
+        *,
+        epoch: int | None = None,
     ) -> Future[None]:
         """Store a newly dealt hand (no actions yet)."""
         row = (room_id, number, rules, _dump(overrides), seed, dealer, "[]")
 
         def op(db: Connection) -> None:
             db.execute(_CURRENT, row)
-            db.execute("DELETE FROM actions WHERE room_id = ?", (room_id,))
+            # Only the rows of this number: those of a hand dropped by a 解散, whose number is
+            # dealt again (every other hand's are its own, kept until its record is written).
+            db.execute("DELETE FROM actions WHERE room_id = ? AND number = ?", (room_id, number))
             db.execute("UPDATE rooms SET status = 'playing' WHERE id = ?", (room_id,))
 
-        return self._submit(op)
+        return self._submit(op, fence=_fence(room_id, epoch))
 
     def append_action(
-        self, room_id: str, number: int, seq: int, seat: int, action: str
+        self,
+        room_id: str,
+        number: int,
+        seq: int,
+        seat: int,
+        action: str,
+        *,
+        epoch: int | None = None,
     ) -> Future[None]:
         """Append action ``seq`` (from 0) of hand ``number`` to the log of the hand in progress.
 
         Tried once: its future fails with :class:`StoreUnavailable` if the file refuses it (or
-        the writer has not reached it within ``TRY_SECONDS``), and then nothing was written.
+        the writer has not reached it within ``TRY_SECONDS``; :class:`Fenced` when a newer owner
+        holds the room), and then nothing was written.
         """
-        return self._submit(None, must=False, row=(room_id, number, seq, seat, action))
+        row = (room_id, number, seq, seat, action)
+        return self._submit(None, must=False, row=row, fence=_fence(room_id, epoch))
 
     def finish_hand(
         self,
@@ -662,6 +824,7 @@ class Store:
         club: str | None = None,
         played: bool = True,
         ranked: bool = True,
+        epoch: int | None = None,
     ) -> Future[None]:
         """Store a finished hand's record (hand ``number`` of the room, in match ``match``) and
         the match ledger; drop the hand in progress. ``players``: who held the seats (player
@@ -682,8 +845,9 @@ class Store:
 
         def op(db: Connection) -> None:
             db.execute(_HAND, hand)
-            db.execute("DELETE FROM current WHERE room_id = ?", (room_id,))
-            db.execute("DELETE FROM actions WHERE room_id = ?", (room_id,))
+            db.execute("DELETE FROM current WHERE room_id = ? AND number = ?", (room_id, number))
+            # The hand's actions are in its record now, written in this same transaction.
+            db.execute("DELETE FROM actions WHERE room_id = ? AND number = ?", (room_id, number))
             db.execute("UPDATE matches SET ledger = ?, over = ? WHERE room_id = ?", totals)
             db.execute("UPDATE rooms SET status = ? WHERE id = ?", status)
             db.executemany(_HAND_SEAT, seat_rows)
@@ -691,7 +855,7 @@ class Store:
             if isinstance(code, str):
                 db.execute(_REPLAY_CODE, (accounts.digest(code), code, room_id, number))
 
-        return self._submit(op)
+        return self._submit(op, fence=_fence(room_id, epoch))
 
     def end_match(
         self,
@@ -700,18 +864,20 @@ class Store:
         dissolved: bool,
         abandoned: int | None,
         how: str = "vote",
+        *,
+        epoch: int | None = None,
     ) -> Future[None]:
         """The match ended before its end (``how``: 解散 by a vote, a player who left, a room
         nobody came back to): its ledger, the hand in progress dropped.
 
         ``abandoned`` is the number of the hand dropped unplayed, whose deal row goes with it
-        (its number is the next hand's).
+        (its number is the next hand's). Its actions stay until that number is dealt again
+        (``start_hand``): nothing but a hand's own record or its own deal removes them.
         """
         totals = (_dump(ledger), ENDED_BY[how] if dissolved else 0, room_id)
 
         def op(db: Connection) -> None:
             db.execute("DELETE FROM current WHERE room_id = ?", (room_id,))
-            db.execute("DELETE FROM actions WHERE room_id = ?", (room_id,))
             if abandoned is not None:
                 db.execute(
                     "DELETE FROM deals WHERE room_id = ? AND number = ?", (room_id, abandoned)
@@ -721,10 +887,16 @@ class Store:
             )
             db.execute("UPDATE rooms SET status = 'over' WHERE id = ?", (room_id,))
 
-        return self._submit(op)
+        return self._submit(op, fence=_fence(room_id, epoch))
 
     def new_match(
-        self, room_id: str, number: int, seed: int, seats: dict[str, Any]
+        self,
+        room_id: str,
+        number: int,
+        seed: int,
+        seats: dict[str, Any],
+        *,
+        epoch: int | None = None,
     ) -> Future[None]:
         """The room starts match ``number`` (再来一局) with ``seed`` and these seats."""
         match = (number, seed, _dump(None), room_id)
@@ -738,17 +910,21 @@ class Store:
             )
             db.execute("UPDATE rooms SET status = 'waiting', seats = ? WHERE id = ?", room)
 
-        return self._submit(op)
+        return self._submit(op, fence=_fence(room_id, epoch))
 
-    def save_keys(self, room_id: str, creator: str | None, invite: str | None) -> Future[None]:
+    def save_keys(
+        self, room_id: str, creator: str | None, invite: str | None, *, epoch: int | None = None
+    ) -> Future[None]:
         """Store the hashes of a room's creator token and 守醒 invitation."""
         args = (room_id, creator, invite)
-        return self._submit(lambda db: db.execute(_ROOM_KEYS, args))
+        return self._submit(lambda db: db.execute(_ROOM_KEYS, args), fence=_fence(room_id, epoch))
 
-    def save_deal(self, room_id: str, number: int, commitment: str, secret: str) -> Future[None]:
+    def save_deal(
+        self, room_id: str, number: int, commitment: str, secret: str, *, epoch: int | None = None
+    ) -> Future[None]:
         """Store a hand's commitment and its (still secret) secret, before the hand is played."""
         args = (room_id, number, commitment, secret)
-        return self._submit(lambda db: db.execute(_DEAL, args))
+        return self._submit(lambda db: db.execute(_DEAL, args), fence=_fence(room_id, epoch))
 
     def write(self, op: Op) -> Future[None]:
         """A write someone waits for (``op`` runs in the writer's transaction), tried once: its

@@ -6,7 +6,7 @@ under its ticket until it is answered once or expires, so that whichever process
 step of a sign-in finds it (docs/protocol.md §7.1, docs/scale.md).
 
 Revision ID: 0006
-Revises: 0003
+Revises: 0005
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0006"
-down_revision = "0004"
+down_revision = "0005"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,1 @@
+"""The games the platform hosts, one package each."""

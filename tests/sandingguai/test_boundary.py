@@ -1,0 +1,27 @@
+"""The 三丁拐 package is self-contained: of weimaque it imports only ``weimaque.errors``."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import weimaque.games.sandingguai as package
+
+ALLOWED = ("weimaque.errors", "weimaque.games.sandingguai")
+
+
+def test_imports_stay_inside_the_package() -> None:
+    root = Path(package.__file__).parent
+    found: list[tuple[str, str]] = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module]
+            for name in names:
+                if name.startswith("weimaque") and not name.startswith(ALLOWED):
+                    found.append((path.name, name))
+    assert found == []
+    assert len(list(root.glob("*.py"))) >= 10
