@@ -110,8 +110,9 @@ class ServerCollector(Collector):
             failing = int(s.cluster.failing is not None)
             yield _gauge("wmq_redis_failing", "1 while Redis does not answer (cluster)", failing)
         leases = s.cluster.stats if s.cluster is not None else LeaseStats()
-        yield _counter("wmq_leases_claimed", "Room leases this process took (cluster)", leases.claimed)
-        yield _counter("wmq_leases_renewed", "Room leases renewed in Redis (cluster)", leases.renewed)
+        took, renewed = leases.claimed, leases.renewed
+        yield _counter("wmq_leases_claimed", "Room leases this process took (cluster)", took)
+        yield _counter("wmq_leases_renewed", "Room leases renewed in Redis (cluster)", renewed)
         yield _counter(
             "wmq_leases_lost",
             "Room leases found gone or another's at a renewal: the room was dropped (cluster)",
