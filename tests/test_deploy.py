@@ -11,6 +11,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -340,6 +341,11 @@ def test_wmq_cluster_serves_until_ctrl_c_then_stops_all_of_it() -> None:
         assert f"http://127.0.0.1:{port}/" in shown, shown
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/live", timeout=5) as res:
             assert res.status == 200
+        # Where each process's metrics are (docs/scale.md), answered to this machine.
+        metrics = re.search(r"metrics 1 +(http://\S+/metrics)", shown)
+        assert metrics is not None, shown
+        with urllib.request.urlopen(metrics[1], timeout=5) as res:
+            assert b"wmq_rooms_in_memory" in res.read()
         folder = Path(shown.split(" servers in ", 1)[1].split(" …", 1)[0])
         assert (folder / "serve-1.log").exists()
         proc.send_signal(signal.SIGINT)

@@ -11,7 +11,7 @@ import pytest
 
 from weimaque.server import accounts
 from weimaque.server.engines import PostgreSQL, SQLite, to_format
-from weimaque.server.store import Store, StoreUnavailable, open_store
+from weimaque.server.store import READERS, Store, StoreUnavailable, open_store
 
 SEED = 2**63 - 25  # seeds are 63-bit: a BIGINT on PostgreSQL
 
@@ -132,8 +132,12 @@ def test_a_lookup_is_made_on_the_loop_only_where_the_engine_answers_at_once(
     assert store.inline_reads is local
     count = "SELECT COUNT(*) FROM rooms"
     if local:
-        with store._read_lock:  # a long read on a thread
+        held = [store._readers.take() for _ in range(READERS)]  # long reads on threads
+        try:
             assert store.lookup(lambda db: db.execute(count).fetchone()[0]) == 1
+        finally:
+            for db in held:
+                store._readers.put(db)
     else:  # a read like any other, on the reading connection
         assert store.lookup(lambda db: db.execute(count).fetchone()[0]) == 1
     a_room(store, "s")

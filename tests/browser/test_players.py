@@ -229,6 +229,7 @@ def test_a_club_that_asks_for_approval_and_what_strangers_see(
     owner.get_by_test_id("club-create").click()
     owner.wait_for_url("**/clubs/*")
     club = owner.url.rsplit("/", 1)[1]
+    owner.get_by_test_id("invite-uses").select_option("5")  # she uses it twice (§7.5)
     owner.get_by_test_id("invite-create").click()
     link = owner.get_by_test_id("invite-link").input_value()
 

@@ -87,6 +87,9 @@ def cluster(
             typer.echo(f"  balancer   {running.url}  (haproxy, {folder / 'haproxy'})")
             for k, server in enumerate(running.servers, 1):
                 typer.echo(f"  server {k:<3} {server.url}  (pid {server.pid}, {server.log})")
+            # Each process's Prometheus metrics, answered on this machine only (docs/scale.md).
+            for k, server in enumerate(running.servers, 1):
+                typer.echo(f"  metrics {k:<2} {server.url}/metrics")
             typer.echo(f"  postgresql {running.postgres.url}")
             typer.echo(f"  redis      {running.redis.url}")
             typer.echo("Ctrl-C stops all of it.")

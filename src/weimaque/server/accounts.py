@@ -31,6 +31,15 @@ TRANSFER_SECONDS: Final = 300
 COOKIE: Final = "wmq_player"
 #: The longest name of a player or a club.
 MAX_NAME: Final = 24
+#: Devices (keys) one player holds at most: a new one past that signs out the one used
+#: longest ago (docs/protocol.md §7.1).
+MAX_DEVICES: Final = 20
+#: A device not used for this long is signed out (its key stops working, its row goes).
+DEVICE_IDLE_SECONDS: Final = 365 * 24 * 3600
+#: Invitations of one club that may be good at once (docs/protocol.md §7.5).
+MAX_LIVE_INVITES: Final = 20
+#: The most joins one invitation may allow.
+MAX_INVITE_USES: Final = 100
 #: Characters of a player's id that tell two members of one name apart on a leaderboard.
 TAG_LENGTH: Final = 4
 #: Digits of a room's number (docs/protocol.md §1).
@@ -148,8 +157,19 @@ class Device:
 
 
 def add_device(db: Connection, player_id: str, device: Device) -> None:
-    """Another key of ``player_id``."""
+    """Another key of ``player_id``: past ``MAX_DEVICES`` the player's device used longest ago
+    is signed out; every device unused for ``DEVICE_IDLE_SECONDS`` goes (``player_keys_seen``
+    and ``player_keys_last_seen`` index both scans)."""
     now = time.time()
+    db.execute("DELETE FROM player_keys WHERE last_seen < ?", (now - DEVICE_IDLE_SECONDS,))
+    db.execute(
+        "DELETE FROM player_keys WHERE id IN (SELECT id FROM player_keys WHERE player_id = ? "
+        "ORDER BY last_seen DESC, id DESC LIMIT -1 OFFSET ?)"
+        if db.dialect.name == "sqlite"
+        else "DELETE FROM player_keys WHERE id IN (SELECT id FROM player_keys "
+        "WHERE player_id = ? ORDER BY last_seen DESC, id DESC OFFSET ?)",
+        (player_id, MAX_DEVICES - 1),
+    )
     db.execute(
         "INSERT INTO player_keys (id, player_id, hash, label, created, last_seen) "
         "VALUES (?, ?, ?, ?, ?, ?)",
@@ -161,8 +181,8 @@ def player_of_key(db: Connection, key_hash: str) -> Player | None:
     """The player holding the key of this hash."""
     row = db.execute(
         "SELECT p.id, p.name, k.id FROM player_keys k JOIN players p ON p.id = k.player_id "
-        "WHERE k.hash = ?",
-        (key_hash,),
+        "WHERE k.hash = ? AND k.last_seen >= ?",
+        (key_hash, time.time() - DEVICE_IDLE_SECONDS),
     ).fetchone()
     return None if row is None else Player(row[0], row[1], row[2])
 
@@ -181,16 +201,28 @@ def player_row(db: Connection, player_id: str) -> dict[str, Any] | None:
     return None if row is None else {"id": row[0], "name": row[1], "created": row[2]}
 
 
-def devices(db: Connection, player_id: str, current: str) -> list[dict[str, Any]]:
+def devices(
+    db: Connection,
+    player_id: str,
+    current: str,
+    *,
+    limit: int = MAX_DEVICES,
+    before: tuple[float, str] | None = None,
+) -> tuple[list[dict[str, Any]], tuple[float, str] | None]:
+    """The player's devices, used most recently first, at most ``limit`` after the cursor
+    ``before`` (last_seen, id); and the next cursor (keyset on ``player_keys_seen``)."""
+    after = "" if before is None else " AND (last_seen, id) < (?, ?)"
     rows = db.execute(
-        "SELECT id, label, created, last_seen FROM player_keys WHERE player_id = ? "
-        "ORDER BY last_seen DESC",
-        (player_id,),
+        f"SELECT id, label, created, last_seen FROM player_keys WHERE player_id = ?{after} "
+        "ORDER BY last_seen DESC, id DESC LIMIT ?",
+        (player_id, *(before or ()), limit + 1),
     ).fetchall()
-    return [
+    found = [
         {"id": i, "label": label, "created": c, "last_seen": s, "current": i == current}
-        for i, label, c, s in rows
+        for i, label, c, s in rows[:limit]
     ]
+    more = len(rows) > limit
+    return found, (found[-1]["last_seen"], found[-1]["id"]) if more and found else None
 
 
 def remove_device(db: Connection, player_id: str, device: str) -> int:
@@ -199,9 +231,14 @@ def remove_device(db: Connection, player_id: str, device: str) -> int:
     return cur.rowcount
 
 
-def add_transfer(db: Connection, code_hash: str, player_id: str) -> None:
-    """A transfer code for ``player_id``; the player's earlier ones stop working."""
-    db.execute("DELETE FROM transfers WHERE player_id = ? OR expires < ?", (player_id, time.time()))
+def add_transfer(db: Connection, code_hash: str, player_id: str, device: str) -> None:
+    """A transfer code for ``player_id``, asked for on ``device`` (used now: the device a
+    full list signs out is never the one that brings the new one in); the player's earlier
+    codes stop working."""
+    seen(db, device, time.time())
+    # Two indexed deletes (``transfers_player``, ``transfers_expires``), not one scan.
+    db.execute("DELETE FROM transfers WHERE player_id = ?", (player_id,))
+    db.execute("DELETE FROM transfers WHERE expires < ?", (time.time(),))
     db.execute(
         "INSERT INTO transfers (hash, player_id, expires) VALUES (?, ?, ?)",
         (code_hash, player_id, time.time() + TRANSFER_SECONDS),
@@ -294,7 +331,7 @@ def update_club(db: Connection, club_id: str, fields: dict[str, Any]) -> None:
 
 
 def set_role(db: Connection, club_id: str, player_id: str, role: Role | None) -> None:
-    """A member's new role (None: removed)."""
+    """A member's new role (None: they leave)."""
     if role is None:
         db.execute(
             "DELETE FROM club_members WHERE club_id = ? AND player_id = ?", (club_id, player_id)
@@ -306,20 +343,89 @@ def set_role(db: Connection, club_id: str, player_id: str, role: Role | None) ->
         )
 
 
-def add_invite(db: Connection, code_hash: str, club_id: str, expires: float) -> None:
-    db.execute("DELETE FROM club_invites WHERE expires < ?", (time.time(),))
+def remove_member(db: Connection, club_id: str, player_id: str) -> None:
+    """An admin removes a member: they leave, and no invitation made before now brings them
+    back (docs/protocol.md §7.5)."""
+    set_role(db, club_id, player_id, None)
     db.execute(
-        "INSERT INTO club_invites (hash, club_id, expires) VALUES (?, ?, ?)",
-        (code_hash, club_id, expires),
+        "INSERT INTO club_removed (club_id, player_id, removed) VALUES (?, ?, ?) "
+        "ON CONFLICT (club_id, player_id) DO UPDATE SET removed = excluded.removed",
+        (club_id, player_id, time.time()),
     )
 
 
-def join_by_invite(db: Connection, code_hash: str, player_id: str) -> tuple[str, Role] | None:
-    """Join the club of an invitation (or wait for approval): (club id, role), or None for a
-    wrong or expired code. A member joining again keeps their role."""
+@dataclass(frozen=True, slots=True)
+class Invite:
+    """An invitation being made: its public id, its code's hash, its club, who makes it, when
+    it expires and how many joins it allows."""
+
+    id: str
+    hash: str
+    club_id: str
+    by: str
+    expires: float
+    max_uses: int
+
+
+def add_invite(db: Connection, invite: Invite) -> bool:
+    """Store an invitation, unless its club has ``MAX_LIVE_INVITES`` good ones (False). The
+    spent and expired ones go first (``club_invites_expires``, ``club_invites_club``)."""
+    now = time.time()
+    db.execute("DELETE FROM club_invites WHERE expires < ?", (now,))
+    db.execute("DELETE FROM club_invites WHERE club_id = ? AND uses >= max_uses", (invite.club_id,))
+    live = db.execute(
+        "SELECT COUNT(*) FROM club_invites WHERE club_id = ? AND expires >= ?",
+        (invite.club_id, now),
+    ).fetchone()
+    if int(live[0]) >= MAX_LIVE_INVITES:
+        return False
+    db.execute(
+        "INSERT INTO club_invites (hash, club_id, expires, id, created, created_by, max_uses, "
+        "uses) VALUES (?, ?, ?, ?, ?, ?, ?, 0)",
+        (invite.hash, invite.club_id, invite.expires, invite.id, now, invite.by, invite.max_uses),
+    )
+    return True
+
+
+def invites(db: Connection, club_id: str) -> list[dict[str, Any]]:
+    """A club's good invitations, newest first: never their codes (only hashes are kept)."""
+    rows = db.execute(
+        "SELECT i.id, i.created, i.expires, i.max_uses, i.uses, p.id, p.name "
+        "FROM club_invites i LEFT JOIN players p ON p.id = i.created_by "
+        "WHERE i.club_id = ? AND i.expires >= ? AND i.uses < i.max_uses "
+        "ORDER BY i.created DESC, i.id",
+        (club_id, time.time()),
+    ).fetchall()
+    return [
+        {
+            "id": i,
+            "created": c,
+            "expires": e,
+            "max_uses": m,
+            "uses": u,
+            "by": None if p is None else {"id": p, "name": n},
+        }
+        for i, c, e, m, u, p, n in rows
+    ]
+
+
+def revoke_invite(db: Connection, club_id: str, invite_id: str) -> int:
+    """Revoke an invitation of ``club_id``; how many were (0: no such invitation)."""
+    cur = db.execute("DELETE FROM club_invites WHERE id = ? AND club_id = ?", (invite_id, club_id))
+    return cur.rowcount
+
+
+def join_by_invite(
+    db: Connection, code_hash: str, player_id: str
+) -> tuple[str, Role] | Literal["removed"] | None:
+    """Join the club of an invitation (or wait for approval), spending one of its uses:
+    (club id, role); ``"removed"`` for a player removed from the club after the invitation
+    was made; None for a wrong, spent or expired code. A member joining again keeps their
+    role and spends nothing."""
     row = db.execute(
-        "SELECT i.club_id, c.approval FROM club_invites i JOIN clubs c ON c.id = i.club_id "
-        "WHERE i.hash = ? AND i.expires >= ?",
+        "SELECT i.club_id, c.approval, i.created FROM club_invites i "
+        "JOIN clubs c ON c.id = i.club_id WHERE i.hash = ? AND i.expires >= ? "
+        "AND i.uses < i.max_uses",
         (code_hash, time.time()),
     ).fetchone()
     if row is None:
@@ -328,6 +434,13 @@ def join_by_invite(db: Connection, code_hash: str, player_id: str) -> tuple[str,
     have = role_of(db, club_id, player_id)
     if have is not None:
         return club_id, have
+    removed = db.execute(
+        "SELECT removed FROM club_removed WHERE club_id = ? AND player_id = ?",
+        (club_id, player_id),
+    ).fetchone()
+    if removed is not None and float(removed[0]) >= float(row[2]):
+        return "removed"
+    db.execute("UPDATE club_invites SET uses = uses + 1 WHERE hash = ?", (code_hash,))
     role: Role = "pending" if row[1] else "member"
     db.execute(
         "INSERT INTO club_members (club_id, player_id, role, joined) VALUES (?, ?, ?, ?)",
@@ -350,6 +463,23 @@ def share_club(db: Connection, a: str, b: str) -> list[str]:
 # ----------------------------------------------------------------- 战绩 and 回放码
 
 
+#: The match summaries of a room's match, summed again from its played hands' seats
+#: (idempotent: a hand written twice, after a restart, is counted once; a hand nobody played
+#: counts for nobody, §7.3). Parameters: room id, match.
+MATCH_SEATS: Final = (
+    "INSERT INTO match_seats (room_id, match, seat, holder, player_id, name, bot, club_id, "
+    "started, last, hands, total, ranked) SELECT room_id, match, seat, "
+    "COALESCE(player_id, ''), MAX(player_id), MAX(name), MAX(bot), MAX(club_id), "
+    "MIN(finished), MAX(finished), COUNT(*), SUM(points), MIN(ranked) FROM hand_seats "
+    "WHERE room_id = ? AND match = ? AND played = 1 "
+    "GROUP BY room_id, match, seat, COALESCE(player_id, '') "
+    "ON CONFLICT (room_id, match, seat, holder) DO UPDATE SET player_id = excluded.player_id, "
+    "name = excluded.name, bot = excluded.bot, club_id = excluded.club_id, "
+    "started = excluded.started, last = excluded.last, hands = excluded.hands, "
+    "total = excluded.total, ranked = excluded.ranked"
+)
+
+
 def matches(
     db: Connection,
     player_id: str,
@@ -359,67 +489,80 @@ def matches(
     clubs: list[str] | None = None,
 ) -> tuple[list[dict[str, Any]], tuple[float, str, int] | None]:
     """The matches ``player_id`` sat in, newest first (by their last hand), at most ``limit``
-    after the cursor ``before``; only those of ``clubs`` when given. And the next cursor."""
-    # A hand nobody played themselves (托管 all through) is in nobody's 战绩 (§7.4).
-    where = "player_id = ? AND played = 1"
+    after the cursor ``before``; only those of ``clubs`` when given. And the next cursor.
+
+    One query: a keyset page of the player's rows of ``match_seats`` (index
+    ``match_seats_player``), joined with every seat of those matches, their room's match and
+    their club; its cost is the page's, whatever the player's number of hands.
+    """
+    # A hand nobody played themselves (托管 all through) is in nobody's 战绩 (§7.4): such
+    # hands are not summed into match_seats.
+    where = "player_id = ?"
     args: list[Any] = [player_id]
     if clubs is not None:
         if not clubs:
             return [], None
         where += f" AND club_id IN ({','.join('?' * len(clubs))})"
         args += clubs
-    having = ""
     if before is not None:
-        having = "HAVING (MAX(finished), room_id, match) < (?, ?, ?)"
+        where += " AND (last, room_id, match) < (?, ?, ?)"
         args += list(before)
     rows = db.execute(
-        "SELECT room_id, match, seat, MAX(club_id), MIN(finished), MAX(finished), COUNT(*), "
-        f"SUM(points), MIN(ranked) FROM hand_seats WHERE {where} "
-        f"GROUP BY room_id, match, seat {having} "
-        "ORDER BY MAX(finished) DESC, room_id DESC, match DESC LIMIT ?",
+        "SELECT me.room_id, me.match, me.seat, me.club_id, me.started, me.last, me.hands, "
+        "me.total, o.seat, o.name, o.player_id, o.total, o.bot, o.last, m.number, m.over, "
+        "m.rules, c.name, me.ranked FROM (SELECT room_id, match, seat, club_id, started, last, "
+        f"hands, total, ranked FROM match_seats WHERE {where} "
+        "ORDER BY last DESC, room_id DESC, match DESC LIMIT ?) me "
+        "JOIN match_seats o ON o.room_id = me.room_id AND o.match = me.match "
+        "LEFT JOIN matches m ON m.room_id = me.room_id "
+        "LEFT JOIN clubs c ON c.id = me.club_id "
+        "ORDER BY me.last DESC, me.room_id DESC, me.match DESC, me.seat, o.seat, o.last",
         (*args, limit + 1),
     ).fetchall()
-    more = len(rows) > limit
-    rows = rows[:limit]
     out: list[dict[str, Any]] = []
-    for room_id, match, seat, club_id, started, last, hands, total, ranked in rows:
-        seats = db.execute(
-            "SELECT seat, MAX(name), MAX(player_id), SUM(points), MAX(bot) FROM hand_seats "
-            "WHERE room_id = ? AND match = ? AND played = 1 GROUP BY seat ORDER BY seat",
-            (room_id, match),
-        ).fetchall()
-        totals = [int(s[3]) for s in seats]
-        room = db.execute(
-            "SELECT r.config, r.status, m.number, m.over, m.rules FROM rooms r "
-            "JOIN matches m ON m.room_id = r.id WHERE r.id = ?",
-            (room_id,),
-        ).fetchone()
-        over = room is None or room[2] != match or bool(room[3])
-        club = None
-        if club_id is not None:
-            name = db.execute("SELECT name FROM clubs WHERE id = ?", (club_id,)).fetchone()
-            club = {"id": club_id, "name": None if name is None else name[0]}
-        out.append(
-            {
-                "room_id": room_id,
-                "match": match,
-                "rules": None if room is None else room[4],
-                "club": club,
-                "started": started,
-                "last": last,
-                "hands": hands,
-                # Whether every hand of it counts on a leaderboard (no practice, no bots alone).
-                "ranked": bool(ranked),
-                "over": over,
-                "seat": seat,
-                "total": int(total),
-                "place": 1 + sum(t > int(total) for t in totals),
-                "players": [
-                    {"seat": s, "name": n, "player_id": p, "bot": b, "total": int(t)}
-                    for s, n, p, t, b in seats
-                ],
-            }
+    seats: dict[int, dict[str, Any]] = {}
+    for row in rows:
+        room_id, match, seat, club_id, started, last, hands, total = row[:8]
+        if not out or (out[-1]["room_id"], out[-1]["match"], out[-1]["seat"]) != (
+            room_id,
+            match,
+            seat,
+        ):
+            number, over, rules, club_name, ranked = row[14:19]
+            seats = {}
+            out.append(
+                {
+                    "room_id": room_id,
+                    "match": match,
+                    "rules": rules,
+                    "club": None if club_id is None else {"id": club_id, "name": club_name},
+                    "started": started,
+                    "last": last,
+                    "hands": hands,
+                    # Whether every hand of it counts on a leaderboard (no practice, no bots
+                    # alone).
+                    "ranked": bool(ranked),
+                    "over": number is None or number != match or bool(over),
+                    "seat": seat,
+                    "total": int(total),
+                    "players": seats,
+                }
+            )
+        o_seat, o_name, o_player, o_total, o_bot = row[8:13]
+        # A seat held by several holders in one match: one entry, its latest holder's name.
+        got = seats.setdefault(
+            o_seat, {"seat": o_seat, "name": None, "player_id": None, "bot": None, "total": 0}
         )
+        got["total"] += int(o_total)
+        got["name"] = o_name if o_name is not None else got["name"]
+        got["player_id"] = o_player if o_player is not None else got["player_id"]
+        got["bot"] = o_bot if o_bot is not None else got["bot"]
+    more = len(out) > limit
+    out = out[:limit]
+    for found in out:
+        players = [found["players"][k] for k in sorted(found["players"])]
+        found["players"] = players
+        found["place"] = 1 + sum(p["total"] > found["total"] for p in players)
     cursor = None
     if more and out:
         cursor = (out[-1]["last"], out[-1]["room_id"], out[-1]["match"])
@@ -576,9 +719,15 @@ __all__ = [
     "ALPHABET",
     "CODE_LENGTH",
     "COOKIE",
+    "DEVICE_IDLE_SECONDS",
+    "MATCH_SEATS",
+    "MAX_DEVICES",
+    "MAX_INVITE_USES",
+    "MAX_LIVE_INVITES",
     "MAX_NAME",
     "TRANSFER_SECONDS",
     "Device",
+    "Invite",
     "Player",
     "Role",
     "device_label",

@@ -7,6 +7,7 @@ state of one server (:mod:`.context`), the HTTP endpoints (:mod:`.api`), the pla
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
@@ -20,7 +21,7 @@ from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from weimaque.server import api, clubapi, passkeyapi, playerapi, sockets
+from weimaque.server import api, clubapi, metrics, passkeyapi, playerapi, sockets
 from weimaque.server.cluster import ClusterConfig
 from weimaque.server.context import Server, error_response, server_of, web_dir
 from weimaque.server.forward import RoomRouter
@@ -76,6 +77,16 @@ async def http_error(request: Request, exc: Exception) -> Response:
     return response
 
 
+async def metrics_endpoint(request: Request) -> Response:
+    """``/metrics``: the process's Prometheus metrics, to a scraper on this machine or at a
+    ``--trust-proxy`` address that connects directly; anyone else finds nothing there
+    (:mod:`.metrics`, docs/scale.md)."""
+    s = server_of(request)
+    if not metrics.may_scrape(request, s.trusted):
+        return await unknown_path(request)
+    return metrics.exposition(s.metrics)
+
+
 async def worker(request: Request) -> Response:
     """``/sw.js``: the service worker of the installed app (:mod:`.shell`), from the root so
     that it controls every page; never cached by HTTP, so a new version is seen at once."""
@@ -123,7 +134,7 @@ def create_app(
     serving the browser UI of ``web`` (default: the package's own, :func:`web_dir`); with
     ``cluster``, one process of many (docs/scale.md), behind the ``trusted`` proxies."""
     limits = limits or Limits()
-    server = Server(store if store is not None else Store(db), limits, web, cluster)
+    server = Server(store if store is not None else Store(db), limits, web, cluster, trusted)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -131,11 +142,17 @@ def create_app(
         if restored:
             log.info("restored %d rooms", restored)
         server.manager.start()
+        listening = None
         if server.cluster is not None:
             server.cluster.start()
+            listening = asyncio.get_running_loop().create_task(server.listen_for_removals())
         try:
             yield
         finally:
+            if listening is not None:
+                listening.cancel()
+                with contextlib.suppress(BaseException):
+                    await listening
             await server.close()
 
     routes: list[Route | WebSocketRoute | Mount] = [
@@ -146,6 +163,7 @@ def create_app(
         Route("/api/tidy", api.tidy_api, methods=["POST"]),
         Route("/api/health", api.health),
         Route("/api/live", api.live),
+        Route("/metrics", metrics_endpoint),
         Route("/api/presets", api.presets),
         Route("/api/rooms", api.create_room, methods=["POST"]),
         Route("/api/rooms", api.list_rooms, methods=["GET"]),
@@ -188,6 +206,10 @@ def create_app(
         Route("/api/clubs/{club_id}", clubapi.club, methods=["GET"]),
         Route("/api/clubs/{club_id}", clubapi.update_club, methods=["PATCH"]),
         Route("/api/clubs/{club_id}/invites", clubapi.invite, methods=["POST"]),
+        Route("/api/clubs/{club_id}/invites", clubapi.list_invites, methods=["GET"]),
+        Route(
+            "/api/clubs/{club_id}/invites/{invite_id}", clubapi.revoke_invite, methods=["DELETE"]
+        ),
         Route("/api/clubs/{club_id}/members/{player_id}", clubapi.member, methods=["POST"]),
         Route("/api/clubs/{club_id}/leave", clubapi.leave, methods=["POST"]),
         Route("/api/clubs/{club_id}/leaderboard", clubapi.leaderboard),

@@ -5,7 +5,7 @@ leaderboards. To anyone who is not a member, a club does not exist (404, §7.6).
 from __future__ import annotations
 
 import time
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -18,6 +18,7 @@ from weimaque.server.accounts import ADMINS, Player, Role
 from weimaque.server.api import check_room_body, open_room
 from weimaque.server.context import Server, server_of
 from weimaque.server.context import error_response as _error
+from weimaque.server.limits import client_address
 from weimaque.server.options import RoomError, RoomOptions, quoted
 from weimaque.server.playerapi import (
     body,
@@ -182,32 +183,94 @@ async def update_club(request: Request) -> Response:
     return JSONResponse({"v": PROTOCOL_VERSION, "club": await _club_json(s, changed, role)})
 
 
+def _bounded(raw: dict[str, Any], name: str, default: int, top: int) -> int | JSONResponse:
+    """An integer field of 1..``top`` (``default`` when absent), or the 400 quoting it."""
+    value = raw.get(name, default)
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= top:
+        return _error(400, "bad_request", f"{name} must be 1..{top}, not {quoted(value)}")
+    return value
+
+
 async def invite(request: Request) -> Response:
-    """``POST /api/clubs/{id}/invites``: an invitation code (an admin)."""
+    """``POST /api/clubs/{id}/invites {"hours"?, "uses"?}``: an invitation code (an admin),
+    good for ``uses`` joins (1 by default) until it expires; at most
+    ``accounts.MAX_LIVE_INVITES`` good ones per club."""
+    found = await _member(request, admin=True)
+    if isinstance(found, JSONResponse):
+        return found
+    s, player, club_row, _ = found
+    raw = await body(request, frozenset({"hours", "uses"}))
+    if isinstance(raw, JSONResponse):
+        return raw
+    hours = _bounded(raw, "hours", DEFAULT_INVITE_HOURS, MAX_INVITE_HOURS)
+    if isinstance(hours, JSONResponse):
+        return hours
+    uses = _bounded(raw, "uses", 1, accounts.MAX_INVITE_USES)
+    if isinstance(uses, JSONResponse):
+        return uses
+    refused = await s.invite_budget.over(client_address(request.scope), "new invitations")
+    if refused is not None:
+        return refused
+    code = accounts.new_code()
+    made = accounts.Invite(
+        id=accounts.new_id(),
+        hash=accounts.digest(code),
+        club_id=club_row["id"],
+        by=player.id,
+        expires=time.time() + hours * 3600,
+        max_uses=uses,
+    )
+    stored: list[bool] = []
+    failed = await write(s, lambda db: stored.append(accounts.add_invite(db, made)))
+    if failed is not None:
+        return failed
+    if not stored or not stored[0]:
+        return _error(
+            429,
+            "too_many_invites",
+            f"a club has at most {accounts.MAX_LIVE_INVITES} invitations at once: "
+            "revoke one or wait for one to expire",
+        )
+    return JSONResponse(
+        {
+            "v": PROTOCOL_VERSION,
+            "id": made.id,
+            "code": code,
+            "url": f"/c/{code}",
+            "expires": made.expires,
+            "uses": uses,
+        },
+        status_code=201,
+    )
+
+
+async def list_invites(request: Request) -> Response:
+    """``GET /api/clubs/{id}/invites``: the club's good invitations (an admin), without codes."""
     found = await _member(request, admin=True)
     if isinstance(found, JSONResponse):
         return found
     s, _, club_row, _ = found
-    raw = await body(request, frozenset({"hours"}))
-    if isinstance(raw, JSONResponse):
-        return raw
-    hours = raw.get("hours", DEFAULT_INVITE_HOURS)
-    if not isinstance(hours, int) or isinstance(hours, bool) or not 1 <= hours <= MAX_INVITE_HOURS:
-        return _error(
-            400, "bad_request", f"hours must be 1..{MAX_INVITE_HOURS}, not {quoted(hours)}"
-        )
-    code = accounts.new_code()
-    expires = time.time() + hours * 3600
     club_id = club_row["id"]
-    failed = await write(
-        s, lambda db: accounts.add_invite(db, accounts.digest(code), club_id, expires)
-    )
+    rows = await s.read(lambda db: accounts.invites(db, club_id))
+    return JSONResponse({"v": PROTOCOL_VERSION, "invites": rows})
+
+
+async def revoke_invite(request: Request) -> Response:
+    """``DELETE /api/clubs/{id}/invites/{invite_id}``: the invitation stops working (an
+    admin)."""
+    found = await _member(request, admin=True)
+    if isinstance(found, JSONResponse):
+        return found
+    s, _, club_row, _ = found
+    club_id = club_row["id"]
+    invite_id = str(request.path_params["invite_id"])[:64]
+    done: list[int] = []
+    failed = await write(s, lambda db: done.append(accounts.revoke_invite(db, club_id, invite_id)))
     if failed is not None:
         return failed
-    return JSONResponse(
-        {"v": PROTOCOL_VERSION, "code": code, "url": f"/c/{code}", "expires": expires},
-        status_code=201,
-    )
+    if not done or not done[0]:
+        return _error(404, "not_found", f"no invitation {quoted(invite_id)} in this club")
+    return JSONResponse({"v": PROTOCOL_VERSION, "revoked": invite_id})
 
 
 @with_player
@@ -222,7 +285,7 @@ async def join(request: Request, s: Server, player: Player) -> Response:
     code = accounts.normal_code(raw["code"])
     if code is None:
         return _error(404, "bad_code", f"not an invitation: {quoted(raw['code'], 40)}")
-    joined: list[tuple[str, Role] | None] = []
+    joined: list[tuple[str, Role] | Literal["removed"] | None] = []
     digest = accounts.digest(code)
     failed = await write(
         s, lambda db: joined.append(accounts.join_by_invite(db, digest, player.id))
@@ -231,8 +294,14 @@ async def join(request: Request, s: Server, player: Player) -> Response:
         return failed
     result = joined[0] if joined else None
     if result is None:
-        return _error(404, "bad_code", "that invitation is wrong or has expired")
+        return _error(404, "bad_code", "that invitation is wrong, spent, revoked or has expired")
     await s.right_guess(request)
+    if result == "removed":
+        return _error(
+            403,
+            "removed",
+            "you were removed from this club: only a new invitation from an admin lets you back in",
+        )
     club_id, role = result
     club_row = await s.read(lambda db: accounts.club_row(db, club_id))
     assert club_row is not None
@@ -282,9 +351,16 @@ async def member(request: Request) -> Response:
         if theirs == "pending":
             return _error(409, "bad_request", f"{other} is waiting for approval")
         new = "admin" if action == "admin" else "member"
-    failed = await write(s, lambda db: accounts.set_role(db, club_id, other, new))
+    if new is None:
+        failed = await write(s, lambda db: accounts.remove_member(db, club_id, other))
+    else:
+        failed = await write(s, lambda db: accounts.set_role(db, club_id, other, new))
     if failed is not None:
         return failed
+    if new is None:
+        # Removal is removal: their sockets at the club's tables close, their seats go as a
+        # departing player's do (docs/protocol.md §7.5), on every process of a cluster.
+        await s.removed_from_club(club_id, other)
     return JSONResponse({"v": PROTOCOL_VERSION, "club": await _club_json(s, club_row, role)})
 
 
@@ -341,7 +417,9 @@ __all__ = [
     "join",
     "leaderboard",
     "leave",
+    "list_invites",
     "member",
     "open_table",
+    "revoke_invite",
     "update_club",
 ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections.abc import Awaitable, Callable
 from importlib import resources
@@ -18,7 +19,7 @@ from typing import Any, Final, TypeVar, cast
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 
-from weimaque.server import accounts, botpool
+from weimaque.server import accounts, botpool, metrics
 from weimaque.server.accounts import Player
 from weimaque.server.cluster import Cluster, ClusterConfig, ClusterUnavailable
 from weimaque.server.fairqueue import FairQueue
@@ -43,8 +44,14 @@ MAX_LISTED: Final = 50
 TRANSFER_CODES: Final = "transfer-codes"
 #: Set in a request's scope when its cookie holds a key that signs nobody in.
 DEAD_COOKIE: Final = "weimaque.dead_cookie"
+#: The Redis channel on which a process tells the others of a member removed from a club
+#: ("{club id} {player id}"): the tables they own close that player's sockets too.
+REMOVED_CHANNEL: Final = "wmq:club-removed"
+#: Why a removed member's socket at a club table is closed.
+REMOVED_REASON: Final = "removed from the club"
 
 T = TypeVar("T")
+log = logging.getLogger("weimaque.server")
 
 _PLACEHOLDER: Final = """<!doctype html>
 <html lang="zh"><head><meta charset="utf-8"><title>安乡偎麻雀</title></head>
@@ -89,6 +96,7 @@ class Budget:
         self.name = name
         self.local = RateLimiter(int(burst), interval)
         self.cluster = cluster
+        self.refused = metrics.RATE_LIMITED.labels(name)
 
     async def over(self, address: str, what: str) -> JSONResponse | None:
         """Take a token of ``address``: None, or the 429 to answer without one."""
@@ -98,9 +106,14 @@ class Budget:
                     self.name, address, self.local.burst, self.local.interval
                 )
             except ClusterUnavailable:
-                return over_rate(self.local, address, what)
-            return None if wait is None else too_many(wait, what)
-        return over_rate(self.local, address, what)
+                refused = over_rate(self.local, address, what)
+            else:
+                refused = None if wait is None else too_many(wait, what)
+        else:
+            refused = over_rate(self.local, address, what)
+        if refused is not None:
+            self.refused.inc()
+        return refused
 
     async def forgive(self, address: str) -> None:
         """Give back the token ``address`` last took (it was no abuse)."""
@@ -119,11 +132,17 @@ class Server:
         limits: Limits,
         web: Path | None = None,
         cluster: ClusterConfig | None = None,
+        trusted: tuple[str, ...] = (),
     ) -> None:
         """The parts over ``store``, within ``limits``, with the browser UI of ``web`` (default
-        :func:`web_dir`), a member of ``cluster`` (docs/scale.md) or alone; workers start on
-        first use."""
+        :func:`web_dir`), a member of ``cluster`` (docs/scale.md) or alone, behind the
+        ``trusted`` proxies; workers start on first use."""
         self.store = store
+        #: The balancers and peers whose forwarding headers count (``--trust-proxy``); they,
+        #: and loopback, may read ``/metrics``.
+        self.trusted = trusted
+        #: The series read when ``/metrics`` is scraped (:mod:`.metrics`).
+        self.metrics = metrics.registry_of(self)
         self.limits = limits
         self.cluster = None if cluster is None else Cluster(cluster)
         #: What else to close with the server (a relay's connections).
@@ -145,6 +164,7 @@ class Server:
             "target-guesses", limits.target_guess_burst, limits.target_guess_interval, shared
         )
         self.player_budget = Budget("players", limits.player_burst, limits.player_interval, shared)
+        self.invite_budget = Budget("invites", limits.invite_burst, limits.invite_interval, shared)
         #: When each device was last written as seen (``player_keys.last_seen``).
         self.seen: dict[str, float] = {}
         #: Open sockets per signed-in player (a club shows its members online by it).
@@ -327,6 +347,65 @@ class Server:
             )
             return error_response(429, "rate_limited", message)
         return None
+
+    def leave_club_tables(self, club_id: str, player_id: str) -> int:
+        """A member removed from a club leaves its tables in this process: their sockets there
+        close, and each seat they hold goes as a departing player's does (docs/protocol.md
+        §7.5): 托管 plays it at once in a hand, and it is freed between hands (a player who
+        left gets it back no more: the table is no room to them now). How many sockets
+        closed."""
+        closed = 0
+        for room in list(self.manager.rooms.values()):
+            if room.opts.club != club_id:
+                continue
+            for conn in list(room.conns):
+                if conn.player is not None and conn.player[0] == player_id:
+                    conn.client.fail(REMOVED_REASON)
+                    closed += 1
+            for k, seat in enumerate(room.seats):
+                if seat.player != player_id or seat.token is None:
+                    continue
+                if room.state is None:
+                    room.free_seat(k)
+                else:
+                    seat.autoplay = seat.ready = True
+                    seat.away = False
+                    room.out.room_changed()
+                    room.auto.wake()
+        return closed
+
+    async def removed_from_club(self, club_id: str, player_id: str) -> None:
+        """``leave_club_tables`` here and, in a cluster, on every other process."""
+        self.leave_club_tables(club_id, player_id)
+        if self.cluster is not None:
+            with contextlib.suppress(ClusterUnavailable):
+                call = self.cluster.redis.publish(REMOVED_CHANNEL, f"{club_id} {player_id}")
+                await self.cluster._guarded(call)
+
+    async def listen_for_removals(self) -> None:
+        """In a cluster: apply the removals other processes publish, until cancelled (a lost
+        connection to Redis is made again)."""
+        assert self.cluster is not None
+        while True:
+            try:
+                pubsub = self.cluster.redis.pubsub()
+                await pubsub.subscribe(REMOVED_CHANNEL)
+                try:
+                    while True:
+                        message = await pubsub.get_message(
+                            ignore_subscribe_messages=True, timeout=0.1
+                        )
+                        if message is not None and message.get("type") == "message":
+                            club_id, _, player_id = str(message["data"]).partition(" ")
+                            self.leave_club_tables(club_id, player_id)
+                finally:
+                    with contextlib.suppress(Exception):
+                        await pubsub.aclose()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # Redis away: listened for again once it answers
+                log.debug("cluster: removals channel: %s: %s", type(exc).__name__, exc)
+                await asyncio.sleep(1.0)
 
     def arrived(self, player_id: str) -> None:
         """A socket of the signed-in ``player_id`` opened (``online``; in a cluster every

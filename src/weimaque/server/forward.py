@@ -15,9 +15,12 @@ import logging
 import re
 from typing import TYPE_CHECKING, Final
 
+from starlette.datastructures import Headers
+from starlette.responses import Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from weimaque.server import metrics
 from weimaque.server.cluster import Cluster, ClusterUnavailable
 from weimaque.server.limits import client_address, origin_allowed
 
@@ -51,6 +54,8 @@ class RoomRouter:
         self.manager = server.manager
         self.cluster: Cluster = server.cluster
         self.max_message = server.limits.max_message
+        #: The owner refuses a larger body (docs/protocol.md §6): so does the relay, unread.
+        self.max_body = server.limits.max_body
         self._http: httpx.AsyncClient | None = None
         server.closing.append(self.close)
 
@@ -129,10 +134,13 @@ class RoomRouter:
             await self._unavailable(scope, receive, send, f"its server {owner} does not answer")
             return
         await websocket.accept()
+        metrics.WS_RELAYED.inc()
+        metrics.RELAY_SOCKETS.inc()
 
         async def inward() -> None:
             with contextlib.suppress(ConnectionClosed):
                 async for message in upstream:
+                    metrics.FROM_OWNER.inc(len(message))
                     if isinstance(message, str):
                         await websocket.send_text(message)
                     else:
@@ -145,14 +153,17 @@ class RoomRouter:
                     if frame["type"] == "websocket.disconnect":
                         return
                     if frame.get("text") is not None:
+                        metrics.TO_OWNER.inc(len(frame["text"]))
                         await upstream.send(frame["text"])
                     elif frame.get("bytes") is not None:
+                        metrics.TO_OWNER.inc(len(frame["bytes"]))
                         await upstream.send(frame["bytes"])
 
         tasks = [asyncio.ensure_future(inward()), asyncio.ensure_future(outward())]
         try:
             await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         finally:
+            metrics.RELAY_SOCKETS.dec()
             for task in tasks:
                 task.cancel()
             for task in tasks:
@@ -166,13 +177,15 @@ class RoomRouter:
     async def _relay_http(self, scope: Scope, receive: Receive, send: Send, owner: str) -> None:
         """Relay an HTTP request of the room to its owner; answer what it answers."""
         import httpx
-        from starlette.requests import Request
-        from starlette.responses import Response
 
         if self._http is None:
             self._http = httpx.AsyncClient(timeout=10.0)
-        request = Request(scope, receive)
-        body = await request.body()
+        metrics.HTTP_RELAYED.inc()
+        body = await self._bounded_body(scope, receive)
+        if isinstance(body, Response):
+            await body(scope, receive, send)
+            return
+        metrics.TO_OWNER.inc(len(body))
         query = scope.get("query_string", b"").decode("latin-1")
         url = owner + scope["path"] + (f"?{query}" if query else "")
         try:
@@ -183,12 +196,37 @@ class RoomRouter:
             why = f"its server {owner} does not answer ({type(exc).__name__})"
             await self._unavailable(scope, receive, send, why)
             return
+        metrics.FROM_OWNER.inc(len(answer.content))
         kept = {
             k: v
             for k, v in answer.headers.items()
             if k.lower() in ("content-type", "retry-after", "set-cookie", "cache-control")
         }
         await Response(answer.content, answer.status_code, kept)(scope, receive, send)
+
+    async def _bounded_body(self, scope: Scope, receive: Receive) -> bytes | Response:
+        """The request's body, read only while it stays within the owner's ``max_body``:
+        a declared ``Content-Length`` over it is refused before a byte is read, a chunked body
+        as soon as it passes it (the 413 the owner would answer, quoting the limit)."""
+        from starlette.requests import Request
+
+        from weimaque.server.context import error_response
+
+        limit = self.max_body
+        too_large = error_response(413, "too_large", f"the body must be at most {limit} bytes")
+        declared = Headers(scope=scope).get("content-length")
+        if declared is not None and (
+            not declared.isdigit() or len(declared) > 18 or int(declared) > limit
+        ):
+            metrics.RELAY_REFUSED.inc()
+            return too_large
+        body = bytearray()
+        async for chunk in Request(scope, receive).stream():
+            body += chunk
+            if len(body) > limit:
+                metrics.RELAY_REFUSED.inc()
+                return too_large
+        return bytes(body)
 
     async def close(self) -> None:
         """Close the relay's HTTP client."""

@@ -108,6 +108,10 @@ class Limits:
     #: New players per address, then one every ``player_interval`` seconds
     player_burst: int = 10
     player_interval: float = 30.0
+    #: New club invitations per address, then one every ``invite_interval`` seconds (a club
+    #: also holds at most ``accounts.MAX_LIVE_INVITES`` good ones)
+    invite_burst: int = 20
+    invite_interval: float = 10.0
 
 
 class RateLimiter:

@@ -216,8 +216,27 @@ async def rename(request: Request, s: Server, player: Player) -> Response:
 
 @with_player
 async def list_devices(request: Request, s: Server, player: Player) -> Response:
-    found = await s.read(lambda db: accounts.devices(db, player.id, player.device))
-    return JSONResponse({"v": PROTOCOL_VERSION, "devices": found})
+    """``GET /api/me/devices?limit=N&before=CURSOR``: the player's devices, used most recently
+    first, paged (docs/protocol.md §7.1)."""
+    text = request.query_params.get("limit", str(accounts.MAX_DEVICES))
+    if not text.isdecimal() or len(text) > 3 or not 1 <= int(text) <= MAX_PAGE:
+        return _error(400, "bad_request", f"limit must be 1..{MAX_PAGE}, not {quoted(text)}")
+    limit = int(text)
+    before: tuple[float, str] | None = None
+    cursor = request.query_params.get("before")
+    if cursor:
+        seen, _, device = cursor.partition("~")
+        try:
+            if not device or len(cursor) > 120 or not math.isfinite(float(seen)):
+                raise ValueError
+            before = (float(seen), device)
+        except ValueError:
+            return _error(400, "bad_request", f"not a cursor: {quoted(cursor, 60)}")
+    found, nxt = await s.read(
+        lambda db: accounts.devices(db, player.id, player.device, limit=limit, before=before)
+    )
+    after = None if nxt is None else f"{nxt[0]!r}~{nxt[1]}"
+    return JSONResponse({"v": PROTOCOL_VERSION, "devices": found, "next": after})
 
 
 @with_player
@@ -278,7 +297,9 @@ def qr_svg(text: str) -> str:
 async def start_transfer(request: Request, s: Server, player: Player) -> Response:
     """``POST /api/me/transfer``: a one-time code that signs another device in."""
     code = accounts.new_code()
-    failed = await write(s, lambda db: accounts.add_transfer(db, accounts.digest(code), player.id))
+    failed = await write(
+        s, lambda db: accounts.add_transfer(db, accounts.digest(code), player.id, player.device)
+    )
     if failed is not None:
         return failed
     page = f"{request.url.scheme}://{request.url.netloc}/me?code={code}"

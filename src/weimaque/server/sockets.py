@@ -8,12 +8,14 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Mapping
+from time import perf_counter
 from typing import Any
 
 import orjson
 from starlette.responses import JSONResponse
 from starlette.websockets import WebSocket
 
+from weimaque.server import metrics
 from weimaque.server.context import Server, server_of
 from weimaque.server.limits import (
     CLOSE_SILENT,
@@ -181,10 +183,11 @@ async def serve_socket(
                 first = False
             else:
                 frame = await websocket.receive()
-            if frame["type"] == "websocket.disconnect":
-                return
+            if frame["type"] == "websocket.disconnect" or client.failed is not None:
+                return  # closing (a member removed from the club, a reader behind): unread
             if not budget.allow("") or not s.address_budget.allow(address):
                 now = asyncio.get_running_loop().time()
+                metrics.WS_MESSAGES_LIMITED.inc()
                 if now - told >= 1.0:  # one notice a second; the rest are dropped
                     told = now
                     client.send(error_message("rate_limited", "too many messages; slow down"))
@@ -193,10 +196,12 @@ async def serve_socket(
             if data is None:
                 data = frame.get("bytes") or b""
             try:
+                started = perf_counter()
                 answered = room.handle(conn, parse_client(data))
                 answer_written()
                 if answered is not None:  # an action: answered once it is stored
                     await answered
+                    metrics.ACT_ACK.observe(perf_counter() - started)
             except ProtocolError as exc:
                 client.send(exc.to_message())
             except Exception as exc:

@@ -53,7 +53,7 @@ from typing import Any, Final, TypeVar
 
 import orjson
 
-from weimaque.server import accounts
+from weimaque.server import accounts, metrics
 from weimaque.server.engines import Connection, Engine, engine_for
 
 DEFAULT_DB: Final = "weimaque.db"
@@ -257,8 +257,74 @@ def open_store(
     return Store(engine, checkpoint_seconds, busy_seconds=busy_seconds, wal_limit=wal_limit)
 
 
+#: Reading connections of one store at most (SQLite in WAL mode and PostgreSQL read in
+#: parallel; a read waits only when this many run).
+READERS: Final = 4
+
+
+class _Readers:
+    """A small pool of reading connections, made as they are first needed."""
+
+    def __init__(self, engine: Engine, shared: Connection | None) -> None:
+        self.engine = engine
+        self.shared = shared
+        self._idle: list[Connection] = []
+        self._made = 0
+        self._cv = threading.Condition()
+        self._closed = False
+
+    def take(self) -> Connection:
+        """An idle connection, a new one while fewer than ``READERS`` exist, else the next
+        one given back. One lost by an outage is made again."""
+        if self.shared is not None:
+            return self.shared
+        with self._cv:
+            while not self._idle and self._made >= READERS:
+                self._cv.wait()
+            if self._idle:
+                db = self._idle.pop()
+                if self.engine.usable(db):
+                    return db
+                with contextlib.suppress(*self.engine.errors):
+                    db.close()
+            else:
+                self._made += 1
+        try:
+            return self.engine.connect()
+        except BaseException:
+            with self._cv:
+                self._made -= 1
+                self._cv.notify()
+            raise
+
+    def put(self, db: Connection) -> None:
+        """Give a connection back (closed if the pool is)."""
+        if self.shared is not None:
+            return
+        with self._cv:
+            if not self._closed:
+                self._idle.append(db)
+                self._cv.notify()
+                return
+            self._made -= 1
+        with contextlib.suppress(*self.engine.errors):
+            db.close()
+
+    def close(self) -> None:
+        """Close the idle connections; those in use close when given back."""
+        if self.shared is not None:
+            return
+        with self._cv:
+            self._closed = True
+            idle, self._idle = self._idle, []
+            self._made -= len(idle)
+        for db in idle:
+            with contextlib.suppress(*self.engine.errors):
+                db.close()
+
+
 class Store:
-    """One database, written by one thread of its own; reads on a connection of their own."""
+    """One database, written by one thread of its own; reads on connections of their own."""
 
     def __init__(
         self,
@@ -291,12 +357,10 @@ class Store:
             self.db.close()
             raise
         self._write_lock = threading.Lock()
-        self._reader: Connection | None
-        if self.engine.shared_reader:
-            self._reader, self._read_lock = self.db, self._write_lock
-        else:
-            self._reader = self.engine.connect()
-            self._read_lock = threading.Lock()
+        #: Reads run on a small pool of connections of their own (the writer's, under its
+        #: lock, for ``:memory:``): one long read never queues the others behind it.
+        self._readers = _Readers(self.engine, self.db if self.engine.shared_reader else None)
+        self._readers.put(self._readers.take())  # the first made now: a bad target fails here
         #: The connection of ``lookup`` (made at its first use), with its own lock: a long
         #: read on a thread never holds up the loop's lookups.
         self._looker: Connection | None = None
@@ -402,12 +466,14 @@ class Store:
         if not ops:
             self._done(ready, wrote=False)
             return []
+        started = time.perf_counter()
         try:
             refused = self._commit(ready)
         except Exception as exc:
             if self.engine.store_wide(exc):
                 return self._failed(ready, exc)
             return self._one_by_one(ready)
+        metrics.STORE_WRITE.observe(time.perf_counter() - started)
         self._refuse(refused)
         self._done(ready, wrote=True)
         return []
@@ -626,11 +692,7 @@ class Store:
             with contextlib.suppress(*self.engine.errors):
                 if self.engine.usable(self.db):
                     self.engine.closing(self.db)
-            if not self.engine.shared_reader:
-                with self._read_lock:
-                    if self._reader is not None:
-                        self._reader.close()
-                        self._reader = None
+            self._readers.close()
             with self._lookup_lock:
                 if self._looker is not None:
                     self._looker.close()
@@ -789,6 +851,7 @@ class Store:
             db.execute("UPDATE matches SET ledger = ?, over = ? WHERE room_id = ?", totals)
             db.execute("UPDATE rooms SET status = ? WHERE id = ?", status)
             db.executemany(_HAND_SEAT, seat_rows)
+            db.execute(accounts.MATCH_SEATS, (room_id, match))
             if isinstance(code, str):
                 db.execute(_REPLAY_CODE, (accounts.digest(code), code, room_id, number))
 
@@ -875,19 +938,28 @@ class Store:
     # ----------------------------------------------------------------- reads
 
     def read(self, query: Callable[[Connection], T]) -> T:
-        """``query`` run on the reading connection (by one thread at a time).
+        """``query`` run on a reading connection of the pool (each used by one thread at a
+        time; up to ``READERS`` reads at once, a further one waits for a connection).
 
         A connection an outage lost is made again, and a query it failed is run once more on
         the new one (reads change nothing): the first read after the database came back works.
         """
-        with self._read_lock:
-            db = self._reading()
+        if self.engine.shared_reader:
+            with self._write_lock:
+                return query(self.db)
+        db = self._readers.take()
+        try:
             try:
                 return query(db)
             except self.engine.errors as exc:
                 if not self.engine.store_wide(exc) or self.engine.usable(db):
                     raise
-            return query(self._reading())
+            with contextlib.suppress(*self.engine.errors):
+                db.close()
+            db = self.engine.connect()
+            return query(db)
+        finally:
+            self._readers.put(db)
 
     @property
     def inline_reads(self) -> bool:
@@ -913,21 +985,6 @@ class Store:
                     raise
             db = self._looker = self.engine.connect()
             return query(db)
-
-    def _reading(self) -> Connection:
-        """The reading connection, made if there is none or an outage lost it."""
-        db = self._reader
-        if db is not None and self.engine.usable(db):
-            return db
-        if self.engine.shared_reader:  # the writer's (``:memory:``): never lost
-            assert db is not None
-            return db
-        if db is not None:
-            self._reader = None
-            with contextlib.suppress(*self.engine.errors):
-                db.close()
-        self._reader = self.engine.connect()
-        return self._reader
 
     def hand(self, room_id: str, number: int) -> dict[str, Any] | None:
         """A finished hand's record, or None."""

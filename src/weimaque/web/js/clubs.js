@@ -1,6 +1,7 @@
 // 亲友圈 (docs/protocol.md §7.5). The club's page (/clubs/{id}): its name, the members (online
 // or not, their role), those waiting for approval (同意 / 移除, for admins), an invitation's code
-// and link, its open tables with one-tap 加入, 开桌 at the club's rules (admins), the leaderboard
+// and link (one use by default, or as many as the admin chooses), the invitations still good
+// with 撤销 (admins), its open tables with one-tap 加入, 开桌 at the club's rules (admins), the leaderboard
 // over a chosen period, and 退出亲友圈. The invitation's page (/c/{code}) joins the club, then
 // goes to it, or says the club's admins must approve first.
 import { button, h, mount } from "./dom.js";
@@ -26,6 +27,8 @@ export function startClub(app, clubId) {
     days: "30",
     board: null,
     invite: null, // {code, url, expires}
+    invites: null, // the invitations still good (admins): [{id, created, expires, max_uses, uses}]
+    inviteUses: "1",
     tableForm: false, // the 开桌 form is open
     busy: false,
     confirm: null,
@@ -53,6 +56,26 @@ export function startClub(app, clubId) {
     }
     draw();
     if (ui.club && withBoard) loadBoard();
+    if (ui.club && isAdmin()) loadInvites();
+  }
+
+  async function loadInvites() {
+    try {
+      ui.invites = (await api(`${base}/invites`)).invites;
+    } catch (err) {
+      say(err);
+    }
+    draw();
+  }
+
+  async function revokeInvite(id) {
+    try {
+      await api(`${base}/invites/${encodeURIComponent(id)}`, undefined, "DELETE");
+      if (ui.invite?.id === id) ui.invite = null;
+    } catch (err) {
+      say(err);
+    }
+    await loadInvites();
   }
 
   async function loadBoard() {
@@ -76,11 +99,11 @@ export function startClub(app, clubId) {
 
   async function makeInvite() {
     try {
-      ui.invite = await api(`${base}/invites`, {});
+      ui.invite = await api(`${base}/invites`, { uses: Number(ui.inviteUses) });
     } catch (err) {
       say(err);
     }
-    draw();
+    await loadInvites();
   }
 
   async function setApproval(on) {
@@ -220,10 +243,65 @@ export function startClub(app, clubId) {
     );
   }
 
+  /** How many joins a new invitation allows (§7.5: 1 by default). */
+  function usesSelect() {
+    return h(
+      "label",
+      { class: "invite-uses" },
+      t("invite_uses"),
+      " ",
+      h(
+        "select",
+        {
+          "data-testid": "invite-uses",
+          value: ui.inviteUses,
+          onchange: (e) => {
+            ui.inviteUses = e.target.value;
+          },
+        },
+        ["1", "5", "20", "100"].map((n) => h("option", { value: n }, n)),
+      ),
+    );
+  }
+
+  /** The invitations still good, each with 撤销 (their codes are not kept: only the new one shows). */
+  function liveInvites() {
+    if (!ui.invites?.length) return null;
+    const when = (s) => new Date(s * 1000).toLocaleString(document.documentElement.lang);
+    return h(
+      "div",
+      { class: "invites", "data-testid": "invites" },
+      h("span", { class: "help" }, t("invites_live")),
+      h(
+        "ul",
+        { class: "members" },
+        ui.invites.map((i) =>
+          h(
+            "li",
+            { key: i.id, class: "member", "data-testid": "invite-entry", "data-invite": i.id },
+            h("span", { class: "member-name" }, t("invite_uses_left", { used: i.uses, uses: i.max_uses })),
+            h("span", { class: "muted" }, t("invite_until", { when: when(i.expires) })),
+            h("span", { class: "member-actions" }, button("invite-revoke", () => revokeInvite(i.id), t("invite_revoke"))),
+          ),
+        ),
+      ),
+    );
+  }
+
   function inviteBox() {
+    return h("div", {}, newInvite(), liveInvites());
+  }
+
+  function newInvite() {
     const inv = ui.invite;
     if (!inv) {
-      return h("div", { class: "invite" }, button("invite-create", makeInvite, t("invite"), { class: "small primary" }), h("span", { class: "help" }, t("invite_help")));
+      return h(
+        "div",
+        { class: "invite" },
+        usesSelect(),
+        button("invite-create", makeInvite, t("invite"), { class: "small primary" }),
+        h("span", { class: "help" }, t("invite_help")),
+      );
     }
     const link = new URL(inv.url, location.origin).href;
     const copy = async () => {
@@ -473,7 +551,8 @@ export function startInvite(app, code) {
       if (res.role === "pending") ui.joined = res;
       else location.assign(`/clubs/${encodeURIComponent(res.club.id)}`);
     } catch (err) {
-      ui.error = err.code === "bad_code" || err.status === 404 ? t("invite_bad") : failure(err);
+      if (err.code === "removed") ui.error = t("invite_removed");
+      else ui.error = err.code === "bad_code" || err.status === 404 ? t("invite_bad") : failure(err);
     }
     ui.busy = false;
     draw();
