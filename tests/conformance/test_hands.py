@@ -31,6 +31,11 @@ def check_position(game: Game, hand: Any, seats: int, rng: random.Random) -> Non
     acting = hand.to_act()
     assert acting, "nobody to act before the end"
     assert len(acting) == 1 or hand.in_window()
+    # The claim-window rule: a seat asked to decide may be shown the position; outside a
+    # window everyone may.
+    assert all(hand.settled(seat) for seat in acting)
+    if not hand.in_window():
+        assert all(hand.settled(v) for v in (*range(seats), "public"))
     for seat in range(seats):
         legal = hand.legal_actions(seat)
         if seat not in acting:

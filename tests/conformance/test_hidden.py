@@ -1,6 +1,7 @@
 """Hidden information: for each seat, dealing again what it cannot see (the game's declared
 ``resample`` capability) leaves its view and its array unchanged, at every step of seeded
-hands of every variant, while some other seat's view does change."""
+hands of every variant, while some other seat's view does change; a spectator's view does not
+change whoever's hidden cards are dealt again."""
 
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ def test_what_a_seat_cannot_see_does_not_change_its_view(game: Game, variant: st
                 assert other.view(seat).to_json() == hand.view(seat).to_json()
                 assert np.array_equal(other.observation(seat), hand.observation(seat))
                 assert other.legal_actions(seat) == hand.legal_actions(seat)
+                assert other.view("public").to_json() == hand.view("public").to_json()
                 moved += any(
                     other.view(s).to_json() != hand.view(s).to_json()
                     for s in range(seats)

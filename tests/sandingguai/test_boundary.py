@@ -22,9 +22,9 @@ def test_imports_stay_inside_the_package() -> None:
             elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
                 names = [node.module]
             for name in names:
-                if name.startswith("weimaque") and not name.startswith(ALLOWED):
-                    found.append((path.name, name))
-                elif name == "weimaque.games.protocol" and path.name != "game.py":
+                # Only the adapter implements the protocol; the engine knows nothing of it.
+                seam = name == "weimaque.games.protocol" and path.name != "game.py"
+                if seam or (name.startswith("weimaque") and not name.startswith(ALLOWED)):
                     found.append((path.name, name))
     assert found == []
     assert len(list(root.glob("*.py"))) >= 10

@@ -80,6 +80,8 @@ LABELS: Final[Mapping[str, tuple[str, str]]] = {
 }
 #: Every action by id, made once.
 ACTIONS: Final = tuple(Action.from_id(i) for i in range(NUM_ACTIONS))
+#: Each action's id (``Action.id`` computes it; the hot path looks it up).
+IDS: Final = {a: a.id for a in ACTIONS}
 #: RULES §2.2: the dealer 20 cards, the others 19, 22 in the stock, of 80.
 SHAPE: Final = TableShape(
     NUM_SEATS,
@@ -158,9 +160,9 @@ assert LAYOUT.size == OBS_SIZE
 
 
 def _action(action: object) -> Action:
-    if type(action) is not int or not 0 <= action < NUM_ACTIONS:
-        raise IllegalAction(f"an action is an id 0..{NUM_ACTIONS - 1}, not {quoted(action)}")
-    return ACTIONS[action]
+    if type(action) is int and 0 <= action < NUM_ACTIONS:
+        return ACTIONS[action]
+    raise IllegalAction(f"an action is an id 0..{NUM_ACTIONS - 1}, not {quoted(action)}")
 
 
 class MaqueHand:
@@ -199,7 +201,13 @@ class MaqueHand:
 
     def legal_actions(self, seat: int) -> tuple[int, ...]:
         """Legal action ids of ``seat``, sorted."""
-        return tuple(sorted(a.id for a in self.state.legal_actions(seat)))
+        ids = IDS
+        # A discard's id is its face (weimaque.game.actions): no lookup on the common path.
+        legal = [
+            a.face if a.kind == "discard" and a.face is not None else ids[a]
+            for a in self.state.legal_actions(seat)
+        ]
+        return tuple(sorted(legal))
 
     def verify(self, seat: int, action: int) -> None:
         """Raise ``IllegalAction`` naming the rule."""
