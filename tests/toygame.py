@@ -387,7 +387,7 @@ class Toy:
     """The game object."""
 
     info: Final = GameInfo(
-        "toy", Names("抢牌", "Grab"), ("grab",), capabilities=frozenset({"resample"})
+        "toy", Names("抢牌", "Grab"), ("grab",), capabilities=frozenset({"resample", "playout"})
     )
     schema: Final = SCHEMA
     layout: Final = LAYOUT
@@ -445,6 +445,13 @@ class Toy:
     def answered(self, view: Any, action: int) -> ToyView:
         """Never needed: every viewer is settled."""
         return view  # type: ignore[no-any-return]
+
+    def playout(self, hand: Any, seat: int, rng: random.Random) -> int:
+        """Bid the highest card on a card worth 6 or more, else pass."""
+        view = hand.view(seat)
+        if view.turned is not None and view.turned >= 6 and view.hand:
+            return int(max(view.hand))
+        return PASS
 
     def counts(self, outcome: HandOutcome) -> tuple[dict[str, int], ...]:
         """Hands, wins, points."""

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from weimaque.games import Game, Hand, list_games
+from weimaque.games import Game, Hand, Playout, list_games
 
 VIEWERS_EXTRA: tuple[Any, ...] = ("public", "all")
 
@@ -34,10 +34,16 @@ def seats_of(game: Game, variant: str) -> int:
     return game.schema.variant(variant).shape.seats
 
 
-def step(hand: Hand, rng: random.Random) -> tuple[int, int, tuple[Any, ...]]:
-    """One random decision of one seat among those to act: (seat, action, events)."""
+def step(
+    hand: Hand, rng: random.Random, game: Game | None = None
+) -> tuple[int, int, tuple[Any, ...]]:
+    """One decision of one seat among those to act: (seat, action, events). Uniformly random,
+    or the game's own ``playout`` policy when ``game`` is given."""
     seat = rng.choice(hand.to_act())
-    action = rng.choice(hand.legal_actions(seat))
+    if game is not None and isinstance(game, Playout):
+        action = game.playout(hand, seat, rng)
+    else:
+        action = rng.choice(hand.legal_actions(seat))
     return seat, action, hand.apply(seat, action)
 
 

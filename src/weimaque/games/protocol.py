@@ -58,7 +58,8 @@ class GameInfo:
     aliases: tuple[str, ...] = ()
     #: Whether every hand's points sum to zero over the seats (and the ledger's other accounts).
     zero_sum: bool = True
-    #: Optional capabilities, by name: ``"resample"`` (:class:`Resampling`).
+    #: Optional capabilities, by name: ``"resample"`` (:class:`Resampling`, on its hands),
+    #: ``"playout"`` (:class:`Playout`, on the game).
     capabilities: frozenset[str] = frozenset()
 
     def to_json(self) -> JSON:
@@ -449,6 +450,17 @@ class Resampling(Protocol):
 
     def resample(self, seat: int, rng: random.Random) -> Hand:
         """A copy with what ``seat`` cannot see dealt again at random (determinization)."""
+        ...
+
+
+@runtime_checkable
+class Playout(Protocol):
+    """The optional ``"playout"`` capability of a :class:`Game`: a quick policy of the game's
+    own, reading only the seat's view, that reaches the game's ends (wins and what they settle)
+    in simulations and in the conformance kit, where uniform random play seldom wins."""
+
+    def playout(self, hand: Any, seat: int, rng: random.Random) -> int:
+        """An action id for ``seat``, one of ``hand.legal_actions(seat)``."""
         ...
 
 

@@ -19,6 +19,7 @@ import numpy.typing as npt
 
 from weimaque.bots.base import BotView
 from weimaque.bots.determinize import determinize
+from weimaque.bots.greedy import GreedyBot
 from weimaque.cards import NUM_FACES, faces_str
 from weimaque.errors import IllegalAction, RecordError, quoted
 from weimaque.game.actions import NUM_ACTIONS, Action
@@ -90,6 +91,7 @@ SHAPE: Final = TableShape(
     STOCK_SIZE + DEALER_CARDS + (DEALER_CARDS - 1) * (NUM_SEATS - 1),
 )
 _DEFAULTS: Final = RuleConfig()
+_GREEDY: Final = GreedyBot()
 
 
 def _spec(key: str) -> OptionSpec:
@@ -313,7 +315,7 @@ class Maque:
         Names("偎麻雀", "Weimaque"),
         ("weimaque", "偎麻雀", "anxiang-maque"),
         zero_sum=True,
-        capabilities=frozenset({"resample"}),
+        capabilities=frozenset({"resample", "playout"}),
     )
     schema: Final = SCHEMA
     layout: Final = LAYOUT
@@ -372,6 +374,12 @@ class Maque:
         if not isinstance(view, Observation):
             raise TypeError(f"not a 偎麻雀 view: {view!r}")
         return answered_view(view, _action(action))
+
+    def playout(self, hand: Any, seat: int, rng: random.Random) -> int:
+        """The ``greedy`` bot's choice (:mod:`weimaque.bots.greedy`), from the seat's view."""
+        if not isinstance(hand, MaqueHand):
+            raise TypeError(f"not a 偎麻雀 hand: {hand!r}")
+        return IDS[_GREEDY.act(hand.bot_view(seat), rng)]
 
     def counts(self, outcome: HandOutcome) -> tuple[dict[str, int], ...]:
         """Hands, wins, points and 自摸 per seat."""

@@ -35,7 +35,18 @@ from weimaque.games.protocol import (
     Viewer,
     base_counts,
 )
-from weimaque.games.sandingguai.actions import NUM_ACTIONS, Action
+from weimaque.games.sandingguai.actions import (
+    ANGANG,
+    DISCARD,
+    GANG,
+    HU,
+    NUM_ACTIONS,
+    PASS,
+    PENG,
+    QUE,
+    TING,
+    Action,
+)
 from weimaque.games.sandingguai.events import Event
 from weimaque.games.sandingguai.match import Match
 from weimaque.games.sandingguai.notation import tile_name
@@ -184,8 +195,6 @@ class SdgView:
         if not isinstance(self.viewer, int):
             for key in ("hand", "drawn", "locks", "lock_any", "to_act", "legal"):
                 del doc[key]
-            if self.viewer == "all" and self.view.end is None:
-                del doc["end"]
         return doc
 
 
@@ -343,7 +352,7 @@ class Sandingguai:
         Names("三丁拐", "Sandingguai"),
         ("sdg", "三丁拐"),
         zero_sum=True,
-        capabilities=frozenset({"resample"}),
+        capabilities=frozenset({"resample", "playout"}),
     )
     schema: Final = SCHEMA
     layout: Final = LAYOUT
@@ -397,6 +406,29 @@ class Sandingguai:
         if not isinstance(view, SdgView):
             raise TypeError(f"not a 三丁拐 view: {view!r}")
         return SdgView(dataclasses.replace(view.view, to_act=False, legal=()), view.viewer)
+
+    def playout(self, hand: Any, seat: int, rng: random.Random) -> int:
+        """From the seat's view: 胡 when offered, a claim or kong 7 times in 10, else 过, else
+        a discard from the seat's shortest suit (定缺: the suit it holds least of)."""
+        if not isinstance(hand, SdgHand):
+            raise TypeError(f"not a 三丁拐 hand: {hand!r}")
+        view = observe(hand.state, seat)
+        legal = view.legal
+        suits = [sum(view.hand[9 * s : 9 * s + 9]) for s in range(3)]
+        if legal[0] >= QUE:
+            return QUE + min(range(3), key=lambda s: suits[s])
+        if HU in legal:
+            return HU
+        claims = [a for a in legal if a in (PENG, GANG) or ANGANG <= a < PENG]
+        if claims and rng.random() < 0.7:
+            return rng.choice(claims)
+        if PASS in legal:
+            return PASS
+        discards = [a for a in legal if DISCARD <= a < TING]
+        if not discards:
+            return rng.choice(legal)
+        short = min(suits[a // 9] for a in discards)
+        return rng.choice([a for a in discards if suits[a // 9] == short])
 
     def counts(self, outcome: HandOutcome) -> tuple[dict[str, int], ...]:
         """Hands, wins, points, 自摸 and 点炮 per seat."""
