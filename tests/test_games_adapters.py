@@ -68,3 +68,29 @@ def test_sandingguai_spectator_sees_no_concealed_tile() -> None:
     assert public["viewer"] == "public"
     assert not {"hand", "drawn", "locks", "legal", "to_act"} & set(public)
     assert "hand" in hand.view(0).to_json()
+
+
+def test_maque_claim_window_rule_through_the_seam() -> None:
+    # docs/protocol.md §2.3: a seat with no option in an open window is not settled; it keeps
+    # the view it was shown, with its own answer (a 出: the card in the middle, no decision).
+    game = get_game("maque")
+    checked = 0
+    for seed in range(40):
+        hand = game.new_hand("anxiang", {}, seed)
+        rng = random.Random(seed)
+        while not hand.is_terminal() and checked < 5:
+            acting = hand.to_act()
+            if len(acting) == 1 and not hand.in_window():
+                seat = acting[0]
+                before = hand.view(seat)
+                action = rng.choice(hand.legal_actions(seat))
+                hand.apply(seat, action)
+                if hand.in_window() and not hand.settled(seat):
+                    shown = game.answered(before, action).to_json()
+                    assert shown["phase"] == "claim" and shown["legal_actions"] == []
+                    assert shown["claim"]["card"] == str(game.action(action))[1:]
+                    assert not shown["to_act"]
+                    checked += 1
+                continue
+            step(hand, rng)
+    assert checked == 5
