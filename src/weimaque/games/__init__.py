@@ -24,6 +24,7 @@ from weimaque.games.protocol import (
     Variant,
     View,
     Viewer,
+    legal_mask,
 )
 from weimaque.games.registry import (
     ENTRY_POINT_GROUP,
@@ -56,6 +57,7 @@ __all__ = [
     "View",
     "Viewer",
     "get_game",
+    "legal_mask",
     "list_games",
     "load_entry_points",
     "register",

@@ -567,3 +567,11 @@ def base_counts(outcome: HandOutcome, seats: int) -> list[dict[str, int]]:
         {"hands": 1, "wins": int(s in outcome.winners), "points": outcome.net[s]}
         for s in range(seats)
     ]
+
+
+def legal_mask(game: Game, hand: Hand, seat: int) -> npt.NDArray[np.bool_]:
+    """The seat's legal actions as a boolean mask over ``0..game.num_actions - 1`` (pgx's
+    ``legal_action_mask``)."""
+    mask = np.zeros(game.num_actions, dtype=np.bool_)
+    mask[list(hand.legal_actions(seat))] = True
+    return mask
