@@ -654,3 +654,30 @@ def test_cli_score_facts_and_deal() -> None:
     result = runner.invoke(app, [*args, "--declined", "二X", *Q4.split()])
     assert result.exit_code == 2
     assert "'二X'" in result.stderr
+
+
+def test_rules_md_tier_table_matches_the_presets() -> None:
+    # docs/rules.md §7.4.3 prints the tier values; they must be the presets'.
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "rules.md").read_text("utf-8")
+    lines = text.splitlines()
+    start = lines.index("| key | 名堂 | quanmingtang | zuanshi | zhizun |")
+    printed: dict[str, list[str]] = {}
+    for row in lines[start + 2 :]:
+        if not row.startswith("|"):
+            break
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        printed[cells[0].strip("`")] = cells[2:]
+    assert set(printed) == set(TABLE)
+    for key, cells in printed.items():
+        want = [_shown(c) for c in TABLE[key]]
+        assert cells == want, key
+
+
+def _shown(cell: Cell) -> str:
+    if cell is None:
+        return "–"
+    if isinstance(cell, tuple):
+        return f"{cell[0]}/{cell[1]}"
+    return str(cell).replace("x", "×")
