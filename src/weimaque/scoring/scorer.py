@@ -26,7 +26,7 @@ from weimaque.scoring.context import Context
 from weimaque.scoring.pattern import Pattern
 from weimaque.scoring.patterns import patterns_for
 from weimaque.scoring.patterns.deal import APP_DEAL_TESTS, DEAL_TESTS, ten_pairs
-from weimaque.scoring.patterns.red import is_manyuan
+from weimaque.scoring.patterns.red import in_bloom
 
 #: cards the dealer is dealt, and the others (RULES §2.2)
 DEALER_HAND = 20
@@ -47,16 +47,16 @@ def _active(rules: RuleConfig) -> tuple[tuple[Pattern, PatternValue], ...]:
     return tuple((p, rules.patterns[k]) for k, p in table.items() if k in rules.patterns)
 
 
-def may_win(ctx: Context) -> bool:
+def may_win(arr: Arrangement, rules: RuleConfig) -> bool:
     """Whether an arrangement's 硬息 lets it win (RULES §4.7, §7.4.1, §7.4.2 item 8)."""
-    rules = ctx.rules
-    if ctx.hard_xi >= rules.min_xi:
+    hard = arr.hard_xi
+    if hard >= rules.min_xi:
         return True
-    if not is_manyuan(ctx):
+    if not in_bloom(arr):
         return False
-    if ctx.hard_xi == MANYUAN_2XI and "manyuan_2xi" in rules.patterns:
+    if hard == MANYUAN_2XI and "manyuan_2xi" in rules.patterns:
         return True
-    return rules.mingtang_rules == "app" and ctx.hard_xi >= APP_MANYUAN_MIN_XI
+    return rules.mingtang_rules == "app" and hard >= APP_MANYUAN_MIN_XI
 
 
 def patterns_of(ctx: Context) -> tuple[int, list[PatternScore]]:
@@ -189,6 +189,8 @@ def _choose(
     small = sum(total_counts[:10])
     best: tuple[tuple[int, int], Arrangement, int, list[PatternScore]] | None = None
     for arr in arrs:
+        if not may_win(arr, config):
+            continue
         ctx = Context(
             arrangement=arr,
             rules=config,
@@ -203,8 +205,6 @@ def _choose(
             dealt_kan=facts.dealt_kan,
             declined=facts.declined,
         )
-        if not may_win(ctx):
-            continue
         multiplier, pats = patterns_of(ctx)
         total = arr.hard_xi * multiplier + sum(p.points for p in pats if p.mode == "add")
         rank = (total, arr.hard_xi)

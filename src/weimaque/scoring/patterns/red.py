@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from weimaque.analysis.arrange import Arrangement
 from weimaque.scoring.context import Context
 from weimaque.scoring.pattern import Pattern, flag
 
@@ -11,9 +12,14 @@ def _chunyin(ctx: Context) -> int:
     return kou if kou and ctx.red == 4 * kou else 0
 
 
-def is_manyuan(ctx: Context) -> bool:
+def in_bloom(arr: Arrangement) -> bool:
     """满园花: every group, 麻雀 included, holds a red card (RULES §7.2)."""
-    return all(g.has_red for g in ctx.arrangement.groups if g.kind != "tuanyuan")
+    return all(g.has_red for g in arr.groups if g.kind != "tuanyuan")
+
+
+def is_manyuan(ctx: Context) -> bool:
+    """满园花 of the context's arrangement."""
+    return in_bloom(ctx.arrangement)
 
 
 YIN = Pattern("yin", lambda ctx: ctx.kou)
