@@ -8,16 +8,21 @@ shows the arithmetic (硬息 per group as RULES §6.4; values from §7.4.3). Per
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 import weimaque
+from weimaque.analysis.generate import random_hand
 from weimaque.cli import app
 from weimaque.errors import InvalidNotation, RuleConfigError, WrongCardCount
 from weimaque.game.state import GameState
-from weimaque.notation import parse_cards, parse_hand
+from weimaque.notation import Meld, parse_cards, parse_hand
 from weimaque.rules import APP_PRESET_IDS, PRESET_IDS, PatternValue, get_rules, parse_preset
 from weimaque.scoring import score_description
 from weimaque.scoring.scorer import score_deal, score_deal_cards
@@ -656,6 +661,20 @@ def test_cli_score_facts_and_deal() -> None:
     assert "'二X'" in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        pytest.param(["--deal", "--tianhu"], "exclude each other", id="deal-and-tianhu"),
+        pytest.param(["--deal", "--dealt-kan"], "--deal scores dealt cards", id="deal-dealt-kan"),
+        pytest.param(["--tianhu", "--declined", "二"], "--tianhu scores", id="tianhu-declined"),
+    ],
+)
+def test_cli_refuses_facts_of_a_win_on_dealt_cards(flags: list[str], message: str) -> None:
+    result = runner.invoke(app, ["score", "-r", "zuanshi", *flags, Q10])
+    assert result.exit_code == 2
+    assert message in result.stderr
+
+
 def test_rules_md_tier_table_matches_the_presets() -> None:
     # docs/rules.md §7.4.3 prints the tier values; they must be the presets'.
     from pathlib import Path
@@ -681,3 +700,21 @@ def _shown(cell: Cell) -> str:
     if isinstance(cell, tuple):
         return f"{cell[0]}/{cell[1]}"
     return str(cell).replace("x", "×")
+
+
+@settings(derandomize=True, max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_descriptions_with_facts_round_trip(seed: int) -> None:
+    # RULES §1.3: everything printed parses back to the same value, the facts of §7.4.4 included.
+    rng = random.Random(seed)
+    desc, source = random_hand(rng)
+    melds = tuple(
+        Meld.make("zichi", m.faces) if m.kind == "chi" and rng.random() < 0.5 else m
+        for m in desc.melds
+    )
+    declined = tuple(sorted(rng.sample(range(20), rng.randrange(4))))
+    full = dataclasses.replace(
+        desc, melds=melds, source=source, dealt_kan=rng.random() < 0.5 or None, declined=declined
+    )
+    assert parse_hand(str(full)) == full
+    assert eval(repr(full), {"parse_hand": parse_hand}) == full

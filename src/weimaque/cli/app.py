@@ -84,6 +84,11 @@ def score_cmd(
 
     The rules are in docs/rules.md; `wmq rules show PRESET` lists a preset's 名堂.
     """
+    if tianhu and deal:
+        raise _fail("--tianhu and --deal exclude each other")
+    if (tianhu or deal) and (dealt_kan or declined):
+        flag = "--tianhu" if tianhu else "--deal"
+        raise _fail(f"{flag} scores dealt cards: --dealt-kan and --declined describe a win")
     try:
         if tianhu:
             breakdown = score_tianhu(" ".join(hand), rules=rules)
