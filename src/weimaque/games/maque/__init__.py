@@ -76,6 +76,7 @@ LABELS: Final[Mapping[str, tuple[str, str]]] = {
     "deng_value": ("每等分", "value of one 等"),
     "match_hands": ("局数", "hands in a match"),
     "score_target": ("目标分", "score that ends the match (0: none)"),
+    "mingtang_rules": ("名堂规则", "名堂 as the seed texts or the apps read them"),
     "enable_patterns": ("启用名堂", "名堂 turned on"),
     "disable_patterns": ("停用名堂", "名堂 turned off"),
 }
