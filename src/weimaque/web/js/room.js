@@ -1054,7 +1054,7 @@ export function startRoom(app, roomId) {
           h(
             "span",
             { class: "room-id" },
-            button("menu", () => { ui.menu = !ui.menu; draw(); }, `☰ ${t("room")} ${roomId}`, {
+            button("menu", () => { ui.menu = !ui.menu; draw(); }, `☰ ${t("room")} ${s.room?.number ? spacedNumber(s.room.number) : roomId}`, {
               class: "menu-button",
               "aria-expanded": ui.menu ? "true" : "false",
             }),
