@@ -11,7 +11,8 @@ from concurrent.futures import ThreadPoolExecutor
 import psycopg
 
 from weimaque.server.store import accounts
-from weimaque.server.store.engines import Connection, PostgreSQLConnection
+from weimaque.server.store.engines import PostgreSQLConnection
+from weimaque.server.store.sql import Connection
 from weimaque.server.store.store import open_store
 
 

@@ -22,10 +22,9 @@ from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from weimaque.server.base import metrics
 from weimaque.server.base.limits import Limits, SameOrigin, SecurityHeaders, client_address
 from weimaque.server.cluster.leases import ClusterConfig
-from weimaque.server.edge import api, sockets
+from weimaque.server.edge import api, scrape, sockets
 from weimaque.server.edge.context import Server, error_response, server_of, web_dir
 from weimaque.server.edge.forward import RoomRouter
 from weimaque.server.edge.shell import UI_LIBRARY, ShellFiles, service_worker
@@ -83,11 +82,11 @@ async def http_error(request: Request, exc: Exception) -> Response:
 async def metrics_endpoint(request: Request) -> Response:
     """``/metrics``: the process's Prometheus metrics, to a scraper on this machine or at a
     ``--trust-proxy`` address that connects directly; anyone else finds nothing there
-    (:mod:`.base.metrics`, docs/scale.md)."""
+    (:mod:`.edge.scrape`, docs/scale.md)."""
     s = server_of(request)
-    if not metrics.may_scrape(request, s.trusted):
+    if not scrape.may_scrape(request, s.trusted):
         return await unknown_path(request)
-    return metrics.exposition(s.metrics)
+    return scrape.exposition(request.app.state.metrics)
 
 
 async def worker(request: Request) -> Response:
@@ -243,6 +242,8 @@ def create_app(
         exception_handlers={HTTPException: http_error},
     )
     app.state.server = server
+    # The server's own series, read when ``/metrics`` is scraped.
+    app.state.metrics = scrape.registry_of(server)
     app.state.manager = server.manager
     app.state.store = server.store
     app.state.limits = limits

@@ -26,7 +26,8 @@ from weimaque.server.store import accounts
 from weimaque.server.store.store import FIRST_EPOCH, Store, StoredRoom, StoreUnavailable
 from weimaque.server.table.options import RoomError, RoomOptions
 from weimaque.server.table.rooms import Room
-from weimaque.server.table.seats import Seat, SeatId, hash_token, new_token, stored_hash
+from weimaque.server.table.seats import Seat, hash_token, new_token, stored_hash
+from weimaque.server.wire.common import SeatId
 
 log = logging.getLogger("weimaque.server")
 

@@ -44,9 +44,10 @@ from weimaque.server.table.options import (
     quoted,
 )
 from weimaque.server.table.rooms import Room
-from weimaque.server.table.seats import SeatId, hash_token
+from weimaque.server.table.seats import hash_token
 from weimaque.server.table.views import replay_steps
-from weimaque.server.wire.protocol import PROTOCOL_VERSION, clean_text, is_token
+from weimaque.server.wire.common import PROTOCOL_VERSION, SeatId
+from weimaque.server.wire.protocol import clean_text, is_token
 
 MAX_SEED: Final = 2**63 - 1
 #: Numbers tried for a new room before it is left without one.

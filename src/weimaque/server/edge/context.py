@@ -143,8 +143,6 @@ class Server:
         #: The balancers and peers whose forwarding headers count (``--trust-proxy``); they,
         #: and loopback, may read ``/metrics``.
         self.trusted = trusted
-        #: The series read when ``/metrics`` is scraped (:mod:`..base.metrics`).
-        self.metrics = metrics.registry_of(self)
         self.limits = limits
         self.cluster = None if cluster is None else Cluster(cluster)
         #: What else to close with the server (a relay's connections).

@@ -50,13 +50,8 @@ from weimaque.server.cluster.manager import RestoreBusy, RoomManager
 from weimaque.server.table.options import quoted
 from weimaque.server.table.rooms import Room
 from weimaque.server.table.seats import Conn, hash_token, new_token
-from weimaque.server.wire.protocol import (
-    PROTOCOL_VERSION,
-    ProtocolError,
-    clean_name,
-    is_token,
-    parse_client,
-)
+from weimaque.server.wire.common import PROTOCOL_VERSION
+from weimaque.server.wire.protocol import ProtocolError, clean_name, is_token, parse_client
 
 log = logging.getLogger("weimaque.server")
 

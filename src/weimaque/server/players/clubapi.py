@@ -29,7 +29,7 @@ from weimaque.server.players.playerapi import (
 from weimaque.server.store import accounts
 from weimaque.server.store.accounts import ADMINS, Player, Role
 from weimaque.server.table.options import RoomError, RoomOptions, quoted
-from weimaque.server.wire.protocol import PROTOCOL_VERSION
+from weimaque.server.wire.common import PROTOCOL_VERSION
 
 #: Invitations last 1..MAX_INVITE_HOURS hours (DEFAULT_INVITE_HOURS when not said).
 DEFAULT_INVITE_HOURS: Final = 24

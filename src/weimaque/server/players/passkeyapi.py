@@ -33,7 +33,7 @@ from weimaque.server.players.playerapi import (
 from weimaque.server.store import accounts
 from weimaque.server.store.accounts import Player
 from weimaque.server.table.options import quoted
-from weimaque.server.wire.protocol import PROTOCOL_VERSION
+from weimaque.server.wire.common import PROTOCOL_VERSION
 
 #: How long a ceremony's challenge is good.
 CHALLENGE_SECONDS: Final = 60.0

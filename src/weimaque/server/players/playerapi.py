@@ -31,7 +31,8 @@ from weimaque.server.store.store import StoreUnavailable
 from weimaque.server.table.options import quoted
 from weimaque.server.table.rooms import Room
 from weimaque.server.table.views import replay_steps
-from weimaque.server.wire.protocol import PROTOCOL_VERSION, clean_name
+from weimaque.server.wire.common import PROTOCOL_VERSION
+from weimaque.server.wire.protocol import clean_name
 
 COOKIE_SECONDS: Final = 365 * 24 * 3600
 MAX_DAYS: Final = 3650

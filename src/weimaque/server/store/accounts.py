@@ -5,7 +5,7 @@ and looked up by it: a secret never reaches the database or a log, and the time 
 tells nothing of it. The functions here are the SQL of those tables, run on the store's writer
 (``Store.write``) or reader (``Store.read``); :mod:`..players.playerapi` and
 :mod:`..players.clubapi` serve them.
-The SQL is the one both engines run (:mod:`.engines`); a query neither can say alike asks the
+The SQL is the one both engines run (:mod:`.sql`); a query neither can say alike asks the
 connection's dialect.
 """
 
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 if TYPE_CHECKING:
-    from weimaque.server.store.engines import Connection
+    from weimaque.server.store.sql import Connection
 
 #: Letters and digits a person reads and types without confusing them (no 0/O, 1/I/L).
 ALPHABET: Final = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"

@@ -1,8 +1,8 @@
 """The two databases the store runs on: SQLite (a file, the default) and PostgreSQL (a URL).
 
 The store (:mod:`.store`) and the accounts' SQL (:mod:`.accounts`) are written once, in the
-SQL both engines run, with qmark (``?``) placeholders, against the small :class:`Connection`
-protocol. What differs is here, one :class:`Engine` each (docs/protocol.md §4):
+SQL both engines run, with qmark (``?``) placeholders, against the small ``Connection``
+protocol of :mod:`.sql`. What differs is here, one :class:`Engine` each (docs/protocol.md §4):
 
 - connecting, and the settings of a connection (SQLite's PRAGMAs; PostgreSQL's lock timeout);
 - bringing the schema to the newest migration (PostgreSQL: one process at a time, under an
@@ -11,7 +11,7 @@ protocol. What differs is here, one :class:`Engine` each (docs/protocol.md §4):
   kept and tried again) rather than one write's;
 - folding SQLite's write-ahead log into its file (PostgreSQL has no such chore);
 - making a lost connection again (PostgreSQL, after an outage);
-- the :class:`Dialect`: the few statements that cannot be common, and PostgreSQL's
+- the dialect (``Dialect``, :mod:`.sql`): the few statements that cannot be common, and PostgreSQL's
   placeholders (``?`` becomes ``%s``, a literal ``%`` ``%%``).
 
 :func:`engine_for` picks the engine from what names the store: a ``postgresql://`` URL, or a
@@ -25,12 +25,17 @@ import functools
 import os
 import re
 import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Final, Protocol, runtime_checkable
 from urllib.parse import urlsplit, urlunsplit
 
 from weimaque.server.store import migrations
+from weimaque.server.store.sql import (
+    POSTGRESQL_DIALECT,
+    SQLITE_DIALECT,
+    Connection,
+    Dialect,
+)
 
 if TYPE_CHECKING:
     import psycopg
@@ -41,55 +46,6 @@ POSTGRESQL_SCHEMES: Final = ("postgresql", "postgres")
 CONNECT_SECONDS: Final = 5
 #: The key of the advisory lock held while one process migrates a PostgreSQL database.
 MIGRATION_LOCK: Final = 0x776D71  # "wmq"
-
-
-class Cursor(Protocol):
-    """The rows of one statement (a DB-API cursor)."""
-
-    @property
-    def rowcount(self) -> int: ...
-
-    def fetchone(self) -> Any: ...
-
-    def fetchall(self) -> list[Any]: ...
-
-    def __iter__(self) -> Iterator[Any]: ...
-
-
-@dataclass(frozen=True, slots=True)
-class Dialect:
-    """The statements of one engine that the common SQL cannot say."""
-
-    name: str
-    #: Opens the writer's transaction (SQLite takes the file's write lock at once).
-    begin_write: str
-    #: Opens a read of several statements that all see one snapshot.
-    begin_snapshot: str
-    #: A condition on ``rooms r``: one of its seats (``r.seats``, JSON) is held by the player
-    #: of the one placeholder.
-    player_seated: str
-    #: One row if the table of the one placeholder exists.
-    has_table: str
-    #: Added to a ``SELECT`` in the writer's transaction: the rows read stay as read until
-    #: its commit (the fencing of docs/scale.md). SQLite needs nothing: its writer holds the
-    #: file's write lock for the whole transaction.
-    lock_rows: str = ""
-
-
-class Connection(Protocol):
-    """What the store's SQL needs of a DB-API connection in autocommit mode (qmark ``?``)."""
-
-    @property
-    def dialect(self) -> Dialect: ...
-
-    @property
-    def in_transaction(self) -> bool: ...
-
-    def execute(self, sql: str, parameters: Sequence[Any] = ..., /) -> Cursor: ...
-
-    def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> Cursor: ...
-
-    def close(self) -> None: ...
 
 
 @runtime_checkable
@@ -175,17 +131,6 @@ def is_postgresql(target: str) -> bool:
 
 
 # ----------------------------------------------------------------- SQLite
-
-SQLITE_DIALECT: Final = Dialect(
-    name="sqlite",
-    begin_write="BEGIN IMMEDIATE",
-    begin_snapshot="BEGIN",
-    player_seated=(
-        "EXISTS (SELECT 1 FROM json_each(r.seats, '$.seats') s "
-        "WHERE json_extract(s.value, '$.player') = ?)"
-    ),
-    has_table="SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
-)
 
 
 class SQLiteConnection(sqlite3.Connection):
@@ -274,20 +219,6 @@ class SQLite:
 
 
 # ----------------------------------------------------------------- PostgreSQL
-
-POSTGRESQL_DIALECT: Final = Dialect(
-    name="postgresql",
-    begin_write="BEGIN",
-    begin_snapshot="BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
-    player_seated=(
-        "r.seats::jsonb @> jsonb_build_object('seats', "
-        "jsonb_build_array(jsonb_build_object('player', ?::text)))"
-    ),
-    has_table="SELECT 1 FROM pg_tables WHERE schemaname = current_schema() AND tablename = ?",
-    # A row read FOR SHARE cannot be updated (a room's epoch bumped) by another transaction
-    # until this one ends; one updated meanwhile is read as its newest version.
-    lock_rows=" FOR SHARE",
-)
 
 #: A quoted literal (left as it is), a placeholder or a percent sign.
 _TOKEN = re.compile(r"'(?:[^']|'')*'|\?|%")
@@ -455,11 +386,6 @@ class PostgreSQL:
 
 
 __all__ = [
-    "POSTGRESQL_DIALECT",
-    "SQLITE_DIALECT",
-    "Connection",
-    "Cursor",
-    "Dialect",
     "Engine",
     "PostgreSQL",
     "PostgreSQLConnection",

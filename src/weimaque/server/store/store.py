@@ -55,7 +55,8 @@ import orjson
 
 from weimaque.server.base import metrics
 from weimaque.server.store import accounts
-from weimaque.server.store.engines import Connection, Engine, engine_for
+from weimaque.server.store.engines import Engine, engine_for
+from weimaque.server.store.sql import Connection
 
 DEFAULT_DB: Final = "weimaque.db"
 #: At most this long between two checkpoints of a log that has new frames.

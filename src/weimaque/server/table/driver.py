@@ -24,10 +24,11 @@ from weimaque.server.store.persist import Recorder, on_loop
 from weimaque.server.store.store import StoredRoom
 from weimaque.server.table.clocks import DecisionClocks
 from weimaque.server.table.fairness import commitment, deal_json, new_secret, reveal
-from weimaque.server.table.seats import Conn, SeatId
+from weimaque.server.table.seats import Conn
 from weimaque.server.table.table import Table
 from weimaque.server.table.views import Views
 from weimaque.server.wire import messages
+from weimaque.server.wire.common import SeatId
 
 
 class ActionLock:

@@ -54,19 +54,19 @@ from weimaque.server.table.options import (
     RoomOptions,
     autoplay_bot_name,
 )
-from weimaque.server.table.seats import Client, Conn, Seat, SeatId, Seating, hash_token, new_token
+from weimaque.server.table.seats import Client, Conn, Seat, Seating, hash_token, new_token
 from weimaque.server.table.table import DECISION_SPAN, Status, Table, hand_summary
 from weimaque.server.table.views import Views, replay_steps
 from weimaque.server.table.votes import Rematch as RematchWindow
 from weimaque.server.table.votes import Vote as DissolveVote
 from weimaque.server.wire import messages
+from weimaque.server.wire.common import ErrorCode, SeatId
 from weimaque.server.wire.protocol import (
     Act,
     AnyClientMessage,
     Autoplay,
     Chat,
     Dissolve,
-    ErrorCode,
     Hints,
     Join,
     Leave,

@@ -15,9 +15,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
-log = logging.getLogger("weimaque.server")
+from weimaque.server.wire.common import SeatId
 
-SeatId = int | Literal["shouxing"]
+log = logging.getLogger("weimaque.server")
 
 
 class Client(Protocol):
@@ -276,7 +276,6 @@ __all__ = [
     "Client",
     "Conn",
     "Seat",
-    "SeatId",
     "Seating",
     "find_token",
     "hash_token",

@@ -25,9 +25,10 @@ from weimaque.server.table.broadcast import Broadcaster
 from weimaque.server.table.clocks import DecisionClocks
 from weimaque.server.table.gate import Gate, viewers
 from weimaque.server.table.numbers import HintCache, breakdown_json, hints, table_xi
-from weimaque.server.table.seats import Conn, SeatId
+from weimaque.server.table.seats import Conn
 from weimaque.server.table.table import DECISION_SPAN, Table
 from weimaque.server.wire import messages
+from weimaque.server.wire.common import SeatId
 from weimaque.server.wire.messages import Actor, LegalAction, Timer, ViewFields
 
 

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from weimaque.game.state import NUM_SEATS
-from weimaque.server.table.seats import SeatId
+from weimaque.server.wire.common import SeatId
 
 
 @dataclass(slots=True)

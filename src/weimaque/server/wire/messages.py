@@ -12,8 +12,7 @@ where ``__required_keys__`` says which fields every message of a kind carries.
 
 from typing import Any, Final, Literal, NotRequired, TypedDict, get_args
 
-from weimaque.server.table.seats import SeatId
-from weimaque.server.wire.protocol import PROTOCOL_VERSION, ErrorCode, safe_id
+from weimaque.server.wire.common import PROTOCOL_VERSION, ErrorCode, SeatId, safe_id
 
 #: An ``id`` sent back as ``re`` (:func:`weimaque.server.wire.protocol.safe_id`).
 MessageId = str | int

@@ -28,12 +28,18 @@ from pydantic import (
     model_validator,
 )
 
+from weimaque.server.wire.common import (
+    MAX_ID,
+    PROTOCOL_VERSION,
+    ErrorCode,
+    has_surrogate,
+    safe_id,
+)
 from weimaque.server.wire.quickchat import check_emote, check_phrase
 
-if TYPE_CHECKING:  # the kind is listed with the others; it imports this module
+if TYPE_CHECKING:
     from weimaque.server.wire.messages import Error
 
-PROTOCOL_VERSION: Final = 1
 MAX_MESSAGE: Final = 64 * 1024
 ECHO_LIMIT: Final = 1000
 #: The most characters of any string sent back in an echo.
@@ -42,37 +48,6 @@ NAME_LENGTH: Final = 24
 #: A seat, creator or invitation token: what ``secrets.token_urlsafe`` makes.
 TOKEN_PATTERN: Final = r"^[A-Za-z0-9_-]{16,64}$"
 _TOKEN_RE: Final = regex.compile(TOKEN_PATTERN)
-_MAX_ID: Final = 2**53
-
-ErrorCode = Literal[
-    "bad_json",
-    "unsupported_version",
-    "unknown_type",
-    "bad_message",
-    "bad_token",
-    "bad_seat",
-    "seat_taken",
-    "already_seated",
-    "not_seated",
-    "no_hand",
-    "not_your_turn",
-    "bad_action",
-    "illegal_action",
-    "stale",
-    "hand_in_progress",
-    "match_over",
-    "room_not_found",
-    "too_large",
-    "rate_limited",
-    "forbidden",
-    "room_full",
-    "vote_open",
-    "no_vote",
-    "already_voted",
-    "match_not_over",
-    "storage_unavailable",
-    "internal",
-]
 
 
 def is_token(text: object) -> bool:
@@ -83,15 +58,7 @@ def is_token(text: object) -> bool:
 def clean_text(text: str, limit: int = ECHO_TEXT) -> str:
     """``text`` safe to send back: lone surrogates replaced, at most ``limit`` characters."""
     text = text[:limit]
-    return text.encode("utf-8", "replace").decode("utf-8") if _has_surrogate(text) else text
-
-
-def _has_surrogate(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False
+    return text.encode("utf-8", "replace").decode("utf-8") if has_surrogate(text) else text
 
 
 #: Unicode categories dropped from display names: controls, format characters (bidi overrides,
@@ -117,17 +84,6 @@ def _check_token(text: str) -> str:
     return text
 
 
-def safe_id(raw: object) -> str | int | None:
-    """A message ``id`` that may be sent back as ``re``: a short clean string or a safe int."""
-    if isinstance(raw, bool):
-        return None
-    if isinstance(raw, int):
-        return raw if -_MAX_ID <= raw <= _MAX_ID else None
-    if isinstance(raw, str) and len(raw) <= 64 and not _has_surrogate(raw):
-        return raw
-    return None
-
-
 def clean_echo(value: Any, depth: int = 0) -> Any:
     """A bounded copy of client input that is always valid JSON and valid UTF-8."""
     if isinstance(value, str):
@@ -135,7 +91,7 @@ def clean_echo(value: Any, depth: int = 0) -> Any:
     if value is None or isinstance(value, bool):
         return value
     if isinstance(value, int):
-        return value if -_MAX_ID <= value <= _MAX_ID else str(value)[:40] + "…"
+        return value if -MAX_ID <= value <= MAX_ID else str(value)[:40] + "…"
     if isinstance(value, float):
         return value if math.isfinite(value) else None
     if depth >= 4:
@@ -150,8 +106,7 @@ def clean_echo(value: Any, depth: int = 0) -> Any:
 
 
 MessageId = (
-    Annotated[StrictStr, Field(max_length=64)]
-    | Annotated[StrictInt, Field(ge=-_MAX_ID, le=_MAX_ID)]
+    Annotated[StrictStr, Field(max_length=64)] | Annotated[StrictInt, Field(ge=-MAX_ID, le=MAX_ID)]
 )
 Name = Annotated[StrictStr, Field(min_length=1, max_length=200), AfterValidator(clean_name)]
 Token = Annotated[StrictStr, AfterValidator(_check_token)]
@@ -199,7 +154,7 @@ class Act(ClientMessage):
     action: Annotated[StrictStr, Field(max_length=40)] | StrictInt
     #: The ``decision`` of the view the action answers: required, so that an action is never
     #: applied to a decision its sender did not see.
-    decision: Annotated[StrictInt, Field(ge=0, le=_MAX_ID)]
+    decision: Annotated[StrictInt, Field(ge=0, le=MAX_ID)]
     hand: StrictInt | None = None
 
 
@@ -385,13 +340,13 @@ def _reject_constant(name: str) -> Any:
 def _walk_surrogates(value: Any, depth: int = 0) -> bool:
     """Whether any string (or key) in parsed JSON holds a lone surrogate."""
     if isinstance(value, str):
-        return _has_surrogate(value)
+        return has_surrogate(value)
     if depth > 64:
         return False
     if isinstance(value, list):
         return any(_walk_surrogates(v, depth + 1) for v in value)
     if isinstance(value, dict):
-        return any(_has_surrogate(k) or _walk_surrogates(v, depth + 1) for k, v in value.items())
+        return any(has_surrogate(k) or _walk_surrogates(v, depth + 1) for k, v in value.items())
     return False
 
 

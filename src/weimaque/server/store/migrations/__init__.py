@@ -16,11 +16,12 @@ import sqlite3
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
+from weimaque.server.store.sql import SQLITE_DIALECT, Connection
+
 if TYPE_CHECKING:
     from alembic.config import Config
     from sqlalchemy.engine import Connection as SAConnection
 
-    from weimaque.server.store.engines import Connection
 
 HERE: Final = Path(__file__).resolve().parent
 #: The newest revision (a test holds it to the scripts' head): a database already there is
@@ -79,8 +80,6 @@ def upgrade(db: sqlite3.Connection, revision: str = "head") -> None:
 
 def version(db: Connection | sqlite3.Connection) -> str | None:
     """The revision of the database of ``db`` (None: none, an empty or older database)."""
-    from weimaque.server.store.engines import SQLITE_DIALECT
-
     dialect = getattr(db, "dialect", SQLITE_DIALECT)
     if db.execute(dialect.has_table, ("alembic_version",)).fetchone() is None:
         return None
