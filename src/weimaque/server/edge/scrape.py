@@ -7,9 +7,10 @@ relay, from a player, and is answered 404 like any unknown path. Players never s
 
 Two kinds of series:
 
-- counted where things happen, process-wide (:data:`REGISTRY`): acts and their act→ack latency,
-  the store's write latency, relayed traffic, refusals of the per-address budgets. Each costs a
-  lock and an addition where it is counted (about a microsecond per act: bench/server.py);
+- counted where things happen, process-wide (:mod:`..base.metrics`): acts and their act→ack
+  latency, the store's write latency, relayed traffic, refusals of the per-address budgets. Each
+  costs a lock and an addition where it is counted (about a microsecond per act:
+  bench/server.py);
 - read when scraped, per server (:class:`ServerCollector`): rooms in memory, leases held,
   claimed, renewed and lost (``Cluster.stats``), fenced writes refused (``Store.fence``), the
   store's queue and whether it fails, sockets by state.

@@ -12,7 +12,7 @@ PROTOCOL_VERSION: Final = 1
 #: The largest integer a message carries as it is (JSON's safe integers).
 MAX_ID: Final = 2**53
 
-#: A seat: 0, 1 or 2 at the table, or ``"shouxing"``, the 守醒's (docs/protocol.md §2.1).
+#: A seat: 0, 1 or 2 at the table, or ``"shouxing"``, the 守醒's (docs/protocol.md §0).
 SeatId = int | Literal["shouxing"]
 
 ErrorCode = Literal[

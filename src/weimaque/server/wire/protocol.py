@@ -1,4 +1,4 @@
-"""The typed WebSocket messages of ``docs/protocol.md`` (version 1) and their strict parsing.
+"""What a client sends on its WebSocket (``docs/protocol.md``, version 1): typed, strictly parsed.
 
 ``parse_client`` turns any text into a client message or a ``ProtocolError`` carrying the error
 code and a cleaned copy of the input; it never raises anything else, so a bad frame never ends a
