@@ -27,7 +27,7 @@ def test_two_connections_redeeming_one_code_at_once_sign_in_once(postgres_url: s
     try:
         accounts.create_player(first, "p", "P", device("phone"))
         code = accounts.digest("2345ABCD")
-        accounts.add_transfer(first, code, "p")
+        accounts.add_transfer(first, code, "p", "d-phone")
         # The first process redeems it, its transaction not yet committed ...
         first.execute("BEGIN")
         assert accounts.redeem_transfer(first, code, device("laptop")) == "p"
@@ -69,7 +69,7 @@ def test_codes_redeemed_by_two_stores_at_once_each_sign_in_once(store_target: st
         def setup(db: Connection) -> None:
             for k, code in enumerate(codes):
                 accounts.create_player(db, f"p{k}", f"P{k}", device(f"first-{k}"))
-                accounts.add_transfer(db, code, f"p{k}")
+                accounts.add_transfer(db, code, f"p{k}", f"d-first-{k}")
 
         stores[0].write(setup).result(10)
 

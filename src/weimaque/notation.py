@@ -44,6 +44,9 @@ _KIND_ALIASES: Final[dict[str, str]] = {
     "煨": "wei",
     "chi": "chi",
     "吃": "chi",
+    # RULES §7.4.4: a 吃 meld whose claimed card was the winner's own draw
+    "zichi": "zichi",
+    "自吃": "zichi",
     "hand": "hand",
     "手": "hand",
     "win": "win",
@@ -137,22 +140,33 @@ def check_copies(faces: Iterable[int], text: str) -> None:
 
 @dataclass(frozen=True, slots=True)
 class Meld:
-    """A fixed group on the table: 碰, 偎 (face down) or 吃."""
+    """A fixed group on the table: 碰, 偎 (face down) or 吃.
+
+    ``own`` marks a 自吃: a 吃 of the winner's own drawn card (RULES §7.4.4).
+    """
 
     kind: MeldKind
     faces: tuple[int, int, int]
+    own: bool = False
 
     def __str__(self) -> str:
-        return f"{_KIND_CHINESE[self.kind]}:{format_cards(self.faces)}"
+        kind = "自吃" if self.own else _KIND_CHINESE[self.kind]
+        return f"{kind}:{format_cards(self.faces)}"
 
     def __repr__(self) -> str:
         return f"Meld.parse({str(self)!r})"
 
     @classmethod
     def make(cls, kind: str, faces: Iterable[int], text: str = "") -> Meld:
-        """Build a meld, refusing anything that is not a valid group of its kind."""
+        """Build a meld, refusing anything that is not a valid group of its kind.
+
+        Kind ``zichi`` is a 吃 of one's own draw (RULES §7.4.4).
+        """
         fs = sorted(faces)
         quoted = text or f"{kind}:{format_cards(fs)}"
+        own = kind == "zichi"
+        if own:
+            kind = "chi"
         if kind not in ("peng", "wei", "chi"):
             raise InvalidMeld(f"unknown meld kind {kind!r} in {quoted!r}")
         if len(fs) != 3:
@@ -162,7 +176,7 @@ class Meld:
                 raise InvalidMeld(f"吃 needs a run of one case, not {quoted!r}")
         elif not fs[0] == fs[1] == fs[2]:
             raise InvalidMeld(f"{_KIND_CHINESE[kind]} needs three identical cards, not {quoted!r}")
-        return cls(kind, (fs[0], fs[1], fs[2]))  # type: ignore[arg-type]
+        return cls(kind, (fs[0], fs[1], fs[2]), own)  # type: ignore[arg-type]
 
     @classmethod
     def parse(cls, text: str) -> Meld:
@@ -184,11 +198,26 @@ def _split_segment(segment: str) -> tuple[str, str]:
     return kind, cards
 
 
+def parse_declined(value: str, text: str = "") -> tuple[int, ...]:
+    """The faces of ``--declined F…``: each face at most once, in face order (RULES §7.4.4)."""
+    where = text or value
+    if not value or value.startswith("--"):
+        raise InvalidNotation(f"--declined takes the faces declined, e.g. '二五', in {where!r}")
+    faces = parse_cards(value)
+    for f in set(faces):
+        if faces.count(f) > 1:
+            raise InvalidNotation(
+                f"--declined names {FACE_CHARS[f]} {faces.count(f)} times in {where!r}"
+            )
+    return tuple(sorted(faces))
+
+
 @dataclass(frozen=True, slots=True)
 class HandDescription:
     """A winner's 20 cards: melds, concealed hand and the winning card (RULES §1.4).
 
-    ``source`` and ``last`` are set only where the text carried the flags itself.
+    ``source``, ``last`` and ``dealt_kan`` are set only where the text carried the flags itself.
+    ``dealt_kan`` (圆圆丁) and ``declined`` (啫啫胡) are the facts of RULES §7.4.4.
     """
 
     melds: tuple[Meld, ...]
@@ -196,6 +225,8 @@ class HandDescription:
     win: int
     source: Source | None = None
     last: bool | None = None
+    dealt_kan: bool | None = None
+    declined: tuple[int, ...] = ()
 
     def __str__(self) -> str:
         parts = [str(m) for m in self.melds]
@@ -205,6 +236,10 @@ class HandDescription:
             parts.append(f"--from {self.source}")
         if self.last:
             parts.append("--last")
+        if self.dealt_kan:
+            parts.append("--dealt-kan")
+        if self.declined:
+            parts.append(f"--declined {format_cards(self.declined)}")
         return " ".join(parts)
 
     def __repr__(self) -> str:
@@ -228,6 +263,8 @@ def parse_hand(text: str, *, check_total: bool = True) -> HandDescription:
     wins: list[int] = []
     source: Source | None = None
     last: bool | None = None
+    dealt_kan: bool | None = None
+    declined: tuple[int, ...] = ()
     tokens = text.split()
     if not tokens:
         raise InvalidNotation(f"empty hand description {text!r}")
@@ -237,6 +274,15 @@ def parse_hand(text: str, *, check_total: bool = True) -> HandDescription:
         i += 1
         if tok == "--last":
             last = True
+            continue
+        if tok == "--dealt-kan":
+            dealt_kan = True
+            continue
+        if tok == "--declined" or tok.startswith("--declined="):
+            value = tok.partition("=")[2] if "=" in tok else (tokens[i] if i < len(tokens) else "")
+            if "=" not in tok:
+                i += 1
+            declined = parse_declined(value, text)
             continue
         if tok == "--from" or tok.startswith("--from="):
             value = tok.partition("=")[2] if "=" in tok else (tokens[i] if i < len(tokens) else "")
@@ -260,7 +306,9 @@ def parse_hand(text: str, *, check_total: bool = True) -> HandDescription:
             melds.append(Meld.make(kind, faces, tok))
     if not wins:
         raise WinningCardError(f"no 胡: (win:) segment in {text!r}")
-    desc = HandDescription(tuple(melds), tuple(sorted(hand)), wins[0], source, last)
+    desc = HandDescription(
+        tuple(melds), tuple(sorted(hand)), wins[0], source, last, dealt_kan, declined
+    )
     all_faces = desc.all_faces()
     check_copies(all_faces, text)
     if check_total and len(all_faces) != HAND_TOTAL:

@@ -50,8 +50,9 @@ def test_a_table_survives_the_loss_of_its_process(
     page.get_by_test_id("quick-start").click()
     page.get_by_test_id("hand").wait_for()
     room_id = page.url.rstrip("/").rsplit("/", 1)[-1]
-    made = play_until_end(page, stop_after=4)
-    assert made == 4
+    # Two decisions in (a quick start's deal is random: a hand rarely ends sooner than that).
+    made = play_until_end(page, stop_after=2)
+    assert made == 2
     owner = cluster.owner(room_id)
     assert owner is not None
     acted: Any = page.evaluate("() => document.querySelectorAll('[data-testid=log] li').length")

@@ -1,4 +1,5 @@
-"""The 三丁拐 package is self-contained: of weimaque it imports only ``weimaque.errors``."""
+"""The 三丁拐 package is self-contained: of weimaque it imports only ``weimaque.errors`` and,
+in its adapter ``game.py``, the game protocol it implements (docs/new-game.md)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from pathlib import Path
 
 import weimaque.games.sandingguai as package
 
-ALLOWED = ("weimaque.errors", "weimaque.games.sandingguai")
+ALLOWED = ("weimaque.errors", "weimaque.games.sandingguai", "weimaque.games.protocol")
 
 
 def test_imports_stay_inside_the_package() -> None:
@@ -21,7 +22,9 @@ def test_imports_stay_inside_the_package() -> None:
             elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
                 names = [node.module]
             for name in names:
-                if name.startswith("weimaque") and not name.startswith(ALLOWED):
+                # Only the adapter implements the protocol; the engine knows nothing of it.
+                seam = name == "weimaque.games.protocol" and path.name != "game.py"
+                if seam or (name.startswith("weimaque") and not name.startswith(ALLOWED)):
                     found.append((path.name, name))
     assert found == []
     assert len(list(root.glob("*.py"))) >= 10

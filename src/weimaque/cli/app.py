@@ -14,7 +14,7 @@ from weimaque.cli.render import breakdown_renderable, rules_table
 from weimaque.errors import WeimaqueError
 from weimaque.rules.config import OPTION_NAMES
 from weimaque.rules.registry import get_rules, list_rules
-from weimaque.scoring.scorer import score, score_tianhu
+from weimaque.scoring.scorer import score, score_deal_cards, score_tianhu
 
 app = typer.Typer(
     help=(
@@ -64,16 +64,45 @@ def score_cmd(
         bool,
         typer.Option("--tianhu", help="Score the dealer's 20 dealt cards (no 胡:) as 天胡."),
     ] = False,
+    deal: Annotated[
+        bool,
+        typer.Option(
+            "--deal",
+            help="Score a seat's dealt cards (19, or the dealer's 20; no 胡:) for the deal 名堂.",
+        ),
+    ] = False,
+    dealt_kan: Annotated[
+        bool,
+        typer.Option("--dealt-kan", help="The winner was dealt three of the winning face."),
+    ] = False,
+    declined: Annotated[
+        str,
+        typer.Option("--declined", help="Faces on which the winner declined a 胡, e.g. 二五."),
+    ] = "",
 ) -> None:
     """Score a winning hand: every group's 息, every 名堂, the total (exit 0 win, 1 no win).
 
     The rules are in docs/rules.md; `wmq rules show PRESET` lists a preset's 名堂.
     """
+    if tianhu and deal:
+        raise _fail("--tianhu and --deal exclude each other")
+    if (tianhu or deal) and (dealt_kan or declined):
+        flag = "--tianhu" if tianhu else "--deal"
+        raise _fail(f"{flag} scores dealt cards: --dealt-kan and --declined describe a win")
     try:
         if tianhu:
             breakdown = score_tianhu(" ".join(hand), rules=rules)
+        elif deal:
+            breakdown = score_deal_cards(" ".join(hand), rules=rules)
         else:
-            breakdown = score(" ".join(hand), rules=rules, source=source.value, last=last)
+            breakdown = score(
+                " ".join(hand),
+                rules=rules,
+                source=source.value,
+                last=last,
+                dealt_kan=dealt_kan,
+                declined=declined,
+            )
     except WeimaqueError as exc:
         raise _fail(str(exc)) from exc
     if as_json:
@@ -86,9 +115,12 @@ def score_cmd(
 @rules_app.command("list")
 def rules_list(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    app: Annotated[
+        bool, typer.Option("--app", help="List the app tiers (docs/rules.md §7.4) too.")
+    ] = False,
 ) -> None:
     """List the presets with their sources."""
-    presets = list_rules()
+    presets = list_rules(app=app)
     if as_json:
         rows = [
             {
@@ -130,6 +162,8 @@ def rules_show(
             "patterns": {k: v.to_toml() for k, v in rules.patterns.items()},
             "optional_patterns": {k: v.to_toml() for k, v in rules.optional_patterns.items()},
         }
+        if rules.names:
+            data["names"] = dict(rules.names)
         sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
         return
     out.print(rules_table(rules))

@@ -72,7 +72,8 @@ def rules_table(rules: RuleConfig) -> Table:
     table.add_column("名堂")
     table.add_column("value", justify="right")
     table.add_column("")
-    for key, name in PATTERN_NAMES.items():
+    for key in PATTERN_NAMES:
+        name = rules.pattern_name(key)
         if key in rules.patterns:
             table.add_row(key, name, str(rules.patterns[key]), "")
         elif key in rules.optional_patterns:

@@ -2,6 +2,7 @@
 
 from weimaque.rules.config import PATTERN_NAMES, PatternValue, RuleConfig
 from weimaque.rules.registry import (
+    APP_PRESET_IDS,
     DEFAULT_PRESET,
     PRESET_IDS,
     get_rules,
@@ -12,6 +13,7 @@ from weimaque.rules.registry import (
 )
 
 __all__ = [
+    "APP_PRESET_IDS",
     "DEFAULT_PRESET",
     "PATTERN_NAMES",
     "PRESET_IDS",

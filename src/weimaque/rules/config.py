@@ -45,6 +45,40 @@ PATTERN_NAMES: Final[Mapping[str, str]] = MappingProxyType(
         "jiuxiaodui": "九小对",
         "wudui_deal": "无对胡",
         "zhe": "蛰一蛰",
+        # RULES §7.4.1: the 名堂 of the app tiers, win-time first, then the deal 名堂
+        "manyuan_2xi": "2息满园花",
+        "liang_zimei": "两姊妹卓",
+        "silian": "四连卓",
+        "quanqiuren": "全求人",
+        "meinv": "美女踩单车",
+        "dingdui": "顶对",
+        "piaodui": "飘对",
+        "jiding": "鸡丁",
+        "bianding": "边丁",
+        "yuanyuanding": "圆圆丁",
+        "biankan": "边坎",
+        "shangxia": "上下五千年",
+        "duidao": "对倒胡",
+        "zhen_beikaobei": "真背靠背",
+        "fengbaiwei": "凤摆尾",
+        "geshan": "隔山打牛",
+        "kahu": "卡胡",
+        "zhezhe": "啫啫胡",
+        "xinlianxin": "心连心",
+        "yitiaolong": "一条龙",
+        "huozhuo": "活捉小三",
+        "lianghong": "两红两黑",
+        "erlong": "二龙戏珠",
+        "hongzhadan": "红炸弹",
+        "heizhadan": "黑炸弹",
+        "quanhei": "全黑",
+        "liuduihong": "六对红",
+        "sibiandui": "四边对",
+        "quankan": "全坎全对",
+        "tongzha": "大小同炸",
+        "zimeizha": "姊妹炸",
+        "diasunzha": "嗲孙炸",
+        "zusunzha": "祖孙炸",
     }
 )
 
@@ -98,6 +132,8 @@ class PatternValue:
 _CHOICES: Final[dict[str, tuple[str, ...]]] = {
     "dealer_rotation": ("keep_or_next", "winner_deals"),
     "first_dealer": ("seat0", "random"),
+    # RULES §7.4.2: "app" gives shared 名堂 the meanings of the app tiers
+    "mingtang_rules": ("seed", "app"),
 }
 
 
@@ -120,6 +156,10 @@ OPTION_RANGES: Final[Mapping[str, tuple[int, int]]] = MappingProxyType(
 
 
 def _patterns(raw: Mapping[str, PatternValue] | None = None) -> Mapping[str, PatternValue]:
+    return MappingProxyType(dict(raw or {}))
+
+
+def _names(raw: Mapping[str, str] | None = None) -> Mapping[str, str]:
     return MappingProxyType(dict(raw or {}))
 
 
@@ -160,15 +200,20 @@ class RuleConfig:
     # RULES §8.6 (score_target 0: none)
     match_hands: int = 8
     score_target: int = 0
+    # RULES §7.4.2: "seed" (RULES §7.2 as written) or "app" (the meanings of the app tiers)
+    mingtang_rules: str = "seed"
 
     # RULES §7.2, §7.3
     patterns: Mapping[str, PatternValue] = field(default_factory=_patterns, hash=False)
     optional_patterns: Mapping[str, PatternValue] = field(default_factory=_patterns, hash=False)
+    #: RULES §7.4.3: display names a preset gives some 名堂 (the app's words); display only
+    names: Mapping[str, str] = field(default_factory=_names, hash=False)
 
     def __post_init__(self) -> None:
         # Frozen means frozen all the way down: the 名堂 tables are read-only views.
         object.__setattr__(self, "patterns", _patterns(self.patterns))
         object.__setattr__(self, "optional_patterns", _patterns(self.optional_patterns))
+        object.__setattr__(self, "names", _names(self.names))
         self._validate()
 
     def _validate(self) -> None:
@@ -185,9 +230,16 @@ class RuleConfig:
         overlap = set(self.patterns) & set(self.optional_patterns)
         if overlap:
             raise RuleConfigError(f"patterns both active and optional: {sorted(overlap)}")
-        for key in (*self.patterns, *self.optional_patterns):
+        for key in (*self.patterns, *self.optional_patterns, *self.names):
             if key not in PATTERN_NAMES:
                 raise RuleConfigError(f"unknown pattern key {key!r}")
+        for key, name in self.names.items():
+            if not isinstance(name, str) or not name.strip():
+                raise RuleConfigError(f"display name of {key!r} must be a text, not {quoted(name)}")
+
+    def pattern_name(self, key: str) -> str:
+        """The name this rule set shows for a 名堂: its ``[names]`` entry, else RULES' name."""
+        return self.names.get(key, PATTERN_NAMES[key])
 
     def value(self, key: str) -> PatternValue | None:
         """The active value of a 名堂, or None where this rule set does not score it."""
@@ -225,7 +277,17 @@ class RuleConfig:
 
 
 _IDENTITY: Final = frozenset(
-    {"id", "name", "name_en", "source", "description", "aliases", "patterns", "optional_patterns"}
+    {
+        "id",
+        "name",
+        "name_en",
+        "source",
+        "description",
+        "aliases",
+        "patterns",
+        "optional_patterns",
+        "names",
+    }
 )
 OPTION_NAMES: Final[tuple[str, ...]] = tuple(
     f.name for f in dataclasses.fields(RuleConfig) if f.name not in _IDENTITY

@@ -27,6 +27,9 @@ PRESET_IDS: Final = (
     "chaoji",
 )
 
+#: The app tiers of RULES §7.4 (全名堂, 钻石, 至尊), listed after the presets of §7.3.
+APP_PRESET_IDS: Final = ("quanmingtang", "zuanshi", "zhizun")
+
 _TOP_KEYS: Final = frozenset(
     {
         "id",
@@ -38,6 +41,7 @@ _TOP_KEYS: Final = frozenset(
         "options",
         "patterns",
         "optional_patterns",
+        "names",
     }
 )
 
@@ -62,6 +66,9 @@ def parse_preset(text: str, origin: str = "<string>") -> RuleConfig:
     optional = {
         k: PatternValue.from_toml(k, v) for k, v in data.get("optional_patterns", {}).items()
     }
+    names = data.get("names", {})
+    if not (isinstance(names, dict) and all(isinstance(v, str) for v in names.values())):
+        raise RuleConfigError(f"{origin}: 'names' must be a table of display names")
     return RuleConfig(
         id=data["id"],
         name=data["name"],
@@ -71,6 +78,7 @@ def parse_preset(text: str, origin: str = "<string>") -> RuleConfig:
         aliases=tuple(aliases),
         patterns=patterns,
         optional_patterns=optional,
+        names=names,
         **options,
     )
 
@@ -79,7 +87,7 @@ def parse_preset(text: str, origin: str = "<string>") -> RuleConfig:
 def _load_all() -> dict[str, RuleConfig]:
     folder = resources.files("weimaque.rules") / "presets"
     out: dict[str, RuleConfig] = {}
-    for preset_id in PRESET_IDS:
+    for preset_id in (*PRESET_IDS, *APP_PRESET_IDS):
         resource = folder / f"{preset_id}.toml"
         config = parse_preset(resource.read_text(encoding="utf-8"), f"presets/{preset_id}.toml")
         if config.id != preset_id:
@@ -106,14 +114,17 @@ def get_rules(name: str | RuleConfig = DEFAULT_PRESET) -> RuleConfig:
     config = _by_name().get(name) if isinstance(name, str) else None
     if config is None:
         raise RuleConfigError(
-            f"unknown rules preset {quoted(name)}; known: {', '.join(PRESET_IDS)}"
+            f"unknown rules preset {quoted(name)}; "
+            f"known: {', '.join((*PRESET_IDS, *APP_PRESET_IDS))}"
         )
     return config
 
 
-def list_rules() -> list[RuleConfig]:
-    """Every preset, in the order of RULES §7.3."""
-    return list(_load_all().values())
+def list_rules(*, app: bool = False) -> list[RuleConfig]:
+    """The presets of RULES §7.3 in their order; with ``app``, the app tiers of §7.4 after them."""
+    ids = (*PRESET_IDS, *APP_PRESET_IDS) if app else PRESET_IDS
+    table = _load_all()
+    return [table[i] for i in ids]
 
 
 def overrides_of(config: RuleConfig) -> dict[str, object]:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, pairwise
 from typing import Final
 
 from weimaque.analysis.arrange import Arrangement
@@ -29,6 +30,14 @@ class Context:
     last: bool
     #: engine-level 名堂 declared for this win (天胡, 九小对, 蛰一蛰 …), with their units
     declared: tuple[tuple[str, int], ...] = ()
+    #: the winning card's face; None when no card was won (天胡)
+    win: int | None = None
+    #: RULES §7.4.4: a 吃 meld took the winner's own draw (自吃)
+    zichi: bool = False
+    #: RULES §7.4.4: the winner was dealt three of the winning face (圆圆丁)
+    dealt_kan: bool = False
+    #: RULES §7.4.4: faces on which the winner declined a 胡 earlier this hand (啫啫胡)
+    declined: frozenset[int] = frozenset()
 
     @property
     def hard_xi(self) -> int:
@@ -39,6 +48,23 @@ class Context:
     def kou(self) -> int:
         """口: the number of red 团圆 (RULES §7.2 印胡)."""
         return sum(1 for f in self.arrangement.tuanyuan if f in RED_FACES)
+
+    @property
+    def held_before_win(self) -> int:
+        """Concealed cards the winner held before the win: 19 less three per meld (RULES §3)."""
+        return 19 - 3 * sum(1 for g in self.arrangement.groups if g.meld)
+
+    def app_zhuo(self) -> str | None:
+        """The 卓-family key that scores under ``mingtang_rules = "app"`` (RULES §7.4.2 item 1).
+
+        Every 团圆 counts (碰头 团圆 too); by their number, the first key in RULES' order that
+        the preset scores and that fits.
+        """
+        faces = sorted(self.arrangement.tuanyuan)
+        for key in _APP_ZHUO_ORDER.get(len(faces), ()):
+            if key in self.rules.patterns and _APP_ZHUO_FITS[key](faces):
+                return key
+        return None
 
     def pengtou_pairs(self) -> list[int]:
         """Numbers (0..9) whose small and big faces are both 团圆 (碰头, RULES §7.2)."""
@@ -69,11 +95,52 @@ def _adjacent(a: int, b: int) -> bool:
     return a // 10 == b // 10 and abs(a - b) == 1
 
 
+def _chain(faces: Sequence[int]) -> bool:
+    """Sorted faces that are all consecutive (same case, each one more than the last)."""
+    return all(_adjacent(a, b) for a, b in pairwise(faces))
+
+
+def _three_chain(faces: Sequence[int]) -> bool:
+    return any(_chain(sub) for sub in combinations(sorted(faces), 3))
+
+
+def _two_pairs(faces: Sequence[int]) -> bool:
+    """Four sorted faces that split into two disjoint consecutive pairs (两姊妹卓)."""
+    a, b, c, d = faces
+    return _adjacent(a, b) and _adjacent(c, d)
+
+
 def _zhuo_kinds(subset: tuple[int, ...]) -> set[str]:
     links = sum(1 for a, b in combinations(subset, 2) if _adjacent(a, b))
     if len(subset) == 2:
         return {"zhuo", "zimei"} if links else {"zhuo"}
     if len(subset) == 3:
         return {("sanluan", "zimei_tuo", "zusun")[links]}
-    chain = any(_adjacent(a, b) and _adjacent(b, c) for a, b, c in combinations(sorted(subset), 3))
-    return {"siluan", "zusun_tuo"} if chain else {"siluan"}
+    kinds = {"siluan"}
+    if _three_chain(subset):
+        kinds.add("zusun_tuo")
+    if _chain(subset):
+        kinds.add("silian")
+    if _two_pairs(subset):
+        kinds.add("liang_zimei")
+    return kinds
+
+
+#: RULES §7.4.2 item 1: by the number of 团圆, the 卓 keys in the order they are tried.
+_APP_ZHUO_ORDER: Final[dict[int, tuple[str, ...]]] = {
+    4: ("silian", "liang_zimei", "zusun_tuo", "siluan"),
+    3: ("zusun", "zimei_tuo", "sanluan"),
+    2: ("zimei",),
+}
+
+#: RULES §7.4.1-§7.4.2: whether all the 团圆 (sorted) fit each key.
+_APP_ZHUO_FITS: Final[dict[str, Callable[[Sequence[int]], bool]]] = {
+    "silian": _chain,
+    "liang_zimei": _two_pairs,
+    "zusun_tuo": _three_chain,
+    "siluan": lambda faces: True,
+    "zusun": _chain,
+    "zimei_tuo": lambda faces: any(_adjacent(a, b) for a, b in pairwise(faces)),
+    "sanluan": lambda faces: True,
+    "zimei": _chain,
+}

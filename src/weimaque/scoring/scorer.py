@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Final
 
 from weimaque.analysis.arrange import Arrangement, arrangements, dealt_arrangements
 from weimaque.cards import Counts, counts_of, red_count
@@ -14,6 +16,7 @@ from weimaque.notation import (
     Source,
     check_copies,
     parse_cards,
+    parse_declined,
     parse_hand,
 )
 from weimaque.rules.config import PatternValue, RuleConfig
@@ -21,16 +24,39 @@ from weimaque.rules.registry import get_rules
 from weimaque.scoring.breakdown import Breakdown, PatternScore
 from weimaque.scoring.context import Context
 from weimaque.scoring.pattern import Pattern
-from weimaque.scoring.patterns import PATTERNS
+from weimaque.scoring.patterns import patterns_for
+from weimaque.scoring.patterns.deal import APP_DEAL_TESTS, DEAL_TESTS, ten_pairs
+from weimaque.scoring.patterns.red import in_bloom
 
-#: cards the dealer is dealt (RULES §2.2)
+#: cards the dealer is dealt, and the others (RULES §2.2)
 DEALER_HAND = 20
+OTHER_HAND = 19
+#: RULES §7.4.2 item 8: under "app" a 满园花 wins from this 硬息 even where 起胡 is higher
+APP_MANYUAN_MIN_XI: Final = 10
+#: RULES §7.4.1 2息满园花: the 硬息 with which it wins below 起胡
+MANYUAN_2XI: Final = 2
 
 
 @functools.lru_cache(maxsize=256)
 def _active(rules: RuleConfig) -> tuple[tuple[Pattern, PatternValue], ...]:
-    """The patterns a rule set scores, with their values, in the order of RULES §7.2."""
-    return tuple((p, rules.patterns[k]) for k, p in PATTERNS.items() if k in rules.patterns)
+    """The patterns a rule set scores, with their values, in the order of PATTERN_NAMES.
+
+    The table is the one of its ``mingtang_rules`` (RULES §7.2, §7.4.2).
+    """
+    table = patterns_for(rules.mingtang_rules)
+    return tuple((p, rules.patterns[k]) for k, p in table.items() if k in rules.patterns)
+
+
+def may_win(arr: Arrangement, rules: RuleConfig) -> bool:
+    """Whether an arrangement's 硬息 lets it win (RULES §4.7, §7.4.1, §7.4.2 item 8)."""
+    hard = arr.hard_xi
+    if hard >= rules.min_xi:
+        return True
+    if not in_bloom(arr):
+        return False
+    if hard == MANYUAN_2XI and "manyuan_2xi" in rules.patterns:
+        return True
+    return rules.mingtang_rules == "app" and hard >= APP_MANYUAN_MIN_XI
 
 
 def patterns_of(ctx: Context) -> tuple[int, list[PatternScore]]:
@@ -64,13 +90,21 @@ def patterns_of(ctx: Context) -> tuple[int, list[PatternScore]]:
         if value.mode == "mul":
             if key == mult_key:
                 out.append(
-                    PatternScore(key, pattern.name, "mul", value.value, 1, hard * (multiplier - 1))
+                    PatternScore(
+                        key,
+                        ctx.rules.pattern_name(key),
+                        "mul",
+                        value.value,
+                        1,
+                        hard * (multiplier - 1),
+                    )
                 )
             continue
         amount = value.value
         if value.alt is not None and pattern.alt is not None and pattern.alt(ctx):
             amount = value.alt
-        out.append(PatternScore(key, pattern.name, "add", amount, units, amount * units))
+        name = ctx.rules.pattern_name(key)
+        out.append(PatternScore(key, name, "add", amount, units, amount * units))
     return multiplier, out
 
 
@@ -83,11 +117,16 @@ def score_position(
     last: bool = False,
     rules: RuleConfig | str = "anxiang",
     declared: tuple[tuple[str, int], ...] = (),
+    zichi: bool = False,
+    dealt_kan: bool = False,
+    declined: Iterable[int] = (),
 ) -> Breakdown:
     """Score a winner's melds, concealed hand (before the win) and winning card.
 
     Among the arrangements with 硬息 >= ``min_xi`` the highest total is chosen; ties go to the
-    higher 硬息, then to a fixed canonical order (RULES §6.2).
+    higher 硬息, then to a fixed canonical order (RULES §6.2). ``zichi``, ``dealt_kan`` and
+    ``declined`` are the facts of RULES §7.4.4 (a 自吃 meld, three of the winning face dealt,
+    the faces on which a 胡 was declined).
     """
     config = get_rules(rules)
     total_counts = list(hand)
@@ -102,7 +141,18 @@ def score_position(
             reason += " with the forced 偎 of the drawn card (RULES §6.1)"
         red = red_count(tuple(total_counts))
         return Breakdown(False, config.id, 0, 1, 0, red, (), (), reason)
-    return _choose(arrs, tuple(total_counts), config, source, last, declared)
+    facts = _Facts(win, zichi, dealt_kan, frozenset(declined))
+    return _choose(arrs, tuple(total_counts), config, source, last, declared, facts)
+
+
+@dataclass(frozen=True, slots=True)
+class _Facts:
+    """The facts of a win beyond the cards (RULES §7.4.4), passed on to every context."""
+
+    win: int | None = None
+    zichi: bool = False
+    dealt_kan: bool = False
+    declined: frozenset[int] = frozenset()
 
 
 def score_dealt(
@@ -121,7 +171,7 @@ def score_dealt(
     if not arrs:
         reason = "the 20 dealt cards do not form 6 groups + 麻雀"
         return Breakdown(False, config.id, 0, 1, 0, red_count(hand), (), (), reason)
-    return _choose(arrs, hand, config, None, False, declared)
+    return _choose(arrs, hand, config, None, False, declared, _Facts())
 
 
 def _choose(
@@ -131,13 +181,15 @@ def _choose(
     source: Source | None,
     last: bool,
     declared: tuple[tuple[str, int], ...],
+    facts: _Facts,
 ) -> Breakdown:
-    """The best arrangement with 硬息 >= ``min_xi`` and its breakdown (RULES §6.2)."""
+    """The best arrangement that may win (硬息 >= ``min_xi``, :func:`may_win`) and its breakdown
+    (RULES §6.2)."""
     red = red_count(total_counts)
     small = sum(total_counts[:10])
     best: tuple[tuple[int, int], Arrangement, int, list[PatternScore]] | None = None
     for arr in arrs:
-        if arr.hard_xi < config.min_xi:
+        if not may_win(arr, config):
             continue
         ctx = Context(
             arrangement=arr,
@@ -148,6 +200,10 @@ def _choose(
             source=source,
             last=last,
             declared=declared,
+            win=facts.win,
+            zichi=facts.zichi,
+            dealt_kan=facts.dealt_kan,
+            declined=facts.declined,
         )
         multiplier, pats = patterns_of(ctx)
         total = arr.hard_xi * multiplier + sum(p.points for p in pats if p.mode == "add")
@@ -172,6 +228,8 @@ def score_description(
     source: Source = "self",
     last: bool = False,
     rules: RuleConfig | str = "anxiang",
+    dealt_kan: bool = False,
+    declined: Iterable[int] = (),
 ) -> Breakdown:
     """Score a parsed hand description; flags written inside it take precedence."""
     return score_position(
@@ -181,20 +239,37 @@ def score_description(
         source=desc.source or source,
         last=bool(desc.last) or last,
         rules=rules,
+        zichi=any(m.own for m in desc.melds),
+        dealt_kan=bool(desc.dealt_kan) or dealt_kan,
+        declined=set(desc.declined) | set(declined),
     )
 
 
 def score(
-    hand: str, rules: RuleConfig | str = "anxiang", source: str = "self", last: bool = False
+    hand: str,
+    rules: RuleConfig | str = "anxiang",
+    source: str = "self",
+    last: bool = False,
+    *,
+    dealt_kan: bool = False,
+    declined: str = "",
 ) -> Breakdown:
     """Score a hand description such as ``"碰:七七七 手:… 胡:九"`` (RULES §1.4, §6, §7).
 
+    ``dealt_kan`` and ``declined`` (faces, e.g. ``"二五"``) are the facts of RULES §7.4.4; the
+    description may carry them too (``--dealt-kan``, ``--declined 二五``, ``自吃:`` melds).
     Raises an :class:`~weimaque.errors.InvalidNotation` for bad input.
     """
     if source not in ("self", "other"):
         raise InvalidNotation(f"source must be 'self' or 'other', not {quoted(source)}")
+    faces = parse_declined(declined) if declined else ()
     return score_description(
-        parse_hand(hand), source="self" if source == "self" else "other", last=last, rules=rules
+        parse_hand(hand),
+        source="self" if source == "self" else "other",
+        last=last,
+        rules=rules,
+        dealt_kan=dealt_kan,
+        declined=faces,
     )
 
 
@@ -216,3 +291,50 @@ def score_tianhu(cards: str, rules: RuleConfig | str = "anxiang") -> Breakdown:
             f"天胡 takes the dealer's {DEALER_HAND} cards, got {len(faces)} in {text!r}"
         )
     return score_dealt(counts_of(faces), rules=config)
+
+
+def score_deal(hand: Counts, *, rules: RuleConfig | str = "anxiang") -> Breakdown:
+    """The single best deal 名堂 of a seat's dealt cards, 20 for the dealer, 19 for the others.
+
+    Every deal 名堂 the preset scores is read from the cards (RULES §7.2, §7.4.1); its value is
+    the whole total (硬息 0). The dealer's 天胡 (his 20 cards as a hand, RULES §7.2) competes on
+    the total; the best one scores (RULES §7.4.2 item 9). No 名堂: ``winning`` is False.
+    """
+    config = get_rules(rules)
+    tests = APP_DEAL_TESTS if config.mingtang_rules == "app" else DEAL_TESTS
+    found: list[Breakdown] = []
+    if sum(hand) == DEALER_HAND and "tianhu" in config.patterns:
+        dealt = score_dealt(hand, rules=config)
+        if dealt.winning:
+            found.append(dealt)
+    for key, test in tests.items():
+        value = config.patterns.get(key)
+        units = test(hand) if value is not None else 0
+        if value is None or not units:
+            continue
+        amount = value.value
+        if key == "jiuxiaodui" and value.alt is not None and ten_pairs(hand):
+            amount = value.alt
+        ps = PatternScore(key, config.pattern_name(key), "add", amount, units, amount * units)
+        found.append(Breakdown(True, config.id, 0, 1, ps.points, 0, (), (ps,), None))
+    if not found:
+        reason = f"no deal 名堂 of preset {config.id!r} in these cards (RULES §7.2, §7.4.1)"
+        return Breakdown(False, config.id, 0, 1, 0, red_count(hand), (), (), reason)
+    return max(found, key=lambda b: b.total)
+
+
+def score_deal_cards(cards: str, rules: RuleConfig | str = "anxiang") -> Breakdown:
+    """Score a seat's dealt cards such as ``"手:一一一一二二二二…"`` for the deal 名堂.
+
+    19 cards are a non-dealer's, 20 the dealer's (RULES §2.2). Raises an
+    :class:`~weimaque.errors.InvalidNotation` for bad input.
+    """
+    text = cards.strip()
+    body = text.removeprefix("手:").removeprefix("手：").removeprefix("hand:")
+    faces = parse_cards(body)
+    check_copies(faces, text)
+    if len(faces) not in (OTHER_HAND, DEALER_HAND):
+        raise WrongCardCount(
+            f"a seat is dealt {OTHER_HAND} or {DEALER_HAND} cards, got {len(faces)} in {text!r}"
+        )
+    return score_deal(counts_of(faces), rules=rules)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from weimaque.analysis.arrange import Arrangement
 from weimaque.scoring.context import Context
 from weimaque.scoring.pattern import Pattern, flag
 
@@ -11,8 +12,14 @@ def _chunyin(ctx: Context) -> int:
     return kou if kou and ctx.red == 4 * kou else 0
 
 
-def _manyuan(ctx: Context) -> bool:
-    return all(g.has_red for g in ctx.arrangement.groups if g.kind != "tuanyuan")
+def in_bloom(arr: Arrangement) -> bool:
+    """满园花: every group, 麻雀 included, holds a red card (RULES §7.2)."""
+    return all(g.has_red for g in arr.groups if g.kind != "tuanyuan")
+
+
+def is_manyuan(ctx: Context) -> bool:
+    """满园花 of the context's arrangement."""
+    return in_bloom(ctx.arrangement)
 
 
 YIN = Pattern("yin", lambda ctx: ctx.kou)
@@ -30,7 +37,7 @@ WU = Pattern("wu", flag(lambda ctx: ctx.red == 0))
 DIAN = Pattern("dian", flag(lambda ctx: ctx.red == 1))
 """点胡: exactly one red card."""
 
-MANYUAN = Pattern("manyuan", flag(_manyuan))
+MANYUAN = Pattern("manyuan", flag(is_manyuan))
 """满园花: each of the 7 groups, 麻雀 included, holds a red card."""
 
 PATTERNS = (YIN, CHUNYIN, HONG, WU, DIAN, MANYUAN)

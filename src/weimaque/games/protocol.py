@@ -1,0 +1,577 @@
+"""The game protocol: what the platform knows of a hosted game (docs/new-game.md).
+
+A game is one :class:`Game` object handed to the registry (:mod:`weimaque.games.registry`), as a
+boardgame.io ``Game`` is handed to its server. The platform reads its declared data: its
+:class:`GameInfo` (id and names), its :class:`OptionSchema` (rule options and presets, which a
+server validates a dict of options against and a page renders from JSON), one :class:`Variant`
+per preset with its :class:`TableShape`, the :class:`Counter` s a player's 战绩 keeps, the
+:class:`ObservationLayout` of its flat array (named pieces with shapes, as OpenSpiel's observer).
+Play goes through a :class:`Hand` (who must decide now, legal actions as small ints, ``verify`` /
+``apply`` returning frozen events, the per-viewer :class:`View`), a :class:`MatchPlay` for the
+ledger across hands, and the record hooks (``record`` / ``replay``, the deal as a function of
+(rules, seed)). Nothing here knows a card, a tile or a seat count: those are a game's data.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Final, Literal, Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+
+from weimaque.errors import RuleConfigError, WeimaqueError, quoted
+
+#: Who looks: a seat (0-based), a spectator (``"public"``), or an all-seeing finished record.
+Viewer = int | Literal["public", "all"]
+#: A JSON document at the boundary.
+JSON = dict[str, Any]
+OptionType = Literal["bool", "int", "choice", "keys"]
+OptionValue = bool | int | str | tuple[str, ...]
+
+
+class UnknownGame(WeimaqueError):
+    """A game id or alias the registry does not know (it quotes the name)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Names:
+    """A name in both languages of the platform."""
+
+    zh: str
+    en: str
+
+    def to_json(self) -> JSON:
+        """JSON form."""
+        return {"zh": self.zh, "en": self.en}
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """A game's identity (OpenSpiel's ``GameType``): id, aliases, names, what it is."""
+
+    id: str
+    names: Names
+    aliases: tuple[str, ...] = ()
+    #: Whether every hand's points sum to zero over the seats (and the ledger's other accounts).
+    zero_sum: bool = True
+    #: Optional capabilities, by name: ``"resample"`` (:class:`Resampling`, on its hands),
+    #: ``"playout"`` (:class:`Playout`, on the game).
+    capabilities: frozenset[str] = frozenset()
+
+    def to_json(self) -> JSON:
+        """JSON form."""
+        return {
+            "id": self.id,
+            "names": self.names.to_json(),
+            "aliases": list(self.aliases),
+            "zero_sum": self.zero_sum,
+            "capabilities": sorted(self.capabilities),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """One rule option: its key, type, bounds or choices, default and label.
+
+    ``bool`` takes true/false, ``int`` an integer in ``low..high``, ``choice`` one of
+    ``choices``, ``keys`` a list of distinct names out of ``choices`` (e.g. 名堂 to enable).
+    """
+
+    key: str
+    type: OptionType
+    default: OptionValue
+    label: Names
+    low: int | None = None
+    high: int | None = None
+    choices: tuple[str | int, ...] = ()
+
+    def check(self, value: object) -> OptionValue:
+        """The value if it fits this option; else ``RuleConfigError`` quoting key and value."""
+        bad = RuleConfigError(f"option {self.key!r} {self.describe()}, not {quoted(value)}")
+        if self.type == "bool":
+            if not isinstance(value, bool):
+                raise bad
+            return value
+        if self.type == "int":
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise bad
+            if self.low is not None and value < self.low:
+                raise bad
+            if self.high is not None and value > self.high:
+                raise bad
+            return value
+        if self.type == "choice":
+            if isinstance(value, bool) or value not in self.choices:
+                raise bad
+            assert isinstance(value, (int, str))
+            return value
+        if (
+            not isinstance(value, (list, tuple))
+            or len(value) > len(self.choices)
+            or not all(isinstance(v, str) and v in self.choices for v in value)
+            or len(set(value)) != len(value)
+        ):
+            raise bad
+        return tuple(value)
+
+    def describe(self) -> str:
+        """What the option takes, in words (the error messages')."""
+        if self.type == "bool":
+            return "takes true or false"
+        if self.type == "int":
+            return f"takes an integer {self.low}..{self.high}"
+        if self.type == "choice":
+            return f"must be one of {list(self.choices)}"
+        return f"takes a list of distinct names out of {list(self.choices)[:8]}…"
+
+    def to_json(self) -> JSON:
+        """JSON form (what a page renders a form field from)."""
+        out: JSON = {
+            "key": self.key,
+            "type": self.type,
+            "default": list(self.default) if isinstance(self.default, tuple) else self.default,
+            "label": self.label.to_json(),
+        }
+        if self.type == "int":
+            out["low"], out["high"] = self.low, self.high
+        if self.type in ("choice", "keys"):
+            out["choices"] = list(self.choices)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class TableShape:
+    """The shape of a table as data: seats, cards dealt per seat, the stock left to draw.
+
+    ``deal[k]`` is what the seat ``k`` places after the dealer is dealt (``deal[0]``: the
+    dealer's); ``stock`` the cards or tiles left after the deal; ``deck`` all of them.
+    """
+
+    seats: int
+    deal: tuple[int, ...]
+    stock: int
+    deck: int
+
+    def __post_init__(self) -> None:
+        if (
+            self.seats < 1
+            or len(self.deal) != self.seats
+            or sum(self.deal) + self.stock > self.deck
+        ):
+            raise ValueError(f"not a table shape: {self!r}")
+
+    def to_json(self) -> JSON:
+        """JSON form."""
+        return {
+            "seats": self.seats,
+            "deal": list(self.deal),
+            "stock": self.stock,
+            "deck": self.deck,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """A preset: its id, aliases, names, the options it sets and its table's shape."""
+
+    id: str
+    names: Names
+    shape: TableShape
+    aliases: tuple[str, ...] = ()
+    options: Mapping[str, OptionValue] = field(default_factory=lambda: MappingProxyType({}))
+    description: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "options", MappingProxyType(dict(self.options)))
+
+    def to_json(self) -> JSON:
+        """JSON form."""
+        return {
+            "id": self.id,
+            "names": self.names.to_json(),
+            "aliases": list(self.aliases),
+            "shape": self.shape.to_json(),
+            "options": {k: list(v) if isinstance(v, tuple) else v for k, v in self.options.items()},
+            "description": self.description,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSchema:
+    """Every rule option of a game, and its presets (as :class:`Variant` s)."""
+
+    options: tuple[OptionSpec, ...]
+    variants: tuple[Variant, ...]
+
+    def spec(self, key: str) -> OptionSpec:
+        """The option with this key; ``RuleConfigError`` quoting an unknown one."""
+        for spec in self.options:
+            if spec.key == key:
+                return spec
+        raise RuleConfigError(f"unknown rule option {quoted(key)}")
+
+    def variant(self, name: str) -> Variant:
+        """A preset by id or alias (case-insensitive); ``RuleConfigError`` quoting the name."""
+        if isinstance(name, str):
+            low = name.lower()
+            for v in self.variants:
+                if low == v.id.lower() or low in (a.lower() for a in v.aliases):
+                    return v
+        known = ", ".join(v.id for v in self.variants)
+        raise RuleConfigError(f"unknown preset {quoted(name)} (known: {known})")
+
+    def validate(self, raw: object) -> dict[str, OptionValue]:
+        """Check a dict of options (key → value) against the schema; quote what is wrong."""
+        if not isinstance(raw, Mapping):
+            raise RuleConfigError(f"options are an object of key → value, not {quoted(raw)}")
+        out: dict[str, OptionValue] = {}
+        for key, value in raw.items():
+            if not isinstance(key, str):
+                raise RuleConfigError(f"unknown rule option {quoted(key)}")
+            out[key] = self.spec(key).check(value)
+        return out
+
+    def to_json(self) -> JSON:
+        """JSON form: the options and presets a page renders."""
+        return {
+            "options": [o.to_json() for o in self.options],
+            "presets": [v.to_json() for v in self.variants],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ObservationPiece:
+    """One named piece of the flat observation array, with its shape."""
+
+    name: str
+    shape: tuple[int, ...]
+
+    @property
+    def size(self) -> int:
+        """How many floats the piece takes."""
+        n = 1
+        for d in self.shape:
+            n *= d
+        return n
+
+
+@dataclass(frozen=True, slots=True)
+class ObservationLayout:
+    """The flat float32 observation of a seat as named pieces, in order (OpenSpiel's observer)."""
+
+    pieces: tuple[ObservationPiece, ...]
+
+    @property
+    def size(self) -> int:
+        """The flat array's length: the sum of its pieces."""
+        return sum(p.size for p in self.pieces)
+
+    def offset(self, name: str) -> int:
+        """Where the piece ``name`` starts in the flat array."""
+        at = 0
+        for p in self.pieces:
+            if p.name == name:
+                return at
+            at += p.size
+        raise KeyError(name)
+
+    def split(self, array: npt.NDArray[np.float32]) -> dict[str, npt.NDArray[np.float32]]:
+        """The flat array cut into its named pieces, each in its shape."""
+        if array.shape != (self.size,):
+            raise ValueError(f"an observation has shape ({self.size},), not {array.shape}")
+        out: dict[str, npt.NDArray[np.float32]] = {}
+        at = 0
+        for p in self.pieces:
+            out[p.name] = array[at : at + p.size].reshape(p.shape)
+            at += p.size
+        return out
+
+    def to_json(self) -> JSON:
+        """JSON form."""
+        return {"size": self.size, "pieces": [[p.name, list(p.shape)] for p in self.pieces]}
+
+
+@dataclass(frozen=True, slots=True)
+class Counter:
+    """A number a player's 战绩 and a club's leaderboard keep, summed over finished hands."""
+
+    key: str
+    label: Names
+
+    def to_json(self) -> JSON:
+        """JSON form."""
+        return {"key": self.key, "label": self.label.to_json()}
+
+
+@dataclass(frozen=True, slots=True)
+class HandOutcome:
+    """How a hand ended: each seat's points, the winners, and the game's own summary (JSON)."""
+
+    net: tuple[int, ...]
+    winners: tuple[int, ...]
+    summary: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+    def to_json(self) -> JSON:
+        """JSON form."""
+        return {"net": list(self.net), "winners": list(self.winners), **dict(self.summary)}
+
+
+@dataclass(frozen=True, slots=True)
+class Ledger:
+    """A match's accounts: each seat's points and the game's other accounts (a pool, a 守醒)."""
+
+    seats: tuple[int, ...]
+    others: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+
+    @property
+    def total(self) -> int:
+        """The sum of every account (zero for a zero-sum game)."""
+        return sum(self.seats) + sum(self.others.values())
+
+    def to_json(self) -> JSON:
+        """JSON form."""
+        return {"seats": list(self.seats), **dict(self.others)}
+
+
+class GameAction(Protocol):
+    """A typed action: a stable small-int ``id`` and a text form (``str``)."""
+
+    @property
+    def id(self) -> int:
+        """Its stable integer id."""
+        ...
+
+
+class GameEvent(Protocol):
+    """A frozen event record that renders itself for one viewer (None: it sees nothing)."""
+
+    def view(self, viewer: Any) -> dict[str, Any] | None:
+        """The event as a JSON object for ``viewer``, hidden parts left out."""
+        ...
+
+
+class View(Protocol):
+    """What one viewer sees of a hand, typed; ``to_json`` is its form at the boundary."""
+
+    def to_json(self) -> JSON:
+        """The JSON document of this view."""
+        ...
+
+
+class Hand(Protocol):
+    """One hand in progress (OpenSpiel's state, PokerKit's verify/apply)."""
+
+    @property
+    def seed(self) -> int | None:
+        """The seed the deal came from (None for a stacked deal)."""
+        ...
+
+    @property
+    def dealer(self) -> int:
+        """The dealer's seat."""
+        ...
+
+    def to_act(self) -> tuple[int, ...]:
+        """Every seat that must decide now: one, or several in a claim window; () at the end."""
+        ...
+
+    def in_window(self) -> bool:
+        """Whether the seats to act decide at once, none seeing another's choice (a claim
+        window)."""
+        ...
+
+    def settled(self, viewer: Viewer) -> bool:
+        """The claim-window rule: whether ``viewer`` may be shown the position now. A viewer
+        that is not is shown the last view it was shown, with its own answer since
+        (:meth:`Game.answered`), until it is settled again."""
+        ...
+
+    def opening_view(self, viewer: Viewer) -> View:
+        """What a viewer not settled at the deal is shown, before it was shown anything."""
+        ...
+
+    def legal_actions(self, seat: int) -> tuple[int, ...]:
+        """The legal action ids of ``seat`` (empty when it need not decide), sorted."""
+        ...
+
+    def verify(self, seat: int, action: int) -> None:
+        """Raise ``IllegalAction`` naming the rule if ``seat`` may not take ``action`` now."""
+        ...
+
+    def apply(self, seat: int, action: int) -> tuple[GameEvent, ...]:
+        """Verify and take the action; the events it caused."""
+        ...
+
+    def events(self) -> tuple[GameEvent, ...]:
+        """Every event of the hand so far, from the deal on."""
+        ...
+
+    def is_terminal(self) -> bool:
+        """Whether the hand is over."""
+        ...
+
+    def outcome(self) -> HandOutcome | None:
+        """The hand's result once it is over."""
+        ...
+
+    def view(self, viewer: Viewer) -> View:
+        """The view of a seat, a spectator or an all-seeing record: the only place hidden
+        information is filtered."""
+        ...
+
+    def observation(self, seat: int) -> npt.NDArray[np.float32]:
+        """The seat's view as the flat float32 array of :attr:`Game.layout`."""
+        ...
+
+    def bot_view(self, seat: int) -> object:
+        """What the game's bots read for ``seat`` (its view and legal actions only)."""
+        ...
+
+    def deal(self) -> JSON:
+        """The deal as dealt (hands and stock order): a function of (rules, seed)."""
+        ...
+
+    def record(self) -> JSON:
+        """The hand's JSON record: enough to replay it exactly."""
+        ...
+
+    def clone(self) -> Hand:
+        """An independent copy."""
+        ...
+
+
+@runtime_checkable
+class Resampling(Protocol):
+    """The optional ``"resample"`` capability: a position consistent with a seat's view."""
+
+    def resample(self, seat: int, rng: random.Random) -> Hand:
+        """A copy with what ``seat`` cannot see dealt again at random (determinization)."""
+        ...
+
+
+@runtime_checkable
+class Playout(Protocol):
+    """The optional ``"playout"`` capability of a :class:`Game`: a quick policy of the game's
+    own, reading only the seat's view, that reaches the game's ends (wins and what they settle)
+    in simulations and in the conformance kit, where uniform random play seldom wins."""
+
+    def playout(self, hand: Any, seat: int, rng: random.Random) -> int:
+        """An action id for ``seat``, one of ``hand.legal_actions(seat)``."""
+        ...
+
+
+class MatchPlay(Protocol):
+    """Hands in sequence and the ledger across them."""
+
+    def is_over(self) -> bool:
+        """Whether every hand of the match has been played."""
+        ...
+
+    def next_hand(self) -> Hand:
+        """Deal the next hand (its seed drawn from the match seed)."""
+        ...
+
+    def finish(self, hand: Hand) -> tuple[int, ...]:
+        """Book the finished current hand; each seat's change of the ledger."""
+        ...
+
+    def ledger(self) -> Ledger:
+        """The accounts so far."""
+        ...
+
+
+class Game(Protocol):
+    """Everything the platform knows of one game."""
+
+    @property
+    def info(self) -> GameInfo:
+        """Id, names, zero-sum, capabilities."""
+        ...
+
+    @property
+    def schema(self) -> OptionSchema:
+        """The rule options and the presets (variants)."""
+        ...
+
+    @property
+    def layout(self) -> ObservationLayout:
+        """The observation array's named pieces."""
+        ...
+
+    @property
+    def num_actions(self) -> int:
+        """Action ids run ``0..num_actions - 1``."""
+        ...
+
+    @property
+    def counters(self) -> tuple[Counter, ...]:
+        """The numbers a 战绩 keeps per seat, in order."""
+        ...
+
+    def shape(self, variant: str, options: Mapping[str, object] | None = None) -> TableShape:
+        """The table's shape under a preset with options (validated)."""
+        ...
+
+    def new_hand(
+        self,
+        variant: str,
+        options: Mapping[str, object] | None = None,
+        seed: int = 0,
+        dealer: int = 0,
+    ) -> Hand:
+        """Deal a hand of a preset with options; the deal follows from (rules, seed)."""
+        ...
+
+    def new_match(
+        self, variant: str, options: Mapping[str, object] | None = None, seed: int = 0
+    ) -> MatchPlay:
+        """A match of a preset with options."""
+        ...
+
+    def replay(self, record: object) -> Hand:
+        """Replay a hand record; ``RecordError`` quoting what is wrong with it."""
+        ...
+
+    def action(self, action_id: int) -> GameAction:
+        """The typed action with this id (``str()`` of it is its text form)."""
+        ...
+
+    def parse_action(self, text: str) -> GameAction:
+        """Parse an action's text form; ``InvalidNotation`` quoting it."""
+        ...
+
+    def answered(self, view: View, action: int) -> View:
+        """A seat's view once it answered the decision ``view`` shows (the claim-window rule)."""
+        ...
+
+    def counts(self, outcome: HandOutcome) -> tuple[dict[str, int], ...]:
+        """Each seat's values of :attr:`counters` for one finished hand."""
+        ...
+
+
+#: The counters every game keeps; a game adds its own after them.
+BASE_COUNTERS: Final = (
+    Counter("hands", Names("局数", "hands")),
+    Counter("wins", Names("胡牌", "wins")),
+    Counter("points", Names("得分", "points")),
+)
+
+
+def base_counts(outcome: HandOutcome, seats: int) -> list[dict[str, int]]:
+    """Each seat's :data:`BASE_COUNTERS` for one finished hand."""
+    return [
+        {"hands": 1, "wins": int(s in outcome.winners), "points": outcome.net[s]}
+        for s in range(seats)
+    ]
+
+
+def legal_mask(game: Game, hand: Hand, seat: int) -> npt.NDArray[np.bool_]:
+    """The seat's legal actions as a boolean mask over ``0..game.num_actions - 1`` (pgx's
+    ``legal_action_mask``)."""
+    mask = np.zeros(game.num_actions, dtype=np.bool_)
+    mask[list(hand.legal_actions(seat))] = True
+    return mask

@@ -1,0 +1,1 @@
+"""The conformance kit: every registered game, every variant, through the protocol alone."""
