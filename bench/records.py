@@ -19,8 +19,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from weimaque.server import accounts
-from weimaque.server.store import Store
+from weimaque.server.store import accounts
+from weimaque.server.store.store import Store
 
 
 def fill(store: Store, matches: int, hands: int) -> None:

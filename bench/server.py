@@ -43,7 +43,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _serve import free_port, start_server
-from weimaque.server.quickchat import CHAT_INTERVAL, PHRASES
+from weimaque.server.wire.quickchat import CHAT_INTERVAL, PHRASES
 
 
 @dataclass

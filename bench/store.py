@@ -15,7 +15,7 @@ Run: ``.venv/bin/python bench/store.py [--seconds 60] [--store-seconds 10] [--ro
    rooms each acting as fast as the store lets it (an action is acknowledged once the store
    says it is written), a hand of 60 actions then its record (a real hand's) and the next
    deal, while a task measures how late the event loop wakes it (1 ms sleeps): the lag every
-   other room on the loop would see. The store is ``weimaque.server.store.Store`` (one writer
+   other room on the loop would see. The store is ``weimaque.server.store.store.Store`` (one writer
    thread, actions appended, the log checkpointed and emptied by the writer). **The peer is
    the store as it was before**, re-implemented here in a few lines: the whole action list of
    the hand rewritten at every action (``UPDATE current SET actions = …``), the writes of one
@@ -46,8 +46,8 @@ import orjson
 from websockets.asyncio.client import connect
 
 from weimaque.match import Match
-from weimaque.server.persist import written
-from weimaque.server.store import Store
+from weimaque.server.store.persist import written
+from weimaque.server.store.store import Store
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _serve import free_port, start_server

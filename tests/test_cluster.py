@@ -16,7 +16,7 @@ import pytest
 
 from weimaque.deploy import redis as local_redis
 from weimaque.deploy.redis import LocalRedis
-from weimaque.server.cluster import Cluster, ClusterConfig, ClusterUnavailable, lease_key
+from weimaque.server.cluster.leases import Cluster, ClusterConfig, ClusterUnavailable, lease_key
 
 pytestmark = pytest.mark.skipif(
     not local_redis.available(), reason="Debian's redis-server is not installed (make test does)"

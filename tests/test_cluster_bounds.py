@@ -31,7 +31,7 @@ from weimaque.deploy import postgres as local_postgres
 from weimaque.deploy import redis as local_redis
 from weimaque.deploy.haproxy import available as haproxy_available
 from weimaque.deploy.local import ClusterServer, LocalCluster
-from weimaque.server.limits import Limits
+from weimaque.server.base.limits import Limits
 
 pytestmark = pytest.mark.skipif(
     not (local_postgres.available() and local_redis.available() and haproxy_available()),

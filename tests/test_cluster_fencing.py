@@ -15,13 +15,13 @@ import redis
 
 from weimaque.deploy import redis as local_redis
 from weimaque.deploy.redis import LocalRedis
-from weimaque.server.cluster import Cluster, ClusterConfig, lease_key
-from weimaque.server.manager import RoomManager
-from weimaque.server.options import RoomOptions
-from weimaque.server.protocol import ProtocolError, parse_client
-from weimaque.server.rooms import Room
-from weimaque.server.seats import Conn
-from weimaque.server.store import FIRST_EPOCH, Fenced, open_store
+from weimaque.server.cluster.leases import Cluster, ClusterConfig, lease_key
+from weimaque.server.cluster.manager import RoomManager
+from weimaque.server.store.store import FIRST_EPOCH, Fenced, open_store
+from weimaque.server.table.options import RoomOptions
+from weimaque.server.table.rooms import Room
+from weimaque.server.table.seats import Conn
+from weimaque.server.wire.protocol import ProtocolError, parse_client
 
 pytestmark = pytest.mark.skipif(
     not local_redis.available(), reason="Debian's redis-server is not installed (make test does)"

@@ -23,7 +23,7 @@ from starlette.websockets import WebSocketDisconnect
 from tests import serverkit
 from tests.test_server_protocol import Client, acked, room_of
 from weimaque.server.app import create_app
-from weimaque.server.limits import Limits
+from weimaque.server.base.limits import Limits
 
 
 @pytest.fixture

@@ -13,11 +13,11 @@ import psycopg
 import pytest
 
 from weimaque.deploy.postgres import LocalPostgres
-from weimaque.server import migrations
-from weimaque.server.manager import RoomManager
-from weimaque.server.options import RoomOptions
-from weimaque.server.rooms import Room
-from weimaque.server.store import Store, StoreUnavailable, open_store
+from weimaque.server.cluster.manager import RoomManager
+from weimaque.server.store import migrations
+from weimaque.server.store.store import Store, StoreUnavailable, open_store
+from weimaque.server.table.options import RoomOptions
+from weimaque.server.table.rooms import Room
 
 
 def until(predicate: Any, timeout: float = 15.0) -> None:

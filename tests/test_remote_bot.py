@@ -112,7 +112,7 @@ def test_a_bot_that_stops_reading_is_dropped() -> None:
     # absent), and nothing more is queued.
     from types import SimpleNamespace
 
-    from weimaque.server.remote import Link
+    from weimaque.server.edge.remote import Link
 
     link = Link(SimpleNamespace(id="r1"), limit=3)  # type: ignore[arg-type]  # only .id is read
     for k in range(5):
@@ -126,7 +126,7 @@ def test_a_bot_that_stops_reading_is_dropped() -> None:
 def test_a_flooding_bot_is_told_to_slow_down(tmp_path: Path) -> None:
     # The per-connection message budget of players' sockets holds for bots: past the burst,
     # lines are dropped with one notice, and the connection stays usable.
-    from weimaque.server.limits import Limits
+    from weimaque.server.base.limits import Limits
 
     app = create_app(tmp_path / "bots.db", limits=Limits(ws_burst=5, ws_rate=0.01))
     with TestClient(app) as client:
@@ -168,7 +168,7 @@ def test_bot_token_body_is_json_and_bounded(client: TestClient) -> None:
 def test_bot_socket_refuses_nested_garbage_and_a_full_room(tmp_path: Path) -> None:
     from starlette.websockets import WebSocketDisconnect
 
-    from weimaque.server.limits import Limits
+    from weimaque.server.base.limits import Limits
 
     app = create_app(tmp_path / "bots.db", limits=Limits(conns_per_room=1))
     with TestClient(app) as client:

@@ -231,7 +231,7 @@ def test_bad_input_is_refused_with_a_clear_error(
 def test_the_server_reviews_in_a_worker_as_the_cli_does() -> None:
     # The 复盘 endpoint runs the review in a process of its own (server/botpool.review_job): the
     # same function of the record as `wmq review`, returned as plain data.
-    from weimaque.server.botpool import review_job
+    from weimaque.server.table.botpool import review_job
 
     record = explicit_hand(11)
     want = review(record, 0, "mcts:iters=20", None).to_dict()

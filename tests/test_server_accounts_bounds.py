@@ -30,7 +30,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from tests.serverkit import Client, Server, Table, running
-from weimaque.server import accounts
+from weimaque.server.store import accounts
 
 JSON = {"Content-Type": "application/json"}
 

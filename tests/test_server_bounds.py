@@ -14,7 +14,7 @@ import pytest
 from websockets.sync.client import connect
 
 from tests.serverkit import Client, Server, running
-from weimaque.server.options import PATTERN_SWITCHES, ROOM_OPTIONS
+from weimaque.server.table.options import PATTERN_SWITCHES, ROOM_OPTIONS
 
 JSON = {"Content-Type": "application/json"}
 

@@ -14,7 +14,7 @@ from starlette.testclient import TestClient
 
 from tests.test_server_protocol import Client, make_room, room_of, seat_all
 from weimaque.server.app import create_app
-from weimaque.server.quickchat import CHAT_BURST, CHAT_INTERVAL, EMOTES, PHRASES
+from weimaque.server.wire.quickchat import CHAT_BURST, CHAT_INTERVAL, EMOTES, PHRASES
 
 WEB = Path(__file__).resolve().parents[1] / "src" / "weimaque" / "web" / "js"
 

@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 from tests.serverkit import Client, Msg, Server, running
-from weimaque.server.options import DEFAULT_TURN_SECONDS
-from weimaque.server.table import DECISION_SPAN
+from weimaque.server.table.options import DEFAULT_TURN_SECONDS
+from weimaque.server.table.table import DECISION_SPAN
 
 #: The turn timer of the clock tests, and how late past it 托管 may play (a loaded machine).
 TURN = 2

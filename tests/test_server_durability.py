@@ -34,7 +34,7 @@ from websockets.asyncio.client import connect
 from tests.serverkit import Server, Table
 from weimaque.game.actions import Action
 from weimaque.match import Match
-from weimaque.server.store import Store, StoreUnavailable
+from weimaque.server.store.store import Store, StoreUnavailable
 
 #: What the store keeps the write-ahead log under (store.WAL_LIMIT_BYTES), with one batch of
 #: writes on top.

@@ -30,11 +30,11 @@ from weimaque.game.actions import Action
 from weimaque.match import Match
 from weimaque.rules.registry import get_rules
 from weimaque.server.app import create_app
-from weimaque.server.fairness import verify_document
-from weimaque.server.manager import RoomManager
-from weimaque.server.options import OFFLINE_GRACE_S, RoomOptions
-from weimaque.server.rooms import Room
-from weimaque.server.store import Store
+from weimaque.server.cluster.manager import RoomManager
+from weimaque.server.store.store import Store
+from weimaque.server.table.fairness import verify_document
+from weimaque.server.table.options import OFFLINE_GRACE_S, RoomOptions
+from weimaque.server.table.rooms import Room
 
 Msg = dict[str, Any]
 #: Every card face (RULES §1): none may appear in a message about who is ready, who voted or

@@ -1,4 +1,4 @@
-"""The server's outbound messages, typed once (``weimaque.server.messages``), are the ones it
+"""The server's outbound messages, typed once (``weimaque.server.wire.messages``), are the ones it
 sends and the ones docs/protocol.md §2.2 documents, field by field."""
 
 from __future__ import annotations
@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
-from weimaque.server.manager import RoomManager
-from weimaque.server.messages import KINDS
-from weimaque.server.options import RoomOptions
-from weimaque.server.protocol import ProtocolError, parse_client
-from weimaque.server.rooms import Room
-from weimaque.server.seats import Conn
+from weimaque.server.cluster.manager import RoomManager
+from weimaque.server.table.options import RoomOptions
+from weimaque.server.table.rooms import Room
+from weimaque.server.table.seats import Conn
+from weimaque.server.wire.messages import KINDS
+from weimaque.server.wire.protocol import ProtocolError, parse_client
 
 Msg = dict[str, Any]
 PROTOCOL = Path(__file__).resolve().parents[1] / "docs" / "protocol.md"

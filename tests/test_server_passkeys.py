@@ -18,8 +18,8 @@ import pytest
 
 from tests import serverkit
 from tests.softkey import SoftKey
-from weimaque.server import accounts
-from weimaque.server.store import open_store
+from weimaque.server.store import accounts
+from weimaque.server.store.store import open_store
 
 Answer = tuple[int, dict[str, str], Any]
 

@@ -8,7 +8,7 @@ import logging
 
 import pytest
 
-from weimaque.server.periodic import every
+from weimaque.server.base.periodic import every
 
 
 async def _cancel_during_a_round(job_behaviour: str) -> tuple[asyncio.Task[None], list[int]]:

@@ -19,7 +19,7 @@ from weimaque.game.observation import observation
 from weimaque.game.record import start_from_record
 from weimaque.game.state import GameState
 from weimaque.server.app import create_app
-from weimaque.server.rooms import Room
+from weimaque.server.table.rooms import Room
 
 Msg = dict[str, Any]
 JSON = {"content-type": "application/json"}

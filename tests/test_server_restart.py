@@ -199,7 +199,7 @@ def test_the_log_is_folded_into_the_file_off_the_event_loop(tmp_path: Path) -> N
     # A commit never runs a checkpoint (it would stall every table); a thread of the store does.
     import sqlite3
 
-    from weimaque.server.store import Store
+    from weimaque.server.store.store import Store
 
     path = tmp_path / "rooms.db"
     store = Store(path, checkpoint_seconds=0.05)

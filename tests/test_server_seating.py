@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from weimaque.server.seats import Conn, Seat, Seating, hash_token
+from weimaque.server.table.seats import Conn, Seat, Seating, hash_token
 
 
 class Silent:

@@ -22,11 +22,11 @@ from weimaque.game.actions import Action
 from weimaque.game.observation import observation
 from weimaque.game.state import GameState
 from weimaque.rules.registry import get_rules
-from weimaque.server.manager import RoomManager
-from weimaque.server.options import RoomOptions
-from weimaque.server.protocol import parse_client
-from weimaque.server.rooms import Room
-from weimaque.server.seats import Conn
+from weimaque.server.cluster.manager import RoomManager
+from weimaque.server.table.options import RoomOptions
+from weimaque.server.table.rooms import Room
+from weimaque.server.table.seats import Conn
+from weimaque.server.wire.protocol import parse_client
 
 Msg = dict[str, Any]
 

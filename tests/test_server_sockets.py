@@ -319,8 +319,8 @@ def test_a_client_that_closed_its_socket_is_let_go_without_a_warning(
 
     from starlette.websockets import WebSocketDisconnect
 
-    from weimaque.server.limits import CLIENT_GONE, send_within
-    from weimaque.server.sockets import QueueClient
+    from weimaque.server.base.limits import CLIENT_GONE, send_within
+    from weimaque.server.edge.sockets import QueueClient
 
     class Gone:
         async def send_text(self, text: str) -> None:

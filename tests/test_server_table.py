@@ -20,9 +20,9 @@ from weimaque.rules.registry import get_rules
 from weimaque.scoring.scorer import score
 from weimaque.scoring.waits import waits
 from weimaque.server.app import create_app
-from weimaque.server.numbers import HintCache, breakdown_json, hints, seen_counts, table_xi
-from weimaque.server.options import DEFAULT_TURN_SECONDS
-from weimaque.server.seats import hash_token
+from weimaque.server.table.numbers import HintCache, breakdown_json, hints, seen_counts, table_xi
+from weimaque.server.table.options import DEFAULT_TURN_SECONDS
+from weimaque.server.table.seats import hash_token
 
 # A hand scripted from the engine: seat 0 (the dealer) wins with a 明团圆 and a ×3 名堂
 # (match seed 454, anxiang). Found by a random search over seeds; replayed here move by move.

@@ -100,7 +100,7 @@ def test_kill_9_of_the_server_ends_its_bot_and_review_workers(tmp_path: Path) ->
 
 WATCHED = """
 import os, sys, threading, time
-from weimaque.server.botpool import BotPool
+from weimaque.server.table.botpool import BotPool
 
 def start() -> None:
     pool = BotPool(1)
@@ -145,7 +145,7 @@ def test_a_dead_bot_worker_is_replaced_and_the_bot_keeps_thinking() -> None:
     from weimaque.bots import BotView
     from weimaque.game.state import GameState
     from weimaque.rules.registry import get_rules
-    from weimaque.server.botpool import BotPool
+    from weimaque.server.table.botpool import BotPool
 
     state = GameState.new(get_rules("anxiang"), 3, 0)
     seat = state.to_act()[0]

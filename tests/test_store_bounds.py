@@ -17,9 +17,10 @@ from typing import Any
 
 import pytest
 
-from weimaque.server import accounts
-from weimaque.server.engines import Connection, Cursor, PostgreSQLConnection
-from weimaque.server.store import Store, open_store
+from weimaque.server.store import accounts
+from weimaque.server.store.engines import PostgreSQLConnection
+from weimaque.server.store.sql import Connection, Cursor
+from weimaque.server.store.store import Store, open_store
 
 #: The scans of the store and of the accounts (literal values: EXPLAIN takes them as they are).
 SCANS: dict[str, str] = {

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from weimaque.server import accounts
-from weimaque.server.engines import PostgreSQL, SQLite, to_format
-from weimaque.server.store import READERS, Store, StoreUnavailable, open_store
+from weimaque.server.store import accounts
+from weimaque.server.store.engines import PostgreSQL, SQLite, to_format
+from weimaque.server.store.store import READERS, Store, StoreUnavailable, open_store
 
 SEED = 2**63 - 25  # seeds are 63-bit: a BIGINT on PostgreSQL
 
@@ -167,7 +167,7 @@ def test_the_rooms_a_player_sits_in_are_found_on_both_engines(store: Store) -> N
     ],
 )
 def test_a_target_names_its_engine(target: str, engine: type) -> None:
-    from weimaque.server.engines import engine_for
+    from weimaque.server.store.engines import engine_for
 
     picked = engine_for(target, busy_seconds=1.0, wal_limit=1)
     assert isinstance(picked, engine)

@@ -14,8 +14,8 @@ from typing import Any
 
 import psycopg
 
-from weimaque.server.engines import is_postgresql
-from weimaque.server.store import FIRST_EPOCH, Fenced, Store, open_store
+from weimaque.server.store.engines import is_postgresql
+from weimaque.server.store.store import FIRST_EPOCH, Fenced, Store, open_store
 
 SEATS: dict[str, Any] = {"seats": [{"kind": "human"}] * 3}
 

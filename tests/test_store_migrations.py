@@ -13,9 +13,9 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
-from weimaque.server import migrations
 from weimaque.server.app import create_app
-from weimaque.server.store import Store
+from weimaque.server.store import migrations
+from weimaque.server.store.store import Store
 
 OLD = Path(__file__).parent / "data" / "store-0.db"
 

@@ -10,9 +10,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 import psycopg
 
-from weimaque.server import accounts
-from weimaque.server.engines import Connection, PostgreSQLConnection
-from weimaque.server.store import open_store
+from weimaque.server.store import accounts
+from weimaque.server.store.engines import PostgreSQLConnection
+from weimaque.server.store.sql import Connection
+from weimaque.server.store.store import open_store
 
 
 def device(name: str) -> accounts.Device:

@@ -19,7 +19,7 @@ from weimaque.cli import app
 from weimaque.errors import RecordError
 from weimaque.game.actions import Action
 from weimaque.match import Match
-from weimaque.server.fairness import (
+from weimaque.server.table.fairness import (
     VerifyError,
     commitment,
     deal_json,

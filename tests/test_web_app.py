@@ -19,7 +19,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from weimaque.server.app import create_app, web_dir
-from weimaque.server.shell import UI_LIBRARY, VERSION_HEADER, shell_of
+from weimaque.server.edge.shell import UI_LIBRARY, VERSION_HEADER, shell_of
 
 WEB = web_dir()
 

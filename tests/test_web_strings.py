@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from weimaque.server.protocol import ErrorCode
+from weimaque.server.wire.common import ErrorCode
 
 WEB = Path(__file__).resolve().parents[1] / "src" / "weimaque" / "web" / "js"
 KEY = re.compile(r'^\s+"?([A-Za-z_][\w-]*)"?\s*:', re.M)

@@ -29,7 +29,7 @@ from tests.browser.conftest import CHROMIUM, LAUNCH_ARGS, _free_port
 from tests.browser.test_browser import DESKTOP, Browser, Page, new_page, pytestmark
 from tests.browser.test_table import LANDSCAPE, doc_shot, post
 from weimaque.server.app import web_dir
-from weimaque.server.shell import UI_LIBRARY, shell_of
+from weimaque.server.edge.shell import UI_LIBRARY, shell_of
 
 __all__ = ["pytestmark"]  # skipped, as the other browser tests, without Chromium
 

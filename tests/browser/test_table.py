@@ -41,7 +41,7 @@ from weimaque.game.observation import view_of
 from weimaque.match import Match
 from weimaque.rules.registry import get_rules
 from weimaque.scoring.scorer import score
-from weimaque.server.numbers import HintCache, hints, table_xi
+from weimaque.server.table.numbers import HintCache, hints, table_xi
 
 LANDSCAPE = {"width": 844, "height": 390}
 DOCS = ROOT / "docs" / "img"

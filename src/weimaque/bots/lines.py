@@ -1,7 +1,7 @@
 """The lines a bot is sent, protocol ``weimaque-bot/1`` (docs/bot-protocol.md), typed once.
 
 A program playing a seat (:mod:`weimaque.bots.external`) and a remote bot of a server room
-(``weimaque.server.remote``) get the same lines, built here, and answer with the same line,
+(``weimaque.server.edge.remote``) get the same lines, built here, and answer with the same line,
 read here (:func:`read_answer`). ``KINDS`` lists the lines sent; a test holds them to the
 protocol's table. Everything a line carries comes from the seat's own view.
 

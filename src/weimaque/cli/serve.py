@@ -11,7 +11,7 @@ import typer
 
 def parse_limits(items: list[str]) -> Any:
     """``Limits`` with ``name=value`` overrides (``--limit seat_grace=60``); exit 2 on a bad one."""
-    from weimaque.server.limits import Limits
+    from weimaque.server.base.limits import Limits
 
     fields = {f.name: f for f in dataclasses.fields(Limits)}
     values: dict[str, Any] = {}
@@ -115,9 +115,9 @@ def register(app: typer.Typer) -> None:
         import uvicorn
 
         from weimaque.server.app import create_app
-        from weimaque.server.persist import SWITCH_INTERVAL_SECONDS
-        from weimaque.server.store import default_path, open_store
-        from weimaque.server.tcp import guarded_http
+        from weimaque.server.edge.tcp import guarded_http
+        from weimaque.server.store.persist import SWITCH_INTERVAL_SECONDS
+        from weimaque.server.store.store import default_path, open_store
 
         limits = parse_limits(limit or [])
         opened = open_store(store or db or default_path())
@@ -128,7 +128,7 @@ def register(app: typer.Typer) -> None:
         typer.echo(f"wmq serve: http://{address}:{port}/  (database {opened.path})", err=False)
         cluster = None
         if redis is not None:
-            from weimaque.server.cluster import ClusterConfig
+            from weimaque.server.cluster.leases import ClusterConfig
 
             node = node_url or f"http://{shown}:{port}"
             cluster = ClusterConfig(redis, node.rstrip("/"), lease_seconds)

@@ -42,7 +42,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Check a record's deals, commitments and actions (exit 0 only if all hold)."""
         from weimaque.errors import RecordError
-        from weimaque.server.fairness import VerifyError, verify_document
+        from weimaque.server.table.fairness import VerifyError, verify_document
 
         try:
             doc = read_record(record)

@@ -34,7 +34,8 @@ from weimaque.deploy.redis import LocalRedis
 START_SECONDS = 60.0
 STOP_SECONDS = 10.0
 
-#: The Redis key of a room's lease: its value is ``"{node} {url}"`` (weimaque.server.cluster).
+#: The Redis key of a room's lease: its value is ``"{node} {url}"``
+#: (weimaque.server.cluster.leases).
 LEASE_KEY = "wmq:room:{}"
 
 

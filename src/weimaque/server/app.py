@@ -1,8 +1,9 @@
 """The Starlette app of ``wmq serve``: the static UI, the HTTP API and ``/ws/{room_id}``.
 
-The protocol is documented in ``docs/protocol.md``. The app is built from parts: the shared
-state of one server (:mod:`.context`), the HTTP endpoints (:mod:`.api`), the player's socket
-(:mod:`.sockets`), the remote bots' (:mod:`.remote`); rooms live in :mod:`weimaque.server.rooms`.
+The protocol is documented in ``docs/protocol.md``. The app is built from the server's
+packages: the shared state of one server (:mod:`.edge.context`), the HTTP endpoints
+(:mod:`.edge.api`, :mod:`.players`), the player's socket (:mod:`.edge.sockets`), the remote
+bots' (:mod:`.edge.remote`); rooms live in :mod:`.table.rooms`.
 """
 
 from __future__ import annotations
@@ -21,15 +22,16 @@ from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from weimaque.server import api, clubapi, metrics, passkeyapi, playerapi, sockets
-from weimaque.server.cluster import ClusterConfig
-from weimaque.server.context import Server, error_response, server_of, web_dir
-from weimaque.server.forward import RoomRouter
-from weimaque.server.limits import Limits, SameOrigin, SecurityHeaders, client_address
-from weimaque.server.options import quoted
-from weimaque.server.rooms import Room
-from weimaque.server.shell import UI_LIBRARY, ShellFiles, service_worker
-from weimaque.server.store import Store
+from weimaque.server.base.limits import Limits, SameOrigin, SecurityHeaders, client_address
+from weimaque.server.cluster.leases import ClusterConfig
+from weimaque.server.edge import api, scrape, sockets
+from weimaque.server.edge.context import Server, error_response, server_of, web_dir
+from weimaque.server.edge.forward import RoomRouter
+from weimaque.server.edge.shell import UI_LIBRARY, ShellFiles, service_worker
+from weimaque.server.players import clubapi, passkeyapi, playerapi
+from weimaque.server.store.store import Store
+from weimaque.server.table.options import quoted
+from weimaque.server.table.rooms import Room
 
 log = logging.getLogger("weimaque.server")
 
@@ -80,15 +82,15 @@ async def http_error(request: Request, exc: Exception) -> Response:
 async def metrics_endpoint(request: Request) -> Response:
     """``/metrics``: the process's Prometheus metrics, to a scraper on this machine or at a
     ``--trust-proxy`` address that connects directly; anyone else finds nothing there
-    (:mod:`.metrics`, docs/scale.md)."""
+    (:mod:`.edge.scrape`, docs/scale.md)."""
     s = server_of(request)
-    if not metrics.may_scrape(request, s.trusted):
+    if not scrape.may_scrape(request, s.trusted):
         return await unknown_path(request)
-    return metrics.exposition(s.metrics)
+    return scrape.exposition(request.app.state.metrics)
 
 
 async def worker(request: Request) -> Response:
-    """``/sw.js``: the service worker of the installed app (:mod:`.shell`), from the root so
+    """``/sw.js``: the service worker of the installed app (:mod:`.edge.shell`), from the root so
     that it controls every page; never cached by HTTP, so a new version is seen at once."""
     text = service_worker(server_of(request).web)
     headers = {"cache-control": "no-cache", "service-worker-allowed": "/"}
@@ -240,6 +242,8 @@ def create_app(
         exception_handlers={HTTPException: http_error},
     )
     app.state.server = server
+    # The server's own series, read when ``/metrics`` is scraped.
+    app.state.metrics = scrape.registry_of(server)
     app.state.manager = server.manager
     app.state.store = server.store
     app.state.limits = limits

@@ -1,5 +1,5 @@
 // The service worker of the installed app (docs/web.md "Installed"). The server serves this
-// file at /sw.js with the shell's version and file list written in (weimaque.server.shell):
+// file at /sw.js with the shell's version and file list written in (weimaque.server.edge.shell):
 // any change to a static file is a new worker, which caches the new files under a new name
 // and deletes the old cache when it takes over.
 const VERSION = "{{version}}";

@@ -1,4 +1,4 @@
-// Quick chat: a fixed list of phrases and 表情 (the server's weimaque.server.quickchat holds the same
+// Quick chat: a fixed list of phrases and 表情 (the server's weimaque.server.wire.quickchat holds the same
 // ids; a test keeps the two equal), sent with one tap from a small panel and shown for a few
 // seconds at the sender's seat. No free text. Anyone may mute a seat's chat for themselves
 // (remembered per device and room). The emotes and the header's icons are drawn here, as SVG.

@@ -1,0 +1,1 @@
+"""What every part leans on: a client's budgets, the process's metrics, jobs run now and then."""

@@ -1,0 +1,569 @@
+"""The HTTP API of a server (docs/protocol.md §1): rooms, seats, hands, records, 复盘, 算息.
+
+Each endpoint is a function of the request alone, reading its server's shared parts with
+:func:`~weimaque.server.edge.context.server_of`; :mod:`.app` routes to them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import copy
+import dataclasses
+import secrets
+from collections.abc import Callable
+from typing import Any, Final
+
+import orjson
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from weimaque.bots import REGISTRY, SPEC_BOUNDS, check_spec, get_bot
+from weimaque.errors import WeimaqueError
+from weimaque.rules.config import OPTION_NAMES, PATTERN_NAMES, RuleConfig
+from weimaque.rules.registry import DEFAULT_PRESET, list_rules
+from weimaque.server.base.limits import BodyError, client_address, read_json
+from weimaque.server.cluster.leases import ClusterUnavailable
+from weimaque.server.edge.context import Server, server_of
+from weimaque.server.edge.context import error_response as _error
+from weimaque.server.edge.fairqueue import Refused
+from weimaque.server.edge.scoreapi import ScoreError, score_request
+from weimaque.server.edge.tidyapi import tidy_request
+from weimaque.server.store import accounts
+from weimaque.server.store.accounts import NUMBER_DIGITS, Player
+from weimaque.server.store.persist import written
+from weimaque.server.store.store import StoreUnavailable
+from weimaque.server.table.options import (
+    DEFAULT_NEXT_SECONDS,
+    DEFAULT_TURN_SECONDS,
+    DEFAULT_VOTE_SECONDS,
+    ROOM_OPTIONS,
+    RoomError,
+    RoomOptions,
+    autoplay_bot_name,
+    quoted,
+)
+from weimaque.server.table.rooms import Room
+from weimaque.server.table.seats import hash_token
+from weimaque.server.table.views import replay_steps
+from weimaque.server.wire.common import PROTOCOL_VERSION, SeatId
+from weimaque.server.wire.protocol import clean_text, is_token
+
+MAX_SEED: Final = 2**63 - 1
+#: Numbers tried for a new room before it is left without one.
+NUMBER_TRIES: Final = 8
+#: The most hands a match of a room created over HTTP may have (RULES §8.6's match).
+MAX_MATCH_HANDS: Final = 100
+#: How long creating a room waits for it to be written before answering 503.
+CREATE_WAIT_SECONDS: Final = 10.0
+#: Addresses whose rooms in play are counted before those with none left are forgotten.
+MAX_ADDRESSES: Final = 10_000
+
+
+def check_room_body(raw: Any) -> None:
+    """Refuse what ``RoomOptions`` would pass but a server must not: unbounded bots, big seeds."""
+    if not isinstance(raw, dict):
+        return
+    bots = raw.get("bots")
+    if isinstance(bots, dict):
+        for seat, spec in bots.items():
+            try:
+                check_spec(spec)
+            except WeimaqueError as exc:
+                raise RoomError("bad_bots", f"seat {ascii(seat)[:8]}: {exc}") from exc
+    seed = raw.get("seed")
+    if isinstance(seed, int) and not isinstance(seed, bool) and not 0 <= seed <= MAX_SEED:
+        raise RoomError("bad_request", f"seed must be within 0..{MAX_SEED}, not {quoted(seed)}")
+    options = raw.get("options")
+    hands = options.get("match_hands") if isinstance(options, dict) else None
+    if (
+        hands is not None
+        and isinstance(hands, int)
+        and not isinstance(hands, bool)
+        and not 1 <= hands <= MAX_MATCH_HANDS
+    ):
+        raise RoomError(
+            "bad_options", f"match_hands must be 1..{MAX_MATCH_HANDS}, not {quoted(hands)}"
+        )
+
+
+def _preset_json(config: RuleConfig) -> dict[str, Any]:
+    return {
+        "id": config.id,
+        "name": config.name,
+        "name_en": config.name_en,
+        "description": config.description,
+        "aliases": list(config.aliases),
+        "options": {k: v for k, v in config.options().items() if k in ROOM_OPTIONS},
+        "patterns": {k: str(v) for k, v in config.patterns.items()},
+        "optional_patterns": {k: str(v) for k, v in config.optional_patterns.items()},
+    }
+
+
+def _option_types() -> dict[str, Any]:
+    base = RuleConfig()
+    out: dict[str, Any] = {}
+    for name in ROOM_OPTIONS:
+        assert name in OPTION_NAMES
+        value = getattr(base, name)
+        if name == "dealer_rotation":
+            out[name] = ["keep_or_next", "winner_deals"]
+        elif name == "first_dealer":
+            out[name] = ["seat0", "random"]
+        else:
+            out[name] = "bool" if isinstance(value, bool) else "int"
+    out["enable_patterns"] = "list of keys of the preset's optional_patterns"
+    out["disable_patterns"] = "list of keys of the preset's patterns"
+    return out
+
+
+async def _answer(request: Request, answer: Callable[[Any], dict[str, Any]]) -> Response:
+    """A stateless request: its JSON body answered by ``answer``, whose ScoreError is a 400."""
+    s = server_of(request)
+    try:
+        raw = await read_json(request.stream(), request.headers, s.limits.max_body) or {}
+    except BodyError as exc:
+        return _error(exc.status, exc.code, exc.message)
+    try:
+        result = answer(raw)
+    except ScoreError as exc:
+        return _error(400, exc.code, str(exc))
+    return JSONResponse({"v": PROTOCOL_VERSION, **result})
+
+
+async def score_api(request: Request) -> Response:
+    """A hand scored (docs/protocol.md ``POST /api/score``)."""
+    return await _answer(request, score_request)
+
+
+async def tidy_api(request: Request) -> Response:
+    """理牌's grouping of a hand (docs/protocol.md ``POST /api/tidy``)."""
+    return await _answer(request, tidy_request)
+
+
+async def health(request: Request) -> Response:
+    """What works: the store and, in a cluster, Redis (docs/scale.md); 503 when either fails."""
+    s = server_of(request)
+    failing = s.store.failing
+    body: dict[str, Any] = {
+        "ok": failing is None,
+        "v": PROTOCOL_VERSION,
+        "rooms_in_memory": len(s.manager.rooms),
+        "store": "ok" if failing is None else "failing",
+        "writes_waiting": s.store.pending(),
+    }
+    if failing is not None:
+        body["reason"] = failing
+    if s.cluster is not None:
+        cut_off = await s.cluster.ping()
+        body["cluster"] = {
+            "node": s.cluster.config.node_url,
+            "redis": "ok" if cut_off is None else "failing",
+            "leases": len(s.cluster.until),
+        }
+        if cut_off is not None:
+            body["ok"] = False
+            body["cluster"]["reason"] = cut_off
+    return JSONResponse(body, status_code=200 if body["ok"] else 503)
+
+
+async def live(request: Request) -> Response:
+    """200 while the process serves, whatever its store does: a load balancer's health check
+    (a table whose store fails waits with its sockets open; docs/scale.md)."""
+    return JSONResponse({"v": PROTOCOL_VERSION, "live": True})
+
+
+async def presets(request: Request) -> Response:
+    return JSONResponse(
+        {
+            "v": PROTOCOL_VERSION,
+            "default": DEFAULT_PRESET,
+            "presets": [_preset_json(c) for c in list_rules()],
+            "room_options": _option_types(),
+            # The UI labels 名堂 checkboxes and a room's enabled/disabled 名堂 with these.
+            "pattern_names": dict(PATTERN_NAMES),
+            "bots": sorted(k for k in REGISTRY if k in SPEC_BOUNDS),
+            "turn_seconds": DEFAULT_TURN_SECONDS,
+            "next_seconds": DEFAULT_NEXT_SECONDS,
+            "vote_seconds": DEFAULT_VOTE_SECONDS,
+        }
+    )
+
+
+async def create_room(request: Request) -> Response:
+    s = server_of(request)
+    try:
+        raw = await read_json(request.stream(), request.headers, s.limits.max_body)
+    except BodyError as exc:
+        return _error(exc.status, exc.code, exc.message)
+    return await open_room(s, request, raw)
+
+
+async def open_room(s: Server, request: Request, raw: Any, club: str | None = None) -> Response:
+    """Create a room from the body ``raw`` of ``POST /api/rooms`` (a table of ``club``)."""
+    address = client_address(request.scope)
+    failing = s.store_failing()
+    if failing is not None:
+        return failing
+    refused = await s.room_budget.over(address, "new rooms")
+    if refused is not None:
+        return refused
+    try:
+        check_room_body(raw)
+        opts = RoomOptions.from_json(raw)
+        if club is not None:
+            opts = dataclasses.replace(opts, club=club)
+    except RoomError as exc:
+        return _error(400, exc.code, str(exc))
+    refused = await s.too_many_rooms(address, bots_only=len(opts.bots) == 3)
+    if refused is not None:
+        return refused
+    try:
+        room = await s.manager.open(opts)
+    except RoomError as exc:
+        return _error(400, exc.code, str(exc))
+    except ClusterUnavailable as exc:
+        return _error(503, "storage_unavailable", f"no room can be placed now: {exc}")
+    await s.made_room(address, room, bots_only=len(opts.bots) == 3)
+    if len(s.created_by) > MAX_ADDRESSES:  # forget the addresses with no room in play
+        for other in list(s.created_by):
+            s.live_rooms(other)
+    keys = s.manager.issue_keys(room)
+    await give_number(s, room)
+    # Answered once the room is in the store: a room id given out is never lost.
+    try:
+        await asyncio.wait_for(written(s.store.barrier()), CREATE_WAIT_SECONDS)
+    except TimeoutError:
+        return _error(503, "storage_unavailable", f"the store cannot write: {s.store.failing}")
+    await s.manager.hand_off(room)
+    return JSONResponse(
+        {
+            "v": PROTOCOL_VERSION,
+            "room_id": room.id,
+            "url": f"/r/{room.id}",
+            "ws": f"/ws/{room.id}",
+            "room": room.info(),
+            # Shown once: the creator frees seats and issues bot tokens (docs/bot-protocol.md)
+            # with the first, and invites the 守醒 with the other.
+            **keys,
+        },
+        status_code=201,
+    )
+
+
+async def give_number(s: Server, room: Room) -> None:
+    """Give a new room a six-digit number that no room in play has (docs/protocol.md §1);
+    a room left without one (the store refused every try) is joined by its link alone."""
+    for _ in range(NUMBER_TRIES):
+        if s.store.failing is not None:
+            return
+        number = str(secrets.randbelow(9 * 10 ** (NUMBER_DIGITS - 1)) + 10 ** (NUMBER_DIGITS - 1))
+        given: list[bool] = []
+
+        def give(db: Any, number: str = number, given: list[bool] = given) -> None:
+            given.append(accounts.give_number(db, number, room.id))
+
+        try:
+            await written(s.store.write(give))
+        except StoreUnavailable:
+            continue  # another process gave it at the same moment, or the store failed
+        if given and given[0]:
+            room.table.number = number
+            return
+
+
+async def room_by_number(request: Request) -> Response:
+    """``GET /api/numbers/{number}``: the room a six-digit number names, to join it. A wrong
+    number is a guess (docs/protocol.md §7.6): an address has a budget of them."""
+    s = server_of(request)
+    text = str(request.path_params["number"])
+    refused = await s.guessed(request)
+    if refused is not None:
+        return refused
+    found = None
+    if len(text) == NUMBER_DIGITS and text.isascii() and text.isdigit():
+        found = await s.read(lambda db: accounts.room_of_number(db, text))
+    if found is not None:
+        room_id, club = found
+        if club is not None:  # a club's table is no room to anyone but its members
+            player = await s.player_of(request)
+            role = None
+            if isinstance(player, Player):
+                pid = player.id
+                role = await s.read(lambda db: accounts.role_of(db, club, pid))
+            if role is None or role == "pending":
+                found = None
+    if found is None:
+        return _error(404, "room_not_found", f"no room in play has the number {quoted(text, 20)}")
+    await s.right_guess(request)
+    room_id = found[0]
+    return JSONResponse(
+        {"v": PROTOCOL_VERSION, "room_id": room_id, "number": text, "url": f"/r/{room_id}"}
+    )
+
+
+async def creator_request(
+    s: Server, request: Request, fields: frozenset[str]
+) -> tuple[Room, dict[str, Any]] | JSONResponse:
+    """The room and the body of a creator's request: JSON, bounded, with its token."""
+    room = await s.room_or_404(request)
+    if isinstance(room, JSONResponse):
+        return room
+    try:
+        raw = await read_json(request.stream(), request.headers, s.limits.max_body)
+    except BodyError as exc:
+        return _error(exc.status, exc.code, exc.message)
+    if not isinstance(raw, dict):
+        return _error(400, "bad_request", f"the body must be a JSON object, not {quoted(raw)}")
+    unknown = sorted(quoted(k, 30) for k in set(raw) - fields)
+    if unknown:
+        return _error(400, "bad_request", f"unknown fields {', '.join(unknown[:5])}")
+    refused = room.recorder.refused()
+    if refused is not None:  # its lease is not trusted: nothing is changed (docs/scale.md)
+        message = f"this server may not change the room now ({refused}); try again"
+        return _error(503, "storage_unavailable", message)
+    token = raw.get("creator_token")
+    if (
+        room.creator is None
+        or not is_token(token)
+        or not secrets.compare_digest(hash_token(str(token)), room.creator)
+    ):
+        return _error(403, "forbidden", "only the room's creator (creator_token) may do this")
+    return room, raw
+
+
+def seat_param(request: Request, shouxing: bool) -> SeatId | JSONResponse:
+    text = str(request.path_params["seat"])
+    if text == "shouxing" and shouxing:
+        return "shouxing"
+    if text in ("0", "1", "2"):
+        return int(text)
+    known = "0, 1, 2 and shouxing" if shouxing else "0, 1 and 2"
+    return _error(400, "bad_seat", f"seats are {known}, not {quoted(text)}")
+
+
+async def free_seat(request: Request) -> Response:
+    s = server_of(request)
+    found = await creator_request(s, request, frozenset({"creator_token"}))
+    if isinstance(found, JSONResponse):
+        return found
+    room, _ = found
+    seat = seat_param(request, shouxing=True)
+    if isinstance(seat, JSONResponse):
+        return seat
+    if room.state is not None:
+        # Whoever sat in a seat freed mid-hand would read the hand its player held.
+        return _error(409, "hand_in_progress", "a seat is freed only between hands")
+    if not room.free_seat(seat):
+        return _error(409, "bad_seat", f"seat {seat} is not held by a person")
+    return JSONResponse({"v": PROTOCOL_VERSION, "room": room.info()})
+
+
+async def seat_bot(request: Request) -> Response:
+    s = server_of(request)
+    found = await creator_request(s, request, frozenset({"creator_token", "bot"}))
+    if isinstance(found, JSONResponse):
+        return found
+    room, raw = found
+    seat = seat_param(request, shouxing=False)
+    if isinstance(seat, JSONResponse):
+        return seat
+    assert isinstance(seat, int)
+    spec = raw.get("bot", autoplay_bot_name())
+    if not isinstance(spec, str):
+        return _error(400, "bad_bots", f"bot must be a bot kind, not {quoted(spec)}")
+    try:
+        check_spec(spec)
+        kind = get_bot(spec)
+    except WeimaqueError as exc:
+        return _error(400, "bad_bots", f"bot {quoted(spec)}: {clean_text(str(exc), 300)}")
+    del kind
+    if room.seats[seat].kind == "bot":
+        return _error(409, "bad_seat", f"seat {seat} is played by a bot already")
+    if room.seating.present(seat):
+        return _error(
+            409,
+            "seat_connected",
+            f"seat {seat}'s player is connected: only a gone player's "
+            "seat (or an empty one) is given to a bot",
+        )
+    if sum(s.kind == "bot" for s in room.seats) == 2:  # it becomes a room of bots only
+        address = client_address(request.scope)
+        refused = await s.too_many_rooms(address, bots_only=True)
+        if refused is not None:
+            return refused
+        await s.made_room(address, room, bots_only=True)
+    room.give_to_bot(seat, spec)
+    return JSONResponse({"v": PROTOCOL_VERSION, "room": room.info()})
+
+
+async def list_rooms(request: Request) -> Response:
+    # Public rooms, and the rooms whose ids the asker names (its own, from its browser).
+    s = server_of(request)
+    asked = {i for i in request.query_params.get("ids", "").split(",")[:50] if i}
+    listed: dict[str, tuple[float, dict[str, Any]]] = {
+        r.id: (r.table.created, r.info())
+        for r in s.manager.rooms.values()
+        if r.status != "over" and r.opts.club is None and (r.opts.public or r.id in asked)
+    }
+    if s.cluster is not None:
+        # The other processes' rooms, as their owners last wrote them (docs/scale.md).
+        with contextlib.suppress(ClusterUnavailable):
+            for room_id, text in (await s.cluster.lobby()).items():
+                entry = orjson.loads(text)
+                if room_id not in listed and (entry["public"] or room_id in asked):
+                    listed[room_id] = (float(entry["created"]), entry["info"])
+    rooms = sorted(listed.values(), key=lambda found: -found[0])
+    return JSONResponse({"v": PROTOCOL_VERSION, "rooms": [info for _, info in rooms[:50]]})
+
+
+async def room_info(request: Request) -> Response:
+    s = server_of(request)
+    room = await s.room_or_404(request)
+    if isinstance(room, JSONResponse):
+        return room
+    return JSONResponse({"v": PROTOCOL_VERSION, "room": room.info()})
+
+
+async def hands(request: Request) -> Response:
+    s = server_of(request)
+    room = await s.room_or_404(request)
+    if isinstance(room, JSONResponse):
+        return room
+    return JSONResponse(
+        {
+            "v": PROTOCOL_VERSION,
+            "room_id": room.id,
+            "match_number": room.table.match_number,
+            "hands": room.table.all_summaries(),
+            "ledger": room.match.ledger(),
+        }
+    )
+
+
+async def match_record(request: Request) -> Response:
+    s = server_of(request)
+    room = await s.room_or_404(request)
+    if isinstance(room, JSONResponse):
+        return room
+    # The finished hands only (each with its revealed commitment): what ``wmq verify`` reads.
+    # Each hand's own seed is shown once the hand is over, the match seed once the match is
+    # (docs/fairness.md): ``wmq verify`` then checks that every deal follows from it.
+    record = room.match.record()
+    if room.match.is_over():
+        record["seed_text"] = str(record["seed"])
+    else:
+        record.pop("seed", None)
+    record["room_id"] = room.id
+    record["match_number"] = room.table.match_number
+    record["first_hand"] = room.table.first_hand
+    record["hands"] = list(room.match.hands)
+    return JSONResponse(record)
+
+
+async def finished(
+    s: Server, request: Request
+) -> tuple[Room, int, int, dict[str, Any]] | JSONResponse:
+    room = await s.room_or_404(request)
+    if isinstance(room, JSONResponse):
+        return room
+    text = str(request.path_params["number"])
+    if not text.isdecimal() or len(text) > 12:
+        return _error(404, "hand_not_found", f"hand numbers are integers, not {quoted(text)}")
+    number = int(text)
+    found = room.hand_record(number)
+    if found is None:
+        if number == room.hand_number and room.state is not None:
+            return _error(404, "hand_not_finished", f"hand {number} is still being played")
+        return _error(404, "hand_not_found", f"no finished hand {number}")
+    match, record = found
+    return room, number, match, record
+
+
+async def hand(request: Request) -> Response:
+    s = server_of(request)
+    found = await finished(s, request)
+    if isinstance(found, JSONResponse):
+        return found
+    room, number, match, record = found
+    return JSONResponse(
+        {
+            "v": PROTOCOL_VERSION,
+            "room_id": room.id,
+            "number": number,
+            "match": match,
+            "record": record,
+        }
+    )
+
+
+async def hand_replay(request: Request) -> Response:
+    s = server_of(request)
+    found = await finished(s, request)
+    if isinstance(found, JSONResponse):
+        return found
+    room, number, _, record = found
+    steps = await asyncio.to_thread(replay_steps, record)
+    return JSONResponse(
+        {"v": PROTOCOL_VERSION, "room_id": room.id, "number": number, "steps": steps}
+    )
+
+
+async def hand_review(request: Request) -> Response:
+    """复盘 of one seat of a finished hand (bots.review), computed once and kept."""
+    s = server_of(request)
+    found = await finished(s, request)
+    if isinstance(found, JSONResponse):
+        return found
+    room, number, _, record = found
+    body = await review_of(s, request, room.id, number, record)
+    if isinstance(body, JSONResponse):
+        return body
+    return JSONResponse({"v": PROTOCOL_VERSION, "room_id": room.id, "number": number, **body})
+
+
+async def review_of(
+    s: Server, request: Request, room_id: str, number: int, record: dict[str, Any]
+) -> dict[str, Any] | JSONResponse:
+    """复盘 of the seat ``?seat=N`` of hand ``number`` of a room (its ``record``): the body's
+    review fields, or the error to answer."""
+    seat_text = request.query_params.get("seat")
+    if seat_text not in ("0", "1", "2"):
+        return _error(400, "bad_seat", f"seat must be 0, 1 or 2, not {quoted(seat_text)}")
+    seat = int(seat_text)
+    key = (room_id, number, seat)
+    try:
+        result = await s.reviews.get(key, record, client_address(request.scope))
+    except Refused as exc:
+        response = _error(429, "busy", exc.message)
+        response.headers["retry-after"] = str(exc.retry_after)
+        return response
+    except Exception as exc:  # the review process failed (logged by the queue)
+        message = f"the review could not be computed ({type(exc).__name__}); try again"
+        return _error(503, "review_failed", message)
+    body: dict[str, Any] = copy.deepcopy(result)
+    for d in body["decisions"]:
+        d["hand"] = number
+    return body
+
+
+__all__ = [
+    "check_room_body",
+    "create_room",
+    "free_seat",
+    "hand",
+    "hand_replay",
+    "hand_review",
+    "hands",
+    "health",
+    "list_rooms",
+    "match_record",
+    "open_room",
+    "presets",
+    "review_of",
+    "room_by_number",
+    "room_info",
+    "score_api",
+    "seat_bot",
+    "tidy_api",
+]

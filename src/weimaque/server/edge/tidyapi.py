@@ -1,0 +1,58 @@
+"""``POST /api/tidy``: a hand grouped into 坎, 句 and pairs (:mod:`weimaque.analysis.tidy`).
+
+The browser's 自动理牌 asks it once per change of the hand; it is stateless and sees only the
+faces it is sent.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from weimaque.analysis.decompose import PAIR, RUN, TRIPLE
+from weimaque.analysis.tidy import tidy
+from weimaque.cards import FACE_CHARS, counts_of, faces_str
+from weimaque.errors import TooManyCopies, UnknownCard, quoted
+from weimaque.notation import check_copies
+from weimaque.server.edge.scoreapi import ScoreError
+
+#: The most cards a hand holds: the dealer's 21 (RULES §2.2).
+MAX_TIDY_CARDS: Final = 21
+_FACE_INDEX: Final = {c: i for i, c in enumerate(FACE_CHARS)}
+_KINDS: Final = {TRIPLE: "kan", RUN: "run", PAIR: "pair"}
+_SIZES: Final = {TRIPLE: 3, RUN: 3, PAIR: 2}
+
+
+def tidy_request(raw: Any) -> dict[str, Any]:
+    """Group ``{"hand": "一一一二三四五五十"}``: its groups in face order and the loose cards."""
+    if not isinstance(raw, dict):
+        raise ScoreError("bad_request", f"the body must be a JSON object, not {quoted(raw)}")
+    unknown = sorted(quoted(k, 30) for k in set(raw) - {"hand"})
+    if unknown:
+        raise ScoreError("bad_request", f"unknown fields {', '.join(unknown[:5])}; known: hand")
+    hand = raw.get("hand")
+    if not isinstance(hand, str):
+        raise ScoreError("bad_request", f"hand must be a string of faces, not {quoted(hand)}")
+    if len(hand) > MAX_TIDY_CARDS:
+        raise ScoreError(
+            "too_many_cards",
+            f"a hand holds at most {MAX_TIDY_CARDS} cards, not {len(hand)} in {hand[:30]!r}…",
+        )
+    bad = next((c for c in hand if c not in _FACE_INDEX), None)
+    if bad is not None:
+        raise ScoreError(
+            "unknown_card", str(UnknownCard(f"unknown card character {bad!r} in {hand!r}"))
+        )
+    faces = [_FACE_INDEX[c] for c in hand]
+    try:
+        check_copies(faces, hand)
+    except TooManyCopies as exc:
+        raise ScoreError("too_many_copies", str(exc)) from exc
+    found = tidy(counts_of(faces))
+    groups = []
+    for kind, face in found.groups:
+        cards = (face, face + 1, face + 2) if kind == RUN else (face,) * _SIZES[kind]
+        groups.append({"kind": _KINDS[kind], "cards": faces_str(cards)})
+    return {"groups": groups, "loose": faces_str(found.loose)}
+
+
+__all__ = ["MAX_TIDY_CARDS", "tidy_request"]

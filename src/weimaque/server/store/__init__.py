@@ -1,0 +1,1 @@
+"""Persistence on SQLite or PostgreSQL: rooms, matches, hands, players, and the migrations."""

@@ -1,0 +1,543 @@
+"""The hand driver: dealing, applying actions, ending hands and matches, 解散 and 再来一局.
+
+It acts on the room's table (:mod:`.table`) and has the views (:mod:`.views`) tell each
+connection what it may see. Everything it does to a hand is stored first (:mod:`..store.persist`):
+an action is written before it is applied, one at a time (``ActionLock``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from collections.abc import Callable
+from concurrent.futures import Future
+from typing import Any
+
+from weimaque.errors import WeimaqueError
+from weimaque.game.actions import Action
+from weimaque.game.events import Event
+from weimaque.game.record import replay
+from weimaque.game.state import NUM_SEATS, GameState
+from weimaque.match import Settlement
+from weimaque.server.store.accounts import new_code
+from weimaque.server.store.persist import Recorder, on_loop
+from weimaque.server.store.store import StoredRoom
+from weimaque.server.table.clocks import DecisionClocks
+from weimaque.server.table.fairness import commitment, deal_json, new_secret, reveal
+from weimaque.server.table.seats import Conn
+from weimaque.server.table.table import Table
+from weimaque.server.table.views import Views
+from weimaque.server.wire import messages
+from weimaque.server.wire.common import SeatId
+
+
+class ActionLock:
+    """Actions of one room written and applied one at a time, in the order they came.
+
+    Like ``asyncio.Lock``, but a free lock is taken at once (``take``), without waiting for a
+    turn of the event loop: a player's action costs one hop to the store's writer and back.
+    """
+
+    def __init__(self) -> None:
+        """A free lock."""
+        self.held = False
+        self._waiting: deque[asyncio.Future[None]] = deque()
+
+    def take(self) -> bool:
+        """Take the lock if it is free; whether it was."""
+        if self.held:
+            return False
+        self.held = True
+        return True
+
+    async def acquire(self) -> None:
+        """Wait for the lock (in order) and take it."""
+        if self.take():
+            return
+        turn = asyncio.get_running_loop().create_future()
+        self._waiting.append(turn)
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():
+                self.release()  # it was handed over just as the waiter went away
+            raise
+
+    def release(self) -> None:
+        """Hand the lock to the next waiter, or free it."""
+        while self._waiting:
+            turn = self._waiting.popleft()
+            if not turn.done():
+                turn.set_result(None)
+                return
+        self.held = False
+
+    async def __aenter__(self) -> None:
+        await self.acquire()
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.release()
+
+
+class HandDriver:
+    """Deals, applies and ends the hands of a table; ends and starts its matches."""
+
+    def __init__(
+        self,
+        table: Table,
+        views: Views,
+        recorder: Recorder,
+        clocks: DecisionClocks,
+        wake: Callable[[], None],
+    ) -> None:
+        """The driver of ``table``; ``wake`` tells the automatic play the table changed."""
+        self.table = table
+        self.seating = table.seating
+        self.views = views
+        self.out = views.out
+        self.recorder = recorder
+        self.clocks = clocks
+        self.wake = wake
+        #: Held while an action is written and applied: one at a time, in order.
+        self.acting = ActionLock()
+
+    # ----------------------------------------------------------------- the hand
+
+    def ready_to_deal(self) -> bool:
+        """Whether the next hand may be dealt now (docs/protocol.md §2.4).
+
+        A match's first hand is dealt as soon as the seats are taken. Later ones: once somebody
+        pressed 下一局 and nobody the deal waits for (``decides_next``) still has to, or when the
+        countdown ends; a table of bots deals after its bot delay. A resting room (no person
+        holding a seat is connected) deals nothing.
+        """
+        if (
+            self.table.state is not None
+            or self.table.match.is_over()
+            or not self.seating.all_taken()
+            or self.table.resting()
+        ):
+            return False
+        if self.recorder.failing is not None:
+            return False  # a hand nobody could act in: dealt once the store writes again
+        if not self.table.match.hands:
+            return True
+        if self.seating.all_bots():
+            return self.table.clock() >= self.table.between_since + self.table.auto_delay()
+        pressed = any(seat.ready for seat in self.seating.seats if seat.kind == "human")
+        if pressed and not any(
+            self.table.decides_next(s) and not self.seating.seats[s].ready for s in range(NUM_SEATS)
+        ):
+            return True
+        deadline = self.table.next_deadline
+        return deadline is not None and self.table.clock() >= deadline
+
+    def presence(self) -> bool:
+        """Note whether the room rests now (no person holding a seat connected: no countdown,
+        no deal, its match closed after ``rest_seconds``; docs/protocol.md §2.4); a player
+        back restarts the countdown. Whether anything changed."""
+        table = self.table
+        if table.resting():
+            if table.empty_since is not None:
+                return False
+            table.empty_since = table.clock()
+            table.next_deadline = None
+            return True
+        if table.empty_since is None:
+            return False
+        table.empty_since = None
+        self.maybe_deal()
+        return True
+
+    def close_if_idle(self) -> bool:
+        """Close the match of a room nobody came back to in time, as it stands (a hand in
+        progress is played out by 托管 first); whether it did."""
+        deadline = self.table.rest_deadline()
+        if deadline is None or self.table.state is not None or self.table.clock() < deadline:
+            return False
+        self.dissolve("idle")
+        return True
+
+    def resume(self, stored: StoredRoom, deal_of: Callable[[int], tuple[str, str] | None]) -> None:
+        """The table as the store left it (a room read back, docs/protocol.md §5): its finished
+        hands replayed, a 解散 kept, the hand in progress dealt again with its stored actions
+        (``deal_of`` gives a hand's stored commitment and secret). Nothing is sent."""
+        table = self.table
+        table.match_number = stored.match_number
+        table.archive = list(stored.archive)
+        match = table.match
+        last: GameState | None = None
+        settlement: Settlement | None = None
+        for record in stored.hands:
+            match.current = last = replay(record)
+            settlement = match.finish_hand()
+            # What a replay cannot give back: the revealed commitment, the deal as dealt and
+            # the hand's 回放码.
+            for key in ("fairness", "deal", "replay_code"):
+                if key in record:
+                    match.hands[-1][key] = record[key]
+        if last is not None and settlement is not None:
+            table.last_state = last
+            table.last_hand = self.views.hand_end(table.hand_number, last, settlement)
+        if stored.dissolved and not match.is_over():
+            # Ended early (解散): settled as it stood, the hand then in progress dropped.
+            match.end_early()
+            table.dissolved = True
+            table.ended_by = stored.ended_by
+        current = stored.current
+        if current is not None and not match.is_over():
+            state = match.start_hand()
+            if state.seed != current["seed"] or state.dealer != current["dealer"]:
+                raise WeimaqueError(f"room {table.id}: stored hand does not follow the match")
+            shouxing = self.seating.shouxing is not None
+            gate = self.views.gate
+            gate.dealt(state, shouxing)
+            for seat, text in current["actions"]:
+                gate.replay(state, int(seat), Action.parse(text), shouxing)
+            table.last_hand = table.last_state = None
+            found = deal_of(table.hand_number)
+            if found is not None:
+                table.deal_commitment, table.deal_secret = found
+            self.track()
+            if state.is_terminal():
+                self.end_hand()
+        elif not match.is_over() and match.hands:
+            self.countdown()  # between hands: a fresh countdown to the next deal
+
+    def countdown(self) -> bool:
+        """Between hands with every seat taken: start the countdown if none runs; whether it did.
+
+        It starts when a hand ends, and again when the table fills after a seat was left empty
+        (a seat emptied between hands stops it), or when a player comes back to a resting room
+        (which runs none).
+        """
+        seconds = self.table.opts.next_seconds
+        if (
+            seconds is None
+            or self.table.next_deadline is not None
+            or self.table.status != "between_hands"
+            or not self.seating.all_taken()
+            or self.table.resting()
+        ):
+            return False
+        self.table.next_deadline = self.table.clock() + seconds
+        return True
+
+    def maybe_deal(self, origin: Conn | None = None, re: Any = None) -> bool:
+        """Deal the next hand if the room is ready; send everyone a snapshot."""
+        self.out.flush()
+        if self.countdown():
+            self.out.room_changed()
+        if not self.ready_to_deal():
+            return False
+        state = self.table.match.start_hand()
+        for seat in self.seating.seats:
+            seat.ready = False
+        self.table.next_deadline = None
+        self.table.last_hand = None
+        self.table.last_state = None
+        # Who plays this hand themselves from its deal (docs/protocol.md §7.4).
+        self.table.attended = {
+            s
+            for s, seat in enumerate(self.seating.seats)
+            if seat.kind == "human" and self.seating.connected(s) and not seat.autoplay
+        }
+        self._commit(state.seed)
+        self.recorder.hand_started(self.table.hand_number, self.table.rules, state)
+        self.track()
+        self.views.send_deal(origin, re)
+        if state.is_terminal():  # a deal win is decided by actions, but be safe
+            self.end_hand()
+        self.wake()
+        return True
+
+    def _commit(self, seed: int | None) -> None:
+        """Commit to the new hand's seed with a fresh secret, stored before anyone plays."""
+        if seed is None:  # a hand dealt from explicit cards (tests) has no seed to commit to
+            self.table.deal_commitment = self.table.deal_secret = None
+            return
+        secret = new_secret()
+        self.table.deal_commitment, self.table.deal_secret = commitment(secret, seed), secret
+        self.recorder.deal(self.table.hand_number, self.table.deal_commitment, secret)
+
+    def _reveal(self, record: dict[str, Any], state: Any) -> None:
+        """Add the revealed secret and the deal to a finished hand's record."""
+        if self.table.deal_secret is not None and state.seed is not None:
+            record["fairness"] = reveal(self.table.deal_secret, state.seed)
+            record["deal"] = deal_json(state)
+        self.table.deal_commitment = self.table.deal_secret = None
+
+    def track(self) -> None:
+        """Start the decision clock of each seat posed a decision (docs/protocol.md §3).
+
+        A clock starts with the turn timer then in force and runs until the decision ends: a
+        seat's action (``apply``) or the end of the hand. Nothing else restarts it.
+        """
+        state = self.table.state
+        self.clocks.track(() if state is None else state.to_act(), self.table.turn_seconds)
+
+    async def logged(self, seat: int, action: Action) -> bool:
+        """Write a verified action as the next of the hand in progress, before it is applied
+        (the caller holds ``acting``); whether the hand is still where it was, to apply it.
+
+        Raise ``StoreUnavailable`` when the store cannot write it: then nothing was written.
+        Only a vote to 解散 can drop the hand meanwhile, and its write removes the action again.
+        """
+        state = self.table.state
+        assert state is not None
+        before = len(state.actions)
+        await self.recorder.action(self.table.hand_number, state, seat, action)
+        return self.table.state is state and len(state.actions) == before
+
+    async def play(self, seat: int, action: Action, auto: bool = True) -> bool:
+        """Write and then apply a verified action of the seat that must decide; whether it was
+        applied (no connection is answered: the driver's and the tests' way to act)."""
+        async with self.acting:
+            state = self.table.state
+            if state is None or not state.can(seat, action):
+                return False
+            if not await self.logged(seat, action):
+                return False
+            self.apply(seat, action, auto=auto)
+            return True
+
+    def apply(
+        self,
+        seat: int,
+        action: Action,
+        auto: bool,
+        origin: Conn | None = None,
+        re: Any = None,
+    ) -> None:
+        """Apply a verified action and send each connection what it may see of it.
+
+        In a room with a store the action is in the store already (``logged``).
+        """
+        self.out.flush()
+        state = self.table.state
+        assert state is not None
+        first = len(state.events)
+        before = state.copy()
+        state.apply(seat, action)
+        new: list[Event] = state.events[first:]
+        self.clocks.end(seat)
+        self.track()
+        self.views.send_events(new, first, seat, action, auto, origin, re, before)
+        if state.is_terminal():
+            self.end_hand()
+        self.wake()
+
+    def end_hand(self) -> None:
+        """The hand in progress is over: settle it, store it, tell the table."""
+        self.out.flush()  # the last action's news goes out with the hand still in place
+        table = self.table
+        state = table.state
+        assert state is not None and state.result is not None
+        number = table.hand_number
+        settlement = table.match.finish_hand()
+        record = table.match.hands[-1]
+        record["replay_code"] = new_code()  # the hand's 回放码 (docs/protocol.md §7.4)
+        self._reveal(record, state)
+        table.last_state = state
+        table.last_hand = last = self.views.hand_end(number, state, settlement)
+        last["fairness"] = record.get("fairness")
+        table.between_since = table.clock()
+        for seat in self.seating.seats:
+            seat.ready = False  # 托管 stays on until its player cancels it
+        self.clocks.clear()
+        over = table.match.is_over()
+        table.next_deadline = None
+        played, ranked = self.counts()
+        if over:
+            table.vote = None  # the match ended on its own: nothing left to vote on
+            table.closing = False
+        else:
+            self.countdown()
+        # The hand's end follows from its last action, stored before it was applied: a restart
+        # ends the hand again if this write has not been made (the store keeps trying it).
+        self.recorder.hand_finished(
+            number,
+            record,
+            table.match.ledger(),
+            over,
+            match=table.match_number,
+            players=[
+                (s.player, s.name, s.bot if s.kind == "bot" else None) for s in self.seating.seats
+            ],
+            club=table.opts.club,
+            played=played,
+            ranked=ranked,
+        )
+        self.out.send_all(messages.hand_end(last))
+        if over:
+            self.out.send_all(self.match_end())
+        elif table.closing:
+            # A player left mid-hand: the hand was played out, and the match ends with it.
+            self.dissolve("leave")
+            return
+        self.out.room_changed()
+
+    def counts(self) -> tuple[bool, bool]:
+        """Whether the hand now ending counts for 战绩 (a person played it themselves, not
+        托管 all through) and for a 亲友圈's leaderboard (two people played it, at a table
+        with no chosen seed); docs/protocol.md §7.4."""
+        table = self.table
+        people = {s for s, seat in enumerate(self.seating.seats) if seat.kind == "human"}
+        attended = table.attended & people
+        return bool(attended), len(attended) >= 2 and table.opts.seed is None
+
+    def match_end(self) -> messages.MatchEnd:
+        """The ``match_end`` message: the current match's totals as they stand now."""
+        match = self.table.match
+        ranking = sorted(range(NUM_SEATS), key=lambda s: (-match.scores[s], s))
+        return messages.match_end(
+            match_number=self.table.match_number,
+            dissolved=self.table.dissolved,
+            ended_by=self.table.ended_by,
+            hands_played=len(match.hands),
+            ledger=match.ledger(),
+            scores=list(match.scores),
+            final_pool_share=None if match.final_share is None else list(match.final_share),
+            ranking=ranking,
+            hands=self.table.summaries(),
+            # Over, the match shows the seed every deal came from (docs/fairness.md).
+            seed=match.seed,
+        )
+
+    # ----------------------------------------------------------------- 解散 and 再来一局
+
+    def settle_vote(self) -> None:
+        """Close the open vote if it is decided: passed (the match ends now) or refused."""
+        vote = self.table.vote
+        if vote is None or self.recorder.refused() is not None:
+            return  # a process whose lease is not trusted decides nothing (docs/scale.md)
+        now = self.table.clock()
+        refused = vote.refused_by()
+        voters = [
+            s for s, seat in enumerate(self.seating.seats) if seat.kind == "human" and seat.taken
+        ]
+        present = self.seating.present
+        if refused:
+            self.table.vote = None
+            self.table.refused[vote.by] = now
+            self.out.send_all(messages.vote_result(passed=False, by=vote.by, refused_by=refused))
+            self.out.room_changed()
+        elif vote.passed(voters, now, present):
+            self.table.vote = None
+            self.out.send_all(messages.vote_result(passed=True, by=vote.by, refused_by=[]))
+            if self.table.state is not None and voters == [vote.by]:
+                # Nobody but bots to agree: the hand is not dropped (no deal is redealt at
+                # will); 托管 plays it out, it counts, and the match ends with it.
+                self.leave_after_hand(vote.by)
+            else:
+                self.dissolve()
+        elif now >= vote.deadline:
+            # Lapsed: a silent player whose connection dropped has not agreed.
+            absent = vote.absent(voters, present)
+            self.table.vote = None
+            self.table.refused[vote.by] = now
+            self.out.send_all(
+                messages.vote_result(passed=False, by=vote.by, refused_by=[], absent=absent)
+            )
+            self.out.room_changed()
+
+    def leave_after_hand(self, seat: int) -> None:
+        """The seat's player leaves a match played against bots only, mid-hand: 托管 plays the
+        hand out, and the match ends as it stands when the hand does (docs/protocol.md §2.4)."""
+        self.table.closing = True
+        self.seating.seats[seat].autoplay = True
+        self.out.room_changed()
+        self.wake()
+
+    def dissolve(self, how: str = "vote") -> None:
+        """The match ends now, settled as it stands; a hand in progress is dropped unseen.
+
+        ``how``: 解散 by a vote, a player who left a match against bots, or a room nobody
+        came back to (closed idle).
+        """
+        self.out.flush()
+        abandoned = self.table.hand_number if self.table.state is not None else None
+        self.table.match.end_early()
+        self.table.dissolved = True
+        self.table.ended_by = how
+        self.table.closing = False
+        self.table.vote = None
+        self.clocks.clear()
+        # The dropped hand's deal is never revealed: it was not played out.
+        self.table.deal_commitment = self.table.deal_secret = None
+        self.table.next_deadline = None
+        replies = self.views.reset().replies
+        self.wake()
+        # The end is announced once it is written: a table told the match is over finds it
+        # over after a restart (docs/protocol.md, "What is acknowledged is stored").
+        done = self.recorder.match_ended(self.table.match.ledger(), abandoned, how)
+        if done is None:
+            self._announce_dissolved(replies)
+        else:
+            on_loop(done, lambda finished: self._dissolved(finished, replies))
+
+    def _dissolved(self, done: Future[None], replies: dict[Conn, Any]) -> None:
+        """The dissolution's write is done: announced if it was made. One refused because a
+        newer owner holds the room (docs/scale.md) is not: the room is let go meanwhile."""
+        if not done.cancelled() and done.exception() is None:
+            self._announce_dissolved(replies)
+
+    def _announce_dissolved(self, replies: dict[Conn, Any]) -> None:
+        """Tell the table the dissolved match is over: its end, then everyone's view of the
+        table without the dropped hand (answers held by a claim window go out with it)."""
+        self.out.send_all(self.match_end())
+        for conn in list(self.seating.conns):
+            conn.send(self.views.snapshot(conn, replies.pop(conn, None)))
+        self.out.room_changed()
+
+    def settle_rematch(self) -> None:
+        """Start the next match if the 再来一局 window is decided; close it if nobody chose."""
+        rematch = self.table.rematch
+        if rematch is None or self.recorder.refused() is not None:
+            return  # a process whose lease is not trusted decides nothing (docs/scale.md)
+        now = self.table.clock()
+        seated = self.seating.people()
+        if rematch.ready(seated, now):
+            self.start_match({s for s in seated if s in rematch.chosen})
+        elif now >= rematch.deadline:
+            self.table.rematch = None
+            self.out.room_changed()
+
+    def start_match(self, keep: set[SeatId]) -> None:
+        """再来一局: the next match, same rules, a fresh seed; people not in ``keep`` lose their
+        seats (bots keep theirs)."""
+        self.out.flush()
+        freed = [s for s in self.seating.people() if s not in keep]
+        for seat_id in freed:
+            self.clear_seat(seat_id)
+        self.table.next_match()
+        self.views.reset()
+        for s, seat in enumerate(self.seating.seats):
+            seat.ready = False
+            if s in keep:
+                seat.autoplay = False  # they chose to play on: they are at the table
+        table = self.table
+        self.recorder.match_started(table.match_number, table.seed, self.seating.to_store())
+        self.notify_freed(freed)
+        if not self.maybe_deal():
+            self.views.send_snapshots()
+        self.out.room_changed()
+        self.wake()
+
+    def clear_seat(self, seat_id: SeatId) -> None:
+        """A person's seat is given up: its token stops working (its connections are told by
+        ``notify_freed``). A seat emptied between hands stops the countdown."""
+        self.seating.clear(seat_id)
+        if self.table.state is None:
+            self.table.next_deadline = None
+
+    def notify_freed(self, freed: list[SeatId], origin: Conn | None = None, re: Any = None) -> None:
+        """The connections of freed seats become spectators: a welcome and a snapshot each."""
+        for conn in list(self.seating.conns):
+            seat = conn.seat if conn.seat is not None else conn.held
+            if seat is None or seat not in freed:
+                continue
+            conn.seat = conn.held = conn.token = None
+            reply = re if conn is origin else None
+            conn.send(self.views.welcome(conn, reply))
+            conn.send(self.views.snapshot(conn, reply))

@@ -1,0 +1,375 @@
+"""A room's table: its seats, the match played on them and the hand in progress, and the
+public room information (RoomInfo, docs/protocol.md §1) that follows from them.
+
+The table holds state and answers questions about it; it sends nothing. The other parts of a
+room (:mod:`.rooms`) act on it: the hand driver (:mod:`.driver`) deals and applies, the views
+(:mod:`.views`) tell each connection what it may see, the automatic play (:mod:`.autoplay`)
+keeps the clocks.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+import time
+from collections.abc import Callable
+from typing import Any, Final, Literal
+
+from weimaque.game.state import GameState
+from weimaque.match import Match
+from weimaque.rules.config import RuleConfig
+from weimaque.rules.registry import overrides_of
+from weimaque.server.table.clocks import timed
+from weimaque.server.table.options import DEFAULT_TURN_SECONDS, RoomOptions
+from weimaque.server.table.seats import Seating
+from weimaque.server.table.votes import Rematch, Vote
+from weimaque.server.wire.messages import Timer
+
+Status = Literal["waiting", "playing", "between_hands", "over"]
+
+#: Decision numbers per hand: a hand's decisions are numbered from ``hand_key * DECISION_SPAN``
+#: (docs/protocol.md §2.2). A hand has far fewer events and actions than this (its stock holds
+#: 22 cards), so numbers never repeat over a room's life.
+DECISION_SPAN: Final = 10_000
+
+
+def hand_summary(
+    number: int, record: dict[str, Any], room_id: str, match: int = 1
+) -> dict[str, Any]:
+    """The summary of a finished hand (no deal, no actions): hand ``number`` of the room, played
+    in its match ``match``."""
+    result = record.get("result") or {}
+    return {
+        "number": number,
+        "match": match,
+        "dealer": record["dealer"],
+        "winner": result.get("winner"),
+        "total": result.get("total", 0),
+        "chou": result.get("winner") is None,
+        "settlement": record.get("settlement"),
+        "record_url": f"/api/rooms/{room_id}/hands/{number}",
+        "code": record.get("replay_code"),
+    }
+
+
+class Table:
+    """A table of three seats playing matches one after another (RULES §8.6): its state."""
+
+    def __init__(
+        self,
+        room_id: str,
+        opts: RoomOptions,
+        rules: RuleConfig,
+        seed: int,
+        seating: Seating,
+        created: float | None = None,
+    ) -> None:
+        """A table with a fresh match of ``seed``."""
+        self.id = room_id
+        self.opts = opts
+        self.rules = rules
+        self.seed = seed
+        self.seating = seating
+        self.created = created if created is not None else time.time()
+        self.match = Match.new(rules, seed)
+        #: Where the bots' choices come from (one stream per match).
+        self.rng = random.Random(f"{seed}:bots")
+        #: The room's clock (monotonic seconds); a test may give a room a clock of its own.
+        self.clock: Callable[[], float] = time.monotonic
+        #: The least pause before an automatic move where no person holding a seat is connected
+        #: (the server's ``unattended_delay_ms``; docs/protocol.md §6).
+        self.unattended_delay = 0.0
+        #: The match's number in the room (1 for the first; 再来一局 starts the next).
+        self.match_number = 1
+        #: (match number, record) of every finished hand of the room's earlier matches.
+        self.archive: list[tuple[int, dict[str, Any]]] = []
+        #: The match was ended by a vote (解散).
+        self.dissolved = False
+        self.vote: Vote | None = None
+        self.rematch: Rematch | None = None
+        #: When each seat's last proposal to 解散 was refused.
+        self.refused: dict[int, float] = {}
+        #: The ``hand_end`` payload of the last finished hand, and that hand, until the next deal.
+        self.last_hand: dict[str, Any] | None = None
+        self.last_state: GameState | None = None
+        #: When the last hand ended (a table of bots deals the next after its bot delay).
+        self.between_since = self.clock()
+        #: Between hands: when the countdown deals the next hand (None: no countdown runs).
+        self.next_deadline: float | None = None
+        #: The published commitment to the hand in progress and its secret (docs/fairness.md).
+        self.deal_commitment: str | None = None
+        self.deal_secret: str | None = None
+        #: The room's six-digit number, read out to join it (docs/protocol.md §1), if it has one.
+        self.number: str | None = None
+        #: Seconds a resting room waits for a player before its match is closed as it stands
+        #: (the server's ``rest_seconds``; docs/protocol.md §2.4).
+        self.rest_seconds = 600.0
+        #: Since when no person holding a seat has been connected (None: someone is, or no
+        #: person holds a seat): the room rests.
+        self.empty_since: float | None = None
+        #: The match ends as it stands once the hand in progress is over (a player who left).
+        self.closing = False
+        #: How the current match ended early: "vote" (解散), "leave" or "idle"; None if not.
+        self.ended_by: str | None = None
+        #: The seats whose player played the hand in progress themselves at some moment (not
+        #: 托管 from its deal to its end): a hand none did counts nowhere (§7.4).
+        self.attended: set[int] = set()
+
+    # ----------------------------------------------------------------- state
+
+    @property
+    def state(self) -> GameState | None:
+        """The hand in progress, or None."""
+        return self.match.current
+
+    @property
+    def hand_number(self) -> int:
+        """The room-wide number of the current (or last) hand; 0 before the room's first deal.
+
+        Hands are numbered across the room's matches, so a number names one hand for good.
+        """
+        played = len(self.archive) + len(self.match.hands)
+        return played + (1 if self.match.current is not None else 0)
+
+    @property
+    def hand_key(self) -> int:
+        """A number of the current (or last) hand that grows with every hand dealt in the room.
+
+        ``hand_number`` plus the matches before this one: a 解散 drops its hand and gives its
+        number to the next hand dealt, which is the next match's, so only this never repeats.
+        """
+        return self.hand_number + self.match_number - 1
+
+    @property
+    def first_hand(self) -> int:
+        """The room-wide number of the current match's first hand."""
+        return len(self.archive) + 1
+
+    @property
+    def status(self) -> Status:
+        """waiting, playing, between_hands or over."""
+        if self.match.current is not None:
+            return "playing"
+        if self.match.is_over():
+            return "over"
+        return "between_hands" if self.match.hands else "waiting"
+
+    @property
+    def turn_seconds(self) -> int | None:
+        """The turn timer in force: the room's, or none only while every player agrees.
+
+        A room created without a timer (``turn_seconds`` null) plays without one only when every
+        person at the table has agreed (``no_timer``); until then the default timer runs.
+        """
+        if self.opts.turn_seconds is not None:
+            return self.opts.turn_seconds
+        players = [s for s in self.seating.seats if s.kind == "human"]
+        if all(s.taken and s.no_timer for s in players):
+            return None
+        return DEFAULT_TURN_SECONDS
+
+    def decides_next(self, seat: int) -> bool:
+        """Whether the seat's player is one the next deal waits for: a person at the table, not
+        offline, not under 托管 nor watching (docs/protocol.md §2.4)."""
+        s = self.seating.seats[seat]
+        return (
+            s.kind == "human"
+            and s.taken
+            and seat not in self.seating.offline
+            and not (s.autoplay or s.away)
+            and not (self.opts.autoplay_absent and not self.seating.present(seat))
+        )
+
+    def resting(self) -> bool:
+        """Whether the room rests: a person holds a seat and none of them is connected
+        (playing or watching). A resting room deals no hand (docs/protocol.md §2.4)."""
+        people = [s for s, seat in enumerate(self.seating.seats) if seat.kind == "human"]
+        return any(self.seating.seats[s].taken for s in people) and not any(
+            self.seating.present(s) for s in people
+        )
+
+    def rest_deadline(self) -> float | None:
+        """When a resting room's match is closed as it stands (None: it is not resting, or
+        has no match under way to close)."""
+        if self.empty_since is None or self.match.is_over():
+            return None
+        if not self.match.hands and self.match.current is None:
+            return None  # nothing dealt yet: the seats are freed instead (§7)
+        return self.empty_since + self.rest_seconds
+
+    def seat_ready(self, seat: int) -> bool:
+        """RoomInfo's ``ready``: a bot, or a taken seat the next deal does not wait for."""
+        s = self.seating.seats[seat]
+        if s.kind == "bot":
+            return True
+        return s.taken and (s.ready or not self.decides_next(seat))
+
+    def info(self) -> dict[str, Any]:
+        """RoomInfo (docs/protocol.md §1)."""
+        now = self.clock()
+        seats = []
+        for s, seat in enumerate(self.seating.seats):
+            seats.append(
+                {
+                    "seat": s,
+                    "kind": seat.kind,
+                    "bot": seat.bot,
+                    "taken": seat.taken,
+                    "name": seat.name,
+                    "connected": seat.kind == "bot" or self.seating.connected(s),
+                    "offline": s in self.seating.offline,
+                    "autoplay": seat.autoplay,
+                    "away": seat.away,
+                    "no_timer": seat.no_timer,
+                    "ready": self.seat_ready(s),
+                    "player_id": seat.player,
+                }
+            )
+        sx = self.seating.shouxing
+        return {
+            "room_id": self.id,
+            "status": self.status,
+            "rules": {
+                "id": self.rules.id,
+                "name": self.rules.name,
+                "overrides": overrides_of(self.rules),
+            },
+            "seats": seats,
+            "shouxing": None
+            if sx is None
+            else {
+                "taken": sx.taken,
+                "name": sx.name,
+                "connected": self.seating.connected("shouxing"),
+            },
+            "spectators": sum(1 for c in self.seating.conns if c.seat is None),
+            "same_network": self.seating.same_network(),
+            "club": self.opts.club,
+            "public": self.opts.public,
+            # A chosen seed makes a practice room: everyone sees it before sitting down.
+            "practice": self.opts.seed is not None,
+            **({} if self.opts.seed is None else {"practice_seed": self.opts.seed}),
+            "turn_seconds": self.turn_seconds,
+            "no_timer_asked": self.opts.turn_seconds is None,
+            "autoplay_absent": self.opts.autoplay_absent,
+            "bot_delay_ms": self.opts.bot_delay_ms,
+            "next_seconds": self.opts.next_seconds,
+            "vote_seconds": self.opts.vote_seconds,
+            "hand_number": self.hand_number,
+            "hands_played": len(self.match.hands),
+            "match_hands": self.rules.match_hands,
+            "match_over": self.match.is_over(),
+            "match_number": self.match_number,
+            "first_hand": self.first_hand,
+            "dissolved": self.dissolved,
+            "ended_by": self.ended_by,
+            "number": self.number,
+            "closing": self.closing,
+            "resting": self.rest_info(now),
+            "next_hand": self.next_hand_info(now),
+            "vote": self.vote_info(now),
+            "rematch": self.rematch_info(now),
+        }
+
+    def rest_info(self, now: float) -> Timer | None:
+        """While the room rests: the clock to the close of its match."""
+        deadline = self.rest_deadline()
+        if deadline is None:
+            return None
+        return timed(deadline, now, int(self.rest_seconds))
+
+    def next_hand_info(self, now: float) -> Timer | None:
+        deadline, seconds = self.next_deadline, self.opts.next_seconds
+        if deadline is None or seconds is None or self.status != "between_hands":
+            return None
+        return timed(deadline, now, seconds)
+
+    def vote_info(self, now: float) -> dict[str, Any] | None:
+        vote = self.vote
+        if vote is None:
+            return None
+        return {
+            "kind": "dissolve",
+            "by": vote.by,
+            **timed(vote.deadline, now, vote.seconds),
+            "answers": list(vote.answers),
+        }
+
+    def rematch_info(self, now: float) -> dict[str, Any] | None:
+        rematch = self.rematch
+        if rematch is None:
+            return None
+        return {
+            # A bot plays on in the next match: it has chosen.
+            "chosen": [
+                seat.kind == "bot" or s in rematch.chosen
+                for s, seat in enumerate(self.seating.seats)
+            ],
+            "shouxing": None if self.seating.shouxing is None else "shouxing" in rematch.chosen,
+            **timed(rematch.deadline, now, rematch.seconds),
+        }
+
+    def summaries(self) -> list[dict[str, Any]]:
+        """Summaries of the current match's finished hands (numbered room-wide)."""
+        first, match = self.first_hand, self.match_number
+        return [
+            hand_summary(first + n, rec, self.id, match) for n, rec in enumerate(self.match.hands)
+        ]
+
+    def all_summaries(self) -> list[dict[str, Any]]:
+        """Summaries of every finished hand of the room, each with its match's number."""
+        done = [(m, rec) for m, rec in self.archive]
+        done += [(self.match_number, rec) for rec in self.match.hands]
+        return [hand_summary(n, rec, self.id, m) for n, (m, rec) in enumerate(done, 1)]
+
+    def hand_record(self, number: int) -> tuple[int, dict[str, Any]] | None:
+        """(match number, record) of the room's finished hand ``number``, or None."""
+        if 1 <= number <= len(self.archive):
+            return self.archive[number - 1]
+        index = number - self.first_hand
+        if 0 <= index < len(self.match.hands):
+            return self.match_number, self.match.hands[index]
+        return None
+
+    def match_info(self) -> dict[str, Any]:
+        """Match totals for snapshots."""
+        return {
+            "number": self.match_number,
+            "scores": list(self.match.scores),
+            "ledger": self.match.ledger(),
+            "hands_played": len(self.match.hands),
+            "match_hands": self.rules.match_hands,
+            "over": self.match.is_over(),
+            "dissolved": self.dissolved,
+            "hands": self.summaries(),
+        }
+
+    def next_match(self) -> None:
+        """再来一局: the finished match's hands go to the archive, and a fresh match begins with the
+        same rules and a new seed (the OS CSPRNG's, or derived from a practice room's seed)."""
+        self.archive.extend((self.match_number, rec) for rec in self.match.hands)
+        self.match_number += 1
+        if self.opts.seed is None:
+            self.seed = secrets.randbits(63)
+        else:
+            self.seed = random.Random(f"{self.opts.seed}:match:{self.match_number}").getrandbits(63)
+        self.match = Match.new(self.rules, self.seed)
+        self.rng = random.Random(f"{self.seed}:bots")
+        self.dissolved = self.closing = False
+        self.ended_by = None
+        self.vote = self.rematch = None
+        self.refused.clear()
+        self.last_hand = self.last_state = None
+        self.next_deadline = None
+
+    def auto_delay(self) -> float:
+        """Seconds before an automatic move: the room's ``bot_delay_ms``, and at least the
+        server's ``unattended_delay_ms`` at a table where no person holding a seat is connected
+        (a table of bots, or one its players left to 托管; docs/protocol.md §6)."""
+        delay = self.opts.bot_delay_ms / 1000
+        if delay < self.unattended_delay and not self.seating.anyone_present():
+            return self.unattended_delay
+        return delay
+
+
+__all__ = ["DECISION_SPAN", "Status", "Table", "hand_summary"]

@@ -1,0 +1,1 @@
+"""A player's WebSocket messages (docs/protocol.md §2), both ways: typed and strictly parsed."""
