@@ -7,7 +7,7 @@ Every message about the hand is built from ``observation(state, viewer)`` and
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any
 
 from weimaque.game.actions import Action
 from weimaque.game.events import Event, Viewer, Won
@@ -58,8 +58,6 @@ def replay_steps(record: dict[str, Any]) -> list[dict[str, Any]]:
     return steps
 
 
-#: Events that turn up or put down a card another seat may win on.
-CARD_EVENTS: Final = frozenset({"drew", "discard", "release", "wei"})
 ViewCache = dict[Viewer, tuple[Observation | None, dict[str, Any] | None, dict[str, Any] | None]]
 
 
