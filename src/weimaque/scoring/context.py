@@ -13,7 +13,6 @@ from weimaque.notation import Source
 from weimaque.rules.config import RuleConfig
 
 EIGHT_SMALL: Final = 7
-EIGHT_BIG: Final = 17
 
 
 @dataclass(frozen=True, slots=True)
