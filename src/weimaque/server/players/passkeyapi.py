@@ -38,8 +38,6 @@ from weimaque.server.wire.common import PROTOCOL_VERSION
 #: How long a ceremony's challenge is good.
 CHALLENGE_SECONDS: Final = 60.0
 RP_NAME: Final = "安乡偎麻雀"
-#: The fields of a ceremony's answer.
-ANSWER: Final = frozenset({"ticket", "credential"})
 
 
 def _party(request: Request) -> tuple[str, str] | JSONResponse:
