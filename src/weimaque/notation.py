@@ -53,6 +53,9 @@ _KIND_ALIASES: Final[dict[str, str]] = {
     "胡": "win",
 }
 
+#: The meld kinds by name, typed (``zichi`` is a 吃 with ``own``, RULES §7.4.4).
+_MELD_KINDS: Final[dict[str, MeldKind]] = {"peng": "peng", "wei": "wei", "chi": "chi"}
+
 _KIND_CHINESE: Final[dict[str, str]] = {
     "peng": "碰",
     "wei": "偎",
@@ -167,16 +170,19 @@ class Meld:
         own = kind == "zichi"
         if own:
             kind = "chi"
-        if kind not in ("peng", "wei", "chi"):
+        meld_kind = _MELD_KINDS.get(kind)
+        if meld_kind is None:
             raise InvalidMeld(f"unknown meld kind {kind!r} in {quoted!r}")
         if len(fs) != 3:
             raise InvalidMeld(f"a meld has exactly 3 cards, got {len(fs)} in {quoted!r}")
-        if kind == "chi":
+        if meld_kind == "chi":
             if not is_run(fs):
                 raise InvalidMeld(f"吃 needs a run of one case, not {quoted!r}")
         elif not fs[0] == fs[1] == fs[2]:
-            raise InvalidMeld(f"{_KIND_CHINESE[kind]} needs three identical cards, not {quoted!r}")
-        return cls(kind, (fs[0], fs[1], fs[2]), own)  # type: ignore[arg-type]
+            raise InvalidMeld(
+                f"{_KIND_CHINESE[meld_kind]} needs three identical cards, not {quoted!r}"
+            )
+        return cls(meld_kind, (fs[0], fs[1], fs[2]), own)
 
     @classmethod
     def parse(cls, text: str) -> Meld:

@@ -103,9 +103,7 @@ class _Table:
         self.rules = view.rules
         self.hand: Counts = view.hand()
         self.melds: tuple[Meld, ...] = tuple(
-            Meld(m.kind, m.faces)  # type: ignore[arg-type]
-            for m in obs.melds[seat]
-            if m.faces is not None
+            Meld(m.kind, m.faces) for m in obs.melds[seat] if m.faces is not None
         )
         self.claim_card = view.claim_card()
         self.unseen = [max(0, COPIES - n) for n in obs.seen_counts()]

@@ -217,11 +217,7 @@ def record_hands(record: Mapping[str, Any]) -> list[tuple[int, dict[str, Any]]]:
 
 
 def _melds(view: BotView) -> tuple[Meld, ...]:
-    return tuple(
-        Meld(m.kind, m.faces)  # type: ignore[arg-type]
-        for m in view.obs.melds[view.seat]
-        if m.faces is not None
-    )
+    return tuple(Meld(m.kind, m.faces) for m in view.obs.melds[view.seat] if m.faces is not None)
 
 
 def _waits_after(view: BotView, action: Action) -> bool:

@@ -52,6 +52,7 @@ from weimaque.cards import NUM_FACES, faces_str
 from weimaque.game.actions import NUM_ACTIONS, Action
 from weimaque.game.events import Viewer, sees_hand
 from weimaque.game.state import NUM_SEATS, STOCK_SIZE, GameState, TableMeld
+from weimaque.notation import MeldKind
 
 ORIGINS: Final = ("deal", "discard", "draw", "wei", "release")
 PHASES: Final = ("discard", "claim", "over")
@@ -84,8 +85,9 @@ def meld_visible(meld: TableMeld, owner: int, viewer: Viewer) -> bool:
 class MeldView:
     """A meld as a viewer sees it: its faces, or None for a face-down 偎 hidden from it."""
 
-    kind: str
-    faces: tuple[int, ...] | None
+    kind: MeldKind
+    #: Sorted, as on the table (``TableMeld.faces``); None for a 偎 face down to the viewer.
+    faces: tuple[int, int, int] | None
     face_down: bool
     #: A 吃's claimed card (public: it decides others' bans, RULES §5.2, §5.3).
     claimed: int | None = None
@@ -214,7 +216,7 @@ def _meld_view(meld: TableMeld, owner: int, viewer: Viewer) -> MeldView:
     if not meld_visible(meld, owner, viewer):
         return MeldView("wei", None, True)
     claimed = meld.card if meld.kind == "chi" else None
-    return MeldView(meld.kind, tuple(meld.faces), meld.face_down, claimed)
+    return MeldView(meld.kind, meld.faces, meld.face_down, claimed)
 
 
 def shown_xi(melds: Sequence[MeldView]) -> int:

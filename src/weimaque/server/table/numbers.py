@@ -94,11 +94,7 @@ def hints(obs: Observation, rules: RuleConfig, cache: HintCache) -> dict[str, An
     """
     if not isinstance(obs.viewer, int) or obs.hand is None or obs.phase == "over":
         return None
-    own = tuple(
-        Meld(m.kind, tuple(sorted(m.faces)))  # type: ignore[arg-type]
-        for m in obs.melds[obs.viewer]
-        if m.faces is not None
-    )
+    own = tuple(Meld(m.kind, m.faces) for m in obs.melds[obs.viewer] if m.faces is not None)
     hand = list(counts_of(obs.hand))
     seen = obs.seen_counts()
     size = sum(hand) + 3 * len(own)
