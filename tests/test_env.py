@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import random
 import re
 from pathlib import Path
 
 import numpy as np
 import pytest
+from typer.testing import CliRunner
 
 pytest.importorskip("pettingzoo", reason="the env extra is not installed: make test installs it")
 pytest.importorskip("pyspiel", reason="the env extra is not installed: make test installs it")
@@ -21,7 +23,8 @@ from pettingzoo.test import api_test
 import weimaque.env
 import weimaque.env.openspiel as wos
 from weimaque.arena import ArenaConfig, run_arena
-from weimaque.bots import BotView, get_bot
+from weimaque.bots import PLUGINS, BotView, get_bot, register_plugin
+from weimaque.cli import app
 from weimaque.errors import IllegalAction, WeimaqueError
 from weimaque.game.actions import NUM_ACTIONS, Action
 from weimaque.game.observation import OBS_SIZE, observation_array
@@ -224,3 +227,20 @@ def test_ismcts_plays_in_the_arena() -> None:
     with pytest.raises(WeimaqueError, match="unknown ismcts"):
         get_bot("ismcts:depth=3")
     assert wos.MAX_DECISIONS > 0
+
+
+def test_ismcts_is_registered_by_its_module_and_reaches_spawned_workers() -> None:
+    """``weimaque.env.openspiel`` registers ``ismcts`` (docs/bots.md, Adding a bot); ``wmq arena``
+    names that module for its spawned workers, whose figures equal one process's."""
+    assert wos.IsmctsBot.from_params == PLUGINS["ismcts"]
+    with pytest.raises(WeimaqueError, match="'greedy' is taken"):
+        register_plugin("greedy", PLUGINS["ismcts"])
+    figures = []
+    for workers in ("1", "2"):
+        args = ["arena", "--bots", "ismcts:sims=4,random,greedy", "--hands", "6"]
+        args += ["--rotations", "3", "--seed", "2", "--workers", workers, "--json"]
+        out = CliRunner().invoke(app, args)
+        assert out.exit_code == 0, out.output
+        found = json.loads(out.stdout)
+        figures.append([(b["points_per_hand"], b["decisions"]) for b in found["bots"]])
+    assert figures[0] == figures[1] and figures[0][0][1] > 0

@@ -19,6 +19,7 @@ figures whatever the number of workers (decision times aside).
 
 from __future__ import annotations
 
+import importlib
 import math
 import multiprocessing
 import random
@@ -160,10 +161,15 @@ class ArenaConfig:
     backend: str = "local"
     #: the Ray cluster to join (``ray.init(address=...)``); None starts a local Ray
     address: str | None = None
+    #: modules each worker imports before it builds the bots: those that register the plugin
+    #: bots named in ``bots`` (``weimaque.bots.register_plugin``), e.g. weimaque.env.openspiel
+    plugins: tuple[str, ...] = ()
 
 
 def play_deal(config: ArenaConfig, deal: int) -> DealResult:
     """Play one deal in every seating (RULES §2.2 deal from the derived seed, dealer seat 0)."""
+    for module in config.plugins:
+        importlib.import_module(module)
     rules = get_rules(config.rules)
     hand_seed = deal_seed(config.seed, deal)
     points: list[list[int]] = [[] for _ in range(NUM_SEATS)]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import math
 from collections.abc import Callable
 from typing import Final
@@ -15,23 +14,6 @@ from weimaque.bots.net import NetBot
 from weimaque.bots.policy import PolicyBot
 from weimaque.errors import WeimaqueError
 
-
-def _plugin(module: str, cls: str, extra: str) -> Callable[[dict[str, str]], Bot]:
-    """A factory for a bot that lives outside this package and needs an optional extra."""
-
-    def make(params: dict[str, str]) -> Bot:
-        try:
-            found = getattr(importlib.import_module(module), cls)
-        except ImportError as exc:
-            raise WeimaqueError(
-                f"this bot needs the optional extra {extra!r}: pip install -e '.[{extra}]' ({exc})"
-            ) from exc
-        bot: Bot = found.from_params(params)
-        return bot
-
-    return make
-
-
 #: Bot name → factory taking the ``name:key=value`` parameters.
 REGISTRY: dict[str, Callable[[dict[str, str]], Bot]] = {
     "random": lambda params: RandomBot(),
@@ -41,10 +23,17 @@ REGISTRY: dict[str, Callable[[dict[str, str]], Bot]] = {
     "policy": lambda params: PolicyBot(),
 }
 
-#: Bots for the arena and research tools that need an optional extra (not offered in rooms).
-PLUGINS: dict[str, Callable[[dict[str, str]], Bot]] = {
-    "ismcts": _plugin("weimaque.env.openspiel", "IsmctsBot", "env"),
-}
+#: Bots that live above this package and need an optional extra, for the arena and research
+#: tools (not offered in rooms): each is put here by its own module when that module is imported
+#: (``register_plugin``), e.g. ``ismcts`` by ``weimaque.env.openspiel``.
+PLUGINS: dict[str, Callable[[dict[str, str]], Bot]] = {}
+
+
+def register_plugin(name: str, factory: Callable[[dict[str, str]], Bot]) -> None:
+    """Make ``get_bot`` build the bot ``name`` with ``factory`` (called again on a re-import)."""
+    if name in REGISTRY or name.startswith("cmd"):
+        raise WeimaqueError(f"bot name {name!r} is taken")
+    PLUGINS[name] = factory
 
 
 #: Bot name → parameter → (type, least, most): what ``check_spec`` accepts (a server's bounds).
@@ -98,7 +87,8 @@ def get_bot(spec: str) -> Bot:
     """A bot from its CLI name, with parameters: ``random``, ``greedy``, ``mcts:ms=300``.
 
     ``cmd:COMMAND`` starts an external program speaking the JSON-lines protocol
-    (:mod:`weimaque.bots.external`); ``ismcts`` needs the ``env`` extra.
+    (:mod:`weimaque.bots.external`); a plugin bot (``PLUGINS``, e.g. ``ismcts``) is known once
+    the module that registers it has been imported.
     """
     if spec.strip().startswith("cmd:"):
         return ExternalBot.from_spec(spec)
@@ -122,4 +112,5 @@ __all__ = [
     "choose",
     "get_bot",
     "parse_params",
+    "register_plugin",
 ]

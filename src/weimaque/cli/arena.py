@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Annotated
+from collections.abc import Callable
+from typing import Annotated, Final
 
 import typer
 from rich.console import Console
@@ -19,9 +20,37 @@ from weimaque.arena import (
     run_arena,
     split_bot_specs,
 )
+from weimaque.bots import REGISTRY, parse_params
 from weimaque.errors import WeimaqueError
 
 EXIT_BAD_INPUT = 2
+
+
+def _load_ismcts() -> str:
+    try:
+        import weimaque.env.openspiel as plugin  # the optional extra env
+    except ImportError as exc:
+        raise WeimaqueError(
+            f"the bot 'ismcts' needs the optional extra 'env': pip install -e '.[env]' ({exc})"
+        ) from exc
+    return plugin.__name__
+
+
+#: Plugin bot name → a loader that imports the module registering it (``weimaque.bots.PLUGINS``,
+#: docs/bots.md) and returns that module's name, for the arena's workers to import too.
+PLUGIN_LOADERS: Final[dict[str, Callable[[], str]]] = {"ismcts": _load_ismcts}
+
+
+def plugin_modules(specs: list[str]) -> tuple[str, ...]:
+    """The modules registering the plugin bots among ``specs``, imported here, sorted."""
+    modules: set[str] = set()
+    for spec in specs:
+        if spec.strip().startswith("cmd:"):
+            continue
+        name, _ = parse_params(spec)
+        if name not in REGISTRY and name in PLUGIN_LOADERS:
+            modules.add(PLUGIN_LOADERS[name]())
+    return tuple(sorted(modules))
 
 
 def results_table(result: ArenaResult) -> Table:
@@ -127,6 +156,7 @@ def arena_cmd(
             workers=workers,
             backend=backend,
             address=address,
+            plugins=plugin_modules(specs),
         )
         if address and backend != "ray":
             raise WeimaqueError(f"--address {address!r} needs --backend ray")

@@ -16,7 +16,8 @@ its current view, as JSON.
 OpenSpiel's own information-set MCTS from a seat's view: each simulation starts from a world dealt
 by :func:`weimaque.bots.determinize.determinize`, so the search never sees hidden cards. Leaves are
 evaluated by OpenSpiel's random rollouts (``rollout=random``, the default) or by the ``mcts`` bot's
-playing policy (``rollout=policy``).
+playing policy (``rollout=policy``). Importing this module also registers it with
+:func:`weimaque.bots.register_plugin`, so ``get_bot("ismcts")`` works from then on.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ import numpy.typing as npt
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
+from weimaque.bots import register_plugin
 from weimaque.bots.base import BotView
 from weimaque.bots.determinize import determinize
 from weimaque.bots.mcts import rollout
@@ -383,3 +385,6 @@ class IsmctsBot:
         if chosen not in view.legal:
             raise WeimaqueError(f"ismcts chose {chosen}, not among {list(map(str, view.legal))}")
         return chosen
+
+
+register_plugin("ismcts", IsmctsBot.from_params)
