@@ -10,10 +10,12 @@ import pytest
 from weimaque.bots import get_bot
 from weimaque.bots.base import BotView
 from weimaque.bots.determinize import Knowledge, determinize
-from weimaque.bots.mcts import MctsBot, clone, engine_rollout, rollout
+from weimaque.bots.mcts import MctsBot, clone, rollout
+from weimaque.bots.policy import DISCARD_ACTIONS, policy_claim, policy_discard
 from weimaque.errors import WeimaqueError
 from weimaque.game.invariants import check_step
 from weimaque.game.observation import observation
+from weimaque.game.playout import MAX_STEPS
 from weimaque.game.state import NUM_SEATS, GameState
 from weimaque.rules import get_rules, rules_with
 
@@ -151,6 +153,23 @@ def test_mcts_takes_every_win_and_is_deterministic_for_a_seed() -> None:
     assert bot.act(view, random.Random(3)) == bot.act(view, random.Random(3))
 
 
+def engine_rollout(state: GameState) -> list[int]:
+    """The returns of the hand played to its end by the default policy through the engine's own
+    ``apply_trusted``, every claim window opened and answered (no fast step)."""
+    for _ in range(MAX_STEPS):
+        if state.phase == "over":
+            break
+        if state.phase == "discard":
+            seat = state.turn
+            state.apply_trusted(seat, DISCARD_ACTIONS[policy_discard(state, seat)])
+        else:
+            w = state.window
+            assert w is not None
+            seat = next(s for s in sorted(w.options) if s not in w.responses)
+            state.apply_trusted(seat, policy_claim(state, seat, w.options[seat]))
+    return state.returns()
+
+
 def test_fast_rollouts_play_exactly_like_the_engine() -> None:
     """The engine's fast step (game.playout) plays as GameState.apply: the same policy from the
     same world gives the same returns."""
@@ -162,7 +181,7 @@ def test_fast_rollouts_play_exactly_like_the_engine() -> None:
             view = BotView.of(state, state.current_player())
             world = determinize(view, rng)
             before = observation(world, "all")
-            by_engine = engine_rollout(clone(world), random.Random(0))
+            by_engine = engine_rollout(clone(world))
             assert rollout(clone(world), random.Random(0)) == by_engine
             assert sum(by_engine) == 0  # RULES §8.3: the losers pay the winner
             assert observation(world, "all") == before  # rollouts work on copies

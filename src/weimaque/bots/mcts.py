@@ -73,15 +73,6 @@ def _policy_step(state: GameState, rng: random.Random, epsilon: float) -> None:
         state.apply_trusted(seat, policy_claim(state, seat, w.options[seat]))
 
 
-def engine_rollout(state: GameState, rng: random.Random, epsilon: float = 0.0) -> list[int]:
-    """Play the hand to its end through the engine with the default policy; the returns."""
-    for _ in range(MAX_STEPS):
-        if state.phase == "over":
-            break
-        _policy_step(state, rng, epsilon)
-    return state.returns()
-
-
 def rollout(state: GameState, rng: random.Random, epsilon: float = 0.0) -> list[int]:
     """The returns of the hand played out by the default policy (``epsilon``: random discards).
 
