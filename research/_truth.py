@@ -3,8 +3,8 @@
 ``research/oracle.py`` and ``research/regret.py`` ask how much a search would gain if its sampled
 worlds knew more than the seat's view: everything but the stock's order (:func:`truth`), only
 which cards are in the stock and which in the opponents' hands (:func:`stock_truth`), or only
-which faces each opponent waits on (:func:`wait_match`, a weight for the chain of
-``mcts:infer``). Each stands in for ``weimaque.bots.determinize.Knowledge`` (or for
+which faces each opponent waits on (:func:`wait_match`, a weight for research/chain.py's chain,
+once ``mcts:infer``). Each stands in for ``weimaque.bots.determinize.Knowledge`` (or for
 ``research/inference.py``'s ``seat_loglik``) inside the search, patched by the experiment that uses
 it; nothing in the package, the arena or the server can build these.
 """
@@ -104,7 +104,7 @@ class _StockTruth:
                 start += k.hand_sizes[s]
             stock = state.stock[state.pos :]
             rng.shuffle(stock)
-            yield k._build(hands, dict(wei), stock)
+            yield k.build(hands, dict(wei), stock)
 
 
 def stock_truth(state_of: Callable[[BotView], GameState]) -> KnowledgeLike:

@@ -1,8 +1,8 @@
 """Reading the opponents' play: how well a sampled hand explains what an opponent did.
 
 An experiment, not part of the product: ``mcts`` once had an option (``infer=N``) that sampled
-its worlds from a Metropolis chain over the hidden deal
-(:meth:`weimaque.bots.determinize.Knowledge.worlds`) weighted by :func:`seat_loglik`, and it
+its worlds from a Metropolis chain over the hidden deal (research/chain.py) weighted by
+:func:`seat_loglik`, and it
 scored 3.2 per hand below uniform worlds over 1,200 hands against greedy (bots-log.md). Here: each
 opponent's discards scored by the rollout policy's valuation (:mod:`weimaque.bots.policy`) as a
 softmax, the 碰 it let go, and the 胡 it could not have let go (the bots take every 胡).

@@ -1,4 +1,5 @@
-"""Reading the opponents' play (research/inference.py): outflow, the likelihood and the chain."""
+"""Reading the opponents' play (research/inference.py, research/chain.py): outflow, the likelihood
+and the chain."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from dataclasses import dataclass
 
 import pytest
 
+import chain
 import inference
 from inference import seat_loglik
 from weimaque.bots import get_bot
@@ -110,7 +112,7 @@ def test_the_chain_keeps_every_world_valid_and_explains_the_discards_better(
         view = p.view
         seat = view.seat
         k = Knowledge.of(view)
-        chained = k.worlds(random.Random(n), seat_loglik, burn=60, thin=5)
+        chained = chain.worlds(k, random.Random(n), seat_loglik, burn=60, thin=5)
         plain = k.worlds(random.Random(n))
         lls: dict[str, list[float]] = {"chain": [], "plain": []}
         for _ in range(4):
@@ -171,7 +173,7 @@ def test_the_chain_redraws_face_down_wei_faces(positions: list[Position]) -> Non
         seen: dict[str, set[int]] = {"uniform": set(), "chain": set()}
         streams = {
             "uniform": k.worlds(random.Random(n)),
-            "chain": k.worlds(random.Random(n), lambda *_: 0.0, burn=20, thin=5),
+            "chain": chain.worlds(k, random.Random(n), lambda *_: 0.0, burn=20, thin=5),
         }
         for name, stream in streams.items():
             for _ in range(40):

@@ -67,7 +67,7 @@ def sampler_places(knowledge: Knowledge, worlds: int, rng: random.Random) -> Arr
     seat = knowledge.seat
     out = np.zeros((NUM_FACES, 3))
     for _ in range(worlds):
-        hands, wei, stock = knowledge._deal(rng)
+        hands, wei, stock = knowledge.deal(rng)
         for k, s in enumerate(((seat + 1) % NUM_SEATS, (seat - 1) % NUM_SEATS)):
             out[:, k] += hands[s]
             for (owner, _), face in wei.items():

@@ -2,7 +2,8 @@
 
 At every fourth discard decision of greedy self-play (after the first 15 events), the seat's view
 is determinized by uniform sampling (``mcts``'s default) and by the chain that reads the opponents'
-play (``mcts:infer=5``: 100 steps of burn-in, 5 between worlds), five worlds each, and each
+play (research/chain.py, as the former ``mcts:infer=5``: 100 steps of burn-in, 5 between worlds),
+five worlds each, and each
 opponent's concealed hand is compared with the real one:
 
 - *waiting*: the share of opponents' hands that one more card completes into groups + 麻雀
@@ -20,6 +21,7 @@ import argparse
 import random
 import statistics
 
+import chain
 from inference import seat_loglik
 from weimaque.analysis.decompose import completions
 from weimaque.bots import get_bot
@@ -49,7 +51,7 @@ def main() -> None:
                 k = Knowledge.of(view)
                 streams = {
                     "uniform": k.worlds(random.Random(step)),
-                    "infer=5": k.worlds(random.Random(step), seat_loglik, burn=100, thin=5),
+                    "infer=5": chain.worlds(k, random.Random(step), seat_loglik, burn=100, thin=5),
                 }
                 opponents = [s for s in range(NUM_SEATS) if s != seat]
                 real = {s: set(completions(tuple(state.hands[s]))) for s in opponents}

@@ -13,13 +13,12 @@ face-down 偎 (three of one face each) and the stock (size known).
   hands only shrink (RULES §3.1.1), so it holds at most one now and cannot 偎 that face later;
 - a face-down 偎 is three of one face with at least three copies unseen (RULES §4.3).
 
-``Knowledge.worlds(rng, weigh)`` can also *read* the opponents' play: its worlds are the states
-of a Metropolis chain over the hidden deal (swap a card between an opponent's hand and the other
-opponent's or the stock; accept by the change of ``weigh``, a log-likelihood of what each opponent
-did given its sampled hand), so hands that explain the opponents' discards come up more often.
-``outflow`` makes that possible: for each seat, in order, every card that left its concealed hand
-(a discard, the two hand cards of a 碰/吃/偎), so a sampled hand of now can be walked back to the
-hand each earlier discard was chosen from (hands only shrink, RULES §3.1.1).
+``Knowledge.worlds(rng)`` is an endless stream of such samples, each drawn independently.
+``outflow`` lists, for each seat in order, every card that left its concealed hand (a discard, the
+two hand cards of a 碰/吃/偎), so a sampled hand of now can be walked back to the hand each earlier
+discard was chosen from (hands only shrink, RULES §3.1.1): research/chain.py's Metropolis chain
+over the hidden deal reads the opponents' play with it, from :meth:`Knowledge.deal` and
+:meth:`Knowledge.build`.
 
 It then builds the state without replaying (``GameState.position``), derives each
 seat's 碰-过张 (RULES §5.3: a 碰 window on X went by while the seat held two X; since hands only
@@ -30,9 +29,8 @@ unset (they only matter for 蛰一蛰). The seat's own options always equal ``vi
 
 from __future__ import annotations
 
-import math
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import cast
 
@@ -90,9 +88,6 @@ class Outflow:
 #: A deal of the hidden cards: opponents' hands (count vectors), 偎 faces by (seat, meld index),
 #: and the stock.
 Deal = tuple[list[list[int]], dict[tuple[int, int], int], list[int]]
-#: A log-likelihood of one opponent's play so far given its sampled concealed hand of now and the
-#: deal's face-down 偎 faces: ``weigh(knowledge, seat, hand, wei_faces)``.
-Weigh = Callable[["Knowledge", int, list[int], dict[tuple[int, int], int]], float]
 
 
 @dataclass(slots=True)
@@ -273,7 +268,9 @@ class Knowledge:
             raise ValueError(f"{len(cards)} hidden cards left for a stock of {self.stock_left}")
         return hands, wei_faces, cards
 
-    def _deal(self, rng: random.Random) -> Deal:
+    def deal(self, rng: random.Random) -> Deal:
+        """The hidden cards dealt at random under the constraints (dropped after ``_DEAL_TRIES``
+        failed attempts): opponents' hands, face-down 偎 faces and the stock."""
         dealt = None
         for _ in range(_DEAL_TRIES):
             dealt = self._deal_hidden(rng, constrained=True)
@@ -286,29 +283,20 @@ class Knowledge:
 
     def sample(self, rng: random.Random) -> GameState:
         """One full state consistent with the seat's knowledge, hidden cards dealt at random."""
-        hands, wei_faces, stock = self._deal(rng)
+        hands, wei_faces, stock = self.deal(rng)
         hands[self.seat] = list(self.hand)
-        return self._build(hands, wei_faces, stock)
+        return self.build(hands, wei_faces, stock)
 
-    def worlds(
-        self, rng: random.Random, weigh: Weigh | None = None, burn: int = 200, thin: int = 10
-    ) -> Iterator[GameState]:
-        """Sampled states without end: independent ones (as :meth:`sample`) without ``weigh``;
-        with it, the states of a Metropolis chain over the hidden deal whose stationary law is the
-        uniform one weighted by ``exp`` of the opponents' log-likelihoods (see :class:`_Chain`),
-        one state after ``burn`` steps and then one every ``thin`` steps."""
-        if weigh is None:
-            while True:
-                yield self.sample(rng)
-        chain = _Chain(self, rng, weigh)
-        chain.run(burn)
+    def worlds(self, rng: random.Random) -> Iterator[GameState]:
+        """Sampled states without end, each drawn independently (as :meth:`sample`)."""
         while True:
-            yield chain.world()
-            chain.run(thin)
+            yield self.sample(rng)
 
-    def _build(
+    def build(
         self, hands: list[list[int]], wei_faces: dict[tuple[int, int], int], stock: list[int]
     ) -> GameState:
+        """The full state of a deal of the hidden cards (``hands`` with the seat's own), the
+        seat's view and the event history's facts, built without replaying."""
         view = self.view
         melds: list[list[TableMeld]] = []
         for s in range(NUM_SEATS):
@@ -392,142 +380,6 @@ class Knowledge:
             options.pop(self.seat, None)
         # keyed in asking order, as the engine keys them (``Window.options``)
         window.options = {s: options[s] for s in ASK_ORDER[window.from_seat] if s in options}
-
-
-class _Chain:
-    """A Metropolis chain over the deals of the hidden cards (see :meth:`Knowledge.worlds`).
-
-    A step picks a random card of a random opponent and a random card of the other opponent's
-    hand or of the stock (each with probability one half) and proposes to swap them: a symmetric
-    proposal that keeps every hand's size, so the uniform law over deals is the prior. A swap that
-    would break a constraint of :meth:`Knowledge._deal_hidden` (an opponent holding two of a face
-    it turned up without 偎) is refused; otherwise it is accepted with probability
-    ``min(1, exp(change of the log-likelihood))``. One step in five (when an opponent has a
-    face-down 偎) instead proposes a new face for one such 偎 among the faces with three copies in
-    the stock, the 偎's three cards traded with those three, accepted by the Metropolis-Hastings
-    ratio: :meth:`_wei_prior` (the law in which :meth:`Knowledge._deal_hidden` deals the 偎 faces
-    and the rest), the likelihoods, and the proposal's own asymmetry.
-    """
-
-    def __init__(self, k: Knowledge, rng: random.Random, weigh: Weigh) -> None:
-        hands, wei_faces, stock = k._deal(rng)
-        self.k = k
-        self.rng = rng
-        self.weigh = weigh
-        self.hands = hands
-        self.wei_faces = wei_faces
-        self.stock = [0] * NUM_FACES
-        for f in stock:
-            self.stock[f] += 1
-        self.opponents = [s for s in range(NUM_SEATS) if s != k.seat]
-        self.ll = {s: weigh(k, s, hands[s], wei_faces) for s in self.opponents}
-        self.unseen = [0] * NUM_FACES
-        for f in k.unseen:
-            self.unseen[f] += 1
-        #: the face-down 偎 slots, in the order ``_deal_hidden`` deals their faces
-        self.face_down = sorted(wei_faces)
-
-    def _wei_prior(self) -> float:
-        """Log of the dealing law's terms that a 偎 face changes: each 偎 face is drawn among the
-        faces with three copies left (``1/|ok|``), then the rest are shuffled (a multinomial in
-        which the stock's counts and the cards left after the 偎 appear)."""
-        pool = list(self.unseen)
-        total = 0.0
-        for key in self.face_down:
-            barred = self.k.drew_up[key[0]]
-            ok = sum(1 for f, n in enumerate(pool) if n >= 3 and f not in barred)
-            total -= math.log(max(1, ok))
-            pool[self.wei_faces[key]] -= 3
-        for f in range(NUM_FACES):
-            total += math.lgamma(pool[f] + 1) - math.lgamma(self.stock[f] + 1)
-        return total
-
-    def _wei_faces_open(self, s: int, face: int) -> list[int]:
-        """Faces that a face-down 偎 of ``s`` now of ``face`` may become: three in the stock."""
-        barred = self.k.drew_up[s]
-        return [g for g, n in enumerate(self.stock) if n >= 3 and g != face and g not in barred]
-
-    def _wei_move(self) -> None:
-        rng = self.rng
-        key = rng.choice(self.face_down)
-        s = key[0]
-        f = self.wei_faces[key]
-        forward = self._wei_faces_open(s, f)
-        if not forward:
-            return
-        g = rng.choice(forward)
-        before = self._wei_prior()
-        self.stock[g] -= 3
-        self.stock[f] += 3
-        self.wei_faces[key] = g
-        backward = self._wei_faces_open(s, g)  # f is among them: its three cards are back
-        new_s = self.weigh(self.k, s, self.hands[s], self.wei_faces)
-        change = self._wei_prior() - before + new_s - self.ll[s]
-        change += math.log(len(forward)) - math.log(len(backward))  # Hastings: the proposal
-        if change >= 0 or rng.random() < math.exp(change):
-            self.ll[s] = new_s
-        else:
-            self.stock[g] += 3
-            self.stock[f] -= 3
-            self.wei_faces[key] = f
-
-    def _pick(self, counts: list[int], size: int) -> int:
-        i = self.rng.randrange(size)
-        for f, n in enumerate(counts):
-            if i < n:
-                return f
-            i -= n
-        raise AssertionError("a count vector smaller than its size")
-
-    def run(self, steps: int) -> None:
-        k = self.k
-        rng = self.rng
-        for _ in range(steps):
-            if self.face_down and rng.random() < 0.2:
-                self._wei_move()
-                continue
-            s = rng.choice(self.opponents)
-            size_s = k.hand_sizes[s]
-            other = self.opponents[0] if s == self.opponents[1] else self.opponents[1]
-            t = other if rng.random() < 0.5 else -1
-            pool = self.hands[t] if t >= 0 else self.stock
-            size_t = k.hand_sizes[t] if t >= 0 else k.stock_left
-            if not size_s or not size_t:
-                continue
-            hand = self.hands[s]
-            f = self._pick(hand, size_s)
-            g = self._pick(pool, size_t)
-            if f == g or (g in k.drew_up[s] and hand[g] >= 1):
-                continue
-            if t >= 0 and f in k.drew_up[t] and pool[f] >= 1:
-                continue
-            hand[f] -= 1
-            hand[g] += 1
-            pool[g] -= 1
-            pool[f] += 1
-            new_s = self.weigh(k, s, hand, self.wei_faces)
-            change = new_s - self.ll[s]
-            new_t = 0.0
-            if t >= 0:
-                new_t = self.weigh(k, t, pool, self.wei_faces)
-                change += new_t - self.ll[t]
-            if change >= 0 or rng.random() < math.exp(change):
-                self.ll[s] = new_s
-                if t >= 0:
-                    self.ll[t] = new_t
-            else:
-                hand[f] += 1
-                hand[g] -= 1
-                pool[g] += 1
-                pool[f] -= 1
-
-    def world(self) -> GameState:
-        """The chain's current deal as a state, the stock in a fresh random order."""
-        stock = faces_of(self.stock)
-        self.rng.shuffle(stock)
-        hands = [list(h) for h in self.hands]
-        hands[self.k.seat] = list(self.k.hand)
-        return self.k._build(hands, dict(self.wei_faces), stock)
 
 
 def determinize(view: BotView, rng: random.Random) -> GameState:
