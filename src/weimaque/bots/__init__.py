@@ -30,8 +30,9 @@ PLUGINS: dict[str, Callable[[dict[str, str]], Bot]] = {}
 
 
 def register_plugin(name: str, factory: Callable[[dict[str, str]], Bot]) -> None:
-    """Make ``get_bot`` build the bot ``name`` with ``factory`` (called again on a re-import)."""
-    if name in REGISTRY or name.startswith("cmd"):
+    """Make ``get_bot`` build the bot ``name`` with ``factory``; registering a plugin's name
+    again replaces its factory, a built-in bot's name (or ``cmd``) is refused."""
+    if name in REGISTRY or name == "cmd":
         raise WeimaqueError(f"bot name {name!r} is taken")
     PLUGINS[name] = factory
 
