@@ -5,7 +5,7 @@ An experiment, not part of the product (``mcts`` deals its worlds uniformly,
 hands, bots-log.md). :func:`worlds` gives the states of a chain that swaps a card between an
 opponent's hand and the other opponent's or the stock and accepts by the change of ``weigh``, a
 log-likelihood of what each opponent did given its sampled hand (``inference.seat_loglik``, which
-walks the hand back through :attr:`Knowledge.outflow`), so hands that explain the opponents'
+walks the hand back through ``inference.outflow``), so hands that explain the opponents'
 discards come up more often.
 """
 

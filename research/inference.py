@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import functools
 import math
+from dataclasses import dataclass
 
 from weimaque.analysis.arrange import triple_xi
 from weimaque.analysis.decompose import completions
+from weimaque.bots.base import BotView
 from weimaque.bots.determinize import Knowledge
 from weimaque.bots.policy import half_value, position_value
-from weimaque.game.state import discardable, win_check
-from weimaque.notation import Meld, Source
+from weimaque.game.state import NUM_SEATS, discardable, win_check
+from weimaque.notation import Meld, Source, parse_cards
 
 #: Sharpness of the discard model that reads the opponents' play: the chance of discarding a face
 #: is proportional to ``exp(BETA * value left)``. The best of a grid for greedy's discards in its
@@ -33,6 +35,57 @@ _PENG_PASS = math.log(0.14)
 _IMPOSSIBLE = -30.0
 
 
+@dataclass(frozen=True, slots=True)
+class Outflow:
+    """Cards that left one seat's concealed hand at one event: a discard of ``discard``, or the
+    hand cards ``taken`` into its meld number ``meld`` (empty for a face-down 偎: the sampled
+    face twice), which bans ``claimed`` from its discards (RULES §5.2)."""
+
+    discard: int | None
+    taken: tuple[int, ...] = ()
+    meld: int = -1
+    claimed: int | None = None
+
+
+def outflow(view: BotView) -> list[list[Outflow]]:
+    """Per seat, in order, every card that left its concealed hand (a discard, the two hand cards
+    of a 碰/吃/偎), read from the seat's event history: a sampled hand of now can be walked back to
+    the hand each earlier discard was chosen from (hands only shrink, RULES §3.1.1)."""
+    out: list[list[Outflow]] = [[] for _ in range(NUM_SEATS)]
+    melds = [0] * NUM_SEATS
+    for ev in view.history:
+        kind = ev["type"]
+        s = ev["seat"]
+        if kind == "discard":
+            out[s].append(Outflow(parse_cards(ev["card"])[0]))
+        elif kind == "wei":
+            card = parse_cards(ev["card"])[0] if "card" in ev else None
+            out[s].append(Outflow(None, () if card is None else (card, card), melds[s]))
+            melds[s] += 1
+        elif kind == "peng":
+            face = parse_cards(ev["card"])[0]
+            out[s].append(Outflow(None, (face, face), melds[s], face))
+            melds[s] += 1
+        elif kind == "chi":
+            face = parse_cards(ev["card"])[0]
+            rest = parse_cards(ev["run"])
+            rest.remove(face)
+            out[s].append(Outflow(None, tuple(rest), melds[s], face))
+            melds[s] += 1
+    return out
+
+
+#: The last knowledge :func:`outflow_of` read, with its outflow (a chain asks at every step).
+_LAST: list[tuple[Knowledge, list[list[Outflow]]]] = []
+
+
+def outflow_of(k: Knowledge) -> list[list[Outflow]]:
+    """:func:`outflow` of ``k``'s view, read once per ``Knowledge``."""
+    if not (_LAST and _LAST[0][0] is k):
+        _LAST[:] = [(k, outflow(k.view))]
+    return _LAST[0][1]
+
+
 def seat_loglik(
     k: Knowledge,
     s: int,
@@ -42,7 +95,7 @@ def seat_loglik(
 ) -> float:
     """Log-likelihood of seat ``s``'s play so far, given its sampled concealed hand of now.
 
-    - Discards: the hand is walked back through :attr:`Knowledge.outflow` (hands only shrink,
+    - Discards: the hand is walked back through :func:`outflow` (hands only shrink,
       RULES §3.1.1) to the hand each discard was chosen from, and the discard is scored by the
       rollout policy's valuation as a softmax over that hand's legal discards (RULES §5.2).
     - 碰 let go: a 碰 window on a face the hand holds twice went by (:data:`_PENG_PASS`).
@@ -70,7 +123,8 @@ def seat_loglik(
                     win_check(melds, hand, face, source, False, rules, False) is not None
                 ):
                     total += _IMPOSSIBLE
-    if not k.outflow[s]:
+    gone = outflow_of(k)[s]
+    if not gone:
         return total
     h = list(hand)
     xis = [
@@ -80,7 +134,7 @@ def seat_loglik(
     n = len(xis)
     mxi = sum(xis)
     banned = set(k.no_discard[s])
-    for out in reversed(k.outflow[s]):
+    for out in reversed(gone):
         if out.discard is None:
             taken = out.taken or (wei_faces[(s, out.meld)],) * 2
             for f in taken:

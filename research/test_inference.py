@@ -70,12 +70,12 @@ def test_outflow_walks_every_hand_back_to_the_deal(positions: list[Position]) ->
     """A seat's hand now plus everything that left it is its dealt hand (RULES §3.1.1)."""
     checked = 0
     for p in positions:
-        k = Knowledge.of(p.view)
+        gone = inference.outflow(p.view)
         for s in range(NUM_SEATS):
             if s == p.view.seat:
                 continue
             hand = list(p.hands[s])
-            for out in reversed(k.outflow[s]):
+            for out in reversed(gone[s]):
                 if out.discard is not None:
                     hand[out.discard] += 1
                 else:
@@ -95,7 +95,7 @@ def test_the_true_hands_never_make_an_impossible_discard(
     for p in positions:
         k = Knowledge.of(p.view)
         for s in range(NUM_SEATS):
-            if s != p.view.seat and k.outflow[s]:
+            if s != p.view.seat and inference.outflow(p.view)[s]:
                 ll = seat_loglik(k, s, list(p.hands[s]), p.wei)
                 assert -1e5 < ll <= 0.0
                 scored += 1

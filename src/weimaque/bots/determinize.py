@@ -14,11 +14,8 @@ face-down 偎 (three of one face each) and the stock (size known).
 - a face-down 偎 is three of one face with at least three copies unseen (RULES §4.3).
 
 ``Knowledge.worlds(rng)`` is an endless stream of such samples, each drawn independently.
-``outflow`` lists, for each seat in order, every card that left its concealed hand (a discard, the
-two hand cards of a 碰/吃/偎), so a sampled hand of now can be walked back to the hand each earlier
-discard was chosen from (hands only shrink, RULES §3.1.1): research/chain.py's Metropolis chain
-over the hidden deal reads the opponents' play with it, from :meth:`Knowledge.deal` and
-:meth:`Knowledge.build`.
+:meth:`Knowledge.deal` (the hidden cards only) and :meth:`Knowledge.build` (the state of a deal)
+let other samplers reuse the parts (research/chain.py's Metropolis chain over the hidden deal).
 
 It then builds the state without replaying (``GameState.position``), derives each
 seat's 碰-过张 (RULES §5.3: a 碰 window on X went by while the seat held two X; since hands only
@@ -73,18 +70,6 @@ class _MeldSlot:
     face_down: bool
 
 
-@dataclass(frozen=True, slots=True)
-class Outflow:
-    """Cards that left one seat's concealed hand at one event: a discard of ``discard``, or the
-    hand cards ``taken`` into its meld number ``meld`` (empty for a face-down 偎: the sampled
-    face twice), which bans ``claimed`` from its discards (RULES §5.2)."""
-
-    discard: int | None
-    taken: tuple[int, ...] = ()
-    meld: int = -1
-    claimed: int | None = None
-
-
 #: A deal of the hidden cards: opponents' hands (count vectors), 偎 faces by (seat, meld index),
 #: and the stock.
 Deal = tuple[list[list[int]], dict[tuple[int, int], int], list[int]]
@@ -115,8 +100,6 @@ class Knowledge:
     turn: int
     claim: ClaimView | None
     claim_card: int | None
-    #: per seat, in order, what left its concealed hand (see :class:`Outflow`)
-    outflow: list[list[Outflow]]
     #: per seat, the faces drawn face up (and the drawer) since its hand last changed: each was
     #: offered to it for 胡 and not won on (RULES §4.7)
     passed: list[list[tuple[int, int]]]
@@ -136,7 +119,6 @@ class Knowledge:
         drew_up: list[set[int]] = [set() for _ in range(NUM_SEATS)]
         peng_seen: list[set[int]] = [set() for _ in range(NUM_SEATS)]
         declined = False
-        outflow: list[list[Outflow]] = [[] for _ in range(NUM_SEATS)]
         passed: list[list[tuple[int, int]]] = [[] for _ in range(NUM_SEATS)]
         history = view.history
         claim = obs.claim
@@ -148,7 +130,6 @@ class Knowledge:
             if kind in ("discard", "release"):
                 face = _face(ev["card"])
                 if kind == "discard":
-                    outflow[s].append(Outflow(face))
                     passed[s] = []
                 # The open window's card enters ``thrown`` only when it closes (state._resolve).
                 if not (open_claim and i == last_index):
@@ -170,22 +151,16 @@ class Knowledge:
             elif kind == "wei":
                 card = _face(ev["card"]) if "card" in ev else None
                 faces = None if card is None else (card, card, card)
-                taken = () if card is None else (card, card)
-                outflow[s].append(Outflow(None, taken, len(melds[s])))
                 passed[s] = []
                 melds[s].append(_MeldSlot("wei", faces, card, s, faces is None or s == seat))
             elif kind == "peng":
                 face = _face(ev["card"])
-                outflow[s].append(Outflow(None, (face, face), len(melds[s]), face))
                 passed[s] = []
                 melds[s].append(_MeldSlot("peng", (face,) * 3, face, ev["from"], False))
                 no_discard[s].add(face)
             elif kind == "chi":
                 face = _face(ev["card"])
                 run = _faces(ev["run"])
-                rest = list(run)
-                rest.remove(face)
-                outflow[s].append(Outflow(None, tuple(rest), len(melds[s]), face))
                 passed[s] = []
                 melds[s].append(_MeldSlot("chi", (run[0], run[1], run[2]), face, ev["from"], False))
                 no_discard[s].add(face)
@@ -221,7 +196,6 @@ class Knowledge:
             turn=obs.turn if obs.turn is not None else -1,
             claim=claim,
             claim_card=claim_card,
-            outflow=outflow,
             passed=passed,
         )
 
