@@ -57,12 +57,10 @@ def main() -> None:
     greedy_seats = [net[seat] for _, seat, net in result.rows]
     wins = sum(1 for p in greedy_seats if p > 0)
     times.sort()
-    print(
-        f"preset {rules.id}, {deals} deals x 3 seatings = {len(result.rows)} hands, seed {args.seed}"
-    )
-    print(
-        f"greedy vs 2 random: {mean:+.2f} points/hand (95% CI {mean - half:+.2f} .. {mean + half:+.2f})"
-    )
+    hands = len(result.rows)
+    print(f"preset {rules.id}, {deals} deals x 3 seatings = {hands} hands, seed {args.seed}")
+    low, high = mean - half, mean + half
+    print(f"greedy vs 2 random: {mean:+.2f} points/hand (95% CI {low:+.2f} .. {high:+.2f})")
     print(f"greedy hands won on points: {wins}/{len(greedy_seats)}; ledger {result.ledger()}")
     print(
         f"greedy decision time: median {statistics.median(times):.3f} ms, "
