@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from weimaque.games import Playout, get_game
 from weimaque.games.sandingguai import bots as bots_module
 from weimaque.games.sandingguai.actions import DISCARD, GANG, HU, PASS, PENG, QUE, TING
 from weimaque.games.sandingguai.bots import (
@@ -20,6 +21,7 @@ from weimaque.games.sandingguai.bots import (
     duplicate_match,
     shanten,
 )
+from weimaque.games.sandingguai.game import SdgHand
 from weimaque.games.sandingguai.notation import parse_tile, parse_tiles
 from weimaque.games.sandingguai.observation import View, observe
 from weimaque.games.sandingguai.rules import RuleConfig, get_rules
@@ -224,3 +226,20 @@ def test_duplicate_match_is_zero_sum_and_seeded() -> None:
 def test_doctests() -> None:
     outcome = doctest.testmod(bots_module)
     assert outcome.attempted > 0 and outcome.failed == 0
+
+
+def test_adapter_playout_is_greedy() -> None:
+    """The seam's ``playout`` policy (game.py) is GreedyBot's choice from the seat's view."""
+    game = get_game("sandingguai")
+    assert isinstance(game, Playout)
+    hand = game.new_hand("sandingguai", {"dingque": True}, seed=9)
+    assert isinstance(hand, SdgHand)
+    greedy = GreedyBot(hand.state.rules)
+    k = 0
+    while not hand.is_terminal():
+        seat = hand.to_act()[0]
+        expected = greedy.act(observe(hand.state, seat), random.Random(k))
+        assert game.playout(hand, seat, random.Random(k)) == expected
+        hand.apply(seat, expected)
+        k += 1
+    assert k > 10
