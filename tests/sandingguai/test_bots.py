@@ -13,7 +13,7 @@ import pytest
 
 from weimaque.games import Playout, get_game
 from weimaque.games.sandingguai import bots as bots_module
-from weimaque.games.sandingguai.actions import DISCARD, GANG, HU, PASS, PENG, QUE, TING
+from weimaque.games.sandingguai.actions import ANGANG, DISCARD, GANG, HU, PASS, PENG, QUE, TING
 from weimaque.games.sandingguai.bots import (
     Bot,
     GreedyBot,
@@ -189,12 +189,25 @@ def test_greedy_declares_baoting_only_with_waits_to_come() -> None:
 def test_greedy_kongs_a_set_and_declines_a_peng_that_hurts() -> None:
     gang = claim_view("123m456m777p99p45p", "7p", [PENG, GANG, PASS])
     assert GreedyBot(RULES).act(gang, random.Random(0)) == GANG
+    # 明杠 of 7p would break 567p 789p 7p (叫 on 4p/7p): no kong; the 碰 (叫 on 6p/9p) is taken.
+    broken = claim_view("123m456m5677789p", "7p", [PENG, GANG, PASS])
+    assert GreedyBot(RULES).act(broken, random.Random(0)) == PENG
     # 碰 of 5p breaks a two-sided wait into a single wait: 过.
     peng = claim_view("123m456m789m55p67p", "5p", [PENG, PASS])
     assert GreedyBot(RULES).act(peng, random.Random(0)) == PASS
     # 碰 of 9p completes a set of a hand three tiles from 叫 and leaves it two away.
     useful = claim_view("123m456m99p1s5s9s2p4p", "9p", [PENG, PASS])
     assert GreedyBot(RULES).act(useful, random.Random(0)) == PENG
+
+
+def test_greedy_kongs_its_four_when_the_hand_stays_at_jiao() -> None:
+    hand = "1111m234m567m99p45p"
+    legal = [DISCARD + t for t in set(parse_tiles(hand))] + [ANGANG]
+    assert GreedyBot(RULES).act(self_view(hand, legal), random.Random(0)) == ANGANG
+    # 1111m3m: the kong leaves 3m and 8p alone, a discard of 8p keeps 叫 (on 2m): no kong.
+    hand = "1111m3m567m456p99p8p"
+    legal = [DISCARD + t for t in set(parse_tiles(hand))] + [ANGANG]
+    assert GreedyBot(RULES).act(self_view(hand, legal), random.Random(0)) != ANGANG
 
 
 def test_greedy_lacks_the_suit_it_can_spare() -> None:

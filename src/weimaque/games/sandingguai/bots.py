@@ -303,7 +303,7 @@ class GreedyBot:
             hand = list(table.hand)
             hand[x] -= 3
             melds = (*table.melds, Meld(MeldKind.GANG, x, view.turn))
-            if self._rating(tuple(hand), melds, table)[0] <= before[0]:
+            if self._rating(tuple(hand), melds, table)[0] >= before[0]:
                 return GANG
         if PENG in legal:
             hand = list(table.hand)
