@@ -165,6 +165,19 @@ def test_greedy_keeps_the_chicken_among_equal_discards() -> None:
         assert action == DISCARD + parse_tile("9s")
 
 
+def test_greedy_throws_what_a_baoting_opponent_threw() -> None:
+    view = self_view("123m456m789m55p7p2s9s")  # 2s and 9s: equal, both a third suit's
+    for safe in ("2s", "9s"):
+        seats = list(view.seats)
+        seats[1] = dataclasses.replace(
+            seats[1], baoting=True, discards=((parse_tile(safe), False),)
+        )
+        against = dataclasses.replace(view, seats=(seats[0], seats[1], seats[2]))
+        for seed in range(6):
+            action = GreedyBot(RULES).act(against, random.Random(seed))
+            assert action == DISCARD + parse_tile(safe)
+
+
 def test_greedy_throws_the_third_suit() -> None:
     action = GreedyBot(RULES).act(self_view("123m456m789m11p23p6s"), random.Random(0))
     assert action == DISCARD + parse_tile("6s")

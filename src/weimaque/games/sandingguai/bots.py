@@ -194,7 +194,8 @@ class _Table:
     que: int
     has_kong: bool
     first_chicken_out: bool
-    baoting_opponent: bool
+    #: The kinds every 报听 opponent has discarded (None: no opponent is 报听).
+    baoting_safe: frozenset[int] | None
 
 
 def _table(view: View) -> _Table:
@@ -203,7 +204,7 @@ def _table(view: View) -> _Table:
     another seat hides its kind and is not counted)."""
     seen = list(view.hand)
     own: list[Meld] = []
-    baoting_opponent = False
+    safe: frozenset[int] | None = None
     for seat in view.seats:
         for m in seat.melds:
             if m.tile is not None:
@@ -214,7 +215,10 @@ def _table(view: View) -> _Table:
             if not taken:
                 seen[tile] += 1
         if seat.seat != view.viewer and seat.baoting:
-            baoting_opponent = True
+            # SDG §4.6: a 报听 hand is locked and throws every draw that did not win it, so
+            # the kinds in its row are the likely safe ones.
+            row = frozenset(t for t, _ in seat.discards)
+            safe = row if safe is None else safe & row
     unseen = tuple(max(0, COPIES - n) for n in seen)
     return _Table(
         view.hand,
@@ -223,7 +227,7 @@ def _table(view: View) -> _Table:
         view.seats[view.viewer].que,
         any(m.kind.is_kong for m in own),
         bool(view.chickens),
-        baoting_opponent,
+        safe,
     )
 
 
@@ -375,7 +379,8 @@ class GreedyBot:
         fixed chicken in the discard row costs its value if the seat ends not 叫 (包鸡, SDG
         §7.7), and the hand's first chicken discard may be claimed (责任鸡: 2× to the
         claimant, §7.5) or doubles that cost (冲锋鸡, §7.4), so chickens go last among
-        equals; a tile 报听 seats may win on also goes later."""
+        equals. With a 报听 opponent (§4.6: a win on him costs +10 番) a kind he has not
+        thrown also goes later."""
         dist, value = self._rating(_minus(hand, tile), melds, table)
         if tile in self._fixed_chickens():
             v = self.rules.wugu_value if tile == WUGU else 1
@@ -383,6 +388,8 @@ class GreedyBot:
             if not table.first_chicken_out and self.rules.chongfeng:
                 # Two or more unseen copies: someone may 碰 it (责任鸡), else it is 冲锋鸡.
                 value -= (3.0 if table.unseen[tile] >= 2 else 1.0) * v
+        if table.baoting_safe is not None and tile not in table.baoting_safe:
+            value -= 2.0
         return dist, value
 
     def _rating(self, hand: Counts, melds: tuple[Meld, ...], table: _Table) -> tuple[int, float]:
