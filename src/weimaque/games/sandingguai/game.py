@@ -36,17 +36,10 @@ from weimaque.games.protocol import (
     base_counts,
 )
 from weimaque.games.sandingguai.actions import (
-    ANGANG,
-    DISCARD,
-    GANG,
-    HU,
     NUM_ACTIONS,
-    PASS,
-    PENG,
-    QUE,
-    TING,
     Action,
 )
+from weimaque.games.sandingguai.bots import GreedyBot
 from weimaque.games.sandingguai.events import Event
 from weimaque.games.sandingguai.match import Match
 from weimaque.games.sandingguai.notation import tile_name
@@ -408,27 +401,11 @@ class Sandingguai:
         return SdgView(dataclasses.replace(view.view, to_act=False, legal=()), view.viewer)
 
     def playout(self, hand: Any, seat: int, rng: random.Random) -> int:
-        """From the seat's view: 胡 when offered, a claim or kong 7 times in 10, else 过, else
-        a discard from the seat's shortest suit (定缺: the suit it holds least of)."""
+        """:class:`~.bots.GreedyBot`'s choice, from the seat's view (it 胡s whenever it may,
+        so the kit reaches wins and their settlement)."""
         if not isinstance(hand, SdgHand):
             raise TypeError(f"not a 三丁拐 hand: {hand!r}")
-        view = observe(hand.state, seat)
-        legal = view.legal
-        suits = [sum(view.hand[9 * s : 9 * s + 9]) for s in range(3)]
-        if legal[0] >= QUE:
-            return QUE + min(range(3), key=lambda s: suits[s])
-        if HU in legal:
-            return HU
-        claims = [a for a in legal if a in (PENG, GANG) or ANGANG <= a < PENG]
-        if claims and rng.random() < 0.7:
-            return rng.choice(claims)
-        if PASS in legal:
-            return PASS
-        discards = [a for a in legal if DISCARD <= a < TING]
-        if not discards:
-            return rng.choice(legal)
-        short = min(suits[a // 9] for a in discards)
-        return rng.choice([a for a in discards if suits[a // 9] == short])
+        return GreedyBot(hand.state.rules).act(observe(hand.state, seat), rng)
 
     def counts(self, outcome: HandOutcome) -> tuple[dict[str, int], ...]:
         """Hands, wins, points, 自摸 and 点炮 per seat."""
