@@ -148,6 +148,10 @@ def test_a_database_of_revision_0007_is_brought_forward(store_target: str) -> No
             assert select(store_target, sql) == rows, sql
         for table in ("rooms", "matches", "hand_seats", "match_seats", "clubs"):
             assert select(store_target, f"SELECT DISTINCT game FROM {table}") == [("maque",)]
+        # The figures' rows carry their match's preset, the variant.
+        for table in ("hand_seats", "match_seats"):
+            found = select(store_target, f"SELECT DISTINCT variant FROM {table}")
+            assert found == [("anxiang",)], table
         assert select(store_target, "SELECT version_num FROM alembic_version") == [
             (migrations.HEAD,)
         ]
@@ -233,6 +237,12 @@ def per_game(server: serverkit.Server, store_target: str) -> None:
     mine = call(server, "GET", "/api/me/matches", heads[0])[1]["matches"]
     assert [(m["game"], m["hands"]) for m in mine] == [("maque", 1)]
     maque_points = mine[0]["total"]
+    for table in ("hand_seats", "match_seats"):  # the variant, written with the figures
+        found = select(
+            store_target,
+            f"SELECT DISTINCT game, variant FROM {table} WHERE room_id = '{room['room_id']}'",
+        )
+        assert found == [("maque", mine[0]["rules"]["id"])], table
     board = call(server, "GET", f"/api/clubs/{club}/leaderboard", heads[0])[1]
     assert board["game"] == "maque" and len(board["rows"]) == 3
     stats = call(server, "GET", "/api/me/stats", heads[0])[1]
@@ -295,9 +305,10 @@ def another_game_hand(target: str, player: str, club: str) -> str:
             for seat, points in enumerate((500, -250, -250)):
                 db.execute(
                     "INSERT INTO hand_seats (room_id, number, seat, match, player_id, name, bot, "
-                    "club_id, finished, points, won, chou, xi, played, ranked, game) "
+                    "club_id, finished, points, won, chou, xi, played, ranked, game, "
+                    "variant) "
                     "VALUES ('sdg', 1, ?, 1, ?, ?, NULL, ?, 4e9, ?, ?, 0, 0, 1, 1, "
-                    "'sandingguai')",
+                    "'sandingguai', 'basic')",
                     (seat, player if seat == 0 else None, f"s{seat}", club, points, int(seat == 0)),
                 )
             db.execute(accounts.MATCH_SEATS, ("sdg", 1))

@@ -489,15 +489,17 @@ def share_club(db: Connection, a: str, b: str) -> list[str]:
 #: counts for nobody, §7.3). Parameters: room id, match.
 MATCH_SEATS: Final = (
     "INSERT INTO match_seats (room_id, match, seat, holder, player_id, name, bot, club_id, "
-    "started, last, hands, total, ranked, game) SELECT room_id, match, seat, "
+    "started, last, hands, total, ranked, game, variant) SELECT room_id, match, seat, "
     "COALESCE(player_id, ''), MAX(player_id), MAX(name), MAX(bot), MAX(club_id), "
-    "MIN(finished), MAX(finished), COUNT(*), SUM(points), MIN(ranked), MAX(game) FROM hand_seats "
+    "MIN(finished), MAX(finished), COUNT(*), SUM(points), MIN(ranked), MAX(game), MAX(variant) "
+    "FROM hand_seats "
     "WHERE room_id = ? AND match = ? AND played = 1 "
     "GROUP BY room_id, match, seat, COALESCE(player_id, '') "
     "ON CONFLICT (room_id, match, seat, holder) DO UPDATE SET player_id = excluded.player_id, "
     "name = excluded.name, bot = excluded.bot, club_id = excluded.club_id, "
     "started = excluded.started, last = excluded.last, hands = excluded.hands, "
-    "total = excluded.total, ranked = excluded.ranked, game = excluded.game"
+    "total = excluded.total, ranked = excluded.ranked, game = excluded.game, "
+    "variant = excluded.variant"
 )
 
 

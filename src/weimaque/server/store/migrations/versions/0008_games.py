@@ -2,8 +2,10 @@
 
 - ``game``: the id of the game (``weimaque.games.registry``) on ``rooms``, ``matches``,
   ``hand_seats``, ``match_seats`` and ``clubs`` (a club's default game, of its ``rules``).
-  Every row an older database holds is of 偎麻雀: ``'maque'``. The variant is the preset
-  ``matches.rules`` already carries (and ``rooms.config`` its options), read with 战绩.
+  Every row an older database holds is of 偎麻雀: ``'maque'``.
+- ``variant``: the preset of the hand's (or match's) room on ``hand_seats`` and ``match_seats``,
+  filled from the ``rules`` of its match (a room's ``matches`` row carries its preset already,
+  a club its ``rules``).
 - Indices for the per-game reads: a player's matches of one game (keyset, newest first), a
   player's hands of one game (totals), a club's hands of one game (the leaderboard).
 
@@ -39,6 +41,12 @@ def upgrade() -> None:
         )
     for name, table, columns in INDICES:
         op.create_index(name, table, columns)
+    for table in ("hand_seats", "match_seats"):
+        op.add_column(table, sa.Column("variant", sa.Text))
+        op.execute(
+            f"UPDATE {table} SET variant = "
+            f"(SELECT rules FROM matches WHERE matches.room_id = {table}.room_id)"
+        )
 
 
 def downgrade() -> None:
@@ -47,3 +55,5 @@ def downgrade() -> None:
     for table in TABLES:
         with op.batch_alter_table(table) as batch:
             batch.drop_column("game")
+            if table in ("hand_seats", "match_seats"):
+                batch.drop_column("variant")
