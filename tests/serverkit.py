@@ -93,10 +93,11 @@ class Server(Endpoint):
         self,
         tmp: Path,
         limits: dict[str, Any] | None = None,
-        db: Path | None = None,
+        db: Path | str | None = None,
         extra: list[str] | None = None,
     ) -> None:
-        """``wmq serve`` with ``limits`` (``--limit NAME=VALUE``) and ``extra`` arguments."""
+        """``wmq serve`` with ``limits`` (``--limit NAME=VALUE``) and ``extra`` arguments;
+        ``db``: its store (a file or a PostgreSQL URL, ``store_target``)."""
         self.port = free_port()
         self.db = db if db is not None else tmp / "server.db"
         self.log_path = tmp / "server.log"
@@ -181,8 +182,18 @@ class Client:
 class Table:
     """Three players of one room, each playing its first legal action when asked to decide."""
 
-    def __init__(self, server: Endpoint, room_id: str, tokens: list[str] | None = None) -> None:
-        self.seats = [server.ws(room_id) for _ in range(3)]
+    def __init__(
+        self,
+        server: Endpoint,
+        room_id: str,
+        tokens: list[str] | None = None,
+        headers: list[dict[str, str]] | None = None,
+    ) -> None:
+        """``headers``: each seat's socket's (a signed-in player's, docs/protocol.md §7.2)."""
+        self.seats = [
+            server.ws(room_id, additional_headers=None if headers is None else headers[k])
+            for k in range(3)
+        ]
         self.view: list[Msg | None] = [None, None, None]
         #: hand number → its hand_end; the hands each seat was asked to deal again after
         self.ended: dict[int, Msg] = {}

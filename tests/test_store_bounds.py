@@ -49,10 +49,21 @@ SCANS: dict[str, str] = {
         "AND (last, room_id, match) < (5, 'r', 1) "
         "ORDER BY last DESC, room_id DESC, match DESC LIMIT 21"
     ),
+    "a player's matches of one game": (
+        "SELECT room_id FROM match_seats WHERE player_id = 'p' AND game = 'g' "
+        "AND (last, room_id, match) < (5, 'r', 1) "
+        "ORDER BY last DESC, room_id DESC, match DESC LIMIT 21"
+    ),
     "a match's seats": "SELECT seat FROM match_seats WHERE room_id = 'r' AND match = 1",
     "a match's hands": "SELECT seat FROM hand_seats WHERE room_id = 'r' AND match = 1",
     "a player's hands": "SELECT seat FROM hand_seats WHERE player_id = 'p' AND finished >= 5",
     "a club's hands": "SELECT seat FROM hand_seats WHERE club_id = 'c' AND finished >= 5",
+    "a player's hands of one game": (
+        "SELECT seat FROM hand_seats WHERE player_id = 'p' AND game = 'g' AND finished >= 5"
+    ),
+    "a club's hands of one game": (
+        "SELECT seat FROM hand_seats WHERE club_id = 'c' AND game = 'g' AND finished >= 5"
+    ),
     "a club's members": "SELECT role FROM club_members WHERE club_id = 'c'",
     "a player's clubs": "SELECT role FROM club_members WHERE player_id = 'p'",
     "a room's actions": "DELETE FROM actions WHERE room_id = 'r'",
@@ -75,7 +86,18 @@ INDICES = (
     "rooms_live",
     "ceremonies_player",
     "match_seats_player",
+    # Migration 0008: 战绩, totals and leaderboards of one game.
+    "match_seats_player_game",
+    "hand_seats_player_game",
+    "hand_seats_club_game",
 )
+
+#: The scans of one game read the index made for them (migration 0008).
+GAME_INDICES = {
+    "a player's matches of one game": "match_seats_player_game",
+    "a player's hands of one game": "hand_seats_player_game",
+    "a club's hands of one game": "hand_seats_club_game",
+}
 
 
 @pytest.fixture
@@ -101,6 +123,8 @@ def plan(db: Connection, sql: str) -> str:
 @pytest.mark.parametrize("scan", sorted(SCANS))
 def test_every_scan_reads_an_index(store: Store, scan: str) -> None:
     found = store.read(lambda db: plan(db, SCANS[scan]))
+    if scan in GAME_INDICES:
+        assert GAME_INDICES[scan] in found, found
     if store.engine.dialect.name == "postgresql":
         assert "Seq Scan" not in found, found
         assert "Index" in found, found

@@ -55,7 +55,12 @@ def test_an_older_database_is_upgraded_in_place_and_loses_nothing(tmp_path: Path
     assert rows(path, "SELECT id, created, config, seats, status FROM rooms ORDER BY id") == (
         rooms_before
     )
-    assert rows(path, "SELECT * FROM matches ORDER BY room_id") == matches_before
+    # Every row of the file is of 偎麻雀 (migration 0008).
+    assert rows(path, "SELECT * FROM matches ORDER BY room_id") == [
+        (*m, "maque") for m in matches_before
+    ]
+    assert rows(path, "SELECT DISTINCT game FROM rooms") == [("maque",)]
+    assert rows(path, "SELECT DISTINCT game FROM hand_seats") == [("maque",)]
     # Every hand is as it was, with a 回放码 added, and its seats counted for 战绩.
     codes = []
     for (room, number, match, before), (after,) in zip(

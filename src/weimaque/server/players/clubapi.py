@@ -21,6 +21,7 @@ from weimaque.server.players.playerapi import (
     body,
     checked_name,
     days_param,
+    game_param,
     signed_in,
     since,
     with_player,
@@ -380,7 +381,8 @@ async def leave(request: Request) -> Response:
 
 
 async def leaderboard(request: Request) -> Response:
-    """``GET /api/clubs/{id}/leaderboard?days=N``: the members' figures at the club's tables."""
+    """``GET /api/clubs/{id}/leaderboard?days=N&game=ID``: the members' figures at the club's
+    tables, of one game (the club's own by default: docs/protocol.md §7.5)."""
     found = await _member(request)
     if isinstance(found, JSONResponse):
         return found
@@ -388,9 +390,13 @@ async def leaderboard(request: Request) -> Response:
     days = days_param(request, DEFAULT_BOARD_DAYS)
     if isinstance(days, JSONResponse):
         return days
+    game = game_param(request, str(club_row["game"]))
+    if isinstance(game, JSONResponse):
+        return game
+    assert game is not None
     club_id = club_row["id"]
-    rows = await s.read(lambda db: accounts.leaderboard(db, club_id, since(days)))
-    return JSONResponse({"v": PROTOCOL_VERSION, "days": days, "rows": rows})
+    rows = await s.read(lambda db: accounts.leaderboard(db, club_id, since(days), game))
+    return JSONResponse({"v": PROTOCOL_VERSION, "days": days, "game": game, "rows": rows})
 
 
 async def open_table(request: Request) -> Response:

@@ -19,6 +19,8 @@ import segno
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from weimaque.games.protocol import UnknownGame
+from weimaque.games.registry import get_game
 from weimaque.rules.registry import get_rules
 from weimaque.server.base.limits import BodyError, client_address, read_json
 from weimaque.server.edge.api import review_of
@@ -153,6 +155,18 @@ def days_param(request: Request, default: int | None) -> int | JSONResponse | No
     if not text.isdecimal() or len(text) > 5 or not 1 <= int(text) <= MAX_DAYS:
         return _error(400, "bad_request", f"days must be 1..{MAX_DAYS}, not {quoted(text)}")
     return int(text)
+
+
+def game_param(request: Request, default: str | None) -> str | JSONResponse | None:
+    """``?game=ID`` (a registered game's id or alias, answered as its id; docs/protocol.md
+    §7.3), ``default`` when absent (None: every game); an unknown one is the 400 quoting it."""
+    text = request.query_params.get("game")
+    if text is None or text == "":
+        return default
+    try:
+        return get_game(text[:64]).info.id
+    except UnknownGame as exc:
+        return _error(400, "unknown_game", str(exc))
 
 
 def since(days: int | None) -> float:
@@ -393,28 +407,39 @@ def _page(request: Request) -> tuple[int, tuple[float, str, int] | None] | JSONR
 
 @with_player
 async def my_matches(request: Request, s: Server, player: Player) -> Response:
-    """``GET /api/me/matches``: 战绩, newest first, paged."""
+    """``GET /api/me/matches?game=ID``: 战绩, newest first, paged; every game's by default."""
     page = _page(request)
     if isinstance(page, JSONResponse):
         return page
+    game = game_param(request, None)
+    if isinstance(game, JSONResponse):
+        return game
     limit, before = page
-    found = await s.read(lambda db: accounts.matches(db, player.id, limit=limit, before=before))
+    found = await s.read(
+        lambda db: accounts.matches(db, player.id, limit=limit, before=before, game=game)
+    )
     return JSONResponse(_matches_json(found))
 
 
 @with_player
 async def my_stats(request: Request, s: Server, player: Player) -> Response:
-    """``GET /api/me/stats?days=N``: the player's totals over the period."""
+    """``GET /api/me/stats?days=N&game=ID``: the player's totals of one game (偎麻雀 by
+    default) over the period."""
     days = days_param(request, None)
     if isinstance(days, JSONResponse):
         return days
-    totals = await s.read(lambda db: accounts.stats(db, player.id, since(days)))
-    return JSONResponse({"v": PROTOCOL_VERSION, "days": days, **totals})
+    game = game_param(request, accounts.DEFAULT_GAME)
+    if isinstance(game, JSONResponse):
+        return game
+    assert game is not None
+    totals = await s.read(lambda db: accounts.stats(db, player.id, since(days), game))
+    return JSONResponse({"v": PROTOCOL_VERSION, "days": days, "game": game, **totals})
 
 
 @with_player
 async def player_matches(request: Request, s: Server, player: Player) -> Response:
-    """``GET /api/players/{id}/matches``: another's 战绩 at the clubs both belong to."""
+    """``GET /api/players/{id}/matches?game=ID``: another's 战绩 at the clubs both belong to
+    (every game's by default)."""
     other = str(request.path_params["player_id"])[:64]
     clubs = await s.read(lambda db: accounts.share_club(db, player.id, other))
     if not clubs and other != player.id:
@@ -422,10 +447,13 @@ async def player_matches(request: Request, s: Server, player: Player) -> Respons
     page = _page(request)
     if isinstance(page, JSONResponse):
         return page
+    game = game_param(request, None)
+    if isinstance(game, JSONResponse):
+        return game
     limit, before = page
     only = None if other == player.id else clubs
     found = await s.read(
-        lambda db: accounts.matches(db, other, limit=limit, before=before, clubs=only)
+        lambda db: accounts.matches(db, other, limit=limit, before=before, clubs=only, game=game)
     )
     return JSONResponse(_matches_json(found))
 

@@ -43,6 +43,8 @@ MAX_LIVE_INVITES: Final = 20
 MAX_INVITE_USES: Final = 100
 #: Characters of a player's id that tell two members of one name apart on a leaderboard.
 TAG_LENGTH: Final = 4
+#: The game of a room, a match or a club whose options name none (docs/protocol.md §7.3).
+DEFAULT_GAME: Final = "maque"
 #: Digits of a room's number (docs/protocol.md §1).
 NUMBER_DIGITS: Final = 6
 
@@ -266,13 +268,28 @@ def redeem_transfer(db: Connection, code_hash: str, device: Device) -> str | Non
 # ----------------------------------------------------------------- 亲友圈
 
 
+def game_of(options: Any) -> str:
+    """The game a room's options (or a club's ``rules``) name: their ``game``, else 偎麻雀."""
+    game = options.get("game") if isinstance(options, dict) else None
+    return game if isinstance(game, str) and game else DEFAULT_GAME
+
+
 def create_club(
     db: Connection, club_id: str, name: str, owner: str, approval: bool, rules: Any
 ) -> None:
     now = time.time()
     db.execute(
-        "INSERT INTO clubs (id, name, owner, approval, rules, created) VALUES (?, ?, ?, ?, ?, ?)",
-        (club_id, name, owner, int(approval), json.dumps(rules, ensure_ascii=False), now),
+        "INSERT INTO clubs (id, name, owner, approval, rules, created, game) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (
+            club_id,
+            name,
+            owner,
+            int(approval),
+            json.dumps(rules, ensure_ascii=False),
+            now,
+            game_of(rules),
+        ),
     )
     db.execute(
         "INSERT INTO club_members (club_id, player_id, role, joined) VALUES (?, ?, 'owner', ?)",
@@ -289,7 +306,8 @@ def role_of(db: Connection, club_id: str, player_id: str) -> Role | None:
 
 def club_row(db: Connection, club_id: str) -> dict[str, Any] | None:
     row = db.execute(
-        "SELECT id, name, owner, approval, rules, created FROM clubs WHERE id = ?", (club_id,)
+        "SELECT id, name, owner, approval, rules, created, game FROM clubs WHERE id = ?",
+        (club_id,),
     ).fetchone()
     if row is None:
         return None
@@ -300,6 +318,7 @@ def club_row(db: Connection, club_id: str) -> dict[str, Any] | None:
         "approval": bool(row[3]),
         "rules": json.loads(row[4]),
         "created": row[5],
+        "game": row[6],
     }
 
 
@@ -325,6 +344,7 @@ def update_club(db: Connection, club_id: str, fields: dict[str, Any]) -> None:
     for column, value in fields.items():
         assert column in ("name", "approval", "rules")
         if column == "rules":
+            db.execute("UPDATE clubs SET game = ? WHERE id = ?", (game_of(value), club_id))
             value = json.dumps(value, ensure_ascii=False)
         elif column == "approval":
             value = int(value)
@@ -469,15 +489,17 @@ def share_club(db: Connection, a: str, b: str) -> list[str]:
 #: counts for nobody, §7.3). Parameters: room id, match.
 MATCH_SEATS: Final = (
     "INSERT INTO match_seats (room_id, match, seat, holder, player_id, name, bot, club_id, "
-    "started, last, hands, total, ranked) SELECT room_id, match, seat, "
+    "started, last, hands, total, ranked, game, variant) SELECT room_id, match, seat, "
     "COALESCE(player_id, ''), MAX(player_id), MAX(name), MAX(bot), MAX(club_id), "
-    "MIN(finished), MAX(finished), COUNT(*), SUM(points), MIN(ranked) FROM hand_seats "
+    "MIN(finished), MAX(finished), COUNT(*), SUM(points), MIN(ranked), MAX(game), MAX(variant) "
+    "FROM hand_seats "
     "WHERE room_id = ? AND match = ? AND played = 1 "
     "GROUP BY room_id, match, seat, COALESCE(player_id, '') "
     "ON CONFLICT (room_id, match, seat, holder) DO UPDATE SET player_id = excluded.player_id, "
     "name = excluded.name, bot = excluded.bot, club_id = excluded.club_id, "
     "started = excluded.started, last = excluded.last, hands = excluded.hands, "
-    "total = excluded.total, ranked = excluded.ranked"
+    "total = excluded.total, ranked = excluded.ranked, game = excluded.game, "
+    "variant = excluded.variant"
 )
 
 
@@ -488,18 +510,24 @@ def matches(
     limit: int,
     before: tuple[float, str, int] | None,
     clubs: list[str] | None = None,
+    game: str | None = None,
 ) -> tuple[list[dict[str, Any]], tuple[float, str, int] | None]:
     """The matches ``player_id`` sat in, newest first (by their last hand), at most ``limit``
-    after the cursor ``before``; only those of ``clubs`` when given. And the next cursor.
+    after the cursor ``before``; only those of ``clubs`` when given, of ``game`` when given
+    (None: every game). And the next cursor.
 
     One query: a keyset page of the player's rows of ``match_seats`` (index
-    ``match_seats_player``), joined with every seat of those matches, their room's match and
-    their club; its cost is the page's, whatever the player's number of hands.
+    ``match_seats_player``, or ``match_seats_player_game`` for one game), joined with every
+    seat of those matches, their room's match and their club; its cost is the page's, whatever
+    the player's number of hands.
     """
     # A hand nobody played themselves (托管 all through) is in nobody's 战绩 (§7.4): such
     # hands are not summed into match_seats.
     where = "player_id = ?"
     args: list[Any] = [player_id]
+    if game is not None:
+        where += " AND game = ?"
+        args.append(game)
     if clubs is not None:
         if not clubs:
             return [], None
@@ -511,8 +539,8 @@ def matches(
     rows = db.execute(
         "SELECT me.room_id, me.match, me.seat, me.club_id, me.started, me.last, me.hands, "
         "me.total, o.seat, o.name, o.player_id, o.total, o.bot, o.last, m.number, m.over, "
-        "m.rules, c.name, me.ranked FROM (SELECT room_id, match, seat, club_id, started, last, "
-        f"hands, total, ranked FROM match_seats WHERE {where} "
+        "m.rules, c.name, me.ranked, me.game FROM (SELECT room_id, match, seat, club_id, started, "
+        f"last, hands, total, ranked, game FROM match_seats WHERE {where} "
         "ORDER BY last DESC, room_id DESC, match DESC LIMIT ?) me "
         "JOIN match_seats o ON o.room_id = me.room_id AND o.match = me.match "
         "LEFT JOIN matches m ON m.room_id = me.room_id "
@@ -529,12 +557,13 @@ def matches(
             match,
             seat,
         ):
-            number, over, rules, club_name, ranked = row[14:19]
+            number, over, rules, club_name, ranked, game_id = row[14:20]
             seats = {}
             out.append(
                 {
                     "room_id": room_id,
                     "match": match,
+                    "game": game_id,
                     "rules": rules,
                     "club": None if club_id is None else {"id": club_id, "name": club_name},
                     "started": started,
@@ -570,27 +599,33 @@ def matches(
     return out, cursor
 
 
-def stats(db: Connection, player_id: str, since: float) -> dict[str, int]:
+def stats(db: Connection, player_id: str, since: float, game: str = DEFAULT_GAME) -> dict[str, int]:
+    """The player's totals over their played hands of ``game`` since ``since`` (index
+    ``hand_seats_player_game``)."""
     row = db.execute(
         "SELECT COUNT(DISTINCT room_id || '/' || match), COUNT(*), COALESCE(SUM(won), 0), "
         "COALESCE(SUM(chou), 0), COALESCE(SUM(points), 0), COALESCE(MAX(xi), 0) "
-        "FROM hand_seats WHERE player_id = ? AND finished >= ? AND played = 1",
-        (player_id, since),
+        "FROM hand_seats WHERE player_id = ? AND game = ? AND finished >= ? AND played = 1",
+        (player_id, game, since),
     ).fetchone()
     keys = ("matches", "hands", "wins", "chou", "points", "biggest")
     return {k: int(v) for k, v in zip(keys, row, strict=True)}
 
 
-def leaderboard(db: Connection, club_id: str, since: float) -> list[dict[str, Any]]:
-    """The club's members (removed ones are not) by their points over the ranked hands at its
-    tables since ``since``: hands two people played, at tables with no chosen seed (§7.5)."""
+def leaderboard(
+    db: Connection, club_id: str, since: float, game: str = DEFAULT_GAME
+) -> list[dict[str, Any]]:
+    """The club's members (removed ones are not) by their points over the ranked hands of
+    ``game`` at its tables since ``since``: hands two people played, at tables with no chosen
+    seed (§7.5; index ``hand_seats_club_game``)."""
     rows = db.execute(
         "SELECT h.player_id, p.name, SUM(h.points), COUNT(DISTINCT h.room_id || '/' || h.match), "
         "COUNT(*), SUM(h.won), MAX(h.xi) FROM hand_seats h JOIN players p ON p.id = h.player_id "
         "JOIN club_members m ON m.club_id = h.club_id AND m.player_id = h.player_id "
-        "WHERE h.club_id = ? AND h.finished >= ? AND h.ranked = 1 AND m.role != 'pending' "
+        "WHERE h.club_id = ? AND h.game = ? AND h.finished >= ? AND h.ranked = 1 "
+        "AND m.role != 'pending' "
         "GROUP BY h.player_id, p.name ORDER BY SUM(h.points) DESC, p.name, h.player_id",
-        (club_id, since),
+        (club_id, game, since),
     ).fetchall()
     names: dict[str, int] = {}
     for row in rows:

@@ -186,7 +186,7 @@ _HAND: Final = _upsert("hands", "room_id, number, record, finished, match", "roo
 _HAND_SEAT: Final = _upsert(
     "hand_seats",
     "room_id, number, seat, match, player_id, name, bot, club_id, finished, points, won, chou, xi, "
-    "played, ranked",
+    "played, ranked, game, variant",
     "room_id, number, seat",
 )
 #: A hand's 回放码 is replaced with the hand's record (a hand ended again after a restart).
@@ -718,17 +718,20 @@ class Store:
         writes are fenced from then on (None: :data:`FIRST_EPOCH`, unfenced)."""
         club = config.get("club")
         first = FIRST_EPOCH if epoch is None else epoch
-        row = (room_id, time.time(), _dump(config), _dump(seats), "waiting", club, first)
-        match = (room_id, rules, _dump(overrides), seed, _dump(None))
+        # The room's game, from its options (docs/protocol.md §7.3); ``rules`` is its variant.
+        game = accounts.game_of(config)
+        row = (room_id, time.time(), _dump(config), _dump(seats), "waiting", club, first, game)
+        match = (room_id, rules, _dump(overrides), seed, _dump(None), game)
 
         def op(db: Connection) -> None:
             db.execute(
-                "INSERT INTO rooms (id, created, config, seats, status, club_id, epoch) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO rooms (id, created, config, seats, status, club_id, epoch, game) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 row,
             )
             db.execute(
-                "INSERT INTO matches (room_id, rules, overrides, seed, ledger) VALUES (?,?,?,?,?)",
+                "INSERT INTO matches (room_id, rules, overrides, seed, ledger, game) "
+                "VALUES (?,?,?,?,?,?)",
                 match,
             )
 
@@ -846,13 +849,19 @@ class Store:
         status = ("over" if over else "between_hands", room_id)
 
         def op(db: Connection) -> None:
+            # The hand's seats carry its room's game and variant (its match's preset), for 战绩
+            # and leaderboards per game (docs/protocol.md §7.3).
+            room = db.execute(
+                "SELECT game, rules FROM matches WHERE room_id = ?", (room_id,)
+            ).fetchone()
+            game, variant = (accounts.DEFAULT_GAME, None) if room is None else room
             db.execute(_HAND, hand)
             db.execute("DELETE FROM current WHERE room_id = ? AND number = ?", (room_id, number))
             # The hand's actions are in its record now, written in this same transaction.
             db.execute("DELETE FROM actions WHERE room_id = ? AND number = ?", (room_id, number))
             db.execute("UPDATE matches SET ledger = ?, over = ? WHERE room_id = ?", totals)
             db.execute("UPDATE rooms SET status = ? WHERE id = ?", status)
-            db.executemany(_HAND_SEAT, seat_rows)
+            db.executemany(_HAND_SEAT, [(*r, game, variant) for r in seat_rows])
             db.execute(accounts.MATCH_SEATS, (room_id, match))
             if isinstance(code, str):
                 db.execute(_REPLAY_CODE, (accounts.digest(code), code, room_id, number))
