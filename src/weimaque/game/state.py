@@ -56,6 +56,22 @@ DEAL_PATTERNS: Final = ("tianhu", *APP_DEAL_TESTS)
 #: 美女踩单车 (a 自吃 meld), 圆圆丁 (dealt three of the winning face), 啫啫胡 (the faces on which
 #: a 胡 was declined). The engine gathers the facts only for a preset that scores one of them.
 FACT_PATTERNS: Final = frozenset(("quanqiuren", "meinv", "yuanyuanding", "zhezhe"))
+#: The last rule set asked of ``rule_flags`` and its answer: a match plays every hand under one
+#: rule set, so each hand's start asks the same object again.
+_FLAGS_MEMO: list[tuple[RuleConfig | None, tuple[bool, bool]]] = [(None, (False, False))]
+
+
+def rule_flags(rules: RuleConfig) -> tuple[bool, bool]:
+    """Whether ``rules`` scores a deal 名堂 (RULES §7.2, §7.4.1), and a 名堂 that reads the
+    facts of RULES §7.4.4: asked at each hand's start, so kept for the last rule set asked."""
+    held, flags = _FLAGS_MEMO[0]
+    if held is not rules:
+        keys = rules.patterns.keys()
+        flags = (not keys.isdisjoint(DEAL_PATTERNS), not keys.isdisjoint(FACT_PATTERNS))
+        _FLAGS_MEMO[0] = (rules, flags)
+    return flags
+
+
 #: One shared (immutable) action per discard face and per run start, for the hot paths.
 DISCARDS: Final = tuple(Action.discard(f) for f in range(NUM_FACES))
 CHIS: Final = {s: Action.chi(s) for s in RUN_STARTS}
@@ -408,7 +424,7 @@ class GameState:
         #: per seat, a bit per face on which it declined a 胡 this hand (RULES §7.4.4)
         self.declined_faces = [0] * NUM_SEATS
         #: whether the preset scores a 名堂 that reads the facts of RULES §7.4.4
-        self.win_facts = not FACT_PATTERNS.isdisjoint(rules.patterns)
+        self.win_facts = rule_flags(rules)[1]
         self.phase: Phase = "discard"
         self.turn = dealer
         self.window: Window | None = None
@@ -482,7 +498,7 @@ class GameState:
         st.skipped = skipped
         st.declined = declined
         st.declined_faces = [0] * NUM_SEATS if declined_faces is None else declined_faces
-        st.win_facts = not FACT_PATTERNS.isdisjoint(rules.patterns)
+        st.win_facts = rule_flags(rules)[1]
         st.events = []
         st._wait_memo = [NO_MEMO] * NUM_SEATS
         st.actions = []
@@ -1121,8 +1137,7 @@ class GameState:
         options: dict[int, list[Action]] = {}
         wins: dict[int, Breakdown] = {}
         patterns: dict[int, str] = {}
-        patterns_scored = self.rules.patterns
-        if any(k in patterns_scored for k in DEAL_PATTERNS):
+        if rule_flags(self.rules)[0]:
             for seat in (self.dealer, xiajia(self.dealer), shangjia(self.dealer)):
                 b = score_deal(tuple(self.hands[seat]), rules=self.rules)
                 if b.winning:
