@@ -742,22 +742,30 @@ class GameState:
         )
 
     def _win_with_facts(self, seat: int, card: int, source: Source, last: bool) -> Breakdown | None:
-        """``win_check`` with the facts of RULES §7.4.4 read from the hand so far: a 吃 of the
-        seat's own draw (its meld came from the seat itself), three of ``card`` dealt to it, and
-        the faces on which it declined a 胡."""
-        melds = self.melds[seat]
-        mask = self.declined_faces[seat]
+        """``win_check`` with the facts of RULES §7.4.4 (``win_facts``)."""
+        zichi, dealt_kan, declined_faces = self.facts_of_win(seat, card)
         return win_check(
-            [m.meld() for m in melds],
+            [m.meld() for m in self.melds[seat]],
             self.hands[seat],
             card,
             source,
             last,
             self.rules,
             self.declined[seat],
-            zichi=any(m.kind == "chi" and m.from_seat == seat for m in melds),
-            dealt_kan=self.initial_hands[seat].count(card) >= 3,
-            declined_faces=[f for f in range(NUM_FACES) if mask >> f & 1] if mask else (),
+            zichi=zichi,
+            dealt_kan=dealt_kan,
+            declined_faces=declined_faces,
+        )
+
+    def facts_of_win(self, seat: int, card: int) -> tuple[bool, bool, list[int]]:
+        """The facts of RULES §7.4.4 for ``seat`` winning on ``card`` now, read from the hand so
+        far: whether a 吃 meld came from his own draw (自吃), whether three of ``card`` were
+        dealt to him, and the faces on which he declined a 胡."""
+        mask = self.declined_faces[seat]
+        return (
+            any(m.kind == "chi" and m.from_seat == seat for m in self.melds[seat]),
+            self.initial_hands[seat].count(card) >= 3,
+            [f for f in range(NUM_FACES) if mask >> f & 1] if mask else [],
         )
 
     def verify(self, seat: int, action: Action) -> None:
