@@ -29,8 +29,13 @@ def _random_step(state: GameState, rng: random.Random) -> None:
 
 @pytest.mark.parametrize(
     "rules",
-    [get_rules("anxiang"), get_rules("dazhuo"), rules_with("anxiang", {"wei_face_up": True})],
-    ids=["anxiang", "dazhuo", "wei_face_up"],
+    [
+        get_rules("anxiang"),
+        get_rules("dazhuo"),
+        rules_with("anxiang", {"wei_face_up": True}),
+        get_rules("zuanshi"),  # the facts of RULES §7.4.4 in the sampled worlds
+    ],
+    ids=["anxiang", "dazhuo", "wei_face_up", "zuanshi"],
 )
 def test_determinizations_are_valid_and_keep_the_seats_view(rules: object) -> None:
     checked = 0

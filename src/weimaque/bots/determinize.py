@@ -21,7 +21,7 @@ It then builds the state without replaying (``GameState.position``), derives eac
 seat's 碰-过张 (RULES §5.3: a 碰 window on X went by while the seat held two X; since hands only
 shrink, holding two now means it held two then) and reopens the claim window with each seat's
 options computed by the engine's own checks. The opponents' declined-胡 flags are unknown and left
-unset (they only matter for 蛰一蛰). The seat's own options always equal ``view.legal``.
+unset (they only matter for 蛰一蛰 and 啫啫胡). The seat's own options always equal ``view.legal``.
 """
 
 from __future__ import annotations
@@ -90,6 +90,8 @@ class Knowledge:
     skipped: list[int]
     dead: list[bool]
     declined: bool
+    #: a bit per face on which the seat declined a 胡 this hand (啫啫胡, RULES §7.4.4)
+    declined_faces: int
     #: per seat, faces it turned up from the stock without 偎 (at most one held now)
     drew_up: list[set[int]]
     #: per seat, faces of closed 碰 windows on another seat's card (candidates for 碰-过张)
@@ -119,6 +121,7 @@ class Knowledge:
         drew_up: list[set[int]] = [set() for _ in range(NUM_SEATS)]
         peng_seen: list[set[int]] = [set() for _ in range(NUM_SEATS)]
         declined = False
+        declined_faces = 0
         passed: list[list[tuple[int, int]]] = [[] for _ in range(NUM_SEATS)]
         history = view.history
         claim = obs.claim
@@ -168,6 +171,7 @@ class Knowledge:
                 skipped[s] += 1
             elif kind == "declined_hu" and s == seat:
                 declined = True
+                declined_faces |= 1 << _face(ev["card"])
         # A 偎's face_down flag follows the table, not the viewer: the observation says which.
         for s in range(NUM_SEATS):
             for slot, m in zip(melds[s], obs.melds[s], strict=True):
@@ -188,6 +192,7 @@ class Knowledge:
             skipped=skipped,
             dead=list(obs.dead),
             declined=declined,
+            declined_faces=declined_faces,
             drew_up=drew_up,
             peng_seen=peng_seen,
             unseen=unseen,
@@ -305,6 +310,7 @@ class Knowledge:
             dead=list(self.dead),
             skipped=list(self.skipped),
             declined=[s == self.seat and self.declined for s in range(NUM_SEATS)],
+            declined_faces=[self.declined_faces if s == self.seat else 0 for s in range(NUM_SEATS)],
             scores=list(view.obs.scores),
             turn=self.turn if self.phase == "discard" else view.obs.dealer,
         )
@@ -334,7 +340,21 @@ class Knowledge:
             before[card] += 2
             melds = [m.meld() for m in st.melds[src][:-1]]
             win = None
-            if not st.dead[src]:
+            if not st.dead[src] and st.win_facts:  # the facts of RULES §7.4.4
+                zichi, dealt_kan, declined = st.facts_of_win(src, card)
+                win = win_check(
+                    melds,
+                    before,
+                    card,
+                    "self",
+                    last,
+                    st.rules,
+                    st.declined[src],
+                    zichi=zichi,
+                    dealt_kan=dealt_kan,
+                    declined_faces=declined,
+                )
+            elif not st.dead[src]:
                 win = win_check(melds, before, card, "self", last, st.rules, st.declined[src])
             # The window is open, so the drawer may 胡 (else it would have closed at once).
             window.options[src] = [HU, PASS] if win is not None else [PASS]

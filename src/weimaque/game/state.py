@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Literal, TypeVar, overload
 
 from weimaque.analysis.decompose import can_split, winning_faces
-from weimaque.cards import FACE_CHARS, NUM_FACES, RED_FACES, faces_of, sorted_deck
+from weimaque.cards import FACE_CHARS, NUM_FACES, faces_of, sorted_deck
 from weimaque.errors import IllegalAction, quoted
 from weimaque.game.actions import RUN_STARTS, Action
 from weimaque.game.events import (
@@ -34,10 +34,11 @@ from weimaque.game.events import (
     Won,
 )
 from weimaque.notation import Meld, MeldKind, Source
-from weimaque.rules.config import PATTERN_NAMES, RuleConfig
+from weimaque.rules.config import RuleConfig
 from weimaque.rules.registry import get_rules
-from weimaque.scoring.breakdown import Breakdown, PatternScore
-from weimaque.scoring.scorer import score_dealt, score_position
+from weimaque.scoring.breakdown import Breakdown
+from weimaque.scoring.patterns.deal import APP_DEAL_TESTS
+from weimaque.scoring.scorer import score_deal, score_position
 
 NUM_SEATS: Final = 3
 STOCK_SIZE: Final = 22
@@ -48,7 +49,29 @@ Origin = Literal["deal", "discard", "draw", "wei", "release"]
 PASS: Final = Action("pass")
 HU: Final = Action("hu")
 PENG: Final = Action("peng")
-DEAL_PATTERNS: Final = ("tianhu", "jiuxiaodui", "wudui_deal")
+#: The deal 名堂 the deal window reads from the dealt cards (RULES §7.2, §7.4.1): 天胡 and
+#: every test of ``score_deal``.
+DEAL_PATTERNS: Final = ("tianhu", *APP_DEAL_TESTS)
+#: The 名堂 that read the facts of a win the cards do not show (RULES §7.4.4): 全求人 and
+#: 美女踩单车 (a 自吃 meld), 圆圆丁 (dealt three of the winning face), 啫啫胡 (the faces on which
+#: a 胡 was declined). The engine gathers the facts only for a preset that scores one of them.
+FACT_PATTERNS: Final = frozenset(("quanqiuren", "meinv", "yuanyuanding", "zhezhe"))
+#: The last rule set asked of ``rule_flags`` and its answer: a match plays every hand under one
+#: rule set, so each hand's start asks the same object again.
+_FLAGS_MEMO: list[tuple[RuleConfig | None, tuple[bool, bool]]] = [(None, (False, False))]
+
+
+def rule_flags(rules: RuleConfig) -> tuple[bool, bool]:
+    """Whether ``rules`` scores a deal 名堂 (RULES §7.2, §7.4.1), and a 名堂 that reads the
+    facts of RULES §7.4.4: asked at each hand's start, so kept for the last rule set asked."""
+    held, flags = _FLAGS_MEMO[0]
+    if held is not rules:
+        keys = rules.patterns.keys()
+        flags = (not keys.isdisjoint(DEAL_PATTERNS), not keys.isdisjoint(FACT_PATTERNS))
+        _FLAGS_MEMO[0] = (rules, flags)
+    return flags
+
+
 #: One shared (immutable) action per discard face and per run start, for the hot paths.
 DISCARDS: Final = tuple(Action.discard(f) for f in range(NUM_FACES))
 CHIS: Final = {s: Action.chi(s) for s in RUN_STARTS}
@@ -198,11 +221,16 @@ def win_check(
     last: bool,
     rules: RuleConfig,
     declined: bool = False,
+    *,
+    zichi: bool = False,
+    dealt_kan: bool = False,
+    declined_faces: Sequence[int] = (),
 ) -> Breakdown | None:
     """The breakdown if melds + hand (counts) + ``card`` win, else None (RULES §4.7, §6).
 
     A quick split check first: most cards cannot complete a hand, and then nothing is scored.
-    ``declined`` marks a seat that passed a 胡 earlier this hand (蛰一蛰, RULES §7.2).
+    ``declined`` marks a seat that passed a 胡 earlier this hand (蛰一蛰, RULES §7.2);
+    ``zichi``, ``dealt_kan`` and ``declined_faces`` are the facts of RULES §7.4.4.
     """
     concealed = list(hand)
     if source == "self" and hand[card] >= 2:
@@ -219,6 +247,9 @@ def win_check(
         last=last,
         rules=rules,
         declared=(("zhe", 1),) if declined else (),
+        zichi=zichi,
+        dealt_kan=dealt_kan,
+        declined=declined_faces,
     )
     return b if b.winning else None
 
@@ -390,6 +421,10 @@ class GameState:
         #: discards skipped by a 死手 seat: each leaves him one card more (RULES §3.1.8)
         self.skipped = [0] * NUM_SEATS
         self.declined = [False] * NUM_SEATS
+        #: per seat, a bit per face on which it declined a 胡 this hand (RULES §7.4.4)
+        self.declined_faces = [0] * NUM_SEATS
+        #: whether the preset scores a 名堂 that reads the facts of RULES §7.4.4
+        self.win_facts = rule_flags(rules)[1]
         self.phase: Phase = "discard"
         self.turn = dealer
         self.window: Window | None = None
@@ -435,13 +470,15 @@ class GameState:
         declined: list[bool],
         scores: list[int],
         turn: int,
+        declined_faces: list[int] | None = None,
     ) -> GameState:
         """A position inside a hand built from its parts (count vectors per seat, the stock still
         to draw) without replaying the hand: search's worlds consistent with a seat's view. It is
         ``turn``'s discard; a caller that needs an open claim window sets ``phase`` and
         ``window`` from :meth:`claim_window` or :meth:`deal_window`. Events and the action log
-        start empty; ``initial_hands`` are the given hands. A stock holds at most the 22 cards
-        of a deal (RULES §2.2)."""
+        start empty; ``initial_hands`` are the given hands (so a 砍 held now counts as dealt,
+        RULES §7.4.4). ``declined_faces``: per seat, a bit per face on which it declined a 胡
+        (none if not given). A stock holds at most the 22 cards of a deal (RULES §2.2)."""
         if len(stock) > STOCK_SIZE:
             raise IllegalAction(f"a stock of {len(stock)} cards: a deal leaves {STOCK_SIZE}")
         st = GameState.__new__(GameState)
@@ -460,6 +497,8 @@ class GameState:
         st.dead = dead
         st.skipped = skipped
         st.declined = declined
+        st.declined_faces = [0] * NUM_SEATS if declined_faces is None else declined_faces
+        st.win_facts = rule_flags(rules)[1]
         st.events = []
         st._wait_memo = [NO_MEMO] * NUM_SEATS
         st.actions = []
@@ -488,6 +527,8 @@ class GameState:
         st.dead = list(self.dead)
         st.skipped = list(self.skipped)
         st.declined = list(self.declined)
+        st.declined_faces = list(self.declined_faces)
+        st.win_facts = self.win_facts
         st.phase = self.phase
         st.turn = self.turn
         w = self.window
@@ -688,6 +729,8 @@ class GameState:
                 return None
         elif card not in self._waits(seat):
             return None
+        if self.win_facts:
+            return self._win_with_facts(seat, card, source, last)
         return win_check(
             [m.meld() for m in self.melds[seat]],
             self.hands[seat],
@@ -696,6 +739,33 @@ class GameState:
             last,
             self.rules,
             self.declined[seat],
+        )
+
+    def _win_with_facts(self, seat: int, card: int, source: Source, last: bool) -> Breakdown | None:
+        """``win_check`` with the facts of RULES §7.4.4 (``win_facts``)."""
+        zichi, dealt_kan, declined_faces = self.facts_of_win(seat, card)
+        return win_check(
+            [m.meld() for m in self.melds[seat]],
+            self.hands[seat],
+            card,
+            source,
+            last,
+            self.rules,
+            self.declined[seat],
+            zichi=zichi,
+            dealt_kan=dealt_kan,
+            declined_faces=declined_faces,
+        )
+
+    def facts_of_win(self, seat: int, card: int) -> tuple[bool, bool, list[int]]:
+        """The facts of RULES §7.4.4 for ``seat`` winning on ``card`` now, read from the hand so
+        far: whether a 吃 meld came from his own draw (自吃), whether three of ``card`` were
+        dealt to him, and the faces on which he declined a 胡."""
+        mask = self.declined_faces[seat]
+        return (
+            any(m.kind == "chi" and m.from_seat == seat for m in self.melds[seat]),
+            self.initial_hands[seat].count(card) >= 3,
+            [f for f in range(NUM_FACES) if mask >> f & 1] if mask else [],
         )
 
     def verify(self, seat: int, action: Action) -> None:
@@ -998,6 +1068,7 @@ class GameState:
             for s in w.wins:
                 if (a := chosen.get(s)) is None or a.kind != "hu":
                     self.declined[s] = True
+                    self.declined_faces[s] |= 1 << w.card
                     self.events.append(DeclinedHu(s, w.card))
         for s in passed_peng:
             self.peng_guo[s].add(w.card)
@@ -1068,18 +1139,20 @@ class GameState:
     # ----------------------------------------------------------------- deal patterns
 
     def deal_window(self) -> Window:
-        """The window before the first discard: who may declare 天胡 / 九小对 / 无对胡 (§7.2)."""
-        active = [k for k in DEAL_PATTERNS if k in self.rules.patterns]
+        """The window before the first discard: who may declare a deal 名堂 (RULES §7.2,
+        §7.4.2 item 9): each seat's single best one of ``score_deal``, the dealer's 天胡
+        competing."""
         options: dict[int, list[Action]] = {}
         wins: dict[int, Breakdown] = {}
         patterns: dict[int, str] = {}
-        if active:
+        if rule_flags(self.rules)[0]:
             for seat in (self.dealer, xiajia(self.dealer), shangjia(self.dealer)):
-                best = self._deal_win(seat, active)
-                if best is not None:
+                b = score_deal(tuple(self.hands[seat]), rules=self.rules)
+                if b.winning:
                     options[seat] = [HU, PASS]
-                    wins[seat] = best[1]
-                    patterns[seat] = best[0]
+                    wins[seat] = b
+                    # 天胡 scores the dealt cards as groups; a deal 名堂 is its one pattern
+                    patterns[seat] = "tianhu" if b.groups else b.patterns[0].key
         return Window(-1, "deal", self.dealer, False, options, {}, wins, patterns)
 
     def _open_deal_window(self) -> None:
@@ -1089,33 +1162,3 @@ class GameState:
             self.window = window
         else:
             self._enter_discard(self.dealer)
-
-    def _deal_win(self, seat: int, active: list[str]) -> tuple[str, Breakdown] | None:
-        hand = self.hands[seat]
-        found: list[tuple[str, Breakdown]] = []
-        if "tianhu" in active and seat == self.dealer:
-            # 天胡: the 20 dealt cards as they lie, no card won (RULES §7.2); the quick split
-            # check first, as in ``win_check``: most deals do not split
-            dealt = tuple(hand)
-            if can_split(dealt) and (b := score_dealt(dealt, rules=self.rules)).winning:
-                found.append(("tianhu", b))
-        pairs = sum(c // 2 for c in hand)
-        paired = [f for f in range(NUM_FACES) if hand[f] >= 2]
-        # 无对胡: no pair dealt, or only one black pair; a 砍 rules it out (RULES §7.2).
-        no_pair = not paired or (
-            len(paired) == 1 and hand[paired[0]] == 2 and paired[0] not in RED_FACES
-        )
-        for key, ok in (("jiuxiaodui", pairs >= 9), ("wudui_deal", no_pair)):
-            if key in active and ok:
-                # 九小对 and 无对胡 hold no groups: the value is the whole total (RULES §7.2).
-                value = self.rules.patterns[key]
-                points = (
-                    value.alt if key == "jiuxiaodui" and pairs >= 10 and value.alt else value.value
-                )
-                ps = PatternScore(key, PATTERN_NAMES[key], "add", points, 1, points)
-                found.append(
-                    (key, Breakdown(True, self.rules.id, 0, 1, points, 0, (), (ps,), None))
-                )
-        if not found:
-            return None
-        return max(found, key=lambda kb: kb[1].total)

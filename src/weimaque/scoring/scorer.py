@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from weimaque.analysis.arrange import Arrangement, arrangements, dealt_arrangements
+from weimaque.analysis.decompose import can_split
 from weimaque.cards import Counts, counts_of, red_count
 from weimaque.errors import InvalidNotation, WrongCardCount, quoted
 from weimaque.notation import (
@@ -303,7 +304,8 @@ def score_deal(hand: Counts, *, rules: RuleConfig | str = "anxiang") -> Breakdow
     config = get_rules(rules)
     tests = APP_DEAL_TESTS if config.mingtang_rules == "app" else DEAL_TESTS
     found: list[Breakdown] = []
-    if sum(hand) == DEALER_HAND and "tianhu" in config.patterns:
+    # the quick split check before 天胡's arrangements: most deals do not split
+    if sum(hand) == DEALER_HAND and "tianhu" in config.patterns and can_split(tuple(hand)):
         dealt = score_dealt(hand, rules=config)
         if dealt.winning:
             found.append(dealt)

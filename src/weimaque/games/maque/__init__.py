@@ -132,7 +132,7 @@ SCHEMA: Final = OptionSchema(
             choices=_PATTERN_KEYS,
         ),
     ),
-    tuple(_variant(r) for r in list_rules()),
+    tuple(_variant(r) for r in list_rules(app=True)),
 )
 _F: Final = NUM_FACES
 #: The flat array's pieces (the block table of :mod:`weimaque.game.observation`), with shapes.
