@@ -127,6 +127,50 @@ class HandResult:
 class State:
     """One hand of 三丁拐 in progress (SDG §3)."""
 
+    __slots__ = (
+        "_self_cache",
+        "after_claim",
+        "baoting",
+        "claim_from",
+        "claim_made",
+        "claim_repao",
+        "claim_tile",
+        "dealer",
+        "decisions",
+        "deck",
+        "discards",
+        "drawn",
+        "events",
+        "first_keys",
+        "firsts",
+        "from_kong",
+        "hands",
+        "head",
+        "history",
+        "jiao",
+        "keys",
+        "lock_any",
+        "locks",
+        "melds",
+        "n_discards",
+        "n_draws",
+        "odd",
+        "options",
+        "pending_first",
+        "phase",
+        "que",
+        "repao_kind",
+        "result",
+        "rules",
+        "seed",
+        "streak",
+        "tail",
+        "taken",
+        "turn",
+        "wall",
+        "winners",
+    )
+
     def __init__(
         self,
         rules: RuleConfig | None = None,
@@ -226,7 +270,7 @@ class State:
     def _wait_bits(self, p: int) -> int:
         """叫 of seat ``p``'s 3n+1 concealed tiles (the drawn tile aside on its own turn)."""
         keys, odd = self.keys[p], self.odd[p]
-        if (self.phase == SELF or self.phase == DINGQUE) and self.turn == p and self.drawn is not None:
+        if self.phase in (SELF, DINGQUE) and self.turn == p and self.drawn is not None:
             t = self.drawn
             keys = list(keys)
             keys[t // 9] -= KEY_STEP[t]
@@ -298,15 +342,14 @@ class State:
             melds = self.melds[p]
             if self._may_baoting(p):
                 acts += [TING + t for t in range(NUM_KINDS) if hand[t] and self._ting_ok(p, t)]
-            if self._can_zimo(p):
+            if self.jiao[p] >> self.drawn & 1:  # 自摸: the drawn tile completes the 叫
                 acts.append(HU)
             if self.tail >= self.head:  # a kong needs a non-empty wall (SDG §3.1.4)
                 if 4 in hand:
                     acts += [ANGANG + t for t in range(NUM_KINDS) if hand[t] == 4]
                 if melds:
-                    acts += sorted(
-                        BUGANG + m.tile for m in melds if m.kind is MeldKind.PENG and hand[m.tile]
-                    )
+                    bugang = [BUGANG + m.tile for m in melds if m.kind is MeldKind.PENG]
+                    acts += sorted(a for a in bugang if hand[a - BUGANG])
             out = tuple(acts)
         self._self_cache = out
         return out
@@ -443,15 +486,14 @@ class State:
         leaves others to decide returns none: choices stay hidden until all have chosen)."""
         if seat is None:
             seat = self.current_player()
-        cache = self._self_cache
-        if not (
-            self.phase == SELF
-            and seat == self.turn
-            and cache
-            and type(action) is int
-            and action in cache
-        ):
-            self.verify(action, seat)  # the fast path above is the same check, memoised
+        # The legal actions, when already made (the turn's cache, a window's options), answer
+        # at once what verify would: verify only runs to refuse, or to make them.
+        if self.phase == SELF:
+            legal = self._self_cache if seat == self.turn else None
+        else:
+            legal = None if seat in self.decisions else self.options.get(seat)
+        if legal is None or type(action) is not int or action not in legal:
+            self.verify(action, seat)
         self.history.append((seat, action))
         events: list[Event] = []
         if self.phase == SELF:
@@ -522,7 +564,10 @@ class State:
         self.claim_tile, self.claim_from = t, p
         self.phase = CLAIMS
         self.drawn = None
-        self.jiao[p] = self._wait_bits(p)
+        melds = self.melds[p]
+        self.jiao[p] = wait_bits(
+            self.keys[p], self.odd[p], not melds, melds, self.rules.max_suits, self.que[p]
+        )
         options: dict[int, tuple[int, ...]] = {}
         for q in ASK_ORDER[p]:
             n = self.hands[q][t]
