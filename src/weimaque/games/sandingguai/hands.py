@@ -155,25 +155,13 @@ def suits_of(counts: Counts) -> int:
 
 #: The kinds of each suit as bits.
 SUIT_KINDS: Final = (0x1FF, 0x1FF << 9, 0x1FF << 18)
-#: A suit's class in :data:`SUIT_TABLE`: sets (1) or sets + one pair (4), so that the classes
-#: of two suits add up to 2 only when both are sets and to 5 only when one is sets, one a pair.
-_SETS, _PAIR = 1, 4
-
-
-def _suit_table() -> dict[int, tuple[int, int, int]]:
-    """Per suit key: (class, the ranks whose addition makes sets, the ranks whose addition
-    makes sets + a pair), the ranks as bits; a key absent is (0, 0, 0)."""
-    table: dict[int, tuple[int, int, int]] = {}
-    for key in SET_KEYS | PAIR_KEYS | TO_SET.keys() | TO_PAIR.keys():
-        cls = _SETS if key in SET_KEYS else _PAIR if key in PAIR_KEYS else 0
-        to_set = sum(1 << r for r in TO_SET.get(key, ()))
-        to_pair = sum(1 << r for r in TO_PAIR.get(key, ()))
-        table[key] = (cls, to_set, to_pair)
-    return table
-
-
-SUIT_TABLE: Final = _suit_table()
-_NONE: Final = (0, 0, 0)
+#: Per suit key that splits into sets (1) or into sets + one pair (4); other keys are absent
+#: (0). The classes of two suits add up to 2 only when both are sets and to 5 only when one is
+#: sets, the other sets + a pair.
+SUIT_CLASS: Final = {**{k: 1 for k in SET_KEYS}, **{k: 4 for k in PAIR_KEYS}}
+#: Per suit key: the ranks (as bits) whose addition makes sets, or sets + one pair.
+TO_SET_BITS: Final = {k: sum(1 << r for r in v) for k, v in TO_SET.items()}
+TO_PAIR_BITS: Final = {k: sum(1 << r for r in v) for k, v in TO_PAIR.items()}
 
 
 def odd_bits(counts: Sequence[int]) -> int:
@@ -189,32 +177,30 @@ def wait_bits(
     keys: Sequence[int], odd: int, qidui: bool, melds: Sequence[Meld], max_suits: int, que: int
 ) -> int:
     """叫 (SDG §6.1, §6.3) of 3n+1 concealed tiles, as bits of the kinds that make a legal win:
-    the shape from the per-suit table (one suit short of sets + pair while the others are sets,
+    the shape from the per-suit tables (one suit short of sets + pair while the others are sets,
     or short of sets while one other holds the pair and the third is sets), 七对 (``qidui``: no
     melds and 13 tiles) from ``odd`` (:func:`odd_bits`), then the suit limit (SDG §5.3) and
     the lacking suit (§2.4). The engine keeps each seat's bits, so every 胡 check is one bit
     test. ``keys``: the suit keys of the concealed tiles (:func:`suit_keys`). A kind the seat
     holds four of (melds included) stays in: no fifth tile comes (:func:`waits` drops it)."""
     k0, k1, k2 = keys
-    c0, set0, pair0 = SUIT_TABLE.get(k0, _NONE)
-    c1, set1, pair1 = SUIT_TABLE.get(k1, _NONE)
-    c2, set2, pair2 = SUIT_TABLE.get(k2, _NONE)
+    c0, c1, c2 = SUIT_CLASS.get(k0, 0), SUIT_CLASS.get(k1, 0), SUIT_CLASS.get(k2, 0)
     bits = 0
-    others = c1 + c2
-    if others == 2 * _SETS:
-        bits = pair0
-    elif others == _SETS + _PAIR:
-        bits = set0
-    others = c0 + c2
-    if others == 2 * _SETS:
-        bits |= pair1 << 9
-    elif others == _SETS + _PAIR:
-        bits |= set1 << 9
-    others = c0 + c1
-    if others == 2 * _SETS:
-        bits |= pair2 << 18
-    elif others == _SETS + _PAIR:
-        bits |= set2 << 18
+    if c1 and c2:  # suit 0 short, the others sets (2) or sets and the pair (5)
+        if c1 + c2 == 2:
+            bits = TO_PAIR_BITS.get(k0, 0)
+        elif c1 + c2 == 5:
+            bits = TO_SET_BITS.get(k0, 0)
+    if c0 and c2:
+        if c0 + c2 == 2:
+            bits |= TO_PAIR_BITS.get(k1, 0) << 9
+        elif c0 + c2 == 5:
+            bits |= TO_SET_BITS.get(k1, 0) << 9
+    if c0 and c1:
+        if c0 + c1 == 2:
+            bits |= TO_PAIR_BITS.get(k2, 0) << 18
+        elif c0 + c1 == 5:
+            bits |= TO_SET_BITS.get(k2, 0) << 18
     if qidui and odd and not odd & (odd - 1):
         bits |= odd  # six pairs and a single (SDG §6.1)
     if not bits:
