@@ -244,8 +244,9 @@ class State:
         #: The decisions taken, as (seat, action id); automatic steps are not decisions.
         self.history: list[tuple[int, int]] = []
         self.events: list[Event] = [Dealt(s, dealt[s], dealer) for s in range(NUM_SEATS)]
-        #: The current player's legal actions in its own turn, until the state changes.
-        self._self_cache: tuple[int, ...] | None = None
+        #: The current player's legal actions in its own turn, until the state changes (never
+        #: changed in place: legal_actions hands out copies).
+        self._self_cache: list[int] | None = None
         #: Each seat's declared lacking suit (定缺, SDG §2.4), -1 before or without it.
         self.que = [-1] * NUM_SEATS
         #: Each seat's 叫 (hands.wait_bits) of its 3n+1 concealed tiles, the drawn tile aside
@@ -317,26 +318,26 @@ class State:
             if seat != self.turn:
                 return []
             cache = self._self_cache
-            return list(cache if cache is not None else self._self_actions())
+            return (cache if cache is not None else self._self_actions()).copy()
         if self.phase == OVER or seat not in self.options or seat in self.decisions:
             return []
         return list(self.options[seat])
 
-    def _self_actions(self) -> tuple[int, ...]:
+    def _self_actions(self) -> list[int]:
         """SDG §3 SELF: 自摸, 暗杠, 补杠, 出 (with or without 报听), in id order; kept until the
         state changes."""
         if self._self_cache is not None:
             return self._self_cache
         p = self.turn
         hand = self.hands[p]
-        out: tuple[int, ...]
+        acts: list[int]
         if self.after_claim:
             # SDG §3: after a 碰 the claimant may only discard.
-            out = tuple(compress(DISCARD_IDS, hand))
+            acts = list(compress(DISCARD_IDS, hand))
         elif self.baoting[p]:
             # SDG §4.6: locked hand: 自摸 or discard the tile just drawn.
             assert self.drawn is not None
-            out = (DISCARD + self.drawn, HU) if self._can_zimo(p) else (DISCARD + self.drawn,)
+            acts = [DISCARD + self.drawn, HU] if self._can_zimo(p) else [DISCARD + self.drawn]
         else:
             acts = list(compress(DISCARD_IDS, hand))
             melds = self.melds[p]
@@ -350,9 +351,8 @@ class State:
                 if melds:
                     bugang = [BUGANG + m.tile for m in melds if m.kind is MeldKind.PENG]
                     acts += sorted(a for a in bugang if hand[a - BUGANG])
-            out = tuple(acts)
-        self._self_cache = out
-        return out
+        self._self_cache = acts
+        return acts
 
     def _can_zimo(self, p: int) -> bool:
         """Whether the turn seat ``p``'s tiles with the one just drawn are a legal win."""
@@ -541,9 +541,11 @@ class State:
 
     def _discard(self, p: int, t: int, ting: bool, events: list[Event]) -> None:
         """出 (SDG §4.1), with 报听 (§4.6); then the claim window (§3 CLAIMS)."""
+        keys = self.keys[p]
         self.hands[p][t] -= 1
-        self.keys[p][t // 9] -= KEY_STEP[t]
-        self.odd[p] ^= 1 << t
+        keys[t // 9] -= KEY_STEP[t]
+        odd = self.odd[p] ^ 1 << t
+        self.odd[p] = odd
         self.discards[p].append(t)
         self.taken[p].append(False)
         self.n_discards[p] += 1
@@ -556,8 +558,9 @@ class State:
             self.repao_kind[p] = None
             events.append(Discarded(p, t, ting, True))
         self.claim_repao = repao
-        if t == YAOJI or (t == WUGU and self.rules.wugu):
-            key = t if self.rules.chongfeng_per_kind else 0
+        rules = self.rules
+        if t == YAOJI or (t == WUGU and rules.wugu):
+            key = t if rules.chongfeng_per_kind else 0
             if key not in self.first_keys:
                 self.first_keys.add(key)
                 self.pending_first = (t, p)
@@ -565,29 +568,31 @@ class State:
         self.phase = CLAIMS
         self.drawn = None
         melds = self.melds[p]
-        self.jiao[p] = wait_bits(
-            self.keys[p], self.odd[p], not melds, melds, self.rules.max_suits, self.que[p]
-        )
+        jiao = self.jiao
+        jiao[p] = wait_bits(keys, odd, not melds, melds, rules.max_suits, self.que[p])
         options: dict[int, tuple[int, ...]] = {}
         for q in ASK_ORDER[p]:
             n = self.hands[q][t]
+            if n < 2 and not jiao[q] >> t & 1:
+                continue  # neither 碰 nor 胡: most discards, at once
             hu = (
-                self.jiao[q] >> t & 1
+                jiao[q] >> t & 1
                 and not self._locked(q, t)
                 and self._has_passport(q, p, t, repao is not None)
             )
-            if hu or (n >= 2 and not self.baoting[q]):
+            peng = n >= 2 and not self.baoting[q]
+            if hu or peng:
                 opts = [HU] if hu else []
-                if not self.baoting[q]:
-                    if n >= 2:
-                        opts.append(PENG)
+                if peng:
+                    opts.append(PENG)
                     if n == 3 and self.tail >= self.head:
                         opts.append(GANG)
                 opts.append(PASS)
                 options[q] = tuple(opts)
         self.options = options
-        self.decisions = {}
-        if not options:
+        if options:
+            self.decisions = {}
+        else:
             # Nobody may claim: the window closes at once (SDG §3 CLAIMS 3).
             if self.pending_first is not None:
                 self._note_first(None, None, events)
@@ -711,25 +716,31 @@ class State:
 
     def _draw(self, p: int, replacement: bool, events: list[Event]) -> None:
         """摸 (SDG §3 DRAW): from the head, or the tail after a kong; 荒庄 when empty."""
-        if self.tail < self.head:
+        head, tail = self.head, self.tail
+        if tail < head:
             self._end(events)
             return
         if replacement:
-            t = self.wall[self.tail]
-            self.tail -= 1
+            t = self.wall[tail]
+            tail = self.tail = tail - 1
         else:
-            t = self.wall[self.head]
-            self.head += 1
+            t = self.wall[head]
+            head = self.head = head + 1
         self.hands[p][t] += 1
         self.keys[p][t // 9] += KEY_STEP[t]
         self.odd[p] ^= 1 << t
         self.n_draws[p] += 1
-        self.locks[p].clear()
+        locks = self.locks[p]
+        if locks:
+            locks.clear()
         self.lock_any[p] = False
-        self.phase, self.turn = SELF, p
-        self.drawn, self.from_kong, self.after_claim = t, replacement, False
+        self.phase = SELF
+        self.turn = p
+        self.drawn = t
+        self.from_kong = replacement
+        self.after_claim = False
         self._self_cache = None
-        events.append(DREW[p][t][replacement][self.tail - self.head + 1])
+        events.append(DREW[p][t][replacement][tail - head + 1])
 
     def _win_self(self, p: int, events: list[Event]) -> None:
         """自摸 or 杠上花 (SDG §6.4)."""
