@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
+from itertools import compress
 from dataclasses import dataclass
 from typing import Final
 
@@ -164,13 +165,17 @@ TO_SET_BITS: Final = {k: sum(1 << r for r in v) for k, v in TO_SET.items()}
 TO_PAIR_BITS: Final = {k: sum(1 << r for r in v) for k, v in TO_PAIR.items()}
 
 
+_BITS: Final = tuple(1 << t for t in range(27))
+_ODD: Final = (1).__and__
+
+
 def odd_bits(counts: Sequence[int]) -> int:
-    """The kinds held an odd number of times, as bits (七对 reads them)."""
-    bits = 0
-    for t, n in enumerate(counts):
-        if n & 1:
-            bits |= 1 << t
-    return bits
+    """The kinds held an odd number of times, as bits (七对 reads them).
+
+    >>> bin(odd_bits([1, 2, 3] + [0] * 24))
+    '0b101'
+    """
+    return sum(compress(_BITS, map(_ODD, counts)))
 
 
 def wait_bits(

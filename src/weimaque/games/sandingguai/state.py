@@ -343,7 +343,7 @@ class State:
             melds = self.melds[p]
             if self._may_baoting(p):
                 acts += [TING + t for t in range(NUM_KINDS) if hand[t] and self._ting_ok(p, t)]
-            if self.jiao[p] >> self.drawn & 1:  # 自摸: the drawn tile completes the 叫
+            if self._can_zimo(p):
                 acts.append(HU)
             if self.tail >= self.head:  # a kong needs a non-empty wall (SDG §3.1.4)
                 if 4 in hand:
@@ -488,6 +488,7 @@ class State:
             seat = self.current_player()
         # The legal actions, when already made (the turn's cache, a window's options), answer
         # at once what verify would: verify only runs to refuse, or to make them.
+        legal: Sequence[int] | None
         if self.phase == SELF:
             legal = self._self_cache if seat == self.turn else None
         else:
