@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from itertools import compress
 from dataclasses import dataclass
+from itertools import compress
 from typing import Final
 
 from weimaque.games.sandingguai.notation import HandDescription, Meld, Way
