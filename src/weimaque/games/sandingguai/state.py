@@ -17,6 +17,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import compress
+from operator import not_
 from typing import Final
 
 from weimaque.errors import IllegalAction, quoted
@@ -787,9 +788,7 @@ class State:
             SeatDescription(
                 tuple(self.hands[s]),
                 tuple(self.melds[s]),
-                tuple(
-                    t for t, gone in zip(self.discards[s], self.taken[s], strict=True) if not gone
-                ),
+                tuple(compress(self.discards[s], map(not_, self.taken[s]))),
                 self.baoting[s],
                 self.que[s],
                 self.rules.dingque and len({t // 9 for t in self._dealt_tiles(s)}) < 3,
