@@ -490,7 +490,8 @@ class State:
         # The legal actions, when already made (the turn's cache, a window's options), answer
         # at once what verify would: verify only runs to refuse, or to make them.
         legal: Sequence[int] | None
-        if self.phase == SELF:
+        own = self.phase == SELF
+        if own:
             legal = self._self_cache if seat == self.turn else None
         else:
             legal = None if seat in self.decisions else self.options.get(seat)
@@ -498,14 +499,14 @@ class State:
             self.verify(action, seat)
         self.history.append((seat, action))
         events: list[Event] = []
-        if self.phase == SELF:
+        if own:
             self._self_cache = None
-            if action == HU:
-                self._win_self(seat, events)
-            elif action < TING:
+            if action < TING:
                 self._discard(seat, action - DISCARD, False, events)
             elif action < HU:
                 self._discard(seat, action - TING, True, events)
+            elif action == HU:
+                self._win_self(seat, events)
             elif action < BUGANG:
                 self._angang(seat, action - ANGANG, events)
             else:
