@@ -22,15 +22,14 @@ games differ from round to round anyway). The peers need
 skipped.
 
 ``--instructions`` gives the two hand figures and their peer as machine instructions instead of
-seconds, counted by
-valgrind's callgrind (Debian's ``valgrind``): a count that moves by less than 1% from run to
-run whatever else the machine is doing, where CPU seconds move with the load by a tenth. Each
-side runs twice in a fresh interpreter (``PYTHONHASHSEED=0``, one OpenBLAS thread), with few
-and with many units, and the difference is divided by the difference of units, which takes
-start-up and imports out.
-Instructions are not time (the two sides retire them at different rates: on new hands the
-timed ratio has come out at 70–80% of the counted one), so the ratio is a second opinion on
-the timed one, not a replacement. It takes a few minutes.
+seconds, counted by valgrind's callgrind (Debian's ``valgrind``): a count that moves by less
+than 1% from run to run whatever else the machine is doing, where CPU seconds move with the
+load by a tenth. Each side runs twice in a fresh interpreter (``PYTHONHASHSEED=0``, one
+OpenBLAS thread), with few and with many units, and the difference is divided by the
+difference of units, which takes start-up and imports out. Instructions are not time (the two
+sides retire them at different rates: on new hands the timed ratio has come out at 70–80% of
+the counted one), so the ratio is a second opinion on the timed one, not a replacement. It
+takes a few minutes.
 """
 
 from __future__ import annotations
