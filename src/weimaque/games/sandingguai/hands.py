@@ -67,7 +67,10 @@ def _suit_tables() -> tuple[frozenset[int], frozenset[int]]:
 
 
 SET_KEYS, PAIR_KEYS = _suit_tables()
-_EVEN: Final = frozenset({0, 2, 4})
+#: The keys of one suit whose every count is even (0, 2 or 4): 七对 reads them.
+EVEN_KEYS: Final = functools.reduce(
+    lambda keys, p: frozenset(k + c * p for k in keys for c in (0, 2, 4)), _POW5, frozenset({0})
+)
 #: The key step of each kind: adding one tile of kind ``t`` adds ``KEY_STEP[t]`` to the key of
 #: suit ``t // 9``.
 KEY_STEP: Final = tuple(_POW5[t % 9] for t in range(27))
@@ -275,19 +278,19 @@ def is_win_keys(keys: Sequence[int], counts: Sequence[int], has_melds: bool, add
         if key in SET_KEYS:
             continue
         if key not in PAIR_KEYS:
-            return not has_melds and _qidui(counts, add)
+            return not has_melds and _qidui(keys, counts, add)
         pairs += 1
-    return pairs == 1 or (not has_melds and _qidui(counts, add))
+    return pairs == 1 or (not has_melds and _qidui(keys, counts, add))
 
 
-def _qidui(counts: Sequence[int], add: int) -> bool:
-    """七对 of 14 concealed tiles (with ``add``): every count even (SDG §6.1)."""
-    if add >= 0:
-        if not counts[add] & 1:
-            return False
-        counts = list(counts)
-        counts[add] += 1
-    return {*counts} <= _EVEN and sum(counts) == 14
+def _qidui(keys: Sequence[int], counts: Sequence[int], add: int) -> bool:
+    """七对 of 14 concealed tiles (their suit keys with ``add``): every count even (SDG §6.1)."""
+    if add >= 0 and not counts[add] & 1:
+        return False
+    k0, k1, k2 = keys
+    if k0 in EVEN_KEYS and k1 in EVEN_KEYS and k2 in EVEN_KEYS:
+        return sum(counts) + (add >= 0) == 14
+    return False
 
 
 def is_win_fast(counts: Sequence[int], has_melds: bool) -> bool:
