@@ -14,6 +14,7 @@ import pytest
 
 from weimaque.games.sandingguai.hands import (
     bits_kinds,
+    four_bits,
     is_legal_win,
     odd_bits,
     suit_keys,
@@ -100,10 +101,14 @@ def test_wait_bits_are_the_legal_wins(max_suits: int, que: int) -> None:
             assert bool(bits >> x & 1) == legal, (format_tiles(tiles), x)
 
 
-def _kept_jiao_agrees(state: State) -> None:
-    """Each seat's kept 叫 is :func:`waits` of its 3n+1 tiles (the drawn tile aside on its turn),
-    up to the kinds it already holds four of (no fifth tile comes)."""
+def _kept_bits_agree(state: State) -> None:
+    """Each seat's kept suit keys, odd kinds and fours are those of its tiles, and its kept 叫
+    is :func:`waits` of its 3n+1 tiles (the drawn tile aside on its turn), up to the kinds it
+    already holds four of (no fifth tile comes)."""
     for seat in range(3):
+        assert state.keys[seat] == list(suit_keys(state.hands[seat]))
+        assert state.odd[seat] == odd_bits(state.hands[seat])
+        assert state.fours[seat] == four_bits(state.hands[seat])
         hand = list(state.hands[seat])
         own = state.phase in (SELF, DINGQUE) and seat == state.turn
         if own and state.drawn is None:
@@ -120,17 +125,17 @@ def _kept_jiao_agrees(state: State) -> None:
 
 
 @pytest.mark.parametrize("preset", ["sandingguai", "baike-3p", "dingque"])
-def test_kept_jiao_follows_random_play(preset: str) -> None:
+def test_kept_bits_follow_random_play(preset: str) -> None:
     rules = get_rules(dingque=True) if preset == "dingque" else get_rules(preset)
     rng = random.Random(5)
     for seed in range(40):
         state = State(rules, seed, seed % 3)
-        _kept_jiao_agrees(state)
+        _kept_bits_agree(state)
         while not state.is_terminal():
             legal = state.legal_actions()
             claims = [a for a in legal if a >= 54]  # 胡, kongs, 碰 and 定缺 before a discard
             state.apply(rng.choice(claims if claims and rng.random() < 0.5 else legal))
             if not state.is_terminal():
-                _kept_jiao_agrees(state)
+                _kept_bits_agree(state)
                 if rng.random() < 0.1:  # a world dealt again keeps its 叫 in step too
-                    _kept_jiao_agrees(state.resample(rng.randrange(3), rng))
+                    _kept_bits_agree(state.resample(rng.randrange(3), rng))

@@ -181,6 +181,11 @@ def odd_bits(counts: Sequence[int]) -> int:
     return sum(compress(_BITS, map(_ODD, counts)))
 
 
+def four_bits(counts: Sequence[int]) -> int:
+    """The kinds held four times, as bits (暗杠 reads them)."""
+    return sum(compress(_BITS, [c == COPIES for c in counts]))
+
+
 def wait_bits(
     keys: Sequence[int], odd: int, qidui: bool, melds: Sequence[Meld], max_suits: int, que: int
 ) -> int:

@@ -51,6 +51,8 @@ from weimaque.games.sandingguai.events import (
 from weimaque.games.sandingguai.hands import (
     KEY_STEP,
     WinContext,
+    bits_kinds,
+    four_bits,
     odd_bits,
     passport,
     score,
@@ -71,6 +73,7 @@ from weimaque.games.sandingguai.notation import (
 from weimaque.games.sandingguai.rules import RuleConfig
 from weimaque.games.sandingguai.settle import Settlement, settle, win_context
 from weimaque.games.sandingguai.tiles import (
+    COPIES,
     NUM_KINDS,
     WUGU,
     YAOJI,
@@ -144,6 +147,7 @@ class State:
         "events",
         "first_keys",
         "firsts",
+        "fours",
         "from_kong",
         "hands",
         "head",
@@ -212,10 +216,12 @@ class State:
             hand = self.hands[s]
             for t in dealt[s]:
                 hand[t] += 1
-        #: Per seat the base-5 key of each suit of its concealed tiles (hands.suit_keys) and
-        #: the kinds it holds an odd number of (hands.odd_bits), kept in step with ``hands``.
+        #: Per seat the base-5 key of each suit of its concealed tiles (hands.suit_keys), the
+        #: kinds it holds an odd number of (hands.odd_bits) and those it holds four of (暗杠),
+        #: as bits, kept in step with ``hands``.
         self.keys: list[list[int]] = [list(suit_keys(h)) for h in self.hands]
         self.odd = [odd_bits(h) for h in self.hands]
+        self.fours = [four_bits(h) for h in self.hands]
         self.melds: list[list[Meld]] = [[] for _ in range(NUM_SEATS)]
         self.discards: list[list[int]] = [[] for _ in range(NUM_SEATS)]
         self.taken: list[list[bool]] = [[] for _ in range(NUM_SEATS)]
@@ -347,8 +353,8 @@ class State:
             if self._can_zimo(p):
                 acts.append(HU)
             if self.tail >= self.head:  # a kong needs a non-empty wall (SDG §3.1.4)
-                if 4 in hand:
-                    acts += [ANGANG + t for t in range(NUM_KINDS) if hand[t] == 4]
+                if self.fours[p]:
+                    acts += [ANGANG + t for t in bits_kinds(self.fours[p])]
                 if melds:
                     bugang = [BUGANG + m.tile for m in melds if m.kind is MeldKind.PENG]
                     acts += sorted(a for a in bugang if hand[a - BUGANG])
@@ -362,9 +368,14 @@ class State:
 
     def _move(self, p: int, t: int, n: int) -> None:
         """Add ``n`` (or take ``-n``) tiles of kind ``t`` to seat ``p``'s concealed tiles."""
-        self.hands[p][t] += n
+        hand = self.hands[p]
+        hand[t] += n
         self.keys[p][t // 9] += n * KEY_STEP[t]
         self.odd[p] ^= (n & 1) << t
+        if hand[t] == COPIES:
+            self.fours[p] |= 1 << t
+        else:
+            self.fours[p] &= ~(1 << t)
 
     def _wins_with(self, q: int, x: int) -> bool:
         """Whether seat ``q``'s 13 tiles and ``x`` are a legal win (SDG §6.1)."""
@@ -549,6 +560,7 @@ class State:
         keys[t // 9] -= KEY_STEP[t]
         odd = self.odd[p] ^ 1 << t
         self.odd[p] = odd
+        self.fours[p] &= ~(1 << t)
         self.discards[p].append(t)
         self.taken[p].append(False)
         self.n_discards[p] += 1
@@ -729,9 +741,12 @@ class State:
         else:
             t = self.wall[head]
             head = self.head = head + 1
-        self.hands[p][t] += 1
+        hand = self.hands[p]
+        hand[t] += 1
         self.keys[p][t // 9] += KEY_STEP[t]
         self.odd[p] ^= 1 << t
+        if hand[t] == COPIES:
+            self.fours[p] |= 1 << t
         self.n_draws[p] += 1
         locks = self.locks[p]
         if locks:
@@ -822,6 +837,7 @@ class State:
         other.hands = [list(h) for h in self.hands]
         other.keys = [list(k) for k in self.keys]
         other.odd = list(self.odd)
+        other.fours = list(self.fours)
         other.jiao = list(self.jiao)
         other.melds = [list(m) for m in self.melds]
         other.discards = [list(d) for d in self.discards]
@@ -863,6 +879,7 @@ class State:
                 other.hands[s][t] += 1
             other.keys[s] = list(suit_keys(other.hands[s]))
             other.odd[s] = odd_bits(other.hands[s])
+            other.fours[s] = four_bits(other.hands[s])
             i += n
             if other.phase == SELF and other.turn == s and other.drawn is not None:
                 other.drawn = next(k for k in range(NUM_KINDS) if other.hands[s][k])
