@@ -96,8 +96,10 @@ TERMINAL: Final = -4  # OpenSpiel's kTerminalPlayerId
 ASK_ORDER: Final = tuple(((s + 1) % 3, (s + 2) % 3) for s in range(NUM_SEATS))
 
 
-#: The action id of discarding each kind (``compress`` picks the held ones).
+#: The action id of discarding each kind, and the kinds (``compress`` picks the held ones).
 DISCARD_IDS: Final = tuple(DISCARD + t for t in range(NUM_KINDS))
+KINDS: Final = tuple(range(NUM_KINDS))
+PENG_KIND: Final = MeldKind.PENG
 #: Shared immutable events of every turn, made once: a plain 出 per seat and kind, a draw per
 #: seat, kind, kind of draw and wall count.
 DISCARDED: Final = tuple(tuple(Discarded(s, t) for t in range(NUM_KINDS)) for s in range(3))
@@ -349,15 +351,18 @@ class State:
             acts = list(compress(DISCARD_IDS, hand))
             melds = self.melds[p]
             if self._may_baoting(p):
-                acts += [TING + t for t in range(NUM_KINDS) if hand[t] and self._ting_ok(p, t)]
+                acts += [TING + t for t in compress(KINDS, hand) if self._ting_ok(p, t)]
             if self._can_zimo(p):
                 acts.append(HU)
             if self.tail >= self.head:  # a kong needs a non-empty wall (SDG §3.1.4)
                 if self.fours[p]:
                     acts += [ANGANG + t for t in bits_kinds(self.fours[p])]
                 if melds:
-                    bugang = [BUGANG + m.tile for m in melds if m.kind is MeldKind.PENG]
-                    acts += sorted(a for a in bugang if hand[a - BUGANG])
+                    bugang = [
+                        BUGANG + m.tile for m in melds if hand[m.tile] and m.kind is PENG_KIND
+                    ]
+                    if bugang:
+                        acts += sorted(bugang)
         self._self_cache = acts
         return acts
 
@@ -394,10 +399,11 @@ class State:
             and (t != self.drawn or self.n_draws[p] != 1)
         ):
             return False
-        keys = list(self.keys[p])
+        keys = self.keys[p]  # the discard taken out for the lookup, then put back
         keys[t // 9] -= KEY_STEP[t]
-        odd = self.odd[p] ^ 1 << t
-        return bool(wait_bits(keys, odd, True, (), self.rules.max_suits, self.que[p]))
+        bits = wait_bits(keys, self.odd[p] ^ 1 << t, True, (), self.rules.max_suits, self.que[p])
+        keys[t // 9] += KEY_STEP[t]
+        return bool(bits)
 
     def verify(self, action: int, seat: int | None = None) -> None:
         """Raise ``IllegalAction`` naming the rule if ``seat`` may not take ``action`` now."""
