@@ -274,7 +274,8 @@ def waits(
 def is_win_keys(keys: Sequence[int], counts: Sequence[int], has_melds: bool, add: int = -1) -> bool:
     """Whether concealed tiles (their suit keys and counts), with one more tile of kind
     ``add`` if given, form a win shape (SDG §6.1): the tables of :func:`shape`, without its
-    flags or cache, for the engine's hot path (random hands rarely repeat)."""
+    flags or cache (the win check of a plain 14-tile count vector; the engine reads its kept
+    :func:`wait_bits` instead)."""
     if add >= 0:
         keys = list(keys)
         keys[add // 9] += KEY_STEP[add]
@@ -311,7 +312,7 @@ def is_legal_win_keys(
     add: int = -1,
     que: int = -1,
 ) -> bool:
-    """:func:`is_legal_win` from suit keys kept up to date by the engine, with one more tile
+    """:func:`is_legal_win` from the suit keys of the concealed tiles, with one more tile
     of kind ``add`` if given; ``que``: the seat's declared lacking suit (定缺, SDG §2.4)."""
     if not is_win_keys(keys, counts, bool(melds), add):
         return False
