@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import compress
 from typing import Final
 
 from weimaque.games.sandingguai.notation import HandDescription, Meld, Way
@@ -23,7 +24,6 @@ from weimaque.games.sandingguai.rules import RuleConfig
 from weimaque.games.sandingguai.tiles import (
     COPIES,
     MASK_SUITS,
-    NUM_KINDS,
     SUIT_BIT,
     Counts,
 )
@@ -67,7 +67,10 @@ def _suit_tables() -> tuple[frozenset[int], frozenset[int]]:
 
 
 SET_KEYS, PAIR_KEYS = _suit_tables()
-_EVEN: Final = frozenset({0, 2, 4})
+#: The keys of one suit whose every count is even (0, 2 or 4): 七对 reads them.
+EVEN_KEYS: Final = functools.reduce(
+    lambda keys, p: frozenset(k + c * p for k in keys for c in (0, 2, 4)), _POW5, frozenset({0})
+)
 #: The key step of each kind: adding one tile of kind ``t`` adds ``KEY_STEP[t]`` to the key of
 #: suit ``t // 9``.
 KEY_STEP: Final = tuple(_POW5[t % 9] for t in range(27))
@@ -154,63 +157,105 @@ def suits_of(counts: Counts) -> int:
     return mask
 
 
-@functools.lru_cache(maxsize=1 << 16)
+#: The kinds of each suit as bits.
+SUIT_KINDS: Final = (0x1FF, 0x1FF << 9, 0x1FF << 18)
+#: Per suit key that splits into sets (1) or into sets + one pair (4); other keys are absent
+#: (0). The classes of two suits add up to 2 only when both are sets and to 5 only when one is
+#: sets, the other sets + a pair.
+SUIT_CLASS: Final = {**{k: 1 for k in SET_KEYS}, **{k: 4 for k in PAIR_KEYS}}
+#: Per suit key: the ranks (as bits) whose addition makes sets, or sets + one pair.
+TO_SET_BITS: Final = {k: sum(1 << r for r in v) for k, v in TO_SET.items()}
+TO_PAIR_BITS: Final = {k: sum(1 << r for r in v) for k, v in TO_PAIR.items()}
+
+
+_BITS: Final = tuple(1 << t for t in range(27))
+_ODD: Final = (1).__and__
+
+
+def odd_bits(counts: Sequence[int]) -> int:
+    """The kinds held an odd number of times, as bits (七对 reads them).
+
+    >>> bin(odd_bits([1, 2, 3] + [0] * 24))
+    '0b101'
+    """
+    return sum(compress(_BITS, map(_ODD, counts)))
+
+
+def four_bits(counts: Sequence[int]) -> int:
+    """The kinds held four times, as bits (暗杠 reads them)."""
+    return sum(compress(_BITS, [c == COPIES for c in counts]))
+
+
+def wait_bits(
+    keys: Sequence[int], odd: int, qidui: bool, melds: Sequence[Meld], max_suits: int, que: int
+) -> int:
+    """叫 (SDG §6.1, §6.3) of 3n+1 concealed tiles, as bits of the kinds that make a legal win:
+    the shape from the per-suit tables (one suit short of sets + pair while the others are sets,
+    or short of sets while one other holds the pair and the third is sets), 七对 (``qidui``: no
+    melds and 13 tiles) from ``odd`` (:func:`odd_bits`), then the suit limit (SDG §5.3) and
+    the lacking suit (§2.4). The engine keeps each seat's bits, so every 胡 check is one bit
+    test. ``keys``: the suit keys of the concealed tiles (:func:`suit_keys`). A kind the seat
+    holds four of (melds included) stays in: no fifth tile comes (:func:`waits` drops it)."""
+    k0, k1, k2 = keys
+    c0, c1, c2 = SUIT_CLASS.get(k0, 0), SUIT_CLASS.get(k1, 0), SUIT_CLASS.get(k2, 0)
+    bits = 0
+    if c1 and c2:  # suit 0 short, the others sets (2) or sets and the pair (5)
+        if c1 + c2 == 2:
+            bits = TO_PAIR_BITS.get(k0, 0)
+        elif c1 + c2 == 5:
+            bits = TO_SET_BITS.get(k0, 0)
+    if c0 and c2:
+        if c0 + c2 == 2:
+            bits |= TO_PAIR_BITS.get(k1, 0) << 9
+        elif c0 + c2 == 5:
+            bits |= TO_SET_BITS.get(k1, 0) << 9
+    if c0 and c1:
+        if c0 + c1 == 2:
+            bits |= TO_PAIR_BITS.get(k2, 0) << 18
+        elif c0 + c1 == 5:
+            bits |= TO_SET_BITS.get(k2, 0) << 18
+    if qidui and odd and not odd & (odd - 1):
+        bits |= odd  # six pairs and a single (SDG §6.1)
+    if not bits:
+        return 0
+    mask = (k0 > 0) | (k1 > 0) << 1 | (k2 > 0) << 2
+    for m in melds:
+        mask |= SUIT_BIT[m.tile]
+    if que >= 0:
+        if mask >> que & 1:
+            return 0
+        bits &= ~SUIT_KINDS[que]
+    held = MASK_SUITS[mask]
+    if held > max_suits:
+        return 0
+    if held == max_suits:
+        for s in range(3):
+            if not mask >> s & 1:
+                bits &= ~SUIT_KINDS[s]  # a new suit would break the limit
+    return bits
+
+
+def bits_kinds(bits: int) -> tuple[int, ...]:
+    """The kinds of a bit set, in kind order."""
+    out = []
+    while bits:
+        low = bits & -bits
+        out.append(low.bit_length() - 1)
+        bits ^= low
+    return tuple(out)
+
+
 def shape_waits(counts: Counts, has_melds: bool) -> tuple[int, ...]:
-    """The kinds that complete a win shape of 3n+1 concealed tiles (no suit or copy limit),
-    read from the per-suit tables: one suit short of sets + pair, or one short of sets while
-    another holds the pair; plus the single of six pairs (七对, no melds)."""
-    keys = suit_keys(counts)
-    rems = [0, 0, 0]
-    for s in range(3):
-        if keys[s]:
-            rems[s] = sum(counts[9 * s : 9 * s + 9]) % 3
-    found: set[int] = set()
-    ones = [s for s in range(3) if rems[s] == 1]
-    twos = [s for s in range(3) if rems[s] == 2]
-    if len(ones) == 1 and not twos:
-        s = ones[0]
-        if all(keys[o] in SET_KEYS for o in range(3) if o != s):
-            found.update(9 * s + r for r in TO_PAIR.get(keys[s], ()))
-    elif len(twos) == 2 and not ones:
-        rest_ok = all(keys[o] in SET_KEYS for o in range(3) if o not in twos)
-        if rest_ok:
-            a, b = twos
-            for pair_suit, short in ((a, b), (b, a)):
-                if keys[pair_suit] in PAIR_KEYS:
-                    found.update(9 * short + r for r in TO_SET.get(keys[short], ()))
-    if not has_melds and sum(counts) == 13:
-        odd = [k for k in range(NUM_KINDS) if counts[k] % 2]
-        if len(odd) == 1:
-            found.add(odd[0])
-    return tuple(sorted(found))
+    """The kinds that complete a win shape of 3n+1 concealed tiles (no suit or copy limit):
+    :func:`wait_bits` without its limits."""
+    qidui = not has_melds and sum(counts) == 13
+    return bits_kinds(wait_bits(suit_keys(counts), odd_bits(counts), qidui, (), 3, -1))
 
 
 def may_wait(keys: Sequence[int], sizes: Sequence[int]) -> bool:
-    """Whether 3n+1 concealed tiles (their suit keys and per-suit sizes) are one tile short of
-    four sets and a pair: the tables of :func:`shape_waits` without listing the waits (七对
-    is not asked here)."""
-    ones = twos = 0
-    short = -1
-    pair_suits: list[int] = []
-    for s in range(3):
-        r = sizes[s] % 3
-        if r == 0:
-            if keys[s] not in SET_KEYS:
-                return False
-        elif r == 1:
-            ones += 1
-            short = s
-        else:
-            twos += 1
-            pair_suits.append(s)
-    if ones == 1 and twos == 0:
-        return keys[short] in TO_PAIR
-    if ones == 0 and twos == 2:
-        a, b = pair_suits
-        return (keys[a] in PAIR_KEYS and keys[b] in TO_SET) or (
-            keys[b] in PAIR_KEYS and keys[a] in TO_SET
-        )
-    return False
+    """Whether 3n+1 concealed tiles (their suit keys; ``sizes`` per suit, unread) are one tile
+    short of four sets and a pair (七对 is not asked here): :func:`wait_bits`."""
+    return bool(wait_bits(keys, 0, False, (), 3, -1))
 
 
 def waits(
@@ -218,24 +263,19 @@ def waits(
 ) -> tuple[int, ...]:
     """叫 (SDG §6.3): the kinds that make a legal win, each held fewer than 4 times by the seat,
     within ``max_suits`` suits (SDG §5.3), none of the declared lacking suit ``que`` (§2.4)."""
-    mask, n = meld_counts(melds)
-    mask |= suits_of(concealed)
-    lacking = 1 << que if que >= 0 else 0
-    if mask & lacking:
-        return ()
-    out = []
-    for t in shape_waits(concealed, n > 0):
-        held = concealed[t] + sum(m.size for m in melds if m.tile == t)
-        bits = mask | SUIT_BIT[t]
-        if held < COPIES and MASK_SUITS[bits] <= max_suits and not bits & lacking:
-            out.append(t)
-    return tuple(out)
+    qidui = not melds and sum(concealed) == 13
+    bits = wait_bits(suit_keys(concealed), odd_bits(concealed), qidui, melds, max_suits, que)
+    for m in melds:
+        if concealed[m.tile] + m.size >= COPIES:
+            bits &= ~(1 << m.tile)
+    return bits_kinds(bits)
 
 
 def is_win_keys(keys: Sequence[int], counts: Sequence[int], has_melds: bool, add: int = -1) -> bool:
     """Whether concealed tiles (their suit keys and counts), with one more tile of kind
     ``add`` if given, form a win shape (SDG §6.1): the tables of :func:`shape`, without its
-    flags or cache, for the engine's hot path (random hands rarely repeat)."""
+    flags or cache (the win check of a plain 14-tile count vector; the engine reads its kept
+    :func:`wait_bits` instead)."""
     if add >= 0:
         keys = list(keys)
         keys[add // 9] += KEY_STEP[add]
@@ -244,19 +284,19 @@ def is_win_keys(keys: Sequence[int], counts: Sequence[int], has_melds: bool, add
         if key in SET_KEYS:
             continue
         if key not in PAIR_KEYS:
-            return not has_melds and _qidui(counts, add)
+            return not has_melds and _qidui(keys, counts, add)
         pairs += 1
-    return pairs == 1 or (not has_melds and _qidui(counts, add))
+    return pairs == 1 or (not has_melds and _qidui(keys, counts, add))
 
 
-def _qidui(counts: Sequence[int], add: int) -> bool:
-    """七对 of 14 concealed tiles (with ``add``): every count even (SDG §6.1)."""
-    if add >= 0:
-        if not counts[add] & 1:
-            return False
-        counts = list(counts)
-        counts[add] += 1
-    return {*counts} <= _EVEN and sum(counts) == 14
+def _qidui(keys: Sequence[int], counts: Sequence[int], add: int) -> bool:
+    """七对 of 14 concealed tiles (their suit keys with ``add``): every count even (SDG §6.1)."""
+    if add >= 0 and not counts[add] & 1:
+        return False
+    k0, k1, k2 = keys
+    if k0 in EVEN_KEYS and k1 in EVEN_KEYS and k2 in EVEN_KEYS:
+        return sum(counts) + (add >= 0) == 14
+    return False
 
 
 def is_win_fast(counts: Sequence[int], has_melds: bool) -> bool:
@@ -272,7 +312,7 @@ def is_legal_win_keys(
     add: int = -1,
     que: int = -1,
 ) -> bool:
-    """:func:`is_legal_win` from suit keys kept up to date by the engine, with one more tile
+    """:func:`is_legal_win` from the suit keys of the concealed tiles, with one more tile
     of kind ``add`` if given; ``que``: the seat's declared lacking suit (定缺, SDG §2.4)."""
     if not is_win_keys(keys, counts, bool(melds), add):
         return False

@@ -127,20 +127,26 @@ def tile_name(kind: int, chinese: bool = False) -> str:
 
 def format_tiles(tiles: Iterable[int], chinese: bool = False) -> str:
     """Canonical text of some tiles: sorted m, s, p then rank; ``123m45p`` or ``一万二万…``."""
-    ordered = sorted(tiles)
     if chinese:
-        return "".join(tile_name(k, True) for k in ordered)
-    out: list[str] = []
-    for suit in range(3):
-        ranks = "".join(str(rank_of(k)) for k in ordered if k // 9 == suit)
-        if ranks:
-            out.append(ranks + SUIT_LETTERS[suit])
-    return "".join(out)
+        return "".join(tile_name(k, True) for k in sorted(tiles))
+    return format_counts(counts_of(tiles))
+
+
+#: The rank digits, by rank 0..8.
+_DIGITS: Final = "123456789"
 
 
 def format_counts(counts: Sequence[int], chinese: bool = False) -> str:
     """Canonical text of a count vector."""
-    return format_tiles([k for k in range(NUM_KINDS) for _ in range(counts[k])], chinese)
+    if chinese:
+        return format_tiles([k for k in range(NUM_KINDS) for _ in range(counts[k])], True)
+    out = ""
+    for suit in range(3):
+        base = 9 * suit
+        ranks = "".join([_DIGITS[r] * counts[base + r] for r in range(9) if counts[base + r]])
+        if ranks:
+            out += ranks + SUIT_LETTERS[suit]
+    return out
 
 
 class MeldKind(enum.IntEnum):

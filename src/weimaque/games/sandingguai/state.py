@@ -17,6 +17,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import compress
+from operator import not_
 from typing import Final
 
 from weimaque.errors import IllegalAction, quoted
@@ -50,12 +51,13 @@ from weimaque.games.sandingguai.events import (
 from weimaque.games.sandingguai.hands import (
     KEY_STEP,
     WinContext,
-    is_legal_win_keys,
-    may_wait,
+    bits_kinds,
+    four_bits,
+    odd_bits,
     passport,
     score,
     suit_keys,
-    waits,
+    wait_bits,
 )
 from weimaque.games.sandingguai.notation import (
     FirstChicken,
@@ -70,7 +72,15 @@ from weimaque.games.sandingguai.notation import (
 )
 from weimaque.games.sandingguai.rules import RuleConfig
 from weimaque.games.sandingguai.settle import Settlement, settle, win_context
-from weimaque.games.sandingguai.tiles import NUM_KINDS, WUGU, YAOJI, sorted_deck, tiles_of
+from weimaque.games.sandingguai.tiles import (
+    COPIES,
+    NUM_KINDS,
+    WUGU,
+    YAOJI,
+    shuffled_deck,
+    sorted_deck,
+    tiles_of,
+)
 
 NUM_SEATS: Final = 3
 DEALT: Final = 13
@@ -86,8 +96,10 @@ TERMINAL: Final = -4  # OpenSpiel's kTerminalPlayerId
 ASK_ORDER: Final = tuple(((s + 1) % 3, (s + 2) % 3) for s in range(NUM_SEATS))
 
 
-#: The action id of discarding each kind (``compress`` picks the held ones).
+#: The action id of discarding each kind, and the kinds (``compress`` picks the held ones).
 DISCARD_IDS: Final = tuple(DISCARD + t for t in range(NUM_KINDS))
+KINDS: Final = tuple(range(NUM_KINDS))
+PENG_KIND: Final = MeldKind.PENG
 #: Shared immutable events of every turn, made once: a plain 出 per seat and kind, a draw per
 #: seat, kind, kind of draw and wall count.
 DISCARDED: Final = tuple(tuple(Discarded(s, t) for t in range(NUM_KINDS)) for s in range(3))
@@ -121,6 +133,51 @@ class HandResult:
 class State:
     """One hand of 三丁拐 in progress (SDG §3)."""
 
+    __slots__ = (
+        "_self_cache",
+        "after_claim",
+        "baoting",
+        "claim_from",
+        "claim_made",
+        "claim_repao",
+        "claim_tile",
+        "dealer",
+        "decisions",
+        "deck",
+        "discards",
+        "drawn",
+        "events",
+        "first_keys",
+        "firsts",
+        "fours",
+        "from_kong",
+        "hands",
+        "head",
+        "history",
+        "jiao",
+        "keys",
+        "lock_any",
+        "locks",
+        "melds",
+        "n_discards",
+        "n_draws",
+        "odd",
+        "options",
+        "pending_first",
+        "phase",
+        "que",
+        "repao_kind",
+        "result",
+        "rules",
+        "seed",
+        "streak",
+        "tail",
+        "taken",
+        "turn",
+        "wall",
+        "winners",
+    )
+
     def __init__(
         self,
         rules: RuleConfig | None = None,
@@ -143,8 +200,7 @@ class State:
         if deck is None:
             if isinstance(seed, bool) or not isinstance(seed, int):
                 raise IllegalAction(f"seed must be an int, not {quoted(seed)}")
-            shuffled = sorted_deck(rules.tiles)
-            random.Random(seed).shuffle(shuffled)
+            shuffled = shuffled_deck(seed, rules.tiles)
         else:
             # A stacked deck (tests, puzzles): a permutation of the sorted deck.
             shuffled = list(deck)
@@ -156,13 +212,18 @@ class State:
         self.wall = deck
         self.head = 3 * DEALT + 1
         self.tail = len(deck) - 1
+        dealt = [self._dealt_tiles(s) for s in range(NUM_SEATS)]
         self.hands: list[list[int]] = [[0] * NUM_KINDS for _ in range(NUM_SEATS)]
-        for k in range(3 * DEALT):
-            self.hands[(dealer + k) % NUM_SEATS][deck[k]] += 1
-        self.hands[dealer][deck[3 * DEALT]] += 1
-        #: Per seat the base-5 key of each suit of its concealed tiles (hands.suit_keys),
-        #: kept in step with ``hands`` by :meth:`_move`: the win check's hot path.
+        for s in range(NUM_SEATS):
+            hand = self.hands[s]
+            for t in dealt[s]:
+                hand[t] += 1
+        #: Per seat the base-5 key of each suit of its concealed tiles (hands.suit_keys), the
+        #: kinds it holds an odd number of (hands.odd_bits) and those it holds four of (暗杠),
+        #: as bits, kept in step with ``hands``.
         self.keys: list[list[int]] = [list(suit_keys(h)) for h in self.hands]
+        self.odd = [odd_bits(h) for h in self.hands]
+        self.fours = [four_bits(h) for h in self.hands]
         self.melds: list[list[Meld]] = [[] for _ in range(NUM_SEATS)]
         self.discards: list[list[int]] = [[] for _ in range(NUM_SEATS)]
         self.taken: list[list[bool]] = [[] for _ in range(NUM_SEATS)]
@@ -191,12 +252,16 @@ class State:
         self.result: HandResult | None = None
         #: The decisions taken, as (seat, action id); automatic steps are not decisions.
         self.history: list[tuple[int, int]] = []
-        self.events: list[Event] = [
-            Dealt(s, self._dealt_tiles(s), dealer) for s in range(NUM_SEATS)
-        ]
-        self._self_cache: tuple[int, ...] | None = None
+        self.events: list[Event] = [Dealt(s, dealt[s], dealer) for s in range(NUM_SEATS)]
+        #: The current player's legal actions in its own turn, until the state changes (never
+        #: changed in place: legal_actions hands out copies).
+        self._self_cache: list[int] | None = None
         #: Each seat's declared lacking suit (定缺, SDG §2.4), -1 before or without it.
         self.que = [-1] * NUM_SEATS
+        #: Each seat's 叫 (hands.wait_bits) of its 3n+1 concealed tiles, the drawn tile aside
+        #: on its turn: every 胡 check is a bit test. Made again when those tiles or the suit
+        #: rules on them change (a discard, a kong, 定缺).
+        self.jiao = [self._wait_bits(s) for s in range(NUM_SEATS)]
         if rules.dingque:
             # Every seat declares, the dealer first; nobody's choice shows before all chose.
             self.phase = DINGQUE
@@ -204,10 +269,24 @@ class State:
         self._advance(self.events)
 
     def _dealt_tiles(self, seat: int) -> tuple[int, ...]:
-        tiles = [self.deck[k] for k in range(3 * DEALT) if (self.dealer + k) % NUM_SEATS == seat]
+        """The tiles dealt to ``seat``: every third of the first 39 from the dealer, and the
+        40th to the dealer (SDG §2.2)."""
+        tiles = list(self.deck[(seat - self.dealer) % NUM_SEATS : 3 * DEALT : NUM_SEATS])
         if seat == self.dealer:
             tiles.append(self.deck[3 * DEALT])
-        return tuple(sorted(tiles))
+        tiles.sort()
+        return tuple(tiles)
+
+    def _wait_bits(self, p: int) -> int:
+        """叫 of seat ``p``'s 3n+1 concealed tiles (the drawn tile aside on its own turn)."""
+        keys, odd = self.keys[p], self.odd[p]
+        if self.phase in (SELF, DINGQUE) and self.turn == p and self.drawn is not None:
+            t = self.drawn
+            keys = list(keys)
+            keys[t // 9] -= KEY_STEP[t]
+            odd ^= 1 << t
+        melds = self.melds[p]
+        return wait_bits(keys, odd, not melds, melds, self.rules.max_suits, self.que[p])
 
     # ----------------------------------------------------------------- who acts, what is legal
 
@@ -245,60 +324,67 @@ class State:
         if seat is None:
             seat = self.current_player()
         if self.phase == SELF:
-            return list(self._self_actions()) if seat == self.turn else []
+            if seat != self.turn:
+                return []
+            cache = self._self_cache
+            return (cache if cache is not None else self._self_actions()).copy()
         if self.phase == OVER or seat not in self.options or seat in self.decisions:
             return []
         return list(self.options[seat])
 
-    def _self_actions(self) -> tuple[int, ...]:
-        """SDG §3 SELF: 自摸, 暗杠, 补杠, 出 (with or without 报听)."""
+    def _self_actions(self) -> list[int]:
+        """SDG §3 SELF: 自摸, 暗杠, 补杠, 出 (with or without 报听), in id order; kept until the
+        state changes."""
         if self._self_cache is not None:
             return self._self_cache
         p = self.turn
         hand = self.hands[p]
-        out: list[int] = []
+        acts: list[int]
         if self.after_claim:
             # SDG §3: after a 碰 the claimant may only discard.
-            out = list(compress(DISCARD_IDS, hand))
+            acts = list(compress(DISCARD_IDS, hand))
         elif self.baoting[p]:
             # SDG §4.6: locked hand: 自摸 or discard the tile just drawn.
             assert self.drawn is not None
-            out = [DISCARD + self.drawn]
-            if self._can_zimo(p):
-                out.append(HU)
+            acts = [DISCARD + self.drawn, HU] if self._can_zimo(p) else [DISCARD + self.drawn]
         else:
-            out = list(compress(DISCARD_IDS, hand))
+            acts = list(compress(DISCARD_IDS, hand))
+            melds = self.melds[p]
             if self._may_baoting(p):
-                for t in range(NUM_KINDS):
-                    if hand[t] and self._ting_ok(p, t):
-                        out.append(TING + t)
+                acts += [TING + t for t in compress(KINDS, hand) if self._ting_ok(p, t)]
             if self._can_zimo(p):
-                out.append(HU)
+                acts.append(HU)
             if self.tail >= self.head:  # a kong needs a non-empty wall (SDG §3.1.4)
-                if 4 in hand:
-                    out += [ANGANG + t for t in range(NUM_KINDS) if hand[t] == 4]
-                for m in self.melds[p]:
-                    if m.kind is MeldKind.PENG and hand[m.tile]:
-                        out.append(BUGANG + m.tile)
-            out.sort()
-        self._self_cache = tuple(out)
-        return self._self_cache
+                if self.fours[p]:
+                    acts += [ANGANG + t for t in bits_kinds(self.fours[p])]
+                if melds:
+                    bugang = [
+                        BUGANG + m.tile for m in melds if hand[m.tile] and m.kind is PENG_KIND
+                    ]
+                    if bugang:
+                        acts += sorted(bugang)
+        self._self_cache = acts
+        return acts
 
     def _can_zimo(self, p: int) -> bool:
-        return is_legal_win_keys(
-            self.keys[p], self.hands[p], self.melds[p], self.rules.max_suits, -1, self.que[p]
-        )
+        """Whether the turn seat ``p``'s tiles with the one just drawn are a legal win."""
+        assert self.drawn is not None
+        return bool(self.jiao[p] >> self.drawn & 1)
 
     def _move(self, p: int, t: int, n: int) -> None:
         """Add ``n`` (or take ``-n``) tiles of kind ``t`` to seat ``p``'s concealed tiles."""
-        self.hands[p][t] += n
+        hand = self.hands[p]
+        hand[t] += n
         self.keys[p][t // 9] += n * KEY_STEP[t]
+        self.odd[p] ^= (n & 1) << t
+        if hand[t] == COPIES:
+            self.fours[p] |= 1 << t
+        else:
+            self.fours[p] &= ~(1 << t)
 
     def _wins_with(self, q: int, x: int) -> bool:
         """Whether seat ``q``'s 13 tiles and ``x`` are a legal win (SDG §6.1)."""
-        return is_legal_win_keys(
-            self.keys[q], self.hands[q], self.melds[q], self.rules.max_suits, x, self.que[q]
-        )
+        return bool(self.jiao[q] >> x & 1)
 
     def _may_baoting(self, p: int) -> bool:
         """SDG §4.6: 报听 only with the seat's first discard, and with no melds."""
@@ -313,19 +399,11 @@ class State:
             and (t != self.drawn or self.n_draws[p] != 1)
         ):
             return False
-        hand = self.hands[p]
-        keys = list(self.keys[p])
+        keys = self.keys[p]  # the discard taken out for the lookup, then put back
         keys[t // 9] -= KEY_STEP[t]
-        sizes = [sum(hand[0:9]), sum(hand[9:18]), sum(hand[18:27])]
-        sizes[t // 9] -= 1
-        if not may_wait(keys, sizes):
-            odd = len([c for c in hand if c & 1]) - (1 if hand[t] & 1 else -1)
-            if odd != 1:
-                return False  # neither one short of sets + pair nor of 七对: no wait
-        hand[t] -= 1
-        ok = bool(waits(tuple(hand), (), self.rules.max_suits, self.que[p]))
-        hand[t] += 1
-        return ok
+        bits = wait_bits(keys, self.odd[p] ^ 1 << t, True, (), self.rules.max_suits, self.que[p])
+        keys[t // 9] += KEY_STEP[t]
+        return bool(bits)
 
     def verify(self, action: int, seat: int | None = None) -> None:
         """Raise ``IllegalAction`` naming the rule if ``seat`` may not take ``action`` now."""
@@ -426,25 +504,26 @@ class State:
         leaves others to decide returns none: choices stay hidden until all have chosen)."""
         if seat is None:
             seat = self.current_player()
-        cache = self._self_cache
-        if not (
-            self.phase == SELF
-            and seat == self.turn
-            and cache
-            and type(action) is int
-            and action in cache
-        ):
-            self.verify(action, seat)  # the fast path above is the same check, memoised
+        # The legal actions, when already made (the turn's cache, a window's options), answer
+        # at once what verify would: verify only runs to refuse, or to make them.
+        legal: Sequence[int] | None
+        own = self.phase == SELF
+        if own:
+            legal = self._self_cache if seat == self.turn else None
+        else:
+            legal = None if seat in self.decisions else self.options.get(seat)
+        if legal is None or type(action) is not int or action not in legal:
+            self.verify(action, seat)
         self.history.append((seat, action))
         events: list[Event] = []
-        if self.phase == SELF:
+        if own:
             self._self_cache = None
-            if action == HU:
-                self._win_self(seat, events)
-            elif action < TING:
+            if action < TING:
                 self._discard(seat, action - DISCARD, False, events)
             elif action < HU:
                 self._discard(seat, action - TING, True, events)
+            elif action == HU:
+                self._win_self(seat, events)
             elif action < BUGANG:
                 self._angang(seat, action - ANGANG, events)
             else:
@@ -458,7 +537,8 @@ class State:
                     self._resolve_rob(events)
                 else:
                     self._resolve_que(events)
-        self._advance(events)
+        if self.phase == SELF and self.baoting[self.turn]:
+            self._advance(events)
         self.events += events
         return tuple(events)
 
@@ -470,6 +550,7 @@ class State:
         self.options, self.decisions = {}, {}
         self.phase, self.turn = SELF, self.dealer
         self._self_cache = None
+        self.jiao = [self._wait_bits(s) for s in range(NUM_SEATS)]  # 定缺 limits every 叫
 
     def _advance(self, events: list[Event]) -> None:
         """Automatic steps: a 报听 seat that cannot 胡 discards the drawn tile (SDG §4.6)."""
@@ -480,52 +561,63 @@ class State:
 
     def _discard(self, p: int, t: int, ting: bool, events: list[Event]) -> None:
         """出 (SDG §4.1), with 报听 (§4.6); then the claim window (§3 CLAIMS)."""
-        self._move(p, t, -1)
+        keys = self.keys[p]
+        self.hands[p][t] -= 1
+        keys[t // 9] -= KEY_STEP[t]
+        odd = self.odd[p] ^ 1 << t
+        self.odd[p] = odd
+        self.fours[p] &= ~(1 << t)
         self.discards[p].append(t)
         self.taken[p].append(False)
         self.n_discards[p] += 1
         if ting:
             self.baoting[p] = True
         repao = self.repao_kind[p]
-        self.repao_kind[p] = None
+        if repao is None:
+            events.append(Discarded(p, t, True) if ting else DISCARDED[p][t])
+        else:
+            self.repao_kind[p] = None
+            events.append(Discarded(p, t, ting, True))
         self.claim_repao = repao
-        events.append(
-            DISCARDED[p][t]
-            if not ting and repao is None
-            else Discarded(p, t, ting, repao is not None)
-        )
-        if t == YAOJI or (t == WUGU and self.rules.wugu):
-            key = t if self.rules.chongfeng_per_kind else 0
+        rules = self.rules
+        if t == YAOJI or (t == WUGU and rules.wugu):
+            key = t if rules.chongfeng_per_kind else 0
             if key not in self.first_keys:
                 self.first_keys.add(key)
                 self.pending_first = (t, p)
         self.claim_tile, self.claim_from = t, p
         self.phase = CLAIMS
         self.drawn = None
-        self.options = {}
-        self.decisions = {}
-        x = t
+        melds = self.melds[p]
+        jiao = self.jiao
+        jiao[p] = wait_bits(keys, odd, not melds, melds, rules.max_suits, self.que[p])
+        options: dict[int, tuple[int, ...]] = {}
         for q in ASK_ORDER[p]:
-            hand = self.hands[q]
-            opts: list[int] = []
-            if (
-                self._wins_with(q, x)
-                and not self._locked(q, x)
-                and self._has_passport(q, p, x, repao is not None)
-            ):
-                opts.append(HU)
-            if not self.baoting[q]:
-                if hand[x] >= 2:
+            n = self.hands[q][t]
+            if n < 2 and not jiao[q] >> t & 1:
+                continue  # neither 碰 nor 胡: most discards, at once
+            hu = (
+                jiao[q] >> t & 1
+                and not self._locked(q, t)
+                and self._has_passport(q, p, t, repao is not None)
+            )
+            peng = n >= 2 and not self.baoting[q]
+            if hu or peng:
+                opts = [HU] if hu else []
+                if peng:
                     opts.append(PENG)
-                if hand[x] == 3 and self.wall_left > 0:
-                    opts.append(GANG)
-            if opts:
+                    if n == 3 and self.tail >= self.head:
+                        opts.append(GANG)
                 opts.append(PASS)
-                self.options[q] = tuple(opts)
-        if not self.options:
+                options[q] = tuple(opts)
+        self.options = options
+        if options:
+            self.decisions = {}
+        else:
             # Nobody may claim: the window closes at once (SDG §3 CLAIMS 3).
-            self._note_first(None, None, events)
-            self._draw(xiajia(p), False, events)
+            if self.pending_first is not None:
+                self._note_first(None, None, events)
+            self._draw(ASK_ORDER[p][0], False, events)
 
     def _locked(self, q: int, x: int) -> bool:
         """过水 (SDG §5.2)."""
@@ -593,6 +685,7 @@ class State:
                     self.after_claim, self.from_kong, self.drawn = True, False, None
                 else:
                     self.repao_kind[q] = MeldKind.GANG
+                    self.jiao[q] = self._wait_bits(q)
                     self._draw(q, True, events)
                 return
         self._note_first(None, None, events)
@@ -606,6 +699,8 @@ class State:
         self.claim_made = True
         self.repao_kind[p] = MeldKind.ANGANG
         events.append(Angang(p, t, self.rules.angang_public))
+        self.drawn = None
+        self.jiao[p] = self._wait_bits(p)
         self._draw(p, True, events)
 
     def _bugang(self, p: int, t: int, events: list[Event]) -> None:
@@ -615,9 +710,10 @@ class State:
         self.claim_repao = None
         events.append(BugangDeclared(p, t))
         self.phase = ROB
+        self.jiao[p] = self._wait_bits(p)
         self.options, self.decisions = {}, {}
         for q in ASK_ORDER[p]:
-            if not self._locked(q, t) and self._wins_with(q, t):
+            if self._wins_with(q, t) and not self._locked(q, t):
                 self.options[q] = (HU, PASS)
         if not self.options:
             self._resolve_rob(events)
@@ -641,23 +737,34 @@ class State:
 
     def _draw(self, p: int, replacement: bool, events: list[Event]) -> None:
         """摸 (SDG §3 DRAW): from the head, or the tail after a kong; 荒庄 when empty."""
-        if self.tail < self.head:
+        head, tail = self.head, self.tail
+        if tail < head:
             self._end(events)
             return
         if replacement:
-            t = self.wall[self.tail]
-            self.tail -= 1
+            t = self.wall[tail]
+            tail = self.tail = tail - 1
         else:
-            t = self.wall[self.head]
-            self.head += 1
-        self._move(p, t, 1)
+            t = self.wall[head]
+            head = self.head = head + 1
+        hand = self.hands[p]
+        hand[t] += 1
+        self.keys[p][t // 9] += KEY_STEP[t]
+        self.odd[p] ^= 1 << t
+        if hand[t] == COPIES:
+            self.fours[p] |= 1 << t
         self.n_draws[p] += 1
-        self.locks[p].clear()
+        locks = self.locks[p]
+        if locks:
+            locks.clear()
         self.lock_any[p] = False
-        self.phase, self.turn = SELF, p
-        self.drawn, self.from_kong, self.after_claim = t, replacement, False
+        self.phase = SELF
+        self.turn = p
+        self.drawn = t
+        self.from_kong = replacement
+        self.after_claim = False
         self._self_cache = None
-        events.append(DREW[p][t][replacement][self.tail - self.head + 1])
+        events.append(DREW[p][t][replacement][tail - head + 1])
 
     def _win_self(self, p: int, events: list[Event]) -> None:
         """自摸 or 杠上花 (SDG §6.4)."""
@@ -703,9 +810,7 @@ class State:
             SeatDescription(
                 tuple(self.hands[s]),
                 tuple(self.melds[s]),
-                tuple(
-                    t for t, gone in zip(self.discards[s], self.taken[s], strict=True) if not gone
-                ),
+                tuple(compress(self.discards[s], map(not_, self.taken[s]))),
                 self.baoting[s],
                 self.que[s],
                 self.rules.dingque and len({t // 9 for t in self._dealt_tiles(s)}) < 3,
@@ -737,6 +842,9 @@ class State:
         other.wall = list(self.wall)
         other.hands = [list(h) for h in self.hands]
         other.keys = [list(k) for k in self.keys]
+        other.odd = list(self.odd)
+        other.fours = list(self.fours)
+        other.jiao = list(self.jiao)
         other.melds = [list(m) for m in self.melds]
         other.discards = [list(d) for d in self.discards]
         other.taken = [list(t) for t in self.taken]
@@ -776,9 +884,13 @@ class State:
             for t in pool[i : i + n]:
                 other.hands[s][t] += 1
             other.keys[s] = list(suit_keys(other.hands[s]))
+            other.odd[s] = odd_bits(other.hands[s])
+            other.fours[s] = four_bits(other.hands[s])
             i += n
             if other.phase == SELF and other.turn == s and other.drawn is not None:
                 other.drawn = next(k for k in range(NUM_KINDS) if other.hands[s][k])
+        for s in others:
+            other.jiao[s] = other._wait_bits(s)
         other.wall[other.head : other.tail + 1] = pool[i:]
         other._self_cache = None
         return other

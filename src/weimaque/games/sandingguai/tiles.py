@@ -6,6 +6,7 @@ A tile is a small int, its **kind**: 万 (m) 0..8, 条 (s) 9..17, 筒 (p) 18..26
 
 from __future__ import annotations
 
+import _random
 from collections.abc import Iterable
 from typing import Final
 
@@ -70,3 +71,31 @@ def sorted_deck(num_tiles: int = 108) -> list[int]:
     """The deck in kind order, each kind four times (SDG §1.1, §2.2); 72 drops 万 (两房)."""
     first = 0 if num_tiles == 108 else 9
     return [k for k in range(first, NUM_KINDS) for _ in range(COPIES)]
+
+
+#: Per deck size: the sorted deck, and the Fisher-Yates steps of its shuffle from the top
+#: (index, bits drawn for it).
+_SHUFFLES: Final = {
+    n: (tuple(sorted_deck(n)), tuple((i, (i + 1).bit_length()) for i in range(n - 1, 0, -1)))
+    for n in (72, 108)
+}
+
+
+def shuffled_deck(seed: int, num_tiles: int = 108) -> list[int]:
+    """The deck of a seed: ``random.Random(seed).shuffle`` of the sorted deck (SDG §2.2).
+
+    The shuffle is written out (Fisher-Yates drawing each index as ``Random._randbelow`` does,
+    from ``getrandbits``), which makes the very same draws in fewer calls. The generator is the
+    C class ``random.Random`` is built on, ``_random.Random``, which an integer seeds as
+    ``random.Random`` does (the same words from the same state) without the Python layers of
+    ``random.Random.__init__`` and ``seed``.
+    """
+    ordered, steps = _SHUFFLES[num_tiles]
+    deck = list(ordered)
+    getrandbits = _random.Random(seed).getrandbits
+    for i, k in steps:
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck

@@ -1,0 +1,141 @@
+"""The engine's fast paths hold what they stand for (SDG §2.2, §5.3, §6.1, §6.3, §2.4).
+
+The deal is ``random.Random(seed).shuffle`` written out on ``_random.Random``; the 叫 bits a seat
+keeps (``State.jiao``, from ``hands.wait_bits``) decide every 胡 of the engine, so they must be
+the kinds whose addition makes a legal win, whatever the suit limit and the lacking suit, and
+stay in step with the seat's tiles through random play.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from weimaque.games.sandingguai.hands import (
+    bits_kinds,
+    four_bits,
+    is_legal_win,
+    odd_bits,
+    suit_keys,
+    wait_bits,
+    waits,
+)
+from weimaque.games.sandingguai.notation import Meld, MeldKind, format_tiles
+from weimaque.games.sandingguai.rules import get_rules
+from weimaque.games.sandingguai.state import DINGQUE, SELF, State
+from weimaque.games.sandingguai.tiles import counts_of, shuffled_deck, sorted_deck
+
+
+@pytest.mark.parametrize("num_tiles", [108, 72])
+def test_shuffled_deck_is_random_shuffle_of_the_sorted_deck(num_tiles: int) -> None:
+    for seed in [*range(200), -1, -(2**40), 2**63 - 1, 10**18 + 7, 2**200 + 3]:
+        deck = sorted_deck(num_tiles)
+        random.Random(seed).shuffle(deck)
+        assert shuffled_deck(seed, num_tiles) == deck, seed
+
+
+def _winning(rng: random.Random, sets: int) -> list[int] | None:
+    """A random win shape: ``sets`` sets and a pair (or, for 4 sets, 七对 one time in five)
+    over one to three suits; None when the draw runs past four copies."""
+    suits = rng.sample(range(3), rng.choice((1, 2, 2, 3)))
+    tiles: list[int] = []
+    if sets == 4 and rng.random() < 0.2:
+        kinds = [9 * rng.choice(suits) + rng.randrange(9) for _ in range(7)]
+        tiles = [k for k in kinds for _ in range(2)]
+    else:
+        for _ in range(sets):
+            base = 9 * rng.choice(suits)
+            if rng.random() < 0.5:
+                tiles += [base + rng.randrange(9)] * 3
+            else:
+                r = rng.randrange(7)
+                tiles += [base + r, base + r + 1, base + r + 2]
+        tiles += [9 * rng.choice(suits) + rng.randrange(9)] * 2
+    return tiles if max(counts_of(tiles)) <= 4 else None
+
+
+def _hands(rng: random.Random, n: int, size: int) -> list[list[int]]:
+    """Random concealed tiles of ``size`` (3n+1): most one tile short of a win shape, the rest
+    drawn at random from the deck."""
+    deck = [k for k in range(27) for _ in range(4)]
+    out: list[list[int]] = []
+    while len(out) < n:
+        if rng.random() < 0.75:
+            tiles = _winning(rng, (size - 1) // 3)
+            if tiles is None:
+                continue
+            tiles.pop(rng.randrange(len(tiles)))
+            out.append(tiles)
+        else:
+            out.append(rng.sample(deck, size))
+    return out
+
+
+@pytest.mark.parametrize(("max_suits", "que"), [(2, -1), (3, -1), (2, 0), (2, 2), (3, 1)])
+def test_wait_bits_are_the_legal_wins(max_suits: int, que: int) -> None:
+    """Bit ``x`` of a 13-tile hand's 叫 is set exactly when the 14 tiles with ``x`` are a legal
+    win (SDG §6.1, §5.3, §2.4); with a 碰 the same for 10 tiles."""
+    rng = random.Random(max_suits * 10 + que)
+    wins = 0
+    for tiles in _hands(rng, 600, 13):
+        c = list(counts_of(tiles))
+        bits = wait_bits(suit_keys(c), odd_bits(c), True, (), max_suits, que)
+        for x in range(27):
+            with_x = c[:]
+            with_x[x] += 1
+            legal = with_x[x] <= 4 and is_legal_win(with_x, (), max_suits, que)
+            assert bool(bits >> x & 1) == legal, (format_tiles(tiles), x)
+            wins += legal
+        assert waits(tuple(c), (), max_suits, que) == bits_kinds(bits)
+    assert wins > 100  # the sample reaches many waits, not only hands far from one
+    for tiles in _hands(rng, 300, 10):
+        c = list(counts_of(tiles))
+        peng = next(t for t in range(27) if t // 9 != que and c[t] == 0)
+        melds = (Meld(MeldKind.PENG, peng, 1),)
+        bits = wait_bits(suit_keys(c), odd_bits(c), False, melds, max_suits, que)
+        for x in range(27):
+            with_x = c[:]
+            with_x[x] += 1
+            legal = with_x[x] <= 4 and is_legal_win(with_x, melds, max_suits, que)
+            assert bool(bits >> x & 1) == legal, (format_tiles(tiles), x)
+
+
+def _kept_bits_agree(state: State) -> None:
+    """Each seat's kept suit keys, odd kinds and fours are those of its tiles, and its kept 叫
+    is :func:`waits` of its 3n+1 tiles (the drawn tile aside on its turn), up to the kinds it
+    already holds four of (no fifth tile comes)."""
+    for seat in range(3):
+        assert state.keys[seat] == list(suit_keys(state.hands[seat]))
+        assert state.odd[seat] == odd_bits(state.hands[seat])
+        assert state.fours[seat] == four_bits(state.hands[seat])
+        hand = list(state.hands[seat])
+        own = state.phase in (SELF, DINGQUE) and seat == state.turn
+        if own and state.drawn is None:
+            continue  # after a 碰: 3n+2 tiles and no 叫 until the discard
+        if own:
+            assert state.drawn is not None
+            hand[state.drawn] -= 1
+        melds = state.melds[seat]
+        rules = state.rules
+        want = set(waits(tuple(hand), melds, rules.max_suits, state.que[seat]))
+        kept = set(bits_kinds(state.jiao[seat]))
+        full = {m.tile for m in melds if hand[m.tile] + m.size >= 4}
+        assert kept - full == want, (seat, state)
+
+
+@pytest.mark.parametrize("preset", ["sandingguai", "baike-3p", "dingque"])
+def test_kept_bits_follow_random_play(preset: str) -> None:
+    rules = get_rules(dingque=True) if preset == "dingque" else get_rules(preset)
+    rng = random.Random(5)
+    for seed in range(40):
+        state = State(rules, seed, seed % 3)
+        _kept_bits_agree(state)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            claims = [a for a in legal if a >= 54]  # 胡, kongs, 碰 and 定缺 before a discard
+            state.apply(rng.choice(claims if claims and rng.random() < 0.5 else legal))
+            if not state.is_terminal():
+                _kept_bits_agree(state)
+                if rng.random() < 0.1:  # a world dealt again keeps its 叫 in step too
+                    _kept_bits_agree(state.resample(rng.randrange(3), rng))
