@@ -93,6 +93,8 @@ def _preset_json(config: RuleConfig) -> dict[str, Any]:
         "name": config.name,
         "name_en": config.name_en,
         "description": config.description,
+        # "seed": a preset of RULES §7.3; "app": one of the apps' tiers of RULES §7.4.
+        "family": config.mingtang_rules,
         "aliases": list(config.aliases),
         "options": {k: v for k, v in config.options().items() if k in ROOM_OPTIONS},
         "patterns": {k: str(v) for k, v in config.patterns.items()},
@@ -178,7 +180,7 @@ async def presets(request: Request) -> Response:
         {
             "v": PROTOCOL_VERSION,
             "default": DEFAULT_PRESET,
-            "presets": [_preset_json(c) for c in list_rules()],
+            "presets": [_preset_json(c) for c in list_rules(app=True)],
             "room_options": _option_types(),
             # The UI labels 名堂 checkboxes and a room's enabled/disabled 名堂 with these.
             "pattern_names": dict(PATTERN_NAMES),

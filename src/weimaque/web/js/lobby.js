@@ -88,6 +88,17 @@ export function enterCreatedRoom(res, req, here = null) {
   startRoom(here.app, res.room_id);
 }
 
+/** The preset select's options: the presets of RULES §7.3, then the apps' tiers (§7.4, `family`
+ * "app", docs/protocol.md §1) in their own group. */
+function presetOptions(presets) {
+  const option = (p) => h("option", { value: p.id }, presetName(p));
+  const tiers = presets.filter((p) => p.family === "app");
+  return [
+    ...presets.filter((p) => p.family !== "app").map(option),
+    tiers.length ? h("optgroup", { label: t("preset_app_tiers"), "data-testid": "preset-app-tiers" }, tiers.map(option)) : null,
+  ];
+}
+
 /**
  * The lobby page. Its state: the presets, the rooms, the chosen preset (a new one draws the
  * option controls afresh at its values) and the toggles that grey out what depends on them.
@@ -175,7 +186,7 @@ export function startLobby(app) {
               draw();
             },
           },
-          data.presets.map((p) => h("option", { value: p.id }, presetName(p))),
+          presetOptions(data.presets),
         ),
         "field-preset",
       ),
