@@ -3,6 +3,7 @@ a room at one of them with bots (docs/protocol.md §1)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from tests.serverkit import running
@@ -26,6 +27,15 @@ def test_presets_offer_the_app_tiers_and_a_room_plays_one(tmp_path: Path) -> Non
             presets["pattern_names"]
         )
         assert {"quanqiuren", "hongzhadan", "liuduihong"} <= set(tier["patterns"])
+
+        # A 亲友圈's rules take a tier as a room's body does (docs/protocol.md §7.5).
+        status, player = server.post("/api/players", {"name": "阿明"})
+        assert status == 201, player
+        head = {"Content-Type": "application/json", "Authorization": f"Bearer {player['key']}"}
+        rules = json.dumps({"name": "c", "rules": {"preset": "zhizun"}}).encode()
+        status, _, made = server.request("/api/clubs", rules, head)
+        assert status == 201, made
+        assert json.loads(made)["club"]["rules"] == {"preset": "zhizun"}
 
         # Seeded hands (greedy bots, the human seat on autoplay) that end in a win with app
         # 名堂 (RULES §7.4.2) and in a deal 名堂 (黑炸弹, RULES §7.4.1): each is sent by name.
