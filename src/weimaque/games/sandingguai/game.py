@@ -8,7 +8,6 @@ rest), a :class:`SdgHand` forwards to :class:`State`, views come from :func:`obs
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -46,9 +45,13 @@ from weimaque.games.sandingguai.notation import tile_name
 from weimaque.games.sandingguai.observation import (
     BLOCKS,
     OBS_SIZE,
+    TableView,
     View,
+    answered_view,
     observation_array,
     observe,
+    observe_table,
+    settled,
 )
 from weimaque.games.sandingguai.record import hand_record, replay
 from weimaque.games.sandingguai.rules import (
@@ -175,32 +178,15 @@ assert LAYOUT.size == OBS_SIZE
 
 @dataclass(frozen=True, slots=True)
 class SdgView:
-    """A viewer's view: a seat's :class:`View`, or a spectator's (a seat's view less what is
-    that seat's own: concealed tiles, the drawn tile, locks, legal actions)."""
+    """A viewer's view, as the engine builds it: a seat's :class:`View`, or a spectator's or an
+    all-seeing replay's :class:`TableView` (:mod:`.observation`)."""
 
-    view: View
+    view: View | TableView
     viewer: Viewer
 
     def to_json(self) -> JSON:
-        """The JSON document (the engine's ``to_dict``, the viewer as given)."""
-        doc = self.view.to_dict()
-        doc["viewer"] = self.viewer
-        if not isinstance(self.viewer, int):
-            for key in ("hand", "drawn", "locks", "lock_any", "to_act", "legal"):
-                del doc[key]
-        return doc
-
-
-def _spectator(view: View) -> View:
-    return dataclasses.replace(
-        view,
-        hand=(0,) * len(view.hand),
-        drawn=None,
-        locks=(),
-        lock_any=False,
-        to_act=False,
-        legal=(),
-    )
+        """The JSON document (the engine's ``to_dict``)."""
+        return self.view.to_dict()
 
 
 class SdgHand:
@@ -231,12 +217,13 @@ class SdgHand:
         return self.state.phase in (CLAIMS, ROB, DINGQUE)
 
     def settled(self, viewer: Viewer) -> bool:
-        """Always: every view says a window is open, not who holds an option (docs/sandingguai.md
-        §9)."""
-        return True
+        """The claim-window rule (docs/protocol.md §2.3, docs/sandingguai.md §9:
+        :func:`.observation.settled`)."""
+        return settled(self.state, viewer)
 
     def opening_view(self, viewer: Viewer) -> SdgView:
-        """The view (every viewer is settled)."""
+        """The view at the deal: a deal opens no claim or rob window (SDG §3; the 定缺 window
+        asks every seat), so every viewer is settled there and sees the position itself."""
         return self.view(viewer)
 
     def legal_actions(self, seat: int) -> tuple[int, ...]:
@@ -278,12 +265,12 @@ class SdgHand:
         return HandOutcome(result.net, tuple(w.seat for w in table.winners), summary)
 
     def view(self, viewer: Viewer) -> SdgView:
-        """A seat's view (SDG §10); a spectator's or a finished record's without a seat's own."""
+        """A seat's view (SDG §10), a spectator's or an all-seeing replay's (``observe_table``)."""
         if isinstance(viewer, int):
             return SdgView(observe(self.state, viewer, self.scores), viewer)
         if viewer not in ("public", "all"):
             raise ValueError(f"a viewer is a seat, 'public' or 'all', not {viewer!r}")
-        return SdgView(_spectator(observe(self.state, 0, self.scores)), viewer)
+        return SdgView(observe_table(self.state, viewer, self.scores), viewer)
 
     def observation(self, seat: int) -> npt.NDArray[np.float32]:
         """The seat's flat array (:data:`LAYOUT`)."""
@@ -395,10 +382,13 @@ class Sandingguai:
         return Action.parse(text)
 
     def answered(self, view: Any, action: int) -> SdgView:
-        """The view with the decision taken (every viewer is settled, so never needed)."""
+        """A seat's view once it answered (``answered_view``, docs/protocol.md §2.3); a
+        spectator's or a replay's never answers."""
         if not isinstance(view, SdgView):
             raise TypeError(f"not a 三丁拐 view: {view!r}")
-        return SdgView(dataclasses.replace(view.view, to_act=False, legal=()), view.viewer)
+        if not isinstance(view.view, View):
+            return view
+        return SdgView(answered_view(view.view, action), view.viewer)
 
     def playout(self, hand: Any, seat: int, rng: random.Random) -> int:
         """:class:`~.bots.GreedyBot`'s choice, from the seat's view (it 胡s whenever it may,

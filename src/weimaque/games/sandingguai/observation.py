@@ -6,7 +6,10 @@ hidden until the hand ends, unless ``angang_public``), the discard row in order 
 tiles marked, the concealed count, 报听 and the match score; the dealer and his streak, the
 wall count, the open claim, the fates of the first chicken once announced, whether the viewer
 must decide and its legal actions; at the end every hand, the flipped tile and every transfer.
-No view holds the wall's order or another seat's concealed tiles.
+No view holds the wall's order or another seat's concealed tiles. :func:`observe_table` builds
+the spectator's view (nobody's concealed tiles) and the all-seeing replay's (every hand).
+:func:`settled` and :func:`answered_view` are the claim-window rule (docs/protocol.md §2.3): a
+viewer without an option in an open claim or rob window is not shown that it opened.
 
 :meth:`View.to_dict` is its JSON; :func:`observation_array` its flat float32 array,
 seat-relative (index 0 = the viewer, 1 = its 下家, 2 = its 上家):
@@ -39,8 +42,9 @@ que × 3               9      one-hot declared lacking suit (定缺) of that sea
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -187,18 +191,19 @@ class View:
         }
 
 
-def observe(state: State, viewer: int, scores: tuple[int, int, int] = (0, 0, 0)) -> View:
-    """The view of seat ``viewer`` (``scores``: the match points before this hand)."""
-    if viewer not in (0, 1, 2):
-        raise ValueError(f"viewer must be seat 0, 1 or 2, not {viewer!r}")
-    over = state.is_terminal()
-    public_angang = state.rules.angang_public or over
+def _seat_views(
+    state: State, sees: int | Literal["all"] | None, scores: tuple[int, int, int]
+) -> tuple[SeatView, SeatView, SeatView]:
+    """Every seat as ``sees`` sees it (a seat, everything, or nobody's own tiles): another
+    seat's 暗杠 stays face down (SDG §10) unless ``angang_public``, the hand is over, or the
+    viewer sees everything."""
+    public_angang = state.rules.angang_public or state.is_terminal() or sees == "all"
     seats = []
     for s in range(NUM_SEATS):
         melds = tuple(
             MeldView(
                 m.kind,
-                None if m.kind is MeldKind.ANGANG and s != viewer and not public_angang else m.tile,
+                None if m.kind is MeldKind.ANGANG and s != sees and not public_angang else m.tile,
                 m.source,
             )
             for m in state.melds[s]
@@ -214,36 +219,168 @@ def observe(state: State, viewer: int, scores: tuple[int, int, int] = (0, 0, 0))
                 state.que[s],
             )
         )
-    acting = state.players_to_act()
+    return seats[0], seats[1], seats[2]
+
+
+def _end_view(state: State) -> EndView | None:
+    """The end of the hand, once it is over (SDG §10: shown to everyone)."""
+    if not state.is_terminal() or state.result is None:
+        return None
+    settlement = state.result.settlement
+    return EndView(
+        state.result.table.huang,
+        state.result.table.flip,
+        (tuple(state.hands[0]), tuple(state.hands[1]), tuple(state.hands[2])),
+        tuple((t.payer, t.payee, t.amount, t.reason) for t in settlement.transfers),
+        settlement.net,
+    )
+
+
+def observe(state: State, viewer: int, scores: tuple[int, int, int] = (0, 0, 0)) -> View:
+    """The view of seat ``viewer`` (``scores``: the match points before this hand)."""
+    if viewer not in (0, 1, 2):
+        raise ValueError(f"viewer must be seat 0, 1 or 2, not {viewer!r}")
     mode = state.rules.pass_lock
-    end = None
-    if over and state.result is not None:
-        settlement = state.result.settlement
-        end = EndView(
-            state.result.table.huang,
-            state.result.table.flip,
-            (tuple(state.hands[0]), tuple(state.hands[1]), tuple(state.hands[2])),
-            tuple((t.payer, t.payee, t.amount, t.reason) for t in settlement.transfers),
-            settlement.net,
-        )
     own_turn = state.phase == SELF and state.turn == viewer
+    window = state.phase in (CLAIMS, ROB)
     return View(
         viewer,
         tuple(state.hands[viewer]),
         state.drawn if own_turn else None,
         tuple(sorted(state.locks[viewer])) if mode == "same_face" else (),
         state.lock_any[viewer] if mode == "any" else False,
-        (seats[0], seats[1], seats[2]),
+        _seat_views(state, viewer, scores),
         state.dealer,
         state.streak,
         state.wall_left,
         PHASE_NAMES[state.phase],
-        state.claim_from if state.phase in (CLAIMS, ROB) else state.turn,
-        state.claim_tile if state.phase in (CLAIMS, ROB) else None,
+        state.claim_from if window else state.turn,
+        state.claim_tile if window else None,
         tuple(state.firsts),
-        viewer in acting,
+        viewer in state.players_to_act(),
         tuple(state.legal_actions(viewer)),
-        end,
+        _end_view(state),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """The view of a spectator (``"public"``: nobody's concealed tiles, every 暗杠 face down
+    until the hand ends) or of an all-seeing replay (``"all"``: every hand, the drawn tile and
+    every 暗杠 face up); neither ever holds the wall's order (SDG §10)."""
+
+    viewer: Literal["public", "all"]
+    hands: tuple[Counts, Counts, Counts] | None
+    drawn: int | None
+    seats: tuple[SeatView, SeatView, SeatView]
+    dealer: int
+    streak: int
+    wall_left: int
+    phase: str
+    turn: int
+    claim_tile: int | None
+    chickens: tuple[FirstChicken, ...]
+    end: EndView | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON document (a spectator's has no ``hands`` and no ``drawn``)."""
+        doc: dict[str, Any] = {"viewer": self.viewer}
+        if self.hands is not None:
+            doc["hands"] = [format_counts(h) for h in self.hands]
+            doc["drawn"] = None if self.drawn is None else tile_name(self.drawn)
+        doc |= {
+            "seats": [s.to_dict() for s in self.seats],
+            "dealer": self.dealer,
+            "streak": self.streak,
+            "wall_left": self.wall_left,
+            "phase": self.phase,
+            "turn": self.turn,
+            "claim": None if self.claim_tile is None else tile_name(self.claim_tile),
+            "chickens": [str(c) for c in self.chickens if c.claim != "hu"],
+            "end": None if self.end is None else self.end.to_dict(),
+        }
+        return doc
+
+
+def observe_table(
+    state: State, viewer: Literal["public", "all"], scores: tuple[int, int, int] = (0, 0, 0)
+) -> TableView:
+    """The view of a spectator (``"public"``) or an all-seeing replay (``"all"``)."""
+    if viewer not in ("public", "all"):
+        raise ValueError(f"a table viewer is 'public' or 'all', not {viewer!r}")
+    sees_all = viewer == "all"
+    window = state.phase in (CLAIMS, ROB)
+    return TableView(
+        viewer,
+        (tuple(state.hands[0]), tuple(state.hands[1]), tuple(state.hands[2])) if sees_all else None,
+        state.drawn if sees_all and state.phase == SELF else None,
+        _seat_views(state, "all" if sees_all else None, scores),
+        state.dealer,
+        state.streak,
+        state.wall_left,
+        PHASE_NAMES[state.phase],
+        state.claim_from if window else state.turn,
+        state.claim_tile if window else None,
+        tuple(state.firsts),
+        _end_view(state),
+    )
+
+
+# The claim-window rule (docs/protocol.md §2.3, as RULES §3.1.5 for 偎麻雀). SDG §10 shows every
+# seat the open claim but is silent on windows nobody is asked in; the engine opens a claim
+# (出) or rob (补杠) window only when some seat may 胡, 碰 or 杠 the tile (SDG §3 CLAIMS 3, ROB),
+# so a window shown to everyone tells a seat without an option that another holds a pair of the
+# tile or wins on it, and its quiet close that the holder declined. A viewer is therefore shown
+# the position only when it is *settled*; otherwise it keeps the view of its last delivery with
+# its own answers since (:func:`answered_view`), until the window resolves.
+
+
+def settled(state: State, viewer: int | Literal["public", "all"]) -> bool:
+    """Whether ``viewer`` may be shown the position now: no claim or rob window is open, or it
+    has an option in the open one (the all-seeing replay always is; a spectator never is inside
+    a window). The 定缺 window (SDG §2.4) asks every seat, so it hides nothing."""
+    if state.phase not in (CLAIMS, ROB) or viewer == "all":
+        return True
+    return isinstance(viewer, int) and viewer in state.options
+
+
+def answered_view(view: View, action: int) -> View:
+    """A seat's view once it answered the decision ``view`` shows with ``action``, as far as it
+    alone knows (see :func:`settled`): the decision is gone; after a 出 (with or without 报听)
+    the tile has left its hand for its discard row and lies under claim, after a 补杠 it has
+    left its hand and lies in the rob window, exactly as the seat's view shows either while
+    another seat decides on it."""
+    kind = ACTIONS[action].kind if 0 <= action < NUM_ACTIONS else None
+    tile = ACTIONS[action].tile if kind is not None else None
+    if kind not in ("discard", "ting", "bugang") or tile is None or view.hand[tile] == 0:
+        return dataclasses.replace(view, to_act=False, legal=())
+    seat = view.viewer
+    hand = list(view.hand)
+    hand[tile] -= 1
+    mine = view.seats[seat]
+    if kind == "bugang":
+        mine = dataclasses.replace(mine, concealed=mine.concealed - 1)
+        phase = PHASE_NAMES[ROB]
+    else:
+        mine = dataclasses.replace(
+            mine,
+            discards=(*mine.discards, (tile, False)),
+            concealed=mine.concealed - 1,
+            baoting=mine.baoting or kind == "ting",
+        )
+        phase = PHASE_NAMES[CLAIMS]
+    seats = list(view.seats)
+    seats[seat] = mine
+    return dataclasses.replace(
+        view,
+        hand=tuple(hand),
+        drawn=None,
+        seats=(seats[0], seats[1], seats[2]),
+        phase=phase,
+        turn=seat,
+        claim_tile=tile,
+        to_act=False,
+        legal=(),
     )
 
 
