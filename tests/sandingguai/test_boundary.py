@@ -1,5 +1,6 @@
-"""The 三丁拐 package is self-contained: of weimaque it imports only ``weimaque.errors`` and,
-in its adapter ``game.py``, the game protocol it implements (docs/new-game.md)."""
+"""The 三丁拐 package is self-contained: of weimaque it imports only ``weimaque.errors``, the
+rule-data helpers every game shares (``weimaque.presets``) and, in its adapter ``game.py``, the
+game protocol it implements (docs/new-game.md)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,12 @@ from pathlib import Path
 
 import weimaque.games.sandingguai as package
 
-ALLOWED = ("weimaque.errors", "weimaque.games.sandingguai", "weimaque.games.protocol")
+ALLOWED = (
+    "weimaque.errors",
+    "weimaque.presets",
+    "weimaque.games.sandingguai",
+    "weimaque.games.protocol",
+)
 
 
 def test_imports_stay_inside_the_package() -> None:

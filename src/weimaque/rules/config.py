@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Final, Literal
 
+from weimaque import presets
 from weimaque.errors import RuleConfigError, quoted
 
 PatternMode = Literal["add", "mul"]
@@ -308,20 +309,4 @@ def _keys(raw: object, name: str) -> list[str]:
 
 def check_options(raw: Mapping[str, object]) -> dict[str, Any]:
     """Check option names and value types against ``RuleConfig``'s fields; quote what is wrong."""
-    out: dict[str, Any] = {}
-    for name, value in raw.items():
-        if name not in OPTION_NAMES:
-            raise RuleConfigError(f"unknown rule option {quoted(name)}")
-        default = getattr(_DEFAULTS, name)
-        if isinstance(default, bool):
-            ok = isinstance(value, bool)
-        elif isinstance(default, int):
-            ok = isinstance(value, int) and not isinstance(value, bool)
-        else:
-            ok = isinstance(value, str)
-        if not ok:
-            raise RuleConfigError(
-                f"option {name!r} takes a {type(default).__name__}, not {quoted(value)}"
-            )
-        out[name] = value
-    return out
+    return presets.check_options(raw, OPTION_NAMES, _DEFAULTS)

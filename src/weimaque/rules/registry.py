@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import functools
-import tomllib
 from importlib import resources
 from typing import Final
 
+from weimaque import presets
 from weimaque.errors import RuleConfigError, quoted
 from weimaque.rules.config import PatternValue, RuleConfig, check_options
 
@@ -48,19 +48,7 @@ _TOP_KEYS: Final = frozenset(
 
 def parse_preset(text: str, origin: str = "<string>") -> RuleConfig:
     """Build a ``RuleConfig`` from the text of one preset TOML file."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise RuleConfigError(f"{origin}: not valid TOML: {exc}") from exc
-    unknown = set(data) - _TOP_KEYS
-    if unknown:
-        raise RuleConfigError(f"{origin}: unknown keys {sorted(unknown)}")
-    for key in ("id", "name", "name_en", "source"):
-        if not isinstance(data.get(key), str):
-            raise RuleConfigError(f"{origin}: {key!r} must be a string")
-    aliases = data.get("aliases", [])
-    if not (isinstance(aliases, list) and all(isinstance(a, str) for a in aliases)):
-        raise RuleConfigError(f"{origin}: 'aliases' must be a list of strings")
+    data = presets.read_preset(text, origin, _TOP_KEYS)
     options = check_options(data.get("options", {}))
     patterns = {k: PatternValue.from_toml(k, v) for k, v in data.get("patterns", {}).items()}
     optional = {
@@ -74,8 +62,8 @@ def parse_preset(text: str, origin: str = "<string>") -> RuleConfig:
         name=data["name"],
         name_en=data["name_en"],
         source=data["source"],
-        description=str(data.get("description", "")),
-        aliases=tuple(aliases),
+        description=data["description"],
+        aliases=data["aliases"],
         patterns=patterns,
         optional_patterns=optional,
         names=names,

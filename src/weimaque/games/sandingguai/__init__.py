@@ -1,8 +1,9 @@
 """三丁拐 with 捉鸡: the rules engine of the platform's second game (docs/sandingguai.md).
 
-A self-contained package: it imports :mod:`weimaque.errors`, the standard library and numpy,
-nothing else of weimaque. ``SDG §x.y`` in comments and messages cites the specification
-SANDINGGUAI.md; docs/sandingguai.md is the rule book in the project's words.
+A self-contained package: it imports :mod:`weimaque.errors`, the rule-data helpers every game
+shares (:mod:`weimaque.presets`), the standard library and numpy, nothing else of weimaque.
+``SDG §x.y`` in comments and messages cites the specification SANDINGGUAI.md;
+docs/sandingguai.md is the rule book in the project's words.
 
 >>> from weimaque.games.sandingguai import State, get_rules
 >>> state = State(get_rules("sandingguai"), seed=7)

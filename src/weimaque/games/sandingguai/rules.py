@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 from types import MappingProxyType
 from typing import Any, Final
 
+import weimaque.presets as presets
 from weimaque.errors import RuleConfigError, quoted
 
 DEFAULT_PRESET: Final = "sandingguai"
@@ -199,23 +199,7 @@ _DEFAULTS: Final = RuleConfig()
 
 def check_options(raw: Mapping[str, object]) -> dict[str, Any]:
     """Check option names and value types against ``RuleConfig``'s fields; quote what is wrong."""
-    out: dict[str, Any] = {}
-    for name, value in raw.items():
-        if name not in OPTION_NAMES:
-            raise RuleConfigError(f"unknown rule option {quoted(name)}")
-        default = getattr(_DEFAULTS, name)
-        if isinstance(default, bool):
-            ok = isinstance(value, bool)
-        elif isinstance(default, int):
-            ok = isinstance(value, int) and not isinstance(value, bool)
-        else:
-            ok = isinstance(value, str)
-        if not ok:
-            raise RuleConfigError(
-                f"option {name!r} takes a {type(default).__name__}, not {quoted(value)}"
-            )
-        out[name] = value
-    return out
+    return presets.check_options(raw, OPTION_NAMES, _DEFAULTS)
 
 
 _TOP_KEYS: Final = frozenset(
@@ -225,30 +209,15 @@ _TOP_KEYS: Final = frozenset(
 
 def parse_preset(text: str, origin: str = "<string>") -> RuleConfig:
     """Build a ``RuleConfig`` from the text of one preset TOML file."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise RuleConfigError(f"{origin}: not valid TOML: {exc}") from exc
-    unknown = set(data) - _TOP_KEYS
-    if unknown:
-        raise RuleConfigError(f"{origin}: unknown keys {sorted(unknown)}")
-    for key in ("id", "name", "name_en", "source"):
-        if not isinstance(data.get(key), str):
-            raise RuleConfigError(f"{origin}: {key!r} must be a string")
-    aliases = data.get("aliases", [])
-    if not (isinstance(aliases, list) and all(isinstance(a, str) for a in aliases)):
-        raise RuleConfigError(f"{origin}: 'aliases' must be a list of strings")
-    options = data.get("options", {})
-    if not isinstance(options, dict):
-        raise RuleConfigError(f"{origin}: 'options' must be a table")
+    data = presets.read_preset(text, origin, _TOP_KEYS)
     return RuleConfig(
         id=data["id"],
         name=data["name"],
         name_en=data["name_en"],
         source=data["source"],
-        description=str(data.get("description", "")),
-        aliases=tuple(aliases),
-        **check_options(options),
+        description=data["description"],
+        aliases=data["aliases"],
+        **check_options(data.get("options", {})),
     )
 
 
