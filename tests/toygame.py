@@ -19,10 +19,11 @@ from typing import Any, ClassVar, Final
 import numpy as np
 import numpy.typing as npt
 
-from weimaque.errors import IllegalAction, InvalidNotation, RecordError, quoted
+from weimaque.errors import IllegalAction, InvalidNotation, RecordError, WeimaqueError, quoted
 from weimaque.games.protocol import (
     BASE_COUNTERS,
     JSON,
+    BotInfo,
     GameInfo,
     HandOutcome,
     Ledger,
@@ -383,6 +384,27 @@ SCHEMA: Final = OptionSchema(
 )
 
 
+@dataclass(frozen=True, slots=True)
+class ToyBot:
+    """``random``: any legal action; ``high``: the playout policy, from the seat's view."""
+
+    name: str
+
+    def act(self, view: Any, rng: random.Random) -> int:
+        """An action id of ``view.viewer``."""
+        if self.name == "random":
+            return int(rng.choice(view.legal))
+        if view.turned is not None and view.turned >= 6 and view.hand:
+            return int(max(view.hand))
+        return PASS
+
+
+BOTS: Final = (
+    BotInfo("high", Names("高价", "high"), Names("好牌出最大", "bids its highest on a good card")),
+    BotInfo("random", Names("随机", "random"), Names("随机", "a random bid")),
+)
+
+
 class Toy:
     """The game object."""
 
@@ -393,6 +415,14 @@ class Toy:
     layout: Final = LAYOUT
     num_actions: Final = DECK + 1
     counters: Final = BASE_COUNTERS
+    bots: Final = BOTS
+
+    def bot(self, spec: str, variant: str, options: Mapping[str, object] | None = None) -> ToyBot:
+        """A bot by name."""
+        self._options(variant, options)
+        if spec not in ("high", "random"):
+            raise WeimaqueError(f"unknown toy bot {quoted(spec)}; known: high, random")
+        return ToyBot(spec)
 
     def _options(self, variant: str, options: Mapping[str, object] | None) -> dict[str, Any]:
         v = self.schema.variant(variant)

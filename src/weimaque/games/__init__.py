@@ -5,6 +5,7 @@ and :mod:`.registry` (``register``, ``get_game``, ``list_games``, entry points i
 """
 
 from weimaque.games.protocol import (
+    BotInfo,
     Counter,
     Game,
     GameInfo,
@@ -19,6 +20,7 @@ from weimaque.games.protocol import (
     OptionSpec,
     Playout,
     Resampling,
+    SeatBot,
     TableShape,
     UnknownGame,
     Variant,
@@ -37,6 +39,7 @@ from weimaque.games.registry import (
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "BotInfo",
     "Counter",
     "Game",
     "GameInfo",
@@ -51,6 +54,7 @@ __all__ = [
     "OptionSpec",
     "Playout",
     "Resampling",
+    "SeatBot",
     "TableShape",
     "UnknownGame",
     "Variant",

@@ -444,6 +444,29 @@ class Hand(Protocol):
         ...
 
 
+@dataclass(frozen=True, slots=True)
+class BotInfo:
+    """A bot a game offers by name (its spec is ``name`` or ``name:key=value,...``)."""
+
+    name: str
+    names: Names
+    #: One line on how it plays, in both languages.
+    about: Names
+
+    def to_json(self) -> JSON:
+        """JSON form."""
+        return {"name": self.name, "names": self.names.to_json(), "about": self.about.to_json()}
+
+
+class SeatBot(Protocol):
+    """A player of one game at one seat: it reads only ``Hand.bot_view(seat)``, never the hand
+    (a bot knows what its seat may see, and no transport)."""
+
+    def act(self, view: Any, rng: random.Random) -> int:
+        """A legal action id of the seat whose bot view ``view`` is."""
+        ...
+
+
 @runtime_checkable
 class Resampling(Protocol):
     """The optional ``"resample"`` capability: a position consistent with a seat's view."""
@@ -510,6 +533,18 @@ class Game(Protocol):
     @property
     def counters(self) -> tuple[Counter, ...]:
         """The numbers a 战绩 keeps per seat, in order."""
+        ...
+
+    @property
+    def bots(self) -> tuple[BotInfo, ...]:
+        """The bots the game offers; the first is the one a table seats by default, and every
+        game offers ``"random"``."""
+        ...
+
+    def bot(self, spec: str, variant: str, options: Mapping[str, object] | None = None) -> SeatBot:
+        """A bot by spec (``name`` or ``name:key=value,...``) for a table of a preset with
+        options (the rules are public, as at a real table); a ``WeimaqueError`` quoting an
+        unknown name or a bad parameter."""
         ...
 
     def shape(self, variant: str, options: Mapping[str, object] | None = None) -> TableShape:

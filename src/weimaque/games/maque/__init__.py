@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
 
-from weimaque.bots.base import BotView
+from weimaque.bots import get_bot
+from weimaque.bots.base import Bot, BotView
 from weimaque.bots.determinize import determinize
 from weimaque.bots.greedy import GreedyBot
 from weimaque.cards import NUM_FACES, faces_str
@@ -38,6 +40,7 @@ from weimaque.game.state import DEALER_CARDS, NUM_SEATS, STOCK_SIZE, GameState
 from weimaque.games.protocol import (
     BASE_COUNTERS,
     JSON,
+    BotInfo,
     Counter,
     Game,
     GameInfo,
@@ -308,6 +311,43 @@ class MaqueMatch:
         return Ledger(tuple(m.scores), {"shouxing": m.shouxing, "pool": m.pool})
 
 
+#: The bots offered in rooms (docs/bots.md); ``bot()`` also builds the arena's research bots
+#: and ``cmd:COMMAND`` (:func:`weimaque.bots.get_bot`).
+BOTS: Final = (
+    BotInfo(
+        "greedy",
+        Names("贪心", "greedy"),
+        Names("估算每张牌的息与胡牌机会", "rates each card by 息 and chances to win"),
+    ),
+    BotInfo(
+        "random",
+        Names("随机", "random"),
+        Names("随机选一个合法动作", "a uniformly random legal action"),
+    ),
+    BotInfo(
+        "mcts",
+        Names("搜索", "search"),
+        Names("在与所见一致的牌局中模拟", "simulates deals consistent with its view"),
+    ),
+    BotInfo(
+        "policy",
+        Names("策略", "policy"),
+        Names("模仿搜索的线性策略", "a linear policy trained on the search bot"),
+    ),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class _SeatBot:
+    """A 偎麻雀 bot (:class:`weimaque.bots.Bot`) answering with action ids."""
+
+    bot: Bot
+
+    def act(self, view: Any, rng: random.Random) -> int:
+        """The bot's action, as its id."""
+        return IDS[self.bot.act(view, rng)]
+
+
 class Maque:
     """The 偎麻雀 game object (registered as ``maque``)."""
 
@@ -322,6 +362,13 @@ class Maque:
     layout: Final = LAYOUT
     num_actions: Final = NUM_ACTIONS
     counters: Final = (*BASE_COUNTERS, Counter("zimo", Names("自摸", "self-drawn wins")))
+    bots: Final = BOTS
+
+    def bot(self, spec: str, variant: str, options: Mapping[str, object] | None = None) -> _SeatBot:
+        """A bot by spec: ``greedy``, ``mcts:ms=300``, ``cmd:COMMAND`` … (``get_bot``); its
+        view carries the rules, which are checked here."""
+        self.rules(variant, options)
+        return _SeatBot(get_bot(spec))
 
     def rules(self, variant: str, options: Mapping[str, object] | None = None) -> RuleConfig:
         """The rule set of a preset with options, checked against the schema."""

@@ -16,9 +16,11 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
+from weimaque.errors import WeimaqueError, quoted
 from weimaque.games.protocol import (
     BASE_COUNTERS,
     JSON,
+    BotInfo,
     Counter,
     Game,
     GameInfo,
@@ -38,7 +40,7 @@ from weimaque.games.sandingguai.actions import (
     NUM_ACTIONS,
     Action,
 )
-from weimaque.games.sandingguai.bots import GreedyBot
+from weimaque.games.sandingguai.bots import Bot, GreedyBot, RandomBot
 from weimaque.games.sandingguai.events import Event
 from weimaque.games.sandingguai.match import Match
 from weimaque.games.sandingguai.notation import tile_name
@@ -324,6 +326,35 @@ class SdgMatch:
         return Ledger(self.match.scores)
 
 
+BOTS: Final = (
+    BotInfo(
+        "greedy",
+        Names("贪心", "greedy"),
+        Names(
+            "看离叫远近与剩余进张，兼顾通行证、两门与鸡",
+            "distance from 叫 and winning tiles left, with the passport, two suits and chickens",
+        ),
+    ),
+    BotInfo(
+        "random",
+        Names("随机", "random"),
+        Names("随机选一个合法动作", "a uniformly random legal action"),
+    ),
+)
+
+
+def _bot(name: str, params: dict[str, str], rules: RuleConfig) -> Bot:
+    """The bot of one spec for a table of ``rules``."""
+    if params:
+        raise WeimaqueError(f"bot {name!r} takes no parameters, not {quoted(params)}")
+    if name == "random":
+        return RandomBot()
+    if name == "greedy":
+        return GreedyBot(rules)
+    known = ", ".join(b.name for b in BOTS)
+    raise WeimaqueError(f"unknown 三丁拐 bot {quoted(name)}; known: {known}")
+
+
 class Sandingguai:
     """The 三丁拐 game object (registered as ``sandingguai``)."""
 
@@ -342,6 +373,13 @@ class Sandingguai:
         Counter("zimo", Names("自摸", "self-drawn wins")),
         Counter("dianpao", Names("点炮", "discards won on")),
     )
+    bots: Final = BOTS
+
+    def bot(self, spec: str, variant: str, options: Mapping[str, object] | None = None) -> Bot:
+        """A bot by spec (``greedy``, ``random``) for a table of a preset with options."""
+        name, _, rest = spec.strip().partition(":")
+        params = dict(kv.partition("=")[::2] for kv in rest.split(",") if kv.strip())
+        return _bot(name.strip(), params, self.rules(variant, options))
 
     def rules(self, variant: str, options: Mapping[str, object] | None = None) -> RuleConfig:
         """The rule set of a preset with options, checked against the schema."""
