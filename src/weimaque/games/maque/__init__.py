@@ -347,6 +347,17 @@ class _SeatBot:
         """The bot's action, as its id."""
         return IDS[self.bot.act(view, rng)]
 
+    @property
+    def faults(self) -> tuple[object, ...]:
+        """The decisions an external bot (``cmd:``) did not make itself, for the arena."""
+        return tuple(getattr(self.bot, "faults", ()))
+
+    def close(self, view: Any) -> None:
+        """Let a bot that holds a resource (an external program) go, at the hand's end."""
+        close = getattr(self.bot, "close", None)
+        if close is not None:
+            close(view)
+
 
 class Maque:
     """The 偎麻雀 game object (registered as ``maque``)."""
