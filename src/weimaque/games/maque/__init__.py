@@ -347,6 +347,12 @@ class _SeatBot:
         """The bot's action, as its id."""
         return IDS[self.bot.act(view, rng)]
 
+
+@dataclass(frozen=True, slots=True)
+class _ClosingSeatBot(_SeatBot):
+    """A bot holding a resource (``cmd:``, an external program): the arena closes it at the
+    hand's end and reports the decisions it did not make itself (docs/bot-protocol.md)."""
+
     @property
     def faults(self) -> tuple[object, ...]:
         """The decisions an external bot (``cmd:``) did not make itself, for the arena."""
@@ -379,7 +385,8 @@ class Maque:
         """A bot by spec: ``greedy``, ``mcts:ms=300``, ``cmd:COMMAND`` … (``get_bot``); its
         view carries the rules, which are checked here."""
         self.rules(variant, options)
-        return _SeatBot(get_bot(spec))
+        bot = get_bot(spec)
+        return _ClosingSeatBot(bot) if hasattr(bot, "close") else _SeatBot(bot)
 
     def rules(self, variant: str, options: Mapping[str, object] | None = None) -> RuleConfig:
         """The rule set of a preset with options, checked against the schema."""
