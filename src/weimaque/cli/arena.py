@@ -129,7 +129,7 @@ def arena_cmd(
         ),
     ],
     game: Annotated[
-        str, typer.Option("--game", "-g", help="The game, by id or alias (wmq games).")
+        str, typer.Option("--game", "-g", help="The game, by id or alias: maque, sandingguai.")
     ] = "maque",
     hands: Annotated[
         int,
