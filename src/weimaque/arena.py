@@ -222,8 +222,9 @@ class Table:
 
 def table_of(config: ArenaConfig) -> Table:
     """The game, preset, seat count and seatings of ``config``, every name and option checked:
-    a ``WeimaqueError`` quoting what is wrong (an unknown game, preset, option or bot, a line-up
-    of the wrong size, a seating count the table does not allow)."""
+    a ``WeimaqueError`` quoting what is wrong (an unknown game, preset or option, a line-up of
+    the wrong size, a seating count the table does not allow; :func:`run_arena` builds every
+    bot once too, so an unknown bot fails before any deal)."""
     for module in config.plugins:
         importlib.import_module(module)
     game = get_game(config.game)
