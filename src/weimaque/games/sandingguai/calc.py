@@ -135,7 +135,7 @@ PLACE_NAMES: Final = {
     "meld": _names("碰杠", "in melds"),
     "win": _names("胡张", "the winning tile"),
     "discard": _names("打出", "discarded"),
-    "chongfeng": _names("冲锋鸡", "first chicken discarded (counts double)"),
+    "chongfeng": _names("冲锋鸡", "first chicken, double"),
 }
 #: A chicken kind's name (SDG §7.1-§7.3).
 CHICKEN_NAMES: Final = {
