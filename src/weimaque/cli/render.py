@@ -175,7 +175,8 @@ def _table_renderable(answer: dict[str, Any], lang: str) -> RenderGroup:
         }[f["fate"]]
         parts.append(Text(f"{f['tile']} s{f['seat']}: {fate}"))
     seats = Table(show_edge=False, pad_edge=False)
-    for col in (("座", "seat"), ("牌", "tiles"), ("叫", "ready"), ("胡", "win"), ("鸡", "chickens")):
+    columns = (("座", "seat"), ("牌", "tiles"), ("叫", "ready"), ("胡", "win"), ("鸡", "chickens"))
+    for col in columns:
         seats.add_column(_words(*col, lang))
     for s in answer["seats"]:
         tiles = " ".join([s["concealed"], *(m["tiles"] for m in s["melds"])])
@@ -219,9 +220,7 @@ def _table_renderable(answer: dict[str, Any], lang: str) -> RenderGroup:
         amount = str(t["amount"])
         if t["base"] != t["amount"]:
             amount = f"{t['base']} → {t['amount']}"
-        transfers.add_row(
-            f"s{t['payer']}", f"s{t['payee']}", amount, _name(t["reason_name"], lang)
-        )
+        transfers.add_row(f"s{t['payer']}", f"s{t['payee']}", amount, _name(t["reason_name"], lang))
     parts.append(transfers)
     nxt = answer["next_dealer"]
     parts.append(
