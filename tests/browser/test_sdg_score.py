@@ -22,7 +22,7 @@ def test_sdg_score_page(server: str, browser: Browser, page_errors: list[str]) -
     page.get_by_test_id("sdg-form").wait_for()
     assert page.url.endswith("/score?game=sandingguai")
     # SDG §12.1 V6 tapped in: 111m222m333m555m77m is 清大对, 15 番.
-    for tile in "1m 1m 1m 2m 2m 2m 3m 3m 3m 5m 5m 5m 7m 7m".split():
+    for tile in [f"{r}m" for r in "11122233355577"]:
         page.locator(f"[data-testid=sdg-tile][data-tile='{tile}']").click()
     assert page.get_by_test_id("sdg-input").input_value() == "1m1m1m2m2m2m3m3m3m5m5m5m7m7m"
     page.get_by_test_id("sdg-go").click()
