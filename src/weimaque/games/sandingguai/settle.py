@@ -389,7 +389,7 @@ def _suit_count(seat: SeatDescription) -> int:
     return MASK_SUITS[mask]
 
 
-def _stake(table: TableDescription, rules: RuleConfig, t: Transfer) -> Transfer:
+def stake(table: TableDescription, rules: RuleConfig, t: Transfer) -> Transfer:
     """SDG §9.5: a transfer between the dealer and another seat is × (1 + k), or (``add``) the
     dealer's hand payments get + k; ``dealer_scope = hand`` limits it to the hand itself."""
     if table.dealer not in (t.payer, t.payee) or rules.dealer_stake == "none":
@@ -452,16 +452,11 @@ def settle_items(
     return tuple(book.items), jiao, burned, v
 
 
-def stake(table: TableDescription, rules: RuleConfig, t: Transfer) -> Transfer:
-    """One item after the dealer's stake (SDG §9.5)."""
-    return _stake(table, rules, t)
-
-
 def settle(table: TableDescription, rules: RuleConfig | None = None) -> Settlement:
     """Settle one finished hand (SDG §9): every item a transfer, the dealer's stake applied."""
     rules = rules or RuleConfig()
     items, jiao, burned, v = settle_items(table, rules)
-    transfers = tuple(_stake(table, rules, t) for t in items)
+    transfers = tuple(stake(table, rules, t) for t in items)
     net = [0, 0, 0]
     for t in transfers:
         net[t.payer] -= t.amount
