@@ -76,6 +76,14 @@ def test_v13_and_the_passport() -> None:
     assert no["win"] and no["fan"] == 1 and not no["may_hu"] and "passport" in no["verdict"]
     assert calc({"hand": "hand:234m678m23p99p gang:7777p@2 win:4p --from other"})["may_hu"]
     assert calc({"hand": "hand:234m555m678m23p99p win:4p --from self"})["may_hu"]
+    # L2: a big hand needs no kong on a discard (V2 大对子 5, V5 清一色 10).
+    for big in ("hand:111m555m7m peng:222p peng:333p win:7m", "hand:123m123m456m789m5m win:5m"):
+        got = calc({"hand": f"{big} --from other"})
+        assert got["may_hu"] and got["fan"] >= 5
+    # L4: with a meld there is no 七对: these pairs win only as 111m 22m 345p 345p and the 碰.
+    l4 = calc({"hand": "hand:11m22m33p44p55p peng:666p win:1m"})
+    assert [p["key"] for p in l4["patterns"]] == ["pinghu"] and l4["fan"] == 1
+    assert not calc({"hand": "hand:11m22m33p44p55p peng:666p win:5p"})["win"]
     # baike-3p takes the highest table value: 清七对 17.
     assert calc({"hand": "11223344556677m", "rules": "baike-3p"})["fan"] == 17
 
