@@ -373,7 +373,7 @@ class Maque:
         Names("偎麻雀", "Weimaque"),
         ("weimaque", "偎麻雀", "anxiang-maque"),
         zero_sum=True,
-        capabilities=frozenset({"resample", "playout"}),
+        capabilities=frozenset({"resample", "playout", "calculate"}),
     )
     schema: Final = SCHEMA
     layout: Final = LAYOUT
@@ -453,6 +453,35 @@ class Maque:
         for seat, row in enumerate(out):
             row["zimo"] = int(seat in outcome.winners and outcome.summary.get("source") == "self")
         return tuple(out)
+
+    def calculate(self, request: JSON) -> JSON:
+        """The 算息 calculator (``Calculator``; docs/protocol.md §1 ``POST /api/score``):
+        ``{"hand": "碰:七七七 … 胡:九", "rules": "anxiang", "source": "self", "last": false}``
+        scored as ``wmq score`` scores it, answered as ``{"rules", "breakdown"}``. A request of
+        the wrong form is a ``BadRequest``; a bad preset a ``RuleConfigError``; a bad hand the
+        scorer's own ``InvalidNotation`` kind, each quoting the input."""
+        from weimaque.games.protocol import BadRequest
+        from weimaque.rules.registry import get_rules
+        from weimaque.scoring.explain import breakdown_json
+        from weimaque.scoring.scorer import score
+
+        if not isinstance(request, dict):
+            raise BadRequest("the body must be a JSON object")
+        unknown = sorted(set(request) - {"hand", "rules", "source", "last"})
+        if unknown:
+            raise BadRequest(f"unknown fields {unknown}; known: hand, rules, source, last")
+        hand = request.get("hand")
+        longest = 400  # the longest hand text read (docs/protocol.md §1)
+        if not isinstance(hand, str) or len(hand) > longest:
+            raise BadRequest(f"hand must be a string of at most {longest}")
+        rules = request.get("rules", "anxiang")
+        source = request.get("source", "self")
+        last = request.get("last", False)
+        if not isinstance(rules, str) or not isinstance(source, str) or not isinstance(last, bool):
+            raise BadRequest("rules and source are strings, last a boolean")
+        config = get_rules(rules)
+        breakdown = score(hand, rules=config, source=source, last=last)
+        return {"rules": config.id, "breakdown": breakdown_json(breakdown)}
 
 
 GAME: Final[Game] = Maque()
