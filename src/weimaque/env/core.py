@@ -98,9 +98,7 @@ class HandTable:
         self.seats = self.shape.seats
         self.agents = agents(self.seats)
         if isinstance(dealer, bool) or dealer not in range(self.seats):
-            raise WeimaqueError(
-                f"dealer must be a seat 0..{self.seats - 1}, not {quoted(dealer)}"
-            )
+            raise WeimaqueError(f"dealer must be a seat 0..{self.seats - 1}, not {quoted(dealer)}")
         self.dealer = dealer
         self._seeds = random.Random()
         self.seed = 0
