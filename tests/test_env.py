@@ -25,12 +25,13 @@ import weimaque.env.openspiel as wos
 from weimaque.arena import ArenaConfig, run_arena
 from weimaque.bots import PLUGINS, BotView, get_bot, register_plugin
 from weimaque.cli import app
-from weimaque.errors import IllegalAction, WeimaqueError
+from weimaque.errors import IllegalAction, RuleConfigError, WeimaqueError
 from weimaque.game.actions import NUM_ACTIONS, Action
 from weimaque.game.observation import OBS_SIZE, observation_array
 from weimaque.game.state import GameState
-from weimaque.games import get_game
+from weimaque.games import UnknownGame, get_game
 from weimaque.games.maque import MaqueHand
+from weimaque.rules.registry import get_rules
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "env.md"
 
@@ -255,3 +256,42 @@ def test_ismcts_is_registered_by_its_module_and_reaches_spawned_workers() -> Non
         found = json.loads(out.stdout)
         figures.append([(b["points_per_hand"], b["decisions"]) for b in found["bots"]])
     assert figures[0] == figures[1] and figures[0][0][1] > 0
+
+
+def test_docs_blocks_for_both_games_run() -> None:
+    """The constructors and the layout's pieces as docs/env.md shows them, for both games."""
+    blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
+    shown = [b for b in blocks if "sandingguai" in b and "REINFORCE" not in b]
+    assert len(shown) >= 3
+    for block in shown:
+        scope: dict[str, object] = {}
+        with contextlib.redirect_stdout(io.StringIO()):
+            exec(compile(block, str(DOC), "exec"), scope)
+    assert scope["sdg"].num_players() == 3  # type: ignore[attr-defined]
+
+
+def test_constructors_name_a_game_and_keep_the_older_arguments() -> None:
+    """``rules=`` (a preset or a RuleConfig) still works for 偎麻雀; ``game=``/``variant=``
+    name any game; bad names and values are refused, quoted."""
+    config = get_rules("xiaozhuo").with_options(wei_face_up=True)
+    by_config = weimaque.env.raw_env(rules=config, dealer=1)
+    by_name = weimaque.env.raw_env(
+        game="偎麻雀", variant="xiaozhuo", options={"wei_face_up": True}, dealer=1
+    )
+    for env in (by_config, by_name):
+        env.reset(seed=8)
+        assert env.table.options["wei_face_up"] is True
+    assert by_config.hand.deal() == by_name.hand.deal()
+    assert by_config.hand.state.rules == config  # type: ignore[attr-defined]
+    sdg = weimaque.env.gym_env(game="三丁拐")
+    assert sdg.game.info.id == "sandingguai" and sdg.specs == ("greedy", "greedy")
+    with pytest.raises(UnknownGame, match="'chess'"):
+        weimaque.env.raw_env(game="chess")
+    with pytest.raises(WeimaqueError, match="disagree"):
+        weimaque.env.raw_env(rules="xiaozhuo", variant="dazhuo")
+    with pytest.raises(RuleConfigError, match="'colour'"):
+        weimaque.env.gym_env(game="sandingguai", options={"colour": 1})
+    with pytest.raises(WeimaqueError, match=r"dealer must be a seat 0\.\.2, not 3"):
+        weimaque.env.raw_env(game="sandingguai", dealer=3)
+    with pytest.raises(WeimaqueError, match=r"seat must be a seat 0\.\.2"):
+        weimaque.env.gym_env(seat=5)

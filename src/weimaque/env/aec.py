@@ -19,7 +19,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from weimaque.env.core import DEFAULT_GAME, HandTable, agent_seat
+from weimaque.env.core import DEFAULT_GAME, HandTable
 from weimaque.errors import WeimaqueError
 from weimaque.games import Game, Hand, ObservationLayout
 
@@ -106,7 +106,7 @@ class WeimaqueAEC(AECEnv):  # type: ignore[misc]
         self._clear()
 
     def observe(self, agent: str) -> dict[str, Any]:
-        return self.table.observe(agent_seat(agent, self.table.seats))
+        return self.table.observe(self.table.seat_of(agent))
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -117,7 +117,7 @@ class WeimaqueAEC(AECEnv):  # type: ignore[misc]
             raise WeimaqueError(f"{agent} must act: None is only for a finished hand")
         self._cumulative_rewards[agent] = 0.0
         table = self.table
-        table.step(agent_seat(agent, table.seats), int(action))
+        table.step(table.seat_of(agent), int(action))
         self.rewards = {a: 0.0 for a in self.agents}
         if table.hand.is_terminal():
             returns = table.returns()

@@ -97,6 +97,7 @@ class HandTable:
         self.shape: TableShape = self.game.shape(self.variant, self.options)
         self.seats = self.shape.seats
         self.agents = agents(self.seats)
+        self._seat_of = {a: s for s, a in enumerate(self.agents)}
         if isinstance(dealer, bool) or dealer not in range(self.seats):
             raise WeimaqueError(f"dealer must be a seat 0..{self.seats - 1}, not {quoted(dealer)}")
         self.dealer = dealer
@@ -126,6 +127,11 @@ class HandTable:
         self.hand = self.game.new_hand(self.variant, self.options, self.seed, self.dealer)
         return self.hand
 
+    def seat_of(self, agent: str) -> int:
+        """The seat of an agent name ``player_N`` at this table."""
+        seat = self._seat_of.get(agent)
+        return agent_seat(agent, self.seats) if seat is None else seat
+
     def to_act(self) -> int:
         """The seat that decides next (the first of ``to_act()``), or -1 when the hand is over."""
         seats = self.hand.to_act()
@@ -135,7 +141,8 @@ class HandTable:
         """``{"observation": flat float32 array, "action_mask": int8 mask}`` for one seat."""
         return {
             "observation": self.hand.observation(seat),
-            "action_mask": legal_mask(self.game, self.hand, seat).astype(np.int8),
+            # the boolean mask read as 0/1 bytes, not copied
+            "action_mask": legal_mask(self.game, self.hand, seat).view(np.int8),
         }
 
     def step(self, seat: int, action_id: int) -> None:
