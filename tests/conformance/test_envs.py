@@ -53,7 +53,10 @@ def _random_aec(
         if term or trunc:
             env.step(None)
             continue
-        decisions.append((int(agent.removeprefix("player_")), env.unwrapped.hand.to_act()))
+        seat = int(agent.removeprefix("player_"))
+        # the agent asked is one the claim-window rule lets see the position (docs/new-game.md)
+        assert env.unwrapped.hand.settled(seat)
+        decisions.append((seat, env.unwrapped.hand.to_act()))
         env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     return totals, decisions, infos
 
@@ -115,6 +118,7 @@ def test_gymnasium_check_env_and_a_seeded_episode(game: Game, variant: str) -> N
         rng = np.random.default_rng(seed)
         taken, done, reward, refused = [], False, 0.0, False
         while not done:
+            assert env.hand.settled(seats - 1) and seats - 1 in env.hand.to_act()
             assert np.array_equal(obs["observation"], env.hand.observation(seats - 1))
             bad = np.flatnonzero(obs["action_mask"] == 0)
             if len(bad) and not refused:  # an illegal action changes nothing
