@@ -24,7 +24,7 @@ from pettingzoo.test import api_test
 import weimaque.env
 import weimaque.env.openspiel as wos
 from weimaque.errors import IllegalAction, WeimaqueError
-from weimaque.games import Game, Resampling, list_games
+from weimaque.games import Game, Resampling, legal_mask, list_games
 
 
 def first_presets() -> list[Any]:
@@ -92,7 +92,10 @@ def test_aec_hand_pays_the_outcome_and_names_the_pieces(game: Game, variant: str
         # who acts is the first seat the hand asks; a window's seats answer one by one
         assert all(seat == asked[0] for seat, asked in decisions)
         windows += sum(len(asked) > 1 for _, asked in decisions)
-        # the array's named pieces, as the game declares them
+        # the mask is the seam's; the array's named pieces are as the game declares them
+        for s in range(seats):
+            mask = env.observe(f"player_{s}")["action_mask"]
+            assert np.array_equal(mask.astype(bool), legal_mask(game, env.hand, s))
         obs = env.observe("player_0")["observation"]
         pieces = env.layout.split(obs)
         assert list(pieces) == [p.name for p in game.layout.pieces]
