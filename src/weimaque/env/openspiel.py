@@ -78,11 +78,10 @@ _REGISTERED: dict[str, type[SeamGame]] = {}
 
 
 def short_name(game: str | Game) -> str:
-    """The OpenSpiel short name of a hosted game: ``python_weimaque_<id>``."""
+    """The OpenSpiel short name of a hosted game: ``python_weimaque_<id>``, any character of the
+    id but a lowercase letter, a digit or ``_`` written ``_``."""
     g = get_game(game) if isinstance(game, str) else game
-    if not re.fullmatch(r"[a-z0-9_]+", g.info.id):
-        raise WeimaqueError(f"game id {quoted(g.info.id)} is no OpenSpiel name")
-    return f"python_weimaque_{g.info.id}"
+    return "python_weimaque_" + re.sub(r"[^a-z0-9_]", "_", g.info.id.lower())
 
 
 def _seat_range(game: Game) -> tuple[int, int]:
