@@ -57,7 +57,7 @@ def test_seeded_reset_deals_the_seeded_hand() -> None:
         assert env.hand.state.hands == expected.hands
         assert env.hand.state.stock == expected.stock
         for s in range(3):
-            obs = env.observe(f"player_{s}")
+            obs = env.observe(f"seat_{s}")
             assert obs["observation"].shape == (OBS_SIZE,)
             assert np.array_equal(obs["observation"], observation_array(expected, s))
             legal = {a.id for a in expected.legal_actions(s)}
@@ -88,7 +88,7 @@ def test_aec_rewards_are_the_hand_points() -> None:
         env = weimaque.env.raw_env()
         totals = _play_aec(env, seed)
         returns = env.hand.state.returns()
-        assert [totals[f"player_{s}"] for s in range(3)] == [float(r) for r in returns]
+        assert [totals[f"seat_{s}"] for s in range(3)] == [float(r) for r in returns]
         assert sum(totals.values()) == 0
 
 

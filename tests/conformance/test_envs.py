@@ -53,7 +53,7 @@ def _random_aec(
         if term or trunc:
             env.step(None)
             continue
-        seat = int(agent.removeprefix("player_"))
+        seat = int(agent.removeprefix("seat_"))
         # the agent asked is one the claim-window rule lets see the position (docs/new-game.md)
         assert env.unwrapped.hand.settled(seat)
         decisions.append((seat, env.unwrapped.hand.to_act()))
@@ -67,7 +67,7 @@ def _random_aec(
 def test_pettingzoo_api_test(game: Game, variant: str) -> None:
     seats = game.shape(variant).seats
     env = weimaque.env.env(game=game.info.id, variant=variant, render_mode="ansi")
-    assert env.possible_agents == [f"player_{s}" for s in range(seats)]
+    assert env.possible_agents == [f"seat_{s}" for s in range(seats)]
     _quiet(api_test, env, num_cycles=150)
     _quiet(api_test, weimaque.env.raw_env(game=game.info.id, variant=variant, dealer=seats - 1))
 
@@ -78,25 +78,25 @@ def test_aec_hand_pays_the_outcome_and_names_the_pieces(game: Game, variant: str
     windows = 0
     for seed in range(3):
         env = weimaque.env.raw_env(game=game.info.id, variant=variant, dealer=seed % seats)
-        space = env.observation_space("player_0")
+        space = env.observation_space("seat_0")
         assert space["observation"].shape == (game.layout.size,)
-        assert env.action_space("player_0").n == game.num_actions
+        assert env.action_space("seat_0").n == game.num_actions
         totals, decisions, infos = _random_aec(env, seed)
         outcome = env.hand.outcome()
         assert outcome is not None
-        assert [totals[f"player_{s}"] for s in range(seats)] == [float(x) for x in outcome.net]
+        assert [totals[f"seat_{s}"] for s in range(seats)] == [float(x) for x in outcome.net]
         if game.info.zero_sum:
             assert sum(totals.values()) == 0
-        info = infos["player_0"]["result"]
+        info = infos["seat_0"]["result"]
         assert info["net"] == list(outcome.net) and info["winners"] == list(outcome.winners)
         # who acts is the first seat the hand asks; a window's seats answer one by one
         assert all(seat == asked[0] for seat, asked in decisions)
         windows += sum(len(asked) > 1 for _, asked in decisions)
         # the mask is the seam's; the array's named pieces are as the game declares them
         for s in range(seats):
-            mask = env.observe(f"player_{s}")["action_mask"]
+            mask = env.observe(f"seat_{s}")["action_mask"]
             assert np.array_equal(mask.astype(bool), legal_mask(game, env.hand, s))
-        obs = env.observe("player_0")["observation"]
+        obs = env.observe("seat_0")["observation"]
         pieces = env.layout.split(obs)
         assert list(pieces) == [p.name for p in game.layout.pieces]
         assert all(pieces[p.name].shape == p.shape for p in game.layout.pieces)
@@ -190,7 +190,7 @@ def test_a_seat_observes_nothing_another_seat_hides(game: Game, variant: str) ->
             hand = env.hand
             state = wos.SeamState.from_hand(spiel, hand.clone())
             for seat in range(seats):
-                agent = f"player_{seat}"
+                agent = f"seat_{seat}"
                 seen = env.observe(agent)
                 other = hand.resample(seat, rng) if isinstance(hand, Resampling) else hand
                 env.table.hand = other

@@ -3,7 +3,7 @@
 They speak to a game through :mod:`weimaque.games` alone (docs/new-game.md); ``game=`` names it
 (偎麻雀 by default), ``variant=`` (or ``rules=``) its preset and ``options=`` its rule options.
 
-- ``weimaque.env.env(...)``: a PettingZoo AEC environment, agents ``player_0..player_{n-1}``.
+- ``weimaque.env.env(...)``: a PettingZoo AEC environment, agents ``seat_0..seat_{n-1}``.
 - ``weimaque.env.gym_env(...)``: a Gymnasium single-seat environment, the other seats played by
   the game's bots.
 - ``import weimaque.env.openspiel`` registers the OpenSpiel games ``python_weimaque`` (偎麻雀)

@@ -1,4 +1,4 @@
-"""The PettingZoo AEC environment: the seats of any hosted game, ``player_0..player_{n-1}``, play
+"""The PettingZoo AEC environment: the seats of any hosted game, ``seat_0..seat_{n-1}``, play
 one hand.
 
 The agent to act is the first seat of the hand's ``to_act()``; in a claim window every seat that

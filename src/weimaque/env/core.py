@@ -31,12 +31,12 @@ DEFAULT_GAME: Final = "maque"
 
 
 def agents(seats: int) -> tuple[str, ...]:
-    """The agent names of a table of ``seats``: ``player_0 .. player_{seats-1}``."""
-    return tuple(f"player_{s}" for s in range(seats))
+    """The agent names of a table of ``seats``: ``seat_0 .. seat_{seats-1}``."""
+    return tuple(f"seat_{s}" for s in range(seats))
 
 
 def agent_seat(agent: str, seats: int) -> int:
-    """The seat of an agent name ``player_N`` at a table of ``seats``."""
+    """The seat of an agent name ``seat_N`` at a table of ``seats``."""
     names = agents(seats)
     if agent not in names:
         raise WeimaqueError(f"no agent {quoted(agent)}; agents are {', '.join(names)}")
@@ -128,7 +128,7 @@ class HandTable:
         return self.hand
 
     def seat_of(self, agent: str) -> int:
-        """The seat of an agent name ``player_N`` at this table."""
+        """The seat of an agent name ``seat_N`` at this table."""
         seat = self._seat_of.get(agent)
         return agent_seat(agent, self.seats) if seat is None else seat
 
