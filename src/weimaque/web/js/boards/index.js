@@ -21,8 +21,9 @@
 //   before(msg, s), after(msg, s, early)  around each message (motion), optional
 //   resetRaised()          the two-tap switch was turned
 import { maque } from "./maque.js";
+import { sandingguai } from "./sandingguai.js";
 
-const BOARDS = { [maque.id]: maque };
+const BOARDS = { [maque.id]: maque, [sandingguai.id]: sandingguai };
 
 /** The board of a game id; a room that names no game is 偎麻雀's. */
 export function boardFor(game) {

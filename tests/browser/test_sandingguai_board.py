@@ -1,0 +1,289 @@
+"""三丁拐's board and tiles in Debian's Chromium (docs/web.md "Boards").
+
+The board is driven by the real engine: a seeded hand of ``weimaque.games`` 三丁拐 runs here,
+its seat-0 view (``hand.view(0).to_json()``) and legal actions are drawn by the page's board
+module (``js/boards/sandingguai.js``, through the board interface of ``js/boards/index.js``)
+and every decision of seat 0 is made by clicking the board: the tile to 出, or the 碰 / 补杠 /
+胡 / 过 button. The action the click sends is applied to the hand; the other seats are the
+game's ``greedy`` bot, and seat 0 clicks what that bot would choose, so the hand is won. The
+tiles sheet draws every tile of ``js/tiles.js`` and checks each is there and distinct.
+
+Screenshots go to out/screenshots/; ``WMQ_DOC_SHOTS=1`` refreshes docs/img/.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from weimaque.games import get_game
+
+CHROMIUM = Path("/usr/bin/chromium")
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's Chromium")
+sync_api = pytest.importorskip("playwright.sync_api")
+Page = sync_api.Page
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "out" / "screenshots"
+DOCS = ROOT / "docs" / "img"
+DESKTOP = {"width": 1280, "height": 800}
+PHONE_LANDSCAPE = {"width": 844, "height": 390}
+NAMES = ["小王", "普通 2", "普通 3"]
+# With this seed the greedy policy at every seat gives seat 0 a 碰, a 补杠 and a 过 to decide
+# and ends in seat 0's 胡 (checked by `test_the_hand_offers_what_the_board_is_tested_on`).
+SEED = 19
+
+# Draws the board of a view with the room shell's board interface, as room.js calls it.
+LAB_JS = """async ({view, legal, history, names, end}) => {
+  const { h, mount } = await import('/static/js/dom.js');
+  const { boardFor } = await import('/static/js/boards/index.js');
+  const { header } = await import('/static/js/page.js');
+  if (!window.__lab) {
+    document.body.innerHTML = '<div id="lab"></div>';
+    const lab = { acted: [] };
+    const app = document.getElementById('lab');
+    lab.shell = { roomId: 'lab', app, draw: () => lab.draw(), act: (text) => lab.acted.push(text),
+                  label: (seat) => lab.names[seat] };
+    lab.board = boardFor('sandingguai').create(lab.shell);
+    lab.draw = () => {
+      const s = lab.s;
+      const me = 0;
+      const env = { mySeat: me, bottom: me, seats: s.obs.seats.length, mayAct: s.toAct,
+        canAct: s.toAct, online: true, act: lab.shell.act, label: lab.shell.label,
+        badges: () => [], score: (seat) => s.obs.seats[seat].score, clock: () => null,
+        bubble: () => null, timer: null, notice: null, banner: null, autoplayOn: null };
+      const title = '第 1 局';
+      mount(app,
+        header([h('span', { class: 'room-id' },
+          h('button', { class: 'menu-button' }, '☰ 房间 482 913'))]),
+        h('main', { class: 'room' }, lab.board.render(s, env)),
+        lab.end ? h('div', { class: 'result-host', 'data-testid': 'result-host' },
+          h('div', { class: 'result-sheet' }, h('div', { class: 'result-body' },
+            lab.board.handEnd(lab.end, { label: lab.shell.label, s, title })))) : null);
+    };
+    window.__lab = lab;
+  }
+  const lab = window.__lab;
+  lab.names = names;
+  lab.end = end;
+  lab.s = { obs: view, legal, toAct: legal.length > 0, history, handNumber: 1, room: null };
+  lab.acted = [];
+  lab.draw();
+}"""
+
+TILES_JS = """async () => {
+  const { h, mount } = await import('/static/js/dom.js');
+  const { ALL_TILES, tile } = await import('/static/js/tiles.js');
+  document.body.innerHTML = '<div id="sheet"></div>';
+  const row = (names, size) => h('div', { class: 'tiles-row', style: 'margin: 8px' },
+    names.map((n, i) => tile(n, { size, key: i })));
+  mount(document.getElementById('sheet'),
+    h('main', {}, ['m', 's', 'p'].map((s) => row(ALL_TILES.filter((n) => n[1] === s), 'l')),
+      row([null, '1s', '8p', '5m'], 'l'), row(ALL_TILES, 's')));
+  return [...document.querySelectorAll('.tiles-row:nth-child(-n+3) .tile')]
+    .map((el) => [el.dataset.tile, el.querySelector('svg').innerHTML]);
+}"""
+
+
+def new_page(browser: Any, errors: list[str], viewport: dict[str, int]) -> Page:
+    context = browser.new_context(viewport=viewport, locale="zh-CN")
+    page = context.new_page()
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.set_default_timeout(15_000)
+    return page
+
+
+def doc_shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+    if os.environ.get("WMQ_DOC_SHOTS") == "1":
+        DOCS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(DOCS / f"{name}.png"))
+
+
+def fits(page: Page) -> bool:
+    """The page shows everything without scrolling."""
+    return bool(
+        page.evaluate(
+            "() => document.documentElement.scrollHeight <= innerHeight + 1"
+            " && document.documentElement.scrollWidth <= innerWidth + 1"
+        )
+    )
+
+
+def play(page: Page, *, shots: str, seed: int = SEED) -> dict[str, Any]:
+    """Play the seeded hand with seat 0 clicked on the board; returns what was seen."""
+    game = get_game("sandingguai")
+    hand = game.new_hand("sandingguai", {}, seed, 0)
+    bots = [game.bot("greedy", "sandingguai", {}) for _ in range(3)]
+    rng = random.Random(seed)
+    clicked: list[str] = []
+    shot_kinds: set[str] = set()
+    history: list[dict[str, Any]] = []
+    seen_fit = True
+    while not hand.is_terminal():
+        seat = hand.to_act()[0]
+        choice = bots[seat].act(hand.bot_view(seat), rng)
+        if seat == 0:
+            text = str(game.action(choice))
+            legal = [{"text": str(game.action(a)), "id": a} for a in hand.legal_actions(0)]
+            page.evaluate(
+                LAB_JS,
+                {
+                    "view": hand.view(0).to_json(),
+                    "legal": legal,
+                    "history": history,
+                    "names": NAMES,
+                    "end": None,
+                },
+            )
+            kind = click(page, text)
+            sent = page.evaluate("() => window.__lab.acted")
+            assert sent == [text], (sent, text)
+            clicked.append(text)
+            seen_fit = seen_fit and fits(page)
+            if kind not in shot_kinds and kind in ("peng", "bugang", "discard"):
+                shot_kinds.add(kind)
+                # The decision as it was offered, drawn again before the click for the picture.
+                page.evaluate(
+                    LAB_JS,
+                    {
+                        "view": hand.view(0).to_json(),
+                        "legal": legal,
+                        "history": history,
+                        "names": NAMES,
+                        "end": None,
+                    },
+                )
+                doc_shot(page, f"sandingguai-{kind}-{shots}")
+        for event in hand.apply(seat, choice):
+            shown = event.view(0)
+            if shown is not None:
+                history.append(shown)
+    end_view = hand.view(0).to_json()
+    page.evaluate(
+        LAB_JS,
+        {"view": end_view, "legal": [], "history": history, "names": NAMES, "end": {}},
+    )
+    return {"clicked": clicked, "end": end_view, "fit": seen_fit, "history": history}
+
+
+def click(page: Page, text: str) -> str:
+    """Click what sends ``text`` on the board; returns the kind of decision."""
+    for word, kind in (("出", "discard"), ("报听", "ting")):
+        if text.startswith(word):
+            name = text[len(word) :]
+            if kind == "ting":
+                page.get_by_test_id("action-ting").click()
+            tile = page.locator(f"[data-testid=hand-tile][data-tile='{name}'][data-legal=true]")
+            tile.last.click()
+            return kind
+    kinds = {"碰": "peng", "胡": "hu", "过": "pass", "明杠": "gang"}
+    for word, kind in (("暗杠", "angang"), ("补杠", "bugang")):
+        if text.startswith(word):
+            page.locator(f"[data-testid=action-{kind}][data-action='{text}']").click()
+            return kind
+    page.get_by_test_id(f"action-{kinds[text]}").click()
+    return kinds[text]
+
+
+def test_the_hand_offers_what_the_board_is_tested_on() -> None:
+    """The seed keeps its promise: seat 0 decides a 碰, a 补杠 and a 过, and wins."""
+    game = get_game("sandingguai")
+    hand = game.new_hand("sandingguai", {}, SEED, 0)
+    bots = [game.bot("greedy", "sandingguai", {}) for _ in range(3)]
+    rng = random.Random(SEED)
+    offered: set[str] = set()
+    while not hand.is_terminal():
+        seat = hand.to_act()[0]
+        if seat == 0:
+            offered |= {str(game.action(a))[:2] for a in hand.legal_actions(0)}
+        hand.apply(seat, bots[seat].act(hand.bot_view(seat), rng))
+    assert {"碰", "补杠", "过", "胡"} <= {o if o[0] not in "出碰胡过" else o[0] for o in offered}
+    outcome = hand.outcome()
+    assert outcome is not None and outcome.winners == (0,)
+
+
+@pytest.mark.parametrize(
+    ("viewport", "name"), [(DESKTOP, "desktop"), (PHONE_LANDSCAPE, "phone-landscape")]
+)
+def test_a_hand_played_by_clicking_the_board(
+    server: str, browser: Any, page_errors: list[str], viewport: dict[str, int], name: str
+) -> None:
+    page = new_page(browser, page_errors, viewport)
+    page.goto(server + "/")
+    page.get_by_test_id("create-form").wait_for()
+    seen = play(page, shots=name)
+    kinds = {c[:2] if c[:2] in ("补杠", "暗杠", "明杠", "报听") else c[0] for c in seen["clicked"]}
+    assert {"出", "碰", "补杠", "过", "胡"} <= kinds, kinds
+    assert seen["fit"], "the board scrolled at a decision"
+    # The end: every hand face up, the 翻牌 tile and the chickens, the winner's hand and the
+    # payments of the view's end part.
+    end = seen["end"]["end"]
+    board = page.get_by_test_id("board")
+    assert board.get_attribute("data-phase") == "over"
+    result = page.get_by_test_id("result")
+    result.wait_for()
+    assert result.get_by_test_id("win").count() == 1
+    assert result.get_by_test_id("win-hand").locator("[data-testid=tile]").count() >= 14
+    rows = result.get_by_test_id("transfers").locator("tbody tr")
+    assert rows.count() == len(end["transfers"])
+    if end["flip"]:
+        flip = page.get_by_test_id("result-flip").locator("[data-testid=tile]")
+        assert flip.get_attribute("data-tile") == end["flip"]
+        chickens = page.get_by_test_id("result-chickens").locator("[data-testid=tile]")
+        names = {chickens.nth(i).get_attribute("data-tile") for i in range(chickens.count())}
+        rank = int(end["flip"][0]) % 9 + 1
+        assert {"1s", f"{rank}{end['flip'][1]}"} <= names
+    net = page.get_by_test_id("net").inner_text()
+    assert NAMES[0] in net and f"+{end['net'][0]}" in net
+    doc_shot(page, f"sandingguai-end-{name}")
+    assert page_errors == []
+
+
+def test_the_board_speaks_english(server: str, browser: Any, page_errors: list[str]) -> None:
+    """The board's words follow the language switch (strings.js, both languages)."""
+    page = new_page(browser, page_errors, DESKTOP)
+    page.goto(server + "/")
+    page.get_by_test_id("lang-toggle").click()
+    game = get_game("sandingguai")
+    hand = game.new_hand("sandingguai", {}, SEED, 0)
+    legal = [{"text": str(game.action(a)), "id": a} for a in hand.legal_actions(0)]
+    page.evaluate(
+        LAB_JS,
+        {
+            "view": hand.view(0).to_json(),
+            "legal": legal,
+            "history": [],
+            "names": NAMES,
+            "end": None,
+        },
+    )
+    assert "Wall 68" in page.get_by_test_id("wall").inner_text()
+    assert "Dealer" in page.get_by_test_id("dealer-line").inner_text()
+    assert page.get_by_test_id("status").inner_text() == "Your discard"
+    assert page.get_by_test_id("discard-hint").inner_text() == "Tap a card to discard it"
+    assert page_errors == []
+
+
+def test_every_tile_is_drawn_and_distinct(
+    server: str, browser: Any, page_errors: list[str]
+) -> None:
+    page = new_page(browser, page_errors, DESKTOP)
+    page.goto(server + "/")
+    page.get_by_test_id("create-form").wait_for()
+    drawn = page.evaluate(TILES_JS)
+    names = [n for n, _ in drawn]
+    assert names == [f"{r}{s}" for s in "msp" for r in range(1, 10)]
+    svgs = [svg for _, svg in drawn]
+    assert all(svgs) and len(set(svgs)) == 27
+    # Each tile is drawn, not left empty: its SVG has more than the tile's face.
+    assert all(svg.count("<") > 4 for svg in svgs)
+    back = page.locator("[data-tile=back]")
+    assert back.count() == 1 and back.locator("svg rect").count() == 2
+    doc_shot(page, "sandingguai-tiles")
+    assert page_errors == []
