@@ -20,6 +20,7 @@ from starlette.responses import JSONResponse, Response
 
 from weimaque.bots import REGISTRY, SPEC_BOUNDS, check_spec, get_bot
 from weimaque.errors import WeimaqueError
+from weimaque.games.registry import list_games
 from weimaque.rules.config import OPTION_NAMES, PATTERN_NAMES, RuleConfig
 from weimaque.rules.registry import DEFAULT_PRESET, list_rules
 from weimaque.server.base.limits import BodyError, client_address, read_json
@@ -50,6 +51,8 @@ from weimaque.server.wire.common import PROTOCOL_VERSION, SeatId
 from weimaque.server.wire.protocol import clean_text, is_token
 
 MAX_SEED: Final = 2**63 - 1
+#: The game a room plays when its creator names none (every client before the game choice).
+DEFAULT_GAME: Final = "maque"
 #: Numbers tried for a new room before it is left without one.
 NUMBER_TRIES: Final = 8
 #: The most hands a match of a room created over HTTP may have (RULES §8.6's match).
@@ -188,6 +191,25 @@ async def presets(request: Request) -> Response:
             "turn_seconds": DEFAULT_TURN_SECONDS,
             "next_seconds": DEFAULT_NEXT_SECONDS,
             "vote_seconds": DEFAULT_VOTE_SECONDS,
+        }
+    )
+
+
+async def games(request: Request) -> Response:
+    """Every game this server hosts, with its rule options, presets and bots (docs/protocol.md
+    §1): what a page renders its game choice and rule forms from."""
+    return JSONResponse(
+        {
+            "v": PROTOCOL_VERSION,
+            "default": DEFAULT_GAME,
+            "games": [
+                {
+                    "info": g.info.to_json(),
+                    "schema": g.schema.to_json(),
+                    "bots": [b.to_json() for b in g.bots],
+                }
+                for g in list_games()
+            ],
         }
     )
 
@@ -553,6 +575,7 @@ __all__ = [
     "check_room_body",
     "create_room",
     "free_seat",
+    "games",
     "hand",
     "hand_replay",
     "hand_review",
