@@ -9,6 +9,7 @@ import { api } from "./net.js";
 import { onLangChange, presetName, t } from "./i18n.js";
 import { header, openConfirm } from "./page.js";
 import { loadPresets, rulesSummary } from "./rules.js";
+import { formState, gameOf, loadGames, named, overrides, ruleForm } from "./gameform.js";
 import { botLevel, botTitle, byLevel } from "./bots.js";
 import { signed } from "./table.js";
 import { autositKey } from "./room.js";
@@ -30,6 +31,8 @@ export function startClub(app, clubId) {
     invites: null, // the invitations still good (admins): [{id, created, expires, max_uses, uses}]
     inviteUses: "1",
     tableForm: false, // the 开桌 form is open
+    games: null, // GET /api/games (gameform.js)
+    rules: null, // the club's rules being edited (admins): {game, form: {preset, values}}
     busy: false,
     confirm: null,
     toast: null,
@@ -115,6 +118,66 @@ export function startClub(app, clubId) {
     }
   }
 
+  /** An admin edits the club's rules: the form of the game's schema at the club's rules. */
+  function editRules() {
+    const rules = ui.club.rules || {};
+    const game = gameOf(ui.games, rules.game || "maque");
+    if (!game) return;
+    const form = formState(game.schema, rules.preset || rules.variant || null);
+    Object.assign(form.values, rules.options || {});
+    ui.rules = { game: game.info.id, form };
+    draw();
+  }
+
+  /** PATCH the club's rules: the game (when not 偎麻雀), the preset and the options changed. */
+  async function saveRules() {
+    const game = gameOf(ui.games, ui.rules.game);
+    const rules = { preset: ui.rules.form.preset, options: overrides(game.schema, ui.rules.form) };
+    if (ui.rules.game !== "maque") rules.game = ui.rules.game;
+    try {
+      ui.club = (await api(base, { rules }, "PATCH")).club ?? ui.club;
+      ui.rules = null;
+      await load();
+    } catch (err) {
+      say(err);
+    }
+  }
+
+  function rulesEditor() {
+    if (!ui.rules) return null;
+    const game = gameOf(ui.games, ui.rules.game);
+    return h(
+      "div",
+      { class: "club-rules-form", "data-testid": "club-rules-form" },
+      ui.games.games.length > 1
+        ? h(
+            "label",
+            { class: "field" },
+            h("span", {}, t("game")),
+            h(
+              "select",
+              {
+                "data-testid": "club-game",
+                onchange: (e) => {
+                  const g = gameOf(ui.games, e.target.value);
+                  ui.rules = { game: g.info.id, form: formState(g.schema, null) };
+                  draw();
+                },
+              },
+              ui.games.games.map((g) => h("option", { key: g.info.id, value: g.info.id, selected: g.info.id === ui.rules.game }, named(g.info.names))),
+            ),
+          )
+        : null,
+      ruleForm({ schema: game.schema, state: ui.rules.form, changed: draw, prefix: "club", open: true }),
+      h(
+        "div",
+        { class: "dialog-buttons" },
+        button("club-rules-save", saveRules, t("club_rules_save"), { class: "primary" }),
+        button("club-rules-cancel", () => { ui.rules = null; draw(); }, t("cancel")),
+      ),
+    );
+  }
+
   async function leave() {
     try {
       await api(`${base}/leave`, {});
@@ -168,6 +231,8 @@ export function startClub(app, clubId) {
         h("span", { class: "badge role", "data-testid": "club-role", "data-role": club.role }, roleName(club.role)),
       ),
       club.rules ? h("p", { class: "rules-line", "data-testid": "club-rules" }, h("span", { class: "label" }, t("club_rules")), clubRules(club.rules)) : null,
+      isAdmin() && ui.games && !ui.rules ? button("club-rules-edit", editRules, t("club_rules_edit"), { class: "small" }) : null,
+      isAdmin() ? rulesEditor() : null,
       isAdmin()
         ? h(
             "label",
@@ -184,6 +249,12 @@ export function startClub(app, clubId) {
 
   /** The club's rules (a POST /api/rooms body) as the room's rules line says them. */
   function clubRules(rules) {
+    const other = rules.game && rules.game !== "maque" ? gameOf(ui.games, rules.game) : null;
+    if (other) {
+      const p = other.schema.presets.find((x) => x.id === (rules.preset || rules.variant)) || other.schema.presets[0];
+      const changed = Object.entries(rules.options || {}).map(([k, v]) => `${k}=${v}`).join(" ");
+      return `${named(other.info.names)} · ${named(p.names)}${changed ? ` · ${changed}` : ""}`;
+    }
     const id = rules.preset || ui.presets?.default || "";
     const preset = ui.presets?.presets.find((p) => p.id === id);
     return rulesSummary({ id, name: preset ? presetName(preset) : id, overrides: rules.options || {} });
@@ -526,6 +597,10 @@ export function startClub(app, clubId) {
     ui.presets = p;
     draw();
   }, () => {});
+  loadGames().then((g) => {
+    ui.games = g;
+    draw();
+  });
   // Who we are tells our own row and seat apart; a club is for players only (§7.5).
   bar.load().then((me) => {
     if (!me) return;

@@ -484,6 +484,8 @@ export const STRINGS = {
     transfer_again: "再换一个码",
     // /clubs/{id} and /c/{code}
     club_rules: "规则：",
+    club_rules_edit: "修改规则",
+    club_rules_save: "保存规则",
     club_pending: "已申请加入，等待管理员审核。",
     club_sign_in: "亲友圈只对玩家开放：先创建玩家或用另一台设备的码登录。",
     club_not_found_title: "找不到这个亲友圈",
@@ -1116,6 +1118,8 @@ export const STRINGS = {
     transfer_again: "Another code",
     // /clubs/{id} and /c/{code}
     club_rules: "Rules: ",
+    club_rules_edit: "Change the rules",
+    club_rules_save: "Save the rules",
     club_pending: "Asked to join: waiting for an admin's approval.",
     club_sign_in: "Clubs are for players: create a player, or sign in with another device's code.",
     club_not_found_title: "No such club",
