@@ -38,7 +38,7 @@ NAMES = ["小王", "普通 2", "普通 3"]
 SEED = 19
 
 # Draws the board of a view with the room shell's board interface, as room.js calls it.
-LAB_JS = """async ({view, legal, history, names, end}) => {
+LAB_JS = """async ({view, legal, history, names, end, me = 0}) => {
   const { h, mount } = await import('/static/js/dom.js');
   const { boardFor } = await import('/static/js/boards/index.js');
   const { header } = await import('/static/js/page.js');
@@ -51,8 +51,8 @@ LAB_JS = """async ({view, legal, history, names, end}) => {
     lab.board = boardFor('sandingguai').create(lab.shell);
     lab.draw = () => {
       const s = lab.s;
-      const me = 0;
-      const env = { mySeat: me, bottom: me, seats: s.obs.seats.length, mayAct: s.toAct,
+      const me = lab.me;
+      const env = { mySeat: me, bottom: me ?? 0, seats: s.obs.seats.length, mayAct: s.toAct,
         canAct: s.toAct, online: true, act: lab.shell.act, label: lab.shell.label,
         badges: () => [], score: (seat) => s.obs.seats[seat].score, clock: () => null,
         bubble: () => null, timer: null, notice: null, banner: null, autoplayOn: null };
@@ -69,6 +69,7 @@ LAB_JS = """async ({view, legal, history, names, end}) => {
   }
   const lab = window.__lab;
   lab.names = names;
+  lab.me = me;
   lab.end = end;
   lab.s = { obs: view, legal, toAct: legal.length > 0, history, handNumber: 1, room: null };
   lab.acted = [];
@@ -82,7 +83,7 @@ TILES_JS = """async () => {
   const row = (names, size) => h('div', { class: 'tiles-row', style: 'margin: 8px' },
     names.map((n, i) => tile(n, { size, key: i })));
   mount(document.getElementById('sheet'),
-    h('main', {}, ['m', 's', 'p'].map((s) => row(ALL_TILES.filter((n) => n[1] === s), 'l')),
+    h('main', { style: 'display: inline-block; padding: 4px' }, ['m', 's', 'p'].map((s) => row(ALL_TILES.filter((n) => n[1] === s), 'l')),
       row([null, '1s', '8p', '5m'], 'l'), row(ALL_TILES, 's')));
   return [...document.querySelectorAll('.tiles-row:nth-child(-n+3) .tile')]
     .map((el) => [el.dataset.tile, el.querySelector('svg').innerHTML]);
@@ -97,12 +98,26 @@ def new_page(browser: Any, errors: list[str], viewport: dict[str, int]) -> Page:
     return page
 
 
+# The pictures docs/web.md shows (the others stay in out/screenshots/ for a person to check).
+DOC_PICTURES = {
+    "sandingguai-tiles",
+    "sandingguai-peng-phone-landscape",
+    "sandingguai-bugang-desktop",
+    "sandingguai-end-desktop",
+    "sandingguai-end-phone-landscape",
+}
+
+
 def doc_shot(page: Page, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"))
-    if os.environ.get("WMQ_DOC_SHOTS") == "1":
+    if os.environ.get("WMQ_DOC_SHOTS") == "1" and name in DOC_PICTURES:
+        # The felt drawn flat keeps the PNGs small (as test_table.py's pictures).
         DOCS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(DOCS / f"{name}.png"))
+        style = page.add_style_tag(content="body { background: #24573f !important; }")
+        target = page.locator("#sheet main") if name == "sandingguai-tiles" else page
+        target.screenshot(path=str(DOCS / f"{name}.png"))
+        style.evaluate("node => node.remove()")
 
 
 def fits(page: Page) -> bool:
@@ -286,4 +301,58 @@ def test_every_tile_is_drawn_and_distinct(
     back = page.locator("[data-tile=back]")
     assert back.count() == 1 and back.locator("svg rect").count() == 2
     doc_shot(page, "sandingguai-tiles")
+    assert page_errors == []
+
+
+def test_dingque_then_a_spectators_table(server: str, browser: Any, page_errors: list[str]) -> None:
+    """定缺 (docs/sandingguai.md §2.4) offers its three suits as buttons; a spectator's view
+    (``"public"``) shows no tile of anyone's hand, only how many, and every seat's 缺."""
+    page = new_page(browser, page_errors, PHONE_LANDSCAPE)
+    page.goto(server + "/")
+    page.get_by_test_id("create-form").wait_for()
+    game = get_game("sandingguai")
+    hand = game.new_hand("sandingguai", {"dingque": True}, 3, 0)
+    legal = [{"text": str(game.action(a)), "id": a} for a in hand.legal_actions(0)]
+    page.evaluate(
+        LAB_JS,
+        {
+            "view": hand.view(0).to_json(),
+            "legal": legal,
+            "history": [],
+            "names": NAMES,
+            "end": None,
+        },
+    )
+    suits = page.get_by_test_id("action-que")
+    assert suits.count() == 3
+    assert [suits.nth(i).get_attribute("data-suit") for i in range(3)] == ["m", "s", "p"]
+    assert "定缺" in page.get_by_test_id("status").inner_text()
+    page.locator("[data-testid=action-que][data-suit=s]").click()
+    assert page.evaluate("() => window.__lab.acted") == ["定缺条"]
+    hand.apply(0, game.parse_action("定缺条").id)
+    for seat in (1, 2):
+        hand.apply(seat, game.parse_action("定缺万").id)
+    page.evaluate(
+        LAB_JS,
+        {
+            "view": hand.view("public").to_json(),
+            "legal": [],
+            "history": [],
+            "names": NAMES,
+            "end": None,
+            "me": None,
+        },
+    )
+    assert page.get_by_test_id("hand-tile").count() == 0
+    assert page.locator("[data-testid=hand] [data-testid=tile]").count() == 0
+    ques = page.get_by_test_id("que")
+    assert sorted(ques.nth(i).get_attribute("data-que") or "" for i in range(3)) == [
+        "m",
+        "m",
+        "s",
+    ]
+    counts = page.get_by_test_id("hand-count")
+    assert sorted(counts.nth(i).get_attribute("data-n") or "" for i in range(2)) == ["13", "13"]
+    assert page.get_by_test_id("actions").count() == 0
+    assert fits(page)
     assert page_errors == []

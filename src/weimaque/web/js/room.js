@@ -669,9 +669,9 @@ export function startRoom(app, roomId) {
   }
 
   /** The clock of the seat that must 出, at that seat for every seat and watcher to see
-   * (docs/protocol.md §3 `turn_timer`). */
+   * (docs/protocol.md §3 `turn_timer`: sent only while a seat must 出, the view's `turn`). */
   function seatClock(seat) {
-    if (!s.turnDeadline || s.obs?.phase !== "discard" || s.obs.turn !== seat) return null;
+    if (!s.turnDeadline || s.obs?.turn !== seat) return null;
     const left = secondsLeft(s.turnDeadline);
     return h(
       "span",
