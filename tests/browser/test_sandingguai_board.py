@@ -83,7 +83,8 @@ TILES_JS = """async () => {
   const row = (names, size) => h('div', { class: 'tiles-row', style: 'margin: 8px' },
     names.map((n, i) => tile(n, { size, key: i })));
   mount(document.getElementById('sheet'),
-    h('main', { style: 'display: inline-block; padding: 4px' }, ['m', 's', 'p'].map((s) => row(ALL_TILES.filter((n) => n[1] === s), 'l')),
+    h('main', { style: 'display: inline-block; padding: 4px' },
+      ['m', 's', 'p'].map((s) => row(ALL_TILES.filter((n) => n[1] === s), 'l')),
       row([null, '1s', '8p', '5m'], 'l'), row(ALL_TILES, 's')));
   return [...document.querySelectorAll('.tiles-row:nth-child(-n+3) .tile')]
     .map((el) => [el.dataset.tile, el.querySelector('svg').innerHTML]);
