@@ -350,7 +350,8 @@ class SandingguaiBoard {
    * from the view's `end` and the hand's `win` events (docs/sandingguai.md §8). */
   handEnd(end, opts) {
     const s = opts.s;
-    const v = s?.obs;
+    // The table as it ended: our view's end, else the all-seeing view `hand_end` carries.
+    const v = s?.obs?.end ? s.obs : end?.view?.end ? end.view : s?.obs;
     const label = opts.label;
     const e = v?.end || endOf(end);
     const wins = (s?.history || []).filter((x) => x.type === "win");
@@ -441,8 +442,8 @@ class SandingguaiBoard {
 /** The `end` part from a `hand_end` message, when the server sends it there. */
 function endOf(end) {
   if (!end) return null;
+  if (end.view?.end) return end.view.end; // the all-seeing view of the hand's end
   if (end.end) return end.end;
-  if (end.result?.end) return end.result.end;
   return null;
 }
 
