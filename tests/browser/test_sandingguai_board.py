@@ -357,3 +357,64 @@ def test_dingque_then_a_spectators_table(server: str, browser: Any, page_errors:
     assert page.get_by_test_id("actions").count() == 0
     assert fits(page)
     assert page_errors == []
+
+
+CALLS_JS = """async (events) => {
+  const { TableCues } = await import('/static/js/cues.js');
+  const { boardFor } = await import('/static/js/boards/index.js');
+  const shell = { roomId: 'calls', app: document.createElement('div'), draw: () => {},
+                  act: () => {}, label: (seat) => `seat ${seat}` };
+  const board = boardFor('sandingguai').create(shell);
+  const cues = new TableCues(() => board);
+  const out = [];
+  for (const e of events) {
+    const before = __cues.spoken.length;
+    cues.message({ type: 'events', events: [e] }, { you: { seat: null }, toAct: false }, false);
+    cues.flush();
+    out.push(__cues.spoken.slice(before).map((x) => x.text).join('|'));
+  }
+  return out;
+}"""
+
+
+def test_the_board_calls_claims_in_the_pages_language(
+    server: str, browser: Any, page_errors: list[str]
+) -> None:
+    """碰, 杠, 胡/自摸, 报听 and the tile discarded are said through voice.js (cues.js asks the
+    board), in Chinese and in English; the events are the seeded hand's own views."""
+    from tests.browser.test_sound import hooked_page
+
+    game = get_game("sandingguai")
+    hand = game.new_hand("sandingguai", {}, SEED, 0)
+    bots = [game.bot("greedy", "sandingguai", {}) for _ in range(3)]
+    rng = random.Random(SEED)
+    seen: dict[str, dict[str, Any]] = {}
+    while not hand.is_terminal():
+        seat = hand.to_act()[0]
+        for event in hand.apply(seat, bots[seat].act(hand.bot_view(seat), rng)):
+            shown = event.view("public")
+            if shown is not None:
+                seen.setdefault(shown["type"], shown)
+    assert {"discard", "claim", "bugang", "win"} <= set(seen)
+    first = {**seen["discard"]}
+    ting = {**first, "baoting": True}
+    events = [first, seen["claim"], seen["bugang"], seen["win"], ting]
+    page = hooked_page(browser, page_errors, DESKTOP)
+    page.goto(server + "/")
+    page.get_by_test_id("create-form").wait_for()
+    page.locator("main").click(position={"x": 2, "y": 2})  # the gesture speech waits for
+    zh = page.evaluate(CALLS_JS, events)
+    names = {"m": "万", "s": "条", "p": "筒"}
+    tile = first["tile"]
+    rank = "一二三四五六七八九"[int(tile[0]) - 1]
+    assert zh[0] == ("幺鸡" if tile == "1s" else rank + names[tile[1]])
+    assert zh[1] == ("杠" if seen["claim"]["meld"] == "gang" else "碰")
+    assert zh[2] == "杠"
+    assert zh[3] == ("自摸" if seen["win"]["way"] in ("zimo", "gangshanghua") else "胡")
+    assert zh[4] == "报听"
+    page.get_by_test_id("lang-toggle").click()
+    en = page.evaluate(CALLS_JS, events)
+    suits = {"m": "characters", "s": "bamboo", "p": "dots"}
+    assert en[0] == f"{tile[0]} {suits[tile[1]]}"
+    assert en[2] == "gang" and en[4] == "bao ting"
+    assert page_errors == []
