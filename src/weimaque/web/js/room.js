@@ -566,7 +566,7 @@ export function startRoom(app, roomId) {
         ui.history
           ? ui.history.error
             ? h("p", { class: "error" }, t("error", { msg: ui.history.error }))
-            : historyView(ui.history.hands, { label, onReplay: showReplay })
+            : historyView(ui.history.hands, { label, onReplay: boardFor(s.room?.game)?.replays === false ? null : showReplay })
           : null,
         log(true),
       ),

@@ -3,8 +3,9 @@
 // 下一局, the result sheet's bar and the match's totals, reconnects) and hands the table to the
 // board of the room's game (`room.game`, docs/protocol.md §1).
 //
-// A board module exports `{id, hints, create(shell)}`; `hints` says whether the game offers
-// the 听 hints of docs/protocol.md §2.1 `hints`. `create` gets the shell:
+// A board module exports `{id, hints, replays, create(shell)}`; `hints` says whether the game
+// offers the 听 hints of docs/protocol.md §2.1 `hints`, `replays: false` that the room's hands
+// are listed without the replay viewer (replay.js, 偎麻雀's). `create` gets the shell:
 //   {roomId, app, draw(), act(actionText), socket, label(seat)}
 // and returns an object with
 //   render(s, env)         the table (a vnode). `s` is the room state of store.js (s.obs: the

@@ -14,6 +14,7 @@ import { discardConfirmWanted, seatPositions } from "./common.js";
 export const sandingguai = {
   id: "sandingguai",
   hints: false,
+  replays: false, // the replay viewer (replay.js) is 偎麻雀's: the hands are listed without one
   create(shell) {
     return new SandingguaiBoard(shell);
   },
