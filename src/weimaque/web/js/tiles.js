@@ -4,6 +4,7 @@
 // 万 show their Chinese numeral over a red 万; 条 are bamboo sticks in their traditional
 // layouts, 一条 the bird; 筒 are circles in theirs. `tile(null)` is a tile's back.
 import { h } from "./dom.js";
+import { currentLang } from "./i18n.js";
 
 export const SUITS = ["m", "s", "p"];
 export const RANKS = [1, 2, 3, 4, 5, 6, 7, 8, 9];
@@ -207,7 +208,7 @@ export function tile(name, opts = {}) {
       "data-tile": back ? "back" : name,
       title: opts.title ?? null,
       role: "img",
-      "aria-label": back ? "🀫" : tileName(name, opts.lang || "zh"),
+      "aria-label": back ? "🀫" : tileName(name, opts.lang || currentLang()),
     },
     tileSvg(name),
   );

@@ -8,7 +8,6 @@
 import { h } from "../dom.js";
 import { currentLang, t } from "../i18n.js";
 import { splitTiles, sortTiles, tile, tileName } from "../tiles.js";
-import { callOf as maqueCall } from "../voice.js";
 import { discardConfirmWanted, seatPositions } from "./common.js";
 
 export const sandingguai = {
@@ -85,7 +84,7 @@ class SandingguaiBoard {
     if (e.type === "discard") text = e.baoting ? t("voice_baoting") : e.tile ? tileName(e.tile, lang) : null;
     else if (e.type === "claim") text = e.meld === "gang" ? t("voice_gang") : t("voice_peng");
     else if (e.type === "angang" || e.type === "bugang") text = t("voice_gang");
-    else if (e.type === "win") text = e.way === "zimo" || e.way === "gangshanghua" ? t("voice_zimo") : maqueCall({ type: "hu" });
+    else if (e.type === "win") text = e.way === "zimo" || e.way === "gangshanghua" ? t("voice_zimo") : t("voice_hu");
     return { sound, text, discard: e.type === "discard" ? e.tile : undefined };
   }
 
