@@ -154,3 +154,13 @@ export function ruleForm({ schema, state, changed, prefix = "rules", open = fals
     ),
   );
 }
+
+/** One line of a room of another game's rules (RoomInfo `rules`: {id, name, overrides}): the
+ * game, its preset and each option changed, named as the schema names them. */
+export function schemaRulesSummary(game, rules) {
+  const preset = game.schema.presets.find((p) => p.id === rules.id);
+  const specs = Object.fromEntries(game.schema.options.map((o) => [o.key, o]));
+  const shown = (v) => (typeof v === "boolean" ? t(v ? "on" : "off") : Array.isArray(v) ? v.join(" ") : String(v));
+  const changes = Object.entries(rules.overrides || {}).map(([k, v]) => t("opt_value", { k: specs[k] ? named(specs[k].label) : k, v: shown(v) }));
+  return [named(game.info.names), preset ? named(preset.names) : rules.name, ...changes].join(" · ");
+}

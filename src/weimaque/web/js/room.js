@@ -22,6 +22,7 @@ import { TableCues } from "./cues.js";
 import { BUBBLE_MS, bubble, chatContent, chatPanel, icon, mutedSeats, setSeatMuted } from "./chat.js";
 import { boardFor } from "./boards/index.js";
 import { discardConfirmWanted, setDiscardConfirm } from "./boards/common.js";
+import { gameOf, loadGames, schemaRulesSummary } from "./gameform.js";
 
 export const NAME_KEY = "wmq.name";
 export const autositKey = (roomId) => `wmq.autosit.${roomId}`;
@@ -291,6 +292,13 @@ export function startRoom(app, roomId) {
 
   // ---- pieces of the room drawer
 
+  /** The rules named as their game names them: 偎麻雀's presets (rules.js), another game's
+   * schema (GET /api/games) once loaded. */
+  function roomRules() {
+    const game = s.room?.game && s.room.game !== "maque" ? gameOf(ui.games, s.room.game) : null;
+    return game ? schemaRulesSummary(game, s.room.rules) : rulesSummary(s.room.rules);
+  }
+
   /** The room's rules: its preset and every option its creator changed; its timer. */
   function rulesLine() {
     if (!s.room?.rules) return null;
@@ -301,7 +309,7 @@ export function startRoom(app, roomId) {
       "div",
       { class: "rules-line", "data-testid": "room-rules" },
       h("span", { class: "label" }, t("room_rules")),
-      rulesSummary(s.room.rules),
+      roomRules(),
       " · ",
       h("span", { "data-testid": "room-timer" }, turn ? t("timer_room", { s: turn }) : t("no_timer")),
       s.room.no_timer_asked && turn ? h("span", { class: "muted" }, ` (${t("no_timer_pending")})`) : null,
@@ -1013,4 +1021,8 @@ export function startRoom(app, roomId) {
   socket.connect();
   // The presets name the 名堂 a room turned on or off; without them the keys show instead.
   loadPresets().then(draw, () => {});
+  loadGames().then((games) => {
+    ui.games = games;
+    draw();
+  });
 }
