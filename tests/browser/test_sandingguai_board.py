@@ -38,7 +38,7 @@ NAMES = ["小王", "普通 2", "普通 3"]
 SEED = 19
 
 # Draws the board of a view with the room shell's board interface, as room.js calls it.
-LAB_JS = """async ({view, legal, history, names, end, me = 0}) => {
+LAB_JS = """async ({view, legal, history, names, end, me = 0, game = 'sandingguai'}) => {
   const { h, mount } = await import('/static/js/dom.js');
   const { boardFor } = await import('/static/js/boards/index.js');
   const { header } = await import('/static/js/page.js');
@@ -48,13 +48,13 @@ LAB_JS = """async ({view, legal, history, names, end, me = 0}) => {
     const app = document.getElementById('lab');
     lab.shell = { roomId: 'lab', app, draw: () => lab.draw(), act: (text) => lab.acted.push(text),
                   label: (seat) => lab.names[seat] };
-    lab.board = boardFor('sandingguai').create(lab.shell);
+    lab.board = boardFor(game).create(lab.shell);
     lab.draw = () => {
       const s = lab.s;
       const me = lab.me;
-      const env = { mySeat: me, bottom: me ?? 0, seats: s.obs.seats.length, mayAct: s.toAct,
+      const env = { mySeat: me, bottom: me ?? 0, seats: lab.names.length, mayAct: s.toAct,
         canAct: s.toAct, online: true, act: lab.shell.act, label: lab.shell.label,
-        badges: () => [], score: (seat) => s.obs.seats[seat].score, clock: () => null,
+        badges: () => [], score: (seat) => s.obs.seats?.[seat].score ?? 0, clock: () => null,
         bubble: () => null, timer: null, notice: null, banner: null, autoplayOn: null };
       const title = '第 1 局';
       mount(app,
@@ -417,4 +417,46 @@ def test_the_board_calls_claims_in_the_pages_language(
     suits = {"m": "characters", "s": "bamboo", "p": "dots"}
     assert en[0] == f"{tile[0]} {suits[tile[1]]}"
     assert en[2] == "gang" and en[4] == "bao ting"
+    assert page_errors == []
+
+
+def test_a_game_without_a_board_of_its_own_is_played_on_the_plain_board(
+    server: str, browser: Any, page_errors: list[str]
+) -> None:
+    """A game the page has no board for (the toy game of tests/toygame.py, two seats) is drawn
+    by the plain board: its seats, its view as text, its legal actions as buttons that send
+    them; a whole hand is played by clicking them."""
+    from tests.toygame import GAME as TOY
+
+    page = new_page(browser, page_errors, PHONE_LANDSCAPE)
+    page.goto(server + "/")
+    page.get_by_test_id("create-form").wait_for()
+    hand = TOY.new_hand("grab", {}, 3, 0)
+    clicks = 0
+    while not hand.is_terminal():
+        for seat in hand.to_act():
+            legal = hand.legal_actions(seat)
+            if seat == 0:
+                page.evaluate(
+                    LAB_JS,
+                    {
+                        "view": hand.view(0).to_json(),
+                        "legal": [{"text": str(TOY.action(a)), "id": a} for a in legal],
+                        "history": [],
+                        "names": NAMES[:2],
+                        "end": None,
+                        "game": "toy",
+                    },
+                )
+                assert page.locator("section[data-testid^=seat-]").count() == 2
+                buttons = page.get_by_test_id("action")
+                assert buttons.count() == len(legal)
+                buttons.first.click()
+                sent = page.evaluate("() => window.__lab.acted")
+                assert sent == [str(TOY.action(legal[0]))]
+                hand.apply(0, TOY.parse_action(sent[0]).id)
+                clicks += 1
+            else:
+                hand.apply(seat, legal[-1])
+    assert clicks >= 3
     assert page_errors == []

@@ -62,7 +62,7 @@ export function startRoom(app, roomId) {
   const boards = {};
   const shell = { roomId, app, draw: () => draw(), act: (text) => act(text), label: (seat) => label(seat) };
   function boardOf(game) {
-    const kind = boardFor(game) || boardFor("maque");
+    const kind = boardFor(game);
     if (!boards[kind.id]) boards[kind.id] = kind.create(shell);
     return boards[kind.id];
   }

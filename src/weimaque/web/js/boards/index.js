@@ -23,10 +23,12 @@
 //   resetRaised()          the two-tap switch was turned
 import { maque } from "./maque.js";
 import { sandingguai } from "./sandingguai.js";
+import { plain } from "./plain.js";
 
 const BOARDS = { [maque.id]: maque, [sandingguai.id]: sandingguai };
 
-/** The board of a game id; a room that names no game is 偎麻雀's. */
+/** The board of a game id (a room that names no game is 偎麻雀's; a game with no board of its
+ * own gets the plain one: its view as text, its legal actions as buttons). */
 export function boardFor(game) {
-  return BOARDS[game || "maque"] || null;
+  return BOARDS[game || "maque"] || plain;
 }
