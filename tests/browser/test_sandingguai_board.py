@@ -102,10 +102,10 @@ def new_page(browser: Any, errors: list[str], viewport: dict[str, int]) -> Page:
 # The pictures docs/web.md shows (the others stay in out/screenshots/ for a person to check).
 DOC_PICTURES = {
     "sandingguai-tiles",
-    "sandingguai-peng-phone-landscape",
+    "sandingguai-room-claim-phone-landscape",
+    "sandingguai-room-end-desktop",
     "sandingguai-bugang-desktop",
-    "sandingguai-end-desktop",
-    "sandingguai-end-phone-landscape",
+    "sandingguai-room-end-phone-landscape",
 }
 
 

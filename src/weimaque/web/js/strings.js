@@ -617,7 +617,7 @@ export const STRINGS = {
     sdg_legend_angang: "别家的暗杠",
     sdg_legend_chicken: "鸡牌",
     sdg_won: "胡牌",
-    sdg_way_dianpao: "点炮",
+    sdg_way_dianpao: "点炮胡",
     sdg_way_zimo: "自摸",
     sdg_way_gangshanghua: "杠上花",
     sdg_way_qianggang: "抢杠胡",
