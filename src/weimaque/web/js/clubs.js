@@ -190,7 +190,7 @@ export function startClub(app, clubId) {
   /** 开桌: POST /api/clubs/{id}/tables, the club's rules filling what the body leaves out. */
   async function openTable(form) {
     const bots = {};
-    for (const seat of [1, 2]) {
+    for (let seat = 1; seat < tableSeats(); seat++) {
       const kind = form.elements[`seat${seat}`].value;
       if (kind) bots[String(seat)] = kind;
     }
@@ -431,12 +431,37 @@ export function startClub(app, clubId) {
   /** The length of the club's matches: its rules', else its preset's. */
   function clubHands() {
     const rules = ui.club?.rules || {};
+    const game = otherGame();
+    if (game) {
+      const preset = game.schema.presets.find((p) => p.id === (rules.preset || rules.variant)) || game.schema.presets[0];
+      return rules.options?.match_hands ?? preset.options.match_hands ?? null;
+    }
     const id = rules.preset || ui.presets?.default;
     return rules.options?.match_hands ?? ui.presets?.presets.find((p) => p.id === id)?.options.match_hands ?? null;
   }
 
+  /** The club's game (its rules' `game`) when it is not 偎麻雀, with its schema and bots. */
+  function otherGame() {
+    const id = ui.club?.rules?.game;
+    return id && id !== "maque" ? gameOf(ui.games, id) : null;
+  }
+
+  /** How many seats the club's tables have: its game's preset's table (偎麻雀: three). */
+  function tableSeats() {
+    const game = otherGame();
+    if (!game) return 3;
+    const rules = ui.club.rules;
+    const preset = game.schema.presets.find((p) => p.id === (rules.preset || rules.variant)) || game.schema.presets[0];
+    return preset.shape?.seats ?? 3;
+  }
+
   function tableForm() {
     const bots = ui.presets?.bots || [];
+    const game = otherGame();
+    // Another game's bots by their own names; 偎麻雀's by level (bots.js).
+    const botOptions = game
+      ? game.bots.map((b) => h("option", { value: b.name, title: named(b.about) }, `${t("seat_bot")} · ${named(b.names)}`))
+      : byLevel(bots).map((b) => h("option", { value: b, title: botTitle(b) }, `${t("seat_bot")} · ${botLevel(b)}`));
     const seatField = (seat) =>
       h(
         "label",
@@ -446,7 +471,7 @@ export function startClub(app, clubId) {
           "select",
           { name: `seat${seat}`, "data-testid": `table-seat-${seat}` },
           h("option", { value: "" }, t("seat_human")),
-          byLevel(bots).map((b) => h("option", { value: b, title: botTitle(b) }, `${t("seat_bot")} · ${botLevel(b)}`)),
+          botOptions,
         ),
       );
     return h(
@@ -460,8 +485,7 @@ export function startClub(app, clubId) {
         },
       },
       h("label", { class: "field" }, h("span", {}, t("seat_n", { n: 1 })), h("span", {}, t("you"))),
-      seatField(1),
-      seatField(2),
+      Array.from({ length: tableSeats() - 1 }, (_, i) => seatField(i + 1)),
       h(
         "label",
         { class: "field" },
