@@ -78,3 +78,44 @@ def test_a_room_of_a_bad_game_preset_option_or_bot_is_a_400_quoting_it(
     assert res.status_code == 400, res.text
     error = res.json()["error"]
     assert error["code"] == code and quoted in error["message"], error
+
+
+def test_a_three_ding_guai_hand_counts_in_that_games_record_only(client: TestClient) -> None:
+    # 战绩 per game (docs/protocol.md §7.3): a signed-in player's 三丁拐 hand, played from its
+    # deal and then by 托管, counts under game=sandingguai with its winners, not under 偎麻雀.
+    res = client.post("/api/players", json={"name": "阿明"}, headers={"cookie": ""})
+    key = res.json()["key"]
+    client.cookies.clear()
+    head = {"Authorization": f"Bearer {key}"}
+    body = {
+        "game": "sandingguai",
+        "options": {"match_hands": 1},
+        "bots": {"1": "random", "2": "random"},
+        "bot_delay_ms": 0,
+    }
+    room_id = client.post("/api/rooms", json=body).json()["room_id"]
+    with client.websocket_connect(f"/ws/{room_id}", headers=head) as ws:
+        ws.send_json({"v": 1, "type": "sit", "seat": 0, "id": 1})
+        ws.send_json({"v": 1, "type": "autoplay", "on": True, "id": 2})
+        ends = []
+        while True:
+            msg = ws.receive_json()
+            if msg["type"] == "hand_end":
+                ends.append(msg)
+            if msg["type"] == "match_end":
+                break
+    (end,) = ends
+    assert end["result"]["net"] == end["settlement"]["seats"] == end["scores"]
+    assert end["settlement"]["winners"] == end["result"]["winners"]
+    assert "view" in end and "breakdown" not in end
+    hands = client.get(f"/api/rooms/{room_id}/hands").json()["hands"]
+    winners = end["result"]["winners"]
+    assert hands[0]["winner"] == (winners[0] if winners else None)
+    mine = client.get("/api/me/stats?game=sdg", headers=head).json()
+    assert (mine["game"], mine["matches"], mine["hands"]) == ("sandingguai", 1, 1)
+    assert mine["points"] == end["scores"][0] and mine["wins"] == int(0 in winners)
+    assert mine["chou"] == int(not winners)
+    maque = client.get("/api/me/stats", headers=head).json()
+    assert (maque["game"], maque["hands"]) == ("maque", 0)
+    (match,) = client.get("/api/me/matches?game=sandingguai", headers=head).json()["matches"]
+    assert match["rules"] == {"id": "sandingguai", "name": "三丁拐"}
