@@ -562,6 +562,11 @@ class TableExtras(Protocol):
         the settlement."""
         ...
 
+    def review(self, record: JSON, seat: int, spec: str) -> JSON:
+        """复盘: each decision of ``seat`` in a finished hand's record, weighed by the bot
+        ``spec`` from what the seat could see then."""
+        ...
+
 
 class MatchPlay(Protocol):
     """Hands in sequence and the ledger across them."""

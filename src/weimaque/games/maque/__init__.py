@@ -509,6 +509,13 @@ class Maque:
         """A finished hand as steps (``numbers.replay_steps``)."""
         return replay_steps(record)
 
+    def review(self, record: JSON, seat: int, spec: str) -> JSON:
+        """复盘 by a search bot (:mod:`weimaque.bots.review`)."""
+        from weimaque.bots.review import review
+
+        result: JSON = review(record, seat, spec, None).to_dict()
+        return result
+
     def counts(self, outcome: HandOutcome) -> tuple[dict[str, int], ...]:
         """Hands, wins, points and 自摸 per seat."""
         out = base_counts(outcome, NUM_SEATS)

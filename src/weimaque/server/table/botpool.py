@@ -33,7 +33,7 @@ from typing import Any, Final, TypeVar
 from weimaque.bots import BotView, get_bot
 from weimaque.bots.base import Bot
 from weimaque.game.actions import Action
-from weimaque.games.protocol import Game, SeatBot
+from weimaque.games.protocol import Game, SeatBot, TableExtras
 from weimaque.games.registry import get_game
 from weimaque.rules.config import RuleConfig
 from weimaque.rules.registry import overrides_of, rules_with
@@ -124,11 +124,14 @@ def decide_job(job: tuple[Any, ...]) -> int:
 
 
 def review_job(job: tuple[dict[str, Any], int, str]) -> dict[str, Any]:
-    """In a worker: the 复盘 of one seat of a recorded hand (``bots.review.review``)."""
-    from weimaque.bots.review import review
-
+    """In a worker: the 复盘 of one seat of a recorded hand, by the game its record names (else
+    the default game) through its ``"table"`` capability (``TableExtras.review``)."""
     record, seat, spec = job
-    return review(record, seat, spec, None).to_dict()
+    named = record.get("game")
+    game = get_game(named if isinstance(named, str) else "maque")
+    if not isinstance(game, TableExtras):
+        raise ValueError(f"game {game.info.id!r} offers no 复盘")
+    return game.review(record, seat, spec)
 
 
 def job_of(spec: str, view: BotView, seed: int) -> tuple[Any, ...]:

@@ -222,7 +222,9 @@ class HandDriver:
         if extras is not None:
             return extras.booked(self.table.match)
         record = dict(hand.record())
-        record["settlement"] = {"seats": list(deltas)}
+        outcome = hand.outcome()
+        winners = [] if outcome is None else list(outcome.winners)
+        record["settlement"] = {"seats": list(deltas), "winners": winners}
         return record
 
     def _end_early(self) -> None:

@@ -103,7 +103,13 @@ def hand_summary(
     """The summary of a finished hand (no deal, no actions): hand ``number`` of the room, played
     in its match ``match``."""
     result = record.get("result") or {}
-    winner = result.get("winner") if isinstance(result, dict) else None
+    settlement = record.get("settlement") or {}
+    # A game without the "table" capability: its winners are in the settlement the table keeps.
+    winners = settlement.get("winners") if isinstance(settlement, dict) else None
+    if isinstance(winners, list):
+        winner = winners[0] if winners else None
+    else:
+        winner = result.get("winner") if isinstance(result, dict) else None
     return {
         "number": number,
         "match": match,

@@ -403,7 +403,10 @@ class Views:
             extra = {
                 "result": None if outcome is None else outcome.to_json(),
                 "view": hand.view("all").to_json(),
-                "settlement": {"seats": list(deltas)},
+                "settlement": {
+                    "seats": list(deltas),
+                    "winners": [] if outcome is None else list(outcome.winners),
+                },
             }
         final_share = extra.pop("final_pool_share", None)
         return {
