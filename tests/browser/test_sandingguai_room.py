@@ -76,4 +76,16 @@ def test_a_sandingguai_room_played_by_clicking(
     page.get_by_test_id("result").wait_for()
     assert page.get_by_test_id("net").count() == 1
     doc_shot(page, f"sandingguai-room-end-{name}")
+    # The drawer: the rules named as the game's schema names them, 三丁拐's legend, the hand
+    # played listed without 偎麻雀's replay viewer.
+    page.get_by_test_id("result-hide").click()
+    page.get_by_test_id("menu").click()
+    page.get_by_test_id("drawer").wait_for()
+    assert "三丁拐" in page.get_by_test_id("room-rules").inner_text()
+    assert page.get_by_test_id("meld-legend").locator("[data-testid=tile]").count() == 3
+    page.get_by_test_id("history-toggle").click()
+    page.get_by_test_id("history-hand").first.wait_for()
+    assert page.get_by_test_id("history-hand").count() == 1
+    assert page.get_by_test_id("replay-button").count() == 0
+    doc_shot(page, f"sandingguai-room-drawer-{name}")
     assert page_errors == []

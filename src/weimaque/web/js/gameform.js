@@ -162,5 +162,8 @@ export function schemaRulesSummary(game, rules) {
   const specs = Object.fromEntries(game.schema.options.map((o) => [o.key, o]));
   const shown = (v) => (typeof v === "boolean" ? t(v ? "on" : "off") : Array.isArray(v) ? v.join(" ") : String(v));
   const changes = Object.entries(rules.overrides || {}).map(([k, v]) => t("opt_value", { k: specs[k] ? named(specs[k].label) : k, v: shown(v) }));
-  return [named(game.info.names), preset ? named(preset.names) : rules.name, ...changes].join(" · ");
+  const gameName = named(game.info.names);
+  const presetName = preset ? named(preset.names) : rules.name;
+  // A game's first preset is often named as the game: say it once.
+  return [gameName, ...(presetName === gameName ? [] : [presetName]), ...changes].join(" · ");
 }
