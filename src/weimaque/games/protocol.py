@@ -60,6 +60,7 @@ class GameInfo:
     zero_sum: bool = True
     #: Optional capabilities, by name: ``"resample"`` (:class:`Resampling`, on its hands),
     #: ``"playout"`` (:class:`Playout`, on the game), ``"calculate"`` (:class:`Calculator`, on
+    #: the game), ``"table"`` (:class:`TableExtras`, on
     #: the game).
     capabilities: frozenset[str] = frozenset()
 
@@ -507,6 +508,86 @@ class Calculator(Protocol):
 
     def calculate(self, request: JSON) -> JSON:
         """The explained answer to ``request``."""
+        ...
+
+
+@runtime_checkable
+class TableExtras(Protocol):
+    """The optional ``"table"`` capability of a :class:`Game`: what a server's table adds for
+    this game beyond the seam's views and events (docs/protocol.md §2.2, docs/new-game.md).
+
+    A rule object (:meth:`table_rules`) is built once per table and handed back to the other
+    methods. Figures and hints are computed from one viewer's view only; the end of a hand from
+    the finished hand and the match (every seat's cards are shown then); replay steps from a
+    finished hand's record. A game without this capability is shown its views and events alone.
+    """
+
+    def table_rules(self, variant: str, options: Mapping[str, object] | None = None) -> object:
+        """The game's rule object for a table of a preset with options."""
+        ...
+
+    def rules_info(self, rules: object) -> JSON:
+        """The rules as a table shows and stores them: ``id``, ``name`` and ``overrides`` (the
+        options that differ from the preset)."""
+        ...
+
+    def extra_viewers(self, rules: object) -> tuple[str, ...]:
+        """Viewers beyond the seats and ``"public"`` the rules seat (偎麻雀's ``"shouxing"``)."""
+        ...
+
+    def figures(self, view: View, rules: object) -> JSON | None:
+        """Numbers shown beside ``view`` (None: none)."""
+        ...
+
+    def hint_cache(self) -> object:
+        """A cache a table keeps for :meth:`hints` (positions are asked about many times)."""
+        ...
+
+    def hints(self, view: View, rules: object, cache: object) -> JSON | None:
+        """Hints for a seat's ``view`` (None: none for this viewer)."""
+        ...
+
+    def public_action(self, action: int) -> bool:
+        """Whether every viewer is told who took ``action`` at once (a discard lies in the
+        middle for all to see), and its taker is shown its view as answered."""
+        ...
+
+    def hand_end(self, hand: Hand, play: MatchPlay) -> JSON:
+        """What the end of a finished, booked hand shows: its result, every seat's cards, the
+        settlement and what the match's accounts hold beyond :class:`Ledger`."""
+        ...
+
+    def booked(self, play: MatchPlay) -> JSON:
+        """The record of the hand the match booked last, with its settlement, as the match
+        keeps it (a table adds its fairness block and 回放码 to this very object). Without the
+        capability a table records ``Hand.record()`` with ``{"settlement": {"seats": …}}``."""
+        ...
+
+    def match_summary(self, play: MatchPlay) -> JSON:
+        """What a match's end and its record show beyond its ledger: ``final_pool_share`` (a
+        pool shared out at the end), and the match record's ``version``."""
+        ...
+
+    def rebook(self, play: MatchPlay, record: JSON) -> tuple[Hand, tuple[int, ...]]:
+        """Book a stored finished hand into the match as its next (a table restored from its
+        store): the hand replayed from its record, and each seat's change. Without the
+        capability a table deals the match's next hand and takes the record's actions."""
+        ...
+
+    def end_early(self, play: MatchPlay) -> None:
+        """End the match now, settled as it stands (a table's 解散); the hand in progress, if
+        any, is dropped."""
+        ...
+
+    def steps(self, record: JSON) -> list[JSON]:
+        """A finished hand's record as steps for replay: each action with its events, the
+        all-seeing view after it and its figures; the last with the result's breakdown and
+        the settlement."""
+        ...
+
+    def review(self, record: JSON, seat: int, spec: str) -> JSON:
+        """复盘: each decision of ``seat`` in a finished hand's record, weighed by the bot
+        ``spec`` from what the seat could see then."""
         ...
 
 

@@ -167,6 +167,7 @@ def create_app(
         Route("/api/live", api.live),
         Route("/metrics", metrics_endpoint),
         Route("/api/presets", api.presets),
+        Route("/api/games", api.games),
         Route("/api/rooms", api.create_room, methods=["POST"]),
         Route("/api/rooms", api.list_rooms, methods=["GET"]),
         Route("/api/rooms/{room_id}", api.room_info),

@@ -37,6 +37,13 @@ from weimaque.game.observation import (
 )
 from weimaque.game.record import hand_record, replay
 from weimaque.game.state import DEALER_CARDS, NUM_SEATS, STOCK_SIZE, GameState
+from weimaque.games.maque.numbers import (
+    HintCache,
+    hand_end_json,
+    hints,
+    replay_steps,
+    table_xi,
+)
 from weimaque.games.protocol import (
     BASE_COUNTERS,
     JSON,
@@ -56,9 +63,9 @@ from weimaque.games.protocol import (
     Viewer,
     base_counts,
 )
-from weimaque.match import Match
+from weimaque.match import MATCH_VERSION, Match
 from weimaque.rules.config import _CHOICES, OPTION_NAMES, OPTION_RANGES, PATTERN_NAMES, RuleConfig
-from weimaque.rules.registry import list_rules, rules_with
+from weimaque.rules.registry import list_rules, overrides_of, rules_with
 
 #: The label of every option (RULES §7.3, docs/rules.md), in both languages.
 LABELS: Final[Mapping[str, tuple[str, str]]] = {
@@ -373,7 +380,7 @@ class Maque:
         Names("偎麻雀", "Weimaque"),
         ("weimaque", "偎麻雀", "anxiang-maque"),
         zero_sum=True,
-        capabilities=frozenset({"resample", "playout", "calculate"}),
+        capabilities=frozenset({"resample", "playout", "calculate", "table"}),
     )
     schema: Final = SCHEMA
     layout: Final = LAYOUT
@@ -446,6 +453,86 @@ class Maque:
         if not isinstance(hand, MaqueHand):
             raise TypeError(f"not a 偎麻雀 hand: {hand!r}")
         return IDS[_GREEDY.act(hand.bot_view(seat), rng)]
+
+    # ------------------------------------------------------------ the "table" capability
+
+    def table_rules(self, variant: str, options: Mapping[str, object] | None = None) -> RuleConfig:
+        """The :class:`RuleConfig` of a preset (id or alias) with room options."""
+        return rules_with(variant, dict(options or {}))
+
+    def rules_info(self, rules: object) -> JSON:
+        """Id, name and the options changed from the preset (``overrides_of``)."""
+        assert isinstance(rules, RuleConfig)
+        return {"id": rules.id, "name": rules.name, "overrides": overrides_of(rules)}
+
+    def extra_viewers(self, rules: object) -> tuple[str, ...]:
+        """The 守醒, where the rules seat one (RULES §2.1): it sees the three hands."""
+        assert isinstance(rules, RuleConfig)
+        return ("shouxing",) if rules.shouxing else ()
+
+    def figures(self, view: Any, rules: object) -> JSON | None:
+        """明息 of every seat, and a seated viewer's own 息 (``numbers.table_xi``)."""
+        assert isinstance(view, Observation) and isinstance(rules, RuleConfig)
+        return table_xi(view, rules)
+
+    def hint_cache(self) -> HintCache:
+        """The waits of positions asked about, bounded."""
+        return HintCache()
+
+    def hints(self, view: Any, rules: object, cache: object) -> JSON | None:
+        """听 hints of a seated viewer (``numbers.hints``)."""
+        assert isinstance(view, Observation) and isinstance(rules, RuleConfig)
+        assert isinstance(cache, HintCache)
+        return hints(view, rules, cache)
+
+    def public_action(self, action: int) -> bool:
+        """A 出: its card lies in the middle for everyone at once (RULES §3)."""
+        return _action(action).kind == "discard"
+
+    def hand_end(self, hand: Any, play: Any) -> JSON:
+        """The result, every seat's cards face up, the breakdown and the settlement."""
+        assert isinstance(hand, MaqueHand) and isinstance(play, MaqueMatch)
+        return hand_end_json(hand.state, play.match)
+
+    def booked(self, play: Any) -> JSON:
+        """The record of the hand booked last, as the match keeps it (with its settlement):
+        the table adds its fairness block and 回放码 to this very record."""
+        assert isinstance(play, MaqueMatch)
+        return play.match.hands[-1]
+
+    def match_summary(self, play: Any) -> JSON:
+        """The match record's version, and the 留子 pool shared out at the match's end (RULES
+        §8.5), if it was."""
+        assert isinstance(play, MaqueMatch)
+        share = play.match.final_share
+        return {
+            "version": MATCH_VERSION,
+            "final_pool_share": None if share is None else list(share),
+        }
+
+    def rebook(self, play: Any, record: JSON) -> tuple[MaqueHand, tuple[int, ...]]:
+        """The stored hand replayed from its own deal (its record's seed or cards) and settled
+        as the match's next: each seat's change."""
+        assert isinstance(play, MaqueMatch)
+        state = replay(record)
+        play.match.current = state
+        return MaqueHand(state), play.match.finish_hand().seats
+
+    def end_early(self, play: Any) -> None:
+        """解散: the match ends as it stands, the pool shared as at a normal end (RULES §8.5)."""
+        assert isinstance(play, MaqueMatch)
+        play.match.end_early()
+
+    def steps(self, record: JSON) -> list[JSON]:
+        """A finished hand as steps (``numbers.replay_steps``)."""
+        return replay_steps(record)
+
+    def review(self, record: JSON, seat: int, spec: str) -> JSON:
+        """复盘 by a search bot (:mod:`weimaque.bots.review`)."""
+        from weimaque.bots.review import review
+
+        result: JSON = review(record, seat, spec, None).to_dict()
+        return result
 
     def counts(self, outcome: HandOutcome) -> tuple[dict[str, int], ...]:
         """Hands, wins, points and 自摸 per seat."""

@@ -16,17 +16,15 @@ from typing import Any
 
 import orjson
 
-from weimaque.bots import get_bot
-from weimaque.errors import WeimaqueError
-from weimaque.rules.registry import rules_with
 from weimaque.server.base.limits import Limits
 from weimaque.server.base.periodic import every
 from weimaque.server.cluster.leases import Cluster
 from weimaque.server.store import accounts
 from weimaque.server.store.store import FIRST_EPOCH, Store, StoredRoom, StoreUnavailable
-from weimaque.server.table.options import RoomError, RoomOptions
+from weimaque.server.table.options import RoomOptions
 from weimaque.server.table.rooms import Room
 from weimaque.server.table.seats import Seat, hash_token, new_token, stored_hash
+from weimaque.server.table.table import Setup
 from weimaque.server.wire.common import SeatId
 
 log = logging.getLogger("weimaque.server")
@@ -153,26 +151,18 @@ class RoomManager:
 
     def create(self, opts: RoomOptions, room_id: str | None = None) -> Room:
         """Create a room from checked options; raise ``RoomError`` for bad rules or bots."""
-        try:
-            rules = rules_with(opts.preset, dict(opts.options))
-        except WeimaqueError as exc:
-            raise RoomError("bad_options", str(exc)) from exc
-        for seat, spec in opts.bots.items():
-            try:
-                get_bot(spec)
-            except WeimaqueError as exc:
-                raise RoomError("bad_bots", f"seat {seat}: {exc}") from exc
+        setup = Setup.of(opts)  # the game, its rules and bots checked (RoomError)
         # A live room's seeds come from the OS CSPRNG; a chosen seed makes a practice room.
         seed = opts.seed if opts.seed is not None else secrets.randbits(63)
         if room_id is None:
             room_id = self._new_id()
             while room_id in self.rooms:
                 room_id = self._new_id()
-        room = Room(room_id, opts, rules, seed, self.store)
+        room = Room(room_id, opts, seed, self.store, setup=setup)
         self._guard(room, FIRST_EPOCH)
         room.table.unattended_delay = self.limits.unattended_delay_ms / 1000
         room.table.rest_seconds = self.limits.rest_seconds
-        room.recorder.created(opts.to_json(), room.seating.to_store(), rules, seed)
+        room.recorder.created(opts.to_json(), room.seating.to_store(), setup.rules_info(), seed)
         self.rooms[room_id] = room
         room.start()
         room.hands.maybe_deal()  # three bots: play at once
@@ -294,7 +284,6 @@ class RoomManager:
         assert self.store is not None
         room_id = data.room_id
         opts = RoomOptions.from_json(data.config, stored=True)
-        rules = rules_with(opts.preset, dict(opts.options))
         seats = [
             Seat(
                 s["kind"],
@@ -312,7 +301,7 @@ class RoomManager:
             if sx_raw is None
             else Seat("human", None, stored_hash(sx_raw.get("token")), sx_raw.get("name"))
         )
-        room = Room(room_id, opts, rules, data.seed, self.store, seats, shouxing, data.created)
+        room = Room(room_id, opts, data.seed, self.store, seats, shouxing, data.created)
         self._guard(room, epoch)
         room.table.unattended_delay = self.limits.unattended_delay_ms / 1000
         room.table.rest_seconds = self.limits.rest_seconds

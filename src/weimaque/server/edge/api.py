@@ -18,8 +18,9 @@ import orjson
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from weimaque.bots import REGISTRY, SPEC_BOUNDS, check_spec, get_bot
+from weimaque.bots import REGISTRY, SPEC_BOUNDS, check_spec
 from weimaque.errors import WeimaqueError
+from weimaque.games.registry import list_games
 from weimaque.rules.config import OPTION_NAMES, PATTERN_NAMES, RuleConfig
 from weimaque.rules.registry import DEFAULT_PRESET, list_rules
 from weimaque.server.base.limits import BodyError, client_address, read_json
@@ -34,6 +35,7 @@ from weimaque.server.store.accounts import NUMBER_DIGITS, Player
 from weimaque.server.store.persist import written
 from weimaque.server.store.store import StoreUnavailable
 from weimaque.server.table.options import (
+    DEFAULT_GAME,
     DEFAULT_NEXT_SECONDS,
     DEFAULT_TURN_SECONDS,
     DEFAULT_VOTE_SECONDS,
@@ -41,10 +43,12 @@ from weimaque.server.table.options import (
     RoomError,
     RoomOptions,
     autoplay_bot_name,
+    game_id,
     quoted,
 )
 from weimaque.server.table.rooms import Room
 from weimaque.server.table.seats import hash_token
+from weimaque.server.table.table import Setup
 from weimaque.server.table.views import replay_steps
 from weimaque.server.wire.common import PROTOCOL_VERSION, SeatId
 from weimaque.server.wire.protocol import clean_text, is_token
@@ -65,7 +69,9 @@ def check_room_body(raw: Any) -> None:
     if not isinstance(raw, dict):
         return
     bots = raw.get("bots")
-    if isinstance(bots, dict):
+    # 偎麻雀's bots have bounds a server keeps (docs/protocol.md §1); another game's bots are
+    # checked by the game (``Game.bot``) when the room is set up.
+    if isinstance(bots, dict) and game_id(raw.get("game", DEFAULT_GAME)) == DEFAULT_GAME:
         for seat, spec in bots.items():
             try:
                 check_spec(spec)
@@ -192,6 +198,25 @@ async def presets(request: Request) -> Response:
     )
 
 
+async def games(request: Request) -> Response:
+    """Every game this server hosts, with its rule options, presets and bots (docs/protocol.md
+    §1): what a page renders its game choice and rule forms from."""
+    return JSONResponse(
+        {
+            "v": PROTOCOL_VERSION,
+            "default": DEFAULT_GAME,
+            "games": [
+                {
+                    "info": g.info.to_json(),
+                    "schema": g.schema.to_json(),
+                    "bots": [b.to_json() for b in g.bots],
+                }
+                for g in list_games()
+            ],
+        }
+    )
+
+
 async def create_room(request: Request) -> Response:
     s = server_of(request)
     try:
@@ -215,9 +240,11 @@ async def open_room(s: Server, request: Request, raw: Any, club: str | None = No
         opts = RoomOptions.from_json(raw)
         if club is not None:
             opts = dataclasses.replace(opts, club=club)
+        seats = Setup.of(opts).shape.seats
     except RoomError as exc:
         return _error(400, exc.code, str(exc))
-    refused = await s.too_many_rooms(address, bots_only=len(opts.bots) == 3)
+    bots_only = len(opts.bots) == seats
+    refused = await s.too_many_rooms(address, bots_only=bots_only)
     if refused is not None:
         return refused
     try:
@@ -226,7 +253,7 @@ async def open_room(s: Server, request: Request, raw: Any, club: str | None = No
         return _error(400, exc.code, str(exc))
     except ClusterUnavailable as exc:
         return _error(503, "storage_unavailable", f"no room can be placed now: {exc}")
-    await s.made_room(address, room, bots_only=len(opts.bots) == 3)
+    await s.made_room(address, room, bots_only=bots_only)
     if len(s.created_by) > MAX_ADDRESSES:  # forget the addresses with no room in play
         for other in list(s.created_by):
             s.live_rooms(other)
@@ -334,13 +361,17 @@ async def creator_request(
     return room, raw
 
 
-def seat_param(request: Request, shouxing: bool) -> SeatId | JSONResponse:
+def seat_param(request: Request, shouxing: bool, seats: int = 3) -> SeatId | JSONResponse:
+    """The seat a path names: ``0`` … ``seats - 1``, or (``shouxing``) the 守醒's."""
     text = str(request.path_params["seat"])
     if text == "shouxing" and shouxing:
         return "shouxing"
-    if text in ("0", "1", "2"):
+    if text in [str(k) for k in range(seats)]:
         return int(text)
-    known = "0, 1, 2 and shouxing" if shouxing else "0, 1 and 2"
+    names = [str(k) for k in range(seats)]
+    known = ", ".join(names) + " and shouxing" if shouxing else ", ".join(names[:-1])
+    if not shouxing:
+        known += f" and {names[-1]}"
     return _error(400, "bad_seat", f"seats are {known}, not {quoted(text)}")
 
 
@@ -350,10 +381,10 @@ async def free_seat(request: Request) -> Response:
     if isinstance(found, JSONResponse):
         return found
     room, _ = found
-    seat = seat_param(request, shouxing=True)
+    seat = seat_param(request, shouxing=True, seats=len(room.seats))
     if isinstance(seat, JSONResponse):
         return seat
-    if room.state is not None:
+    if room.table.hand is not None:
         # Whoever sat in a seat freed mid-hand would read the hand its player held.
         return _error(409, "hand_in_progress", "a seat is freed only between hands")
     if not room.free_seat(seat):
@@ -367,19 +398,19 @@ async def seat_bot(request: Request) -> Response:
     if isinstance(found, JSONResponse):
         return found
     room, raw = found
-    seat = seat_param(request, shouxing=False)
+    seat = seat_param(request, shouxing=False, seats=len(room.seats))
     if isinstance(seat, JSONResponse):
         return seat
     assert isinstance(seat, int)
-    spec = raw.get("bot", autoplay_bot_name())
+    spec = raw.get("bot", autoplay_bot_name(room.table.game.info.id))
     if not isinstance(spec, str):
         return _error(400, "bad_bots", f"bot must be a bot kind, not {quoted(spec)}")
     try:
-        check_spec(spec)
-        kind = get_bot(spec)
+        if room.table.game.info.id == DEFAULT_GAME:
+            check_spec(spec)  # 偎麻雀's bounds (docs/protocol.md §1)
+        room.bot(spec)
     except WeimaqueError as exc:
         return _error(400, "bad_bots", f"bot {quoted(spec)}: {clean_text(str(exc), 300)}")
-    del kind
     if room.seats[seat].kind == "bot":
         return _error(409, "bad_seat", f"seat {seat} is played by a bot already")
     if room.seating.present(seat):
@@ -438,7 +469,7 @@ async def hands(request: Request) -> Response:
             "room_id": room.id,
             "match_number": room.table.match_number,
             "hands": room.table.all_summaries(),
-            "ledger": room.match.ledger(),
+            "ledger": room.table.ledger(),
         }
     )
 
@@ -451,15 +482,14 @@ async def match_record(request: Request) -> Response:
     # The finished hands only (each with its revealed commitment): what ``wmq verify`` reads.
     # Each hand's own seed is shown once the hand is over, the match seed once the match is
     # (docs/fairness.md): ``wmq verify`` then checks that every deal follows from it.
-    record = room.match.record()
-    if room.match.is_over():
+    record = room.table.match_record()
+    if room.table.is_over():
         record["seed_text"] = str(record["seed"])
     else:
         record.pop("seed", None)
     record["room_id"] = room.id
     record["match_number"] = room.table.match_number
     record["first_hand"] = room.table.first_hand
-    record["hands"] = list(room.match.hands)
     return JSONResponse(record)
 
 
@@ -475,7 +505,7 @@ async def finished(
     number = int(text)
     found = room.hand_record(number)
     if found is None:
-        if number == room.hand_number and room.state is not None:
+        if number == room.hand_number and room.table.hand is not None:
             return _error(404, "hand_not_finished", f"hand {number} is still being played")
         return _error(404, "hand_not_found", f"no finished hand {number}")
     match, record = found
@@ -505,7 +535,7 @@ async def hand_replay(request: Request) -> Response:
     if isinstance(found, JSONResponse):
         return found
     room, number, _, record = found
-    steps = await asyncio.to_thread(replay_steps, record)
+    steps = await asyncio.to_thread(replay_steps, record, room.table.game)
     return JSONResponse(
         {"v": PROTOCOL_VERSION, "room_id": room.id, "number": number, "steps": steps}
     )
@@ -518,6 +548,9 @@ async def hand_review(request: Request) -> Response:
     if isinstance(found, JSONResponse):
         return found
     room, number, _, record = found
+    if room.table.game.info.id != DEFAULT_GAME:
+        game = room.table.game.info.id
+        return _error(404, "no_review", f"复盘 is computed for 偎麻雀 hands, not {quoted(game)}")
     body = await review_of(s, request, room.id, number, record)
     if isinstance(body, JSONResponse):
         return body
@@ -553,6 +586,7 @@ __all__ = [
     "check_room_body",
     "create_room",
     "free_seat",
+    "games",
     "hand",
     "hand_replay",
     "hand_review",

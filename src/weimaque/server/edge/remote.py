@@ -33,6 +33,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from weimaque.bots import lines
 from weimaque.bots.lines import PROTOCOL
+from weimaque.rules.config import RuleConfig
 from weimaque.server.base.limits import (
     CLOSE_SILENT,
     BodyError,
@@ -99,6 +100,10 @@ class RemoteBots:
             return _error(503, "busy", str(exc))
         if room is None:
             return _error(404, "room_not_found", f"no room {quoted(room_id)}")
+        if not isinstance(room.rules, RuleConfig):
+            # The line protocol speaks 偎麻雀 (docs/bot-protocol.md).
+            game = room.table.game.info.id
+            return _error(400, "bad_game", f"remote bots play 偎麻雀 rooms, not {quoted(game)}")
         try:
             # JSON only, bounded like every other body (`max_body`, docs/protocol.md §6).
             raw = await read_json(request.stream(), request.headers, self.limits.max_body)
@@ -259,6 +264,7 @@ class Link:
         if kind == "welcome" and self.seat is None and isinstance(message.get("seat"), int):
             self.seat = message["seat"]
             rules = self.room.rules
+            assert isinstance(rules, RuleConfig)  # a 偎麻雀 room's (``issue``)
             self._out(lines.hello(self.seat, rules, None))
         elif kind in ("snapshot", "events"):
             self._view(message)

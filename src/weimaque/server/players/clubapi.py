@@ -10,9 +10,7 @@ from typing import Any, Final, Literal
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from weimaque.bots import check_spec, get_bot
 from weimaque.errors import WeimaqueError
-from weimaque.rules.registry import rules_with
 from weimaque.server.base.limits import client_address
 from weimaque.server.edge.api import check_room_body, open_room
 from weimaque.server.edge.context import Server, server_of
@@ -30,6 +28,7 @@ from weimaque.server.players.playerapi import (
 from weimaque.server.store import accounts
 from weimaque.server.store.accounts import ADMINS, Player, Role
 from weimaque.server.table.options import RoomError, RoomOptions, quoted
+from weimaque.server.table.table import Setup
 from weimaque.server.wire.common import PROTOCOL_VERSION
 
 #: Invitations last 1..MAX_INVITE_HOURS hours (DEFAULT_INVITE_HOURS when not said).
@@ -68,12 +67,8 @@ async def _member(
 def _rules_error(rules: Any) -> str | None:
     """Why ``rules`` cannot be a club's default body of ``POST /api/rooms`` (None: it can)."""
     try:
-        check_room_body(rules)
-        opts = RoomOptions.from_json(rules)
-        rules_with(opts.preset, dict(opts.options))
-        for spec in opts.bots.values():
-            check_spec(spec)
-            get_bot(spec)
+        check_room_body(rules)  # 偎麻雀's bots within the server's bounds
+        Setup.of(RoomOptions.from_json(rules))  # the game, its preset, options and bots
     except (RoomError, WeimaqueError) as exc:
         return str(exc)
     return None

@@ -21,7 +21,6 @@ from starlette.responses import JSONResponse, Response
 
 from weimaque.games.protocol import UnknownGame
 from weimaque.games.registry import get_game
-from weimaque.rules.registry import get_rules
 from weimaque.server.base.limits import BodyError, client_address, read_json
 from weimaque.server.edge.api import review_of
 from weimaque.server.edge.context import DEAD_COOKIE, TRANSFER_CODES, Server, server_of
@@ -30,7 +29,7 @@ from weimaque.server.store import accounts
 from weimaque.server.store.accounts import COOKIE, Device, Player
 from weimaque.server.store.persist import written
 from weimaque.server.store.store import StoreUnavailable
-from weimaque.server.table.options import quoted
+from weimaque.server.table.options import DEFAULT_GAME, quoted
 from weimaque.server.table.rooms import Room
 from weimaque.server.table.views import replay_steps
 from weimaque.server.wire.common import PROTOCOL_VERSION
@@ -358,14 +357,15 @@ async def redeem_transfer(request: Request) -> Response:
     return signed_in_response(request, {"id": row["id"], "name": row["name"]}, key)
 
 
-def _rules_json(preset: str | None) -> dict[str, Any] | None:
+def _rules_json(preset: str | None, game: str | None = None) -> dict[str, Any] | None:
+    """A match's preset as its id and name, from its game's schema (docs/protocol.md §7.3)."""
     if preset is None:
         return None
     try:
-        rules = get_rules(preset)
-    except Exception:  # a preset this server no longer has
+        variant = get_game(game or DEFAULT_GAME).schema.variant(preset)
+    except Exception:  # a game or a preset this server no longer has
         return {"id": preset, "name": preset}
-    return {"id": rules.id, "name": rules.name}
+    return {"id": variant.id, "name": variant.names.zh}
 
 
 def _cursor(text: str | None) -> tuple[float, str, int] | JSONResponse | None:
@@ -390,7 +390,7 @@ def _matches_json(
 ) -> dict[str, Any]:
     rows, cursor = found
     for row in rows:
-        row["rules"] = _rules_json(row["rules"])
+        row["rules"] = _rules_json(row["rules"], row.get("game"))
     nxt = None if cursor is None else f"{cursor[0]!r}~{cursor[1]}~{cursor[2]}"
     return {"v": PROTOCOL_VERSION, "matches": rows, "next": nxt}
 

@@ -739,13 +739,19 @@ def seat_rows(
     """(seat, player id, name, bot kind, points, won, 臭, 息 of a win) of each seat of a
     finished hand record, whose seats were held by ``seats`` (player id, name, bot kind)."""
     result = record.get("result") or {}
-    winner = result.get("winner")
-    points = (record.get("settlement") or {}).get("seats") or [0, 0, 0]
+    settlement = record.get("settlement") or {}
+    # 偎麻雀's record names its winner in its result; another game's table records the winners
+    # in the settlement it keeps (``{"seats", "winners"}``, docs/protocol.md §2.2).
+    winners = settlement.get("winners")
+    if not isinstance(winners, list):
+        winner = result.get("winner") if isinstance(result, dict) else None
+        winners = [] if winner is None else [winner]
+    points = settlement.get("seats") or [0] * len(seats)
     rows = []
     for seat, (player, name, bot) in enumerate(seats):
-        won = winner == seat
-        xi = int(result.get("total") or 0) if won else 0
-        figures = (int(points[seat]), int(won), int(winner is None), xi)
+        won = seat in winners
+        xi = int(result.get("total") or 0) if won and isinstance(result, dict) else 0
+        figures = (int(points[seat]), int(won), int(not winners), xi)
         rows.append((seat, player, name, bot, *figures))
     return rows
 

@@ -28,10 +28,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any, Final
 
-from weimaque.game.actions import Action
-from weimaque.game.state import GameState
-from weimaque.rules.config import RuleConfig
-from weimaque.rules.registry import overrides_of
+from weimaque.games.protocol import Hand
 from weimaque.server.store.store import Fenced, Store, StoreUnavailable
 
 log = logging.getLogger("weimaque.server")
@@ -216,17 +213,18 @@ class Recorder:
         return done
 
     def created(
-        self, config: dict[str, Any], seats: dict[str, Any], rules: RuleConfig, seed: int
+        self, config: dict[str, Any], seats: dict[str, Any], rules: dict[str, Any], seed: int
     ) -> None:
-        """A new room and its empty match."""
+        """A new room and its empty match; ``rules``: its ``id`` (the preset) and ``overrides``
+        (RoomInfo's ``rules``)."""
         if self.store is not None:
             self._watch(
                 self.store.create_room(
                     self.room_id,
                     config,
                     seats,
-                    rules.id,
-                    overrides_of(rules),
+                    rules["id"],
+                    rules["overrides"],
                     seed,
                     epoch=self.epoch,
                 )
@@ -244,27 +242,26 @@ class Recorder:
                 self.store.save_deal(self.room_id, number, commitment, secret, epoch=self.epoch)
             )
 
-    def hand_started(self, number: int, rules: RuleConfig, state: GameState) -> None:
-        """A hand was dealt."""
+    def hand_started(self, number: int, rules: dict[str, Any], hand: Hand) -> None:
+        """A hand was dealt (``rules``: RoomInfo's, its ``id`` and ``overrides``)."""
         if self.store is not None:
-            assert state.seed is not None
+            assert hand.seed is not None
             done = self.store.start_hand(
                 self.room_id,
                 number,
-                rules.id,
-                overrides_of(rules),
-                state.seed,
-                state.dealer,
+                rules["id"],
+                rules["overrides"],
+                hand.seed,
+                hand.dealer,
                 epoch=self.epoch,
             )
             self._watch(done)
 
-    def append(
-        self, number: int, state: GameState, seat: int, action: Action
-    ) -> Future[None] | None:
-        """Start writing ``seat``'s ``action`` as the next action of hand ``number`` (``state``,
-        before it is applied): a future that fails with ``StoreUnavailable`` when the store
-        cannot write it (None without a store)."""
+    def append(self, number: int, seq: Any, seat: int, action: object) -> Future[None] | None:
+        """Start writing ``seat``'s ``action`` (written in its text form, ``str``) as action
+        ``seq`` (0-based; or the game's own hand object, whose ``actions`` count them) of hand
+        ``number``, before it is applied: a future that fails with ``StoreUnavailable`` when
+        the store cannot write it (None without a store)."""
         if self.store is None:
             return None
         refused = None if self.guard is None else self.guard()
@@ -273,14 +270,14 @@ class Recorder:
             failed: Future[None] = Future()
             failed.set_exception(StoreUnavailable(refused))
             return failed
-        seq = len(state.actions)
+        at = seq if isinstance(seq, int) else len(seq.actions)
         return self._watch(
-            self.store.append_action(self.room_id, number, seq, seat, str(action), epoch=self.epoch)
+            self.store.append_action(self.room_id, number, at, seat, str(action), epoch=self.epoch)
         )
 
-    async def action(self, number: int, state: GameState, seat: int, action: Action) -> None:
+    async def action(self, number: int, seq: Any, seat: int, action: object) -> None:
         """Write the action (``append``) and wait until it is written."""
-        done = self.append(number, state, seat, action)
+        done = self.append(number, seq, seat, action)
         if done is not None:
             await written(done)
 

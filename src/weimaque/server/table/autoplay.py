@@ -15,7 +15,7 @@ import logging
 import math
 import random
 
-from weimaque.bots import Bot, BotView, get_bot
+from weimaque.games.protocol import SeatBot
 from weimaque.server.store.store import StoreUnavailable
 from weimaque.server.table import botpool
 from weimaque.server.table.clocks import DecisionClocks
@@ -28,7 +28,7 @@ log = logging.getLogger("weimaque.server")
 class AutoPlay:
     """The automatic decisions and deadlines of one room, in its own task."""
 
-    def __init__(self, hands: HandDriver, clocks: DecisionClocks, bots: dict[int, Bot]) -> None:
+    def __init__(self, hands: HandDriver, clocks: DecisionClocks, bots: dict[int, SeatBot]) -> None:
         """Automatic play at the table ``hands`` drives; ``bots`` play the bots' seats."""
         self.hands = hands
         self.table = hands.table
@@ -36,7 +36,7 @@ class AutoPlay:
         self.out = hands.out
         self.clocks = clocks
         self.bots = bots
-        self._auto: Bot | None = None
+        self._auto: SeatBot | None = None
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -46,9 +46,14 @@ class AutoPlay:
         """Something changed: look again what is due."""
         self._wake.set()
 
-    def auto_bot(self) -> Bot:
+    def auto_name(self) -> str:
+        """The 托管 bot's spec: the first the game offers (``Game.bots``)."""
+        return autoplay_bot_name(self.table.game.info.id)
+
+    def auto_bot(self) -> SeatBot:
         if self._auto is None:
-            self._auto = get_bot(autoplay_bot_name())
+            setup = self.table.setup
+            self._auto = setup.game.bot(self.auto_name(), setup.variant, setup.options)
         return self._auto
 
     def due(self) -> tuple[float, int | None]:
@@ -102,7 +107,7 @@ class AutoPlay:
             times.append(rest)
         if self.table.rematch is not None:
             times.append(self.table.rematch.deadline)
-        if self.table.state is None and self.table.match.hands and not self.table.match.is_over():
+        if self.table.hand is None and self.table.records and not self.table.is_over():
             if self.seating.all_bots():
                 times.append(self.table.between_since + self.table.auto_delay())
             elif self.table.next_deadline is not None:
@@ -137,37 +142,43 @@ class AutoPlay:
         if self.housekeep():
             return True
         wait, seat = self.due()
-        state = self.table.state
-        if wait > 0 or state is None or seat is None:
+        table = self.table
+        hand, actions = table.hand, table.actions
+        if wait > 0 or hand is None or seat is None:
             return False
         s = self.seating.seats[seat]
         bot = self.bots.get(seat) if s.kind == "bot" else self.auto_bot()
         assert bot is not None
-        view = BotView.of(state, seat)
-        before = len(state.actions)
-        rng = random.Random(self.table.rng.getrandbits(64))
-        spec = (s.bot or bot.name) if s.kind == "bot" else autoplay_bot_name()
+        view = hand.bot_view(seat)
+        legal = hand.legal_actions(seat)
+        before = len(actions)
+        rng = random.Random(table.rng.getrandbits(64))
+        spec = (s.bot or "random") if s.kind == "bot" else self.auto_name()
+        setup = table.setup
         try:
             # Off the event loop, in the server's bounded pool (botpool).
-            action = await botpool.POOL.act(spec, view, rng.getrandbits(64))
+            action = await botpool.POOL.decide(
+                setup.game, spec, setup.variant, setup.options, view, rng.getrandbits(64)
+            )
         except Exception as exc:
             log.error("bot %s failed (%s); playing a random legal action", spec, exc)
-            action = rng.choice(view.legal)
-        if (
-            self.table.state is not state
-            or len(state.actions) != before
-            or seat not in state.to_act()
-        ):
+            action = rng.choice(legal)
+
+        def moved() -> bool:
+            return (
+                table.hand is not hand
+                or table.actions is not actions
+                or len(actions) != before
+                or seat not in hand.to_act()
+            )
+
+        if moved():
             return True  # someone acted meanwhile; look again
-        if not state.can(seat, action):
-            log.error("bot %s chose illegal %s; playing the first legal action", bot.name, action)
-            action = state.legal_actions(seat)[0]
+        if action not in legal:
+            log.error("bot %s chose illegal %s; playing the first legal action", spec, action)
+            action = legal[0]
         async with self.hands.acting:  # looked at again once no action is being written
-            if (
-                self.table.state is not state
-                or len(state.actions) != before
-                or seat not in state.to_act()
-            ):
+            if moved():
                 return True  # someone acted meanwhile; look again
             now = self.table.clock()
             due = self.seat_due(seat, now)
@@ -179,9 +190,7 @@ class AutoPlay:
             # Why the seat is played is decided now: the player may send 取消托管 while the
             # action is written, and that must not be taken for a timer running out.
             timed_out = (
-                s.kind == "human"
-                and not (s.autoplay or s.away or absent)
-                and state.phase != "claim"
+                s.kind == "human" and not (s.autoplay or s.away or absent) and not hand.in_window()
             )
             # Written first: what the table is shown is stored (StoreUnavailable: see drive).
             if not await self.hands.logged(seat, action):

@@ -33,6 +33,8 @@ from typing import Any, Final, TypeVar
 from weimaque.bots import BotView, get_bot
 from weimaque.bots.base import Bot
 from weimaque.game.actions import Action
+from weimaque.games.protocol import Game, SeatBot, TableExtras
+from weimaque.games.registry import get_game
 from weimaque.rules.config import RuleConfig
 from weimaque.rules.registry import overrides_of, rules_with
 
@@ -108,12 +110,28 @@ def think(job: tuple[Any, ...]) -> int:
     return action.id
 
 
-def review_job(job: tuple[dict[str, Any], int, str]) -> dict[str, Any]:
-    """In a worker: the 复盘 of one seat of a recorded hand (``bots.review.review``)."""
-    from weimaque.bots.review import review
+@functools.lru_cache(maxsize=64)
+def _seat_bot(game_id: str, spec: str, variant: str, options: str) -> SeatBot:
+    import json
 
+    return get_game(game_id).bot(spec, variant, json.loads(options))
+
+
+def decide_job(job: tuple[Any, ...]) -> int:
+    """In a worker: a bot of a game (``Game.bot``) acts on a seat's bot view; its action id."""
+    game_id, spec, variant, options, view, seed = job
+    return _seat_bot(game_id, spec, variant, options).act(view, random.Random(seed))
+
+
+def review_job(job: tuple[dict[str, Any], int, str]) -> dict[str, Any]:
+    """In a worker: the 复盘 of one seat of a recorded hand, by the game its record names (else
+    the default game) through its ``"table"`` capability (``TableExtras.review``)."""
     record, seat, spec = job
-    return review(record, seat, spec, None).to_dict()
+    named = record.get("game")
+    game = get_game(named if isinstance(named, str) else "maque")
+    if not isinstance(game, TableExtras):
+        raise ValueError(f"game {game.info.id!r} offers no 复盘")
+    return game.review(record, seat, spec)
 
 
 def job_of(spec: str, view: BotView, seed: int) -> tuple[Any, ...]:
@@ -176,6 +194,28 @@ class BotPool:
         action_id = await self._run(think, job_of(spec, view, seed), again=True)
         return Action.from_id(action_id)
 
+    async def decide(
+        self,
+        game: Game,
+        spec: str,
+        variant: str,
+        options: dict[str, Any],
+        view: object,
+        seed: int,
+    ) -> int:
+        """The action id a bot of ``game`` (``Game.bot(spec, variant, options)``) takes on a
+        seat's bot view (``Hand.bot_view``), thought in a worker; ``random`` inline."""
+        if isinstance(view, BotView):
+            # 偎麻雀's views travel as plain data (its rule configs hold mapping proxies).
+            return (await self.act(spec, view, seed)).id
+        if spec == "random":
+            return game.bot(spec, variant, options).act(view, random.Random(seed))
+        import json
+
+        opts = json.dumps(options, sort_keys=True)
+        job = (game.info.id, spec, variant, opts, view, seed)
+        return await self._run(decide_job, job, again=True)
+
     async def review(self, record: dict[str, Any], seat: int, spec: str) -> dict[str, Any]:
         """The 复盘 of ``seat`` in a finished hand's record, by ``spec``, as a dict.
 
@@ -204,4 +244,4 @@ def configure(workers: int, processes: bool = True) -> BotPool:
     return POOL
 
 
-__all__ = ["POOL", "BotPool", "configure", "job_of", "review_job", "think"]
+__all__ = ["POOL", "BotPool", "configure", "decide_job", "job_of", "review_job", "think"]

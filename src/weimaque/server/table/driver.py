@@ -14,16 +14,12 @@ from concurrent.futures import Future
 from typing import Any
 
 from weimaque.errors import WeimaqueError
-from weimaque.game.actions import Action
-from weimaque.game.events import Event
-from weimaque.game.record import replay
-from weimaque.game.state import NUM_SEATS, GameState
-from weimaque.match import Settlement
+from weimaque.games.protocol import GameAction, Hand
 from weimaque.server.store.accounts import new_code
 from weimaque.server.store.persist import Recorder, on_loop
 from weimaque.server.store.store import StoredRoom
 from weimaque.server.table.clocks import DecisionClocks
-from weimaque.server.table.fairness import commitment, deal_json, new_secret, reveal
+from weimaque.server.table.fairness import commitment, new_secret, reveal
 from weimaque.server.table.seats import Conn
 from weimaque.server.table.table import Table
 from weimaque.server.table.views import Views
@@ -112,21 +108,22 @@ class HandDriver:
         holding a seat is connected) deals nothing.
         """
         if (
-            self.table.state is not None
-            or self.table.match.is_over()
+            self.table.hand is not None
+            or self.table.is_over()
             or not self.seating.all_taken()
             or self.table.resting()
         ):
             return False
         if self.recorder.failing is not None:
             return False  # a hand nobody could act in: dealt once the store writes again
-        if not self.table.match.hands:
+        if not self.table.records:
             return True
         if self.seating.all_bots():
             return self.table.clock() >= self.table.between_since + self.table.auto_delay()
         pressed = any(seat.ready for seat in self.seating.seats if seat.kind == "human")
         if pressed and not any(
-            self.table.decides_next(s) and not self.seating.seats[s].ready for s in range(NUM_SEATS)
+            self.table.decides_next(s) and not self.seating.seats[s].ready
+            for s in range(self.table.shape.seats)
         ):
             return True
         deadline = self.table.next_deadline
@@ -153,7 +150,7 @@ class HandDriver:
         """Close the match of a room nobody came back to in time, as it stands (a hand in
         progress is played out by 托管 first); whether it did."""
         deadline = self.table.rest_deadline()
-        if deadline is None or self.table.state is not None or self.table.clock() < deadline:
+        if deadline is None or self.table.hand is not None or self.table.clock() < deadline:
             return False
         self.dissolve("idle")
         return True
@@ -165,44 +162,79 @@ class HandDriver:
         table = self.table
         table.match_number = stored.match_number
         table.archive = list(stored.archive)
-        match = table.match
-        last: GameState | None = None
-        settlement: Settlement | None = None
+        last: Hand | None = None
+        deltas: tuple[int, ...] = ()
+        extras = self.views.extras
         for record in stored.hands:
-            match.current = last = replay(record)
-            settlement = match.finish_hand()
+            if extras is not None:
+                last, deltas = extras.rebook(table.match, record)
+            else:
+                # The match deals its hands again from its seed; each takes its actions.
+                last = table.match.next_hand()
+                for seat, text in record["actions"]:
+                    last.apply(int(seat), self._action_id(text))
+                deltas = table.match.finish(last)
+            booked = self._booked(last, deltas)
             # What a replay cannot give back: the revealed commitment, the deal as dealt and
             # the hand's 回放码.
             for key in ("fairness", "deal", "replay_code"):
                 if key in record:
-                    match.hands[-1][key] = record[key]
-        if last is not None and settlement is not None:
+                    booked[key] = record[key]
+            table.records.append(booked)
+        if last is not None:
             table.last_state = last
-            table.last_hand = self.views.hand_end(table.hand_number, last, settlement)
-        if stored.dissolved and not match.is_over():
+            table.last_hand = self.views.hand_end(table.hand_number, last, deltas)
+        if stored.dissolved and not table.is_over():
             # Ended early (解散): settled as it stood, the hand then in progress dropped.
-            match.end_early()
+            self._end_early()
             table.dissolved = True
             table.ended_by = stored.ended_by
         current = stored.current
-        if current is not None and not match.is_over():
-            state = match.start_hand()
-            if state.seed != current["seed"] or state.dealer != current["dealer"]:
+        if current is not None and not table.is_over():
+            hand = table.hand = table.match.next_hand()
+            table.actions = []
+            if hand.seed != current["seed"] or hand.dealer != current["dealer"]:
                 raise WeimaqueError(f"room {table.id}: stored hand does not follow the match")
-            shouxing = self.seating.shouxing is not None
             gate = self.views.gate
-            gate.dealt(state, shouxing)
+            gate.dealt(hand)
             for seat, text in current["actions"]:
-                gate.replay(state, int(seat), Action.parse(text), shouxing)
+                action = self._action_id(text)
+                gate.replay(hand, int(seat), action)
+                table.actions.append((int(seat), action))
             table.last_hand = table.last_state = None
             found = deal_of(table.hand_number)
             if found is not None:
                 table.deal_commitment, table.deal_secret = found
             self.track()
-            if state.is_terminal():
+            if hand.is_terminal():
                 self.end_hand()
-        elif not match.is_over() and match.hands:
+        elif not table.is_over() and table.records:
             self.countdown()  # between hands: a fresh countdown to the next deal
+
+    def _action_id(self, text: str) -> int:
+        """The id of an action's stored text form."""
+        return self.table.game.parse_action(text).id
+
+    def _booked(self, hand: Hand, deltas: tuple[int, ...]) -> dict[str, Any]:
+        """The record of the hand the match has just booked, with its settlement (the game's
+        own, where it keeps one: its ``"table"`` capability)."""
+        extras = self.views.extras
+        if extras is not None:
+            return extras.booked(self.table.match)
+        record = dict(hand.record())
+        outcome = hand.outcome()
+        winners = [] if outcome is None else list(outcome.winners)
+        record["settlement"] = {"seats": list(deltas), "winners": winners}
+        return record
+
+    def _end_early(self) -> None:
+        """The current match ends now, as it stands (the game settles what it keeps)."""
+        table = self.table
+        if self.views.extras is not None:
+            self.views.extras.end_early(table.match)
+        table.ended_early = True
+        table.hand = None
+        table.actions = []
 
     def countdown(self) -> bool:
         """Between hands with every seat taken: start the countdown if none runs; whether it did.
@@ -230,7 +262,8 @@ class HandDriver:
             self.out.room_changed()
         if not self.ready_to_deal():
             return False
-        state = self.table.match.start_hand()
+        state = self.table.hand = self.table.match.next_hand()
+        self.table.actions = []
         for seat in self.seating.seats:
             seat.ready = False
         self.table.next_deadline = None
@@ -243,7 +276,7 @@ class HandDriver:
             if seat.kind == "human" and self.seating.connected(s) and not seat.autoplay
         }
         self._commit(state.seed)
-        self.recorder.hand_started(self.table.hand_number, self.table.rules, state)
+        self.recorder.hand_started(self.table.hand_number, self.table.setup.rules_info(), state)
         self.track()
         self.views.send_deal(origin, re)
         if state.is_terminal():  # a deal win is decided by actions, but be safe
@@ -260,11 +293,12 @@ class HandDriver:
         self.table.deal_commitment, self.table.deal_secret = commitment(secret, seed), secret
         self.recorder.deal(self.table.hand_number, self.table.deal_commitment, secret)
 
-    def _reveal(self, record: dict[str, Any], state: Any) -> None:
-        """Add the revealed secret and the deal to a finished hand's record."""
-        if self.table.deal_secret is not None and state.seed is not None:
-            record["fairness"] = reveal(self.table.deal_secret, state.seed)
-            record["deal"] = deal_json(state)
+    def _reveal(self, record: dict[str, Any], hand: Hand) -> None:
+        """Add the revealed secret and the deal to a finished hand's record (the deal as the
+        game gives it, less what the record says already: its dealer)."""
+        if self.table.deal_secret is not None and hand.seed is not None:
+            record["fairness"] = reveal(self.table.deal_secret, hand.seed)
+            record["deal"] = {k: v for k, v in hand.deal().items() if k not in record}
         self.table.deal_commitment = self.table.deal_secret = None
 
     def track(self) -> None:
@@ -273,38 +307,42 @@ class HandDriver:
         A clock starts with the turn timer then in force and runs until the decision ends: a
         seat's action (``apply``) or the end of the hand. Nothing else restarts it.
         """
-        state = self.table.state
-        self.clocks.track(() if state is None else state.to_act(), self.table.turn_seconds)
+        hand = self.table.hand
+        self.clocks.track(() if hand is None else hand.to_act(), self.table.turn_seconds)
 
-    async def logged(self, seat: int, action: Action) -> bool:
+    async def logged(self, seat: int, action: int) -> bool:
         """Write a verified action as the next of the hand in progress, before it is applied
         (the caller holds ``acting``); whether the hand is still where it was, to apply it.
 
         Raise ``StoreUnavailable`` when the store cannot write it: then nothing was written.
         Only a vote to 解散 can drop the hand meanwhile, and its write removes the action again.
         """
-        state = self.table.state
-        assert state is not None
-        before = len(state.actions)
-        await self.recorder.action(self.table.hand_number, state, seat, action)
-        return self.table.state is state and len(state.actions) == before
+        table = self.table
+        hand, actions = table.hand, table.actions
+        assert hand is not None
+        before = len(actions)
+        text = str(table.game.action(action))
+        await self.recorder.action(table.hand_number, before, seat, text)
+        return table.hand is hand and table.actions is actions and len(actions) == before
 
-    async def play(self, seat: int, action: Action, auto: bool = True) -> bool:
-        """Write and then apply a verified action of the seat that must decide; whether it was
-        applied (no connection is answered: the driver's and the tests' way to act)."""
+    async def play(self, seat: int, action: int | GameAction, auto: bool = True) -> bool:
+        """Write and then apply a verified action (an id, or the game's action) of the seat that
+        must decide; whether it was applied (no connection is answered: the driver's and the
+        tests' way to act)."""
+        action_id = action if isinstance(action, int) else action.id
         async with self.acting:
-            state = self.table.state
-            if state is None or not state.can(seat, action):
+            hand = self.table.hand
+            if hand is None or action_id not in hand.legal_actions(seat):
                 return False
-            if not await self.logged(seat, action):
+            if not await self.logged(seat, action_id):
                 return False
-            self.apply(seat, action, auto=auto)
+            self.apply(seat, action_id, auto=auto)
             return True
 
     def apply(
         self,
         seat: int,
-        action: Action,
+        action: int,
         auto: bool,
         origin: Conn | None = None,
         re: Any = None,
@@ -314,16 +352,16 @@ class HandDriver:
         In a room with a store the action is in the store already (``logged``).
         """
         self.out.flush()
-        state = self.table.state
-        assert state is not None
-        first = len(state.events)
-        before = state.copy()
-        state.apply(seat, action)
-        new: list[Event] = state.events[first:]
+        hand = self.table.hand
+        assert hand is not None
+        first = len(hand.events())
+        before = hand.clone()
+        new = hand.apply(seat, action)
+        self.table.actions.append((seat, action))
         self.clocks.end(seat)
         self.track()
         self.views.send_events(new, first, seat, action, auto, origin, re, before)
-        if state.is_terminal():
+        if hand.is_terminal():
             self.end_hand()
         self.wake()
 
@@ -331,21 +369,23 @@ class HandDriver:
         """The hand in progress is over: settle it, store it, tell the table."""
         self.out.flush()  # the last action's news goes out with the hand still in place
         table = self.table
-        state = table.state
-        assert state is not None and state.result is not None
+        hand = table.hand
+        assert hand is not None and hand.is_terminal()
         number = table.hand_number
-        settlement = table.match.finish_hand()
-        record = table.match.hands[-1]
+        deltas = table.match.finish(hand)
+        record = self._booked(hand, deltas)
+        table.records.append(record)
+        table.hand, table.actions = None, []
         record["replay_code"] = new_code()  # the hand's 回放码 (docs/protocol.md §7.4)
-        self._reveal(record, state)
-        table.last_state = state
-        table.last_hand = last = self.views.hand_end(number, state, settlement)
+        self._reveal(record, hand)
+        table.last_state = hand
+        table.last_hand = last = self.views.hand_end(number, hand, deltas)
         last["fairness"] = record.get("fairness")
         table.between_since = table.clock()
         for seat in self.seating.seats:
             seat.ready = False  # 托管 stays on until its player cancels it
         self.clocks.clear()
-        over = table.match.is_over()
+        over = table.is_over()
         table.next_deadline = None
         played, ranked = self.counts()
         if over:
@@ -358,7 +398,7 @@ class HandDriver:
         self.recorder.hand_finished(
             number,
             record,
-            table.match.ledger(),
+            table.ledger(),
             over,
             match=table.match_number,
             players=[
@@ -388,20 +428,23 @@ class HandDriver:
 
     def match_end(self) -> messages.MatchEnd:
         """The ``match_end`` message: the current match's totals as they stand now."""
-        match = self.table.match
-        ranking = sorted(range(NUM_SEATS), key=lambda s: (-match.scores[s], s))
+        table = self.table
+        scores = table.scores()
+        ranking = sorted(range(table.shape.seats), key=lambda s: (-scores[s], s))
+        extras = self.views.extras
+        summary = {} if extras is None else extras.match_summary(table.match)
         return messages.match_end(
-            match_number=self.table.match_number,
-            dissolved=self.table.dissolved,
-            ended_by=self.table.ended_by,
-            hands_played=len(match.hands),
-            ledger=match.ledger(),
-            scores=list(match.scores),
-            final_pool_share=None if match.final_share is None else list(match.final_share),
+            match_number=table.match_number,
+            dissolved=table.dissolved,
+            ended_by=table.ended_by,
+            hands_played=len(table.records),
+            ledger=table.ledger(),
+            scores=scores,
+            final_pool_share=summary.get("final_pool_share"),
             ranking=ranking,
-            hands=self.table.summaries(),
+            hands=table.summaries(),
             # Over, the match shows the seed every deal came from (docs/fairness.md).
-            seed=match.seed,
+            seed=table.seed,
         )
 
     # ----------------------------------------------------------------- 解散 and 再来一局
@@ -456,8 +499,8 @@ class HandDriver:
         came back to (closed idle).
         """
         self.out.flush()
-        abandoned = self.table.hand_number if self.table.state is not None else None
-        self.table.match.end_early()
+        abandoned = self.table.hand_number if self.table.hand is not None else None
+        self._end_early()
         self.table.dissolved = True
         self.table.ended_by = how
         self.table.closing = False
@@ -470,7 +513,7 @@ class HandDriver:
         self.wake()
         # The end is announced once it is written: a table told the match is over finds it
         # over after a restart (docs/protocol.md, "What is acknowledged is stored").
-        done = self.recorder.match_ended(self.table.match.ledger(), abandoned, how)
+        done = self.recorder.match_ended(self.table.ledger(), abandoned, how)
         if done is None:
             self._announce_dissolved(replies)
         else:
@@ -528,7 +571,7 @@ class HandDriver:
         """A person's seat is given up: its token stops working (its connections are told by
         ``notify_freed``). A seat emptied between hands stops the countdown."""
         self.seating.clear(seat_id)
-        if self.table.state is None:
+        if self.table.hand is None:
             self.table.next_deadline = None
 
     def notify_freed(self, freed: list[SeatId], origin: Conn | None = None, re: Any = None) -> None:

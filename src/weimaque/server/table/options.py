@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from weimaque.bots import REGISTRY
 from weimaque.errors import WeimaqueError, quoted
+from weimaque.games.protocol import UnknownGame
+from weimaque.games.registry import get_game
 
 MAX_BOT_DELAY_MS: Final = 10_000
 MAX_TURN_SECONDS: Final = 3600
@@ -22,7 +23,10 @@ VOTE_SECONDS_RANGE: Final = (5, 600)
 #: (docs/protocol.md §3).
 OFFLINE_GRACE_S: Final = 5.0
 
-#: The rule options a room may choose (docs/protocol.md §1), besides the 名堂 switches.
+#: The game a room plays when its creator names none (every client before the game choice).
+DEFAULT_GAME: Final = "maque"
+#: The 偎麻雀 rule options a room may choose (docs/protocol.md §1), besides the 名堂 switches; a
+#: room of another game may set any option of its game's schema (``GET /api/games``).
 ROOM_OPTIONS: Final = (
     "min_xi",
     "wei_face_up",
@@ -84,6 +88,8 @@ class RoomOptions:
     #: The 亲友圈 whose table this is (docs/protocol.md §7.5): seen by its members only. Set by
     #: the server (``POST /api/clubs/{id}/tables``), never by a request body.
     club: str | None = None
+    #: The game's id (``weimaque.games``; a request may name it by an alias).
+    game: str = DEFAULT_GAME
 
     @staticmethod
     def from_json(raw: Any, *, stored: bool = False) -> RoomOptions:
@@ -104,25 +110,35 @@ class RoomOptions:
             "public",
             "next_seconds",
             "vote_seconds",
+            "game",
+            "variant",
         }
         if stored:
             known.add("club")
         unknown = sorted(set(raw) - known)
         if unknown:
             raise RoomError("bad_request", f"unknown fields {unknown}; known: {sorted(known)}")
-        preset = raw.get("preset", "anxiang")
+        game = game_id(raw.get("game", DEFAULT_GAME))
+        if "preset" in raw and "variant" in raw:
+            raise RoomError("bad_request", "name the preset once: preset or variant, not both")
+        preset = raw.get("preset", raw.get("variant", default_preset(game)))
         if not isinstance(preset, str):
             raise RoomError("bad_request", f"preset must be a string, not {quoted(preset)}")
         options = raw.get("options") or {}
         if not isinstance(options, dict):
             raise RoomError("bad_options", f"options must be an object, not {quoted(options)}")
-        bad = sorted(k for k in options if k not in (*ROOM_OPTIONS, *PATTERN_SWITCHES))
-        if bad:
-            raise RoomError("bad_options", f"a room may not set {bad}; it may set {ROOM_OPTIONS}")
-        for switch in PATTERN_SWITCHES:
-            keys = options.get(switch, [])
-            if not isinstance(keys, list) or not all(isinstance(k, str) for k in keys):
-                raise RoomError("bad_options", f"{switch} must be a list of keys: {quoted(keys)}")
+        if game == DEFAULT_GAME:
+            bad = sorted(k for k in options if k not in (*ROOM_OPTIONS, *PATTERN_SWITCHES))
+            if bad:
+                raise RoomError(
+                    "bad_options", f"a room may not set {bad}; it may set {ROOM_OPTIONS}"
+                )
+            for switch in PATTERN_SWITCHES:
+                keys = options.get(switch, [])
+                if not isinstance(keys, list) or not all(isinstance(k, str) for k in keys):
+                    raise RoomError(
+                        "bad_options", f"{switch} must be a list of keys: {quoted(keys)}"
+                    )
         bots_raw = raw.get("bots") or {}
         if not isinstance(bots_raw, dict):
             raise RoomError(
@@ -130,9 +146,11 @@ class RoomOptions:
             )
         bots: dict[int, str] = {}
         for key, kind in bots_raw.items():
-            if str(key) not in ("0", "1", "2") or not isinstance(kind, str):
+            # The seat's range is the game's (``Setup.of`` checks it against the table's shape).
+            text = str(key)
+            if not (text.isdecimal() and len(text) <= 2) or not isinstance(kind, str):
                 raise RoomError("bad_bots", f"bad bot seat {quoted(key)}: {quoted(kind)}")
-            bots[int(key)] = kind
+            bots[int(text)] = kind
         turn = raw.get("turn_seconds", DEFAULT_TURN_SECONDS)
         if turn is not None and (
             not isinstance(turn, int) or isinstance(turn, bool) or not 1 <= turn <= MAX_TURN_SECONDS
@@ -172,7 +190,18 @@ class RoomOptions:
         if club is not None and not isinstance(club, str):
             raise RoomError("bad_request", f"club must be a club id, not {quoted(club)}")
         return RoomOptions(
-            preset, dict(options), bots, turn, absent, delay, seed, public, next_seconds, vote, club
+            preset,
+            dict(options),
+            bots,
+            turn,
+            absent,
+            delay,
+            seed,
+            public,
+            next_seconds,
+            vote,
+            club,
+            game,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -189,15 +218,32 @@ class RoomOptions:
             "next_seconds": self.next_seconds,
             "vote_seconds": self.vote_seconds,
             **({} if self.club is None else {"club": self.club}),
+            **({} if self.game == DEFAULT_GAME else {"game": self.game}),
         }
 
 
-def autoplay_bot_name() -> str:
-    """The 托管 bot: ``greedy`` when the server has it, else ``random``."""
-    return "greedy" if "greedy" in REGISTRY else "random"
+def game_id(name: object) -> str:
+    """The id of the game a room names (an id or an alias, ``GET /api/games``); ``RoomError``
+    ``bad_game`` quoting an unknown one."""
+    try:
+        return get_game(name).info.id  # type: ignore[arg-type]  # checked there, quoted
+    except UnknownGame as exc:
+        raise RoomError("bad_game", str(exc)) from exc
+
+
+def default_preset(game: str) -> str:
+    """The preset a room of ``game`` plays when it names none: 偎麻雀's ``anxiang`` (RULES §7.3),
+    another game's first."""
+    return "anxiang" if game == DEFAULT_GAME else get_game(game).schema.variants[0].id
+
+
+def autoplay_bot_name(game: str = DEFAULT_GAME) -> str:
+    """The 托管 bot: the first of the game's bots (``Game.bots``; 偎麻雀's ``greedy``)."""
+    return get_game(game).bots[0].name
 
 
 __all__ = [
+    "DEFAULT_GAME",
     "DEFAULT_NEXT_SECONDS",
     "DEFAULT_TURN_SECONDS",
     "DEFAULT_VOTE_SECONDS",
@@ -211,5 +257,7 @@ __all__ = [
     "RoomError",
     "RoomOptions",
     "autoplay_bot_name",
+    "default_preset",
+    "game_id",
     "quoted",
 ]

@@ -29,14 +29,8 @@ from collections.abc import Awaitable
 from concurrent.futures import Future
 from typing import Any
 
-from weimaque.bots import get_bot
-from weimaque.errors import IllegalAction, InvalidNotation
-from weimaque.game.actions import Action
-from weimaque.game.events import Viewer
-from weimaque.game.observation import answered_view, view_of
-from weimaque.game.state import NUM_SEATS, GameState
-from weimaque.match import Match
-from weimaque.rules.config import RuleConfig
+from weimaque.errors import WeimaqueError
+from weimaque.games.protocol import GameAction, SeatBot
 from weimaque.server.base.limits import RateLimiter
 from weimaque.server.store.persist import Recorder, on_loop
 from weimaque.server.store.store import Store, StoreUnavailable
@@ -44,6 +38,7 @@ from weimaque.server.table.autoplay import AutoPlay
 from weimaque.server.table.broadcast import Broadcaster
 from weimaque.server.table.clocks import DecisionClocks
 from weimaque.server.table.driver import ActionLock, HandDriver
+from weimaque.server.table.gate import Viewer
 from weimaque.server.table.options import (
     MAX_BOT_DELAY_MS,
     MAX_TURN_SECONDS,
@@ -55,7 +50,7 @@ from weimaque.server.table.options import (
     autoplay_bot_name,
 )
 from weimaque.server.table.seats import Client, Conn, Seat, Seating, hash_token, new_token
-from weimaque.server.table.table import DECISION_SPAN, Status, Table, hand_summary
+from weimaque.server.table.table import DECISION_SPAN, Setup, Status, Table, hand_summary
 from weimaque.server.table.views import Views, replay_steps
 from weimaque.server.table.votes import Rematch as RematchWindow
 from weimaque.server.table.votes import Vote as DissolveVote
@@ -103,25 +98,27 @@ class Room:
         self,
         room_id: str,
         opts: RoomOptions,
-        rules: RuleConfig,
         seed: int,
         store: Store | None,
         seats: list[Seat] | None = None,
         shouxing: Seat | None = None,
         created: float | None = None,
+        setup: Setup | None = None,
     ) -> None:
-        """A room; use ``RoomManager.create`` or ``RoomManager.restore``."""
+        """A room; use ``RoomManager.create`` or ``RoomManager.restore`` (``setup``: what it
+        plays, ``Setup.of(opts)`` when not given)."""
+        setup = setup if setup is not None else Setup.of(opts)
         seating = Seating(
             seats
             or [
                 Seat("bot", opts.bots[s], name=opts.bots[s]) if s in opts.bots else Seat("human")
-                for s in range(NUM_SEATS)
+                for s in range(setup.shape.seats)
             ],
-            shouxing or (Seat("human") if rules.shouxing else None),
+            shouxing or (Seat("human") if "shouxing" in setup.extra_viewers() else None),
             OFFLINE_GRACE_S,
         )
         self.seating = seating
-        self.table = table = Table(room_id, opts, rules, seed, seating, created)
+        self.table = table = Table(room_id, opts, setup, seed, seating, created)
         self.recorder = Recorder(store, room_id)
         #: The decision clock of each seat that must decide now.
         self.clocks = DecisionClocks(lambda: table.clock())
@@ -129,7 +126,7 @@ class Room:
         self.out = Broadcaster(seating.conns, lambda: messages.room(table.info()))
         self.views = Views(table, self.clocks, self.out)
         self.hands = HandDriver(table, self.views, self.recorder, self.clocks, self._wake)
-        bots = {s: get_bot(seat.bot) for s, seat in enumerate(seating.seats) if seat.bot}
+        bots = {s: self.bot(seat.bot) for s, seat in enumerate(seating.seats) if seat.bot}
         self.auto = AutoPlay(self.hands, self.clocks, bots)
         #: Quick chat's budget, per seat (weimaque.server.wire.quickchat).
         self.chat_budget = RateLimiter(CHAT_BURST, CHAT_INTERVAL, max_keys=8)
@@ -155,9 +152,14 @@ class Room:
         return self.table.opts
 
     @property
-    def rules(self) -> RuleConfig:
-        """The rules its matches are played by."""
+    def rules(self) -> object | None:
+        """The game's rule object its matches are played by (its ``"table"`` capability's)."""
         return self.table.rules
+
+    def bot(self, spec: str) -> SeatBot:
+        """A bot of the room's game for its rules (``Game.bot``)."""
+        setup = self.table.setup
+        return setup.game.bot(spec, setup.variant, setup.options)
 
     @property
     def seats(self) -> list[Seat]:
@@ -175,14 +177,18 @@ class Room:
         return self.seating.conns
 
     @property
-    def match(self) -> Match:
-        """The match being played."""
-        return self.table.match
+    def match(self) -> Any:
+        """The match being played: the game's own object where its ``MatchPlay`` wraps one
+        (an adapter's ``match``), for tests and tools that know the game."""
+        play = self.table.match
+        return getattr(play, "match", play)
 
     @property
-    def state(self) -> GameState | None:
-        """The hand in progress, or None."""
-        return self.table.state
+    def state(self) -> Any:
+        """The hand in progress, or None: the game's own object where its ``Hand`` wraps one
+        (an adapter's ``state``), for tests and tools that know the game."""
+        hand = self.table.hand
+        return getattr(hand, "state", hand)
 
     @property
     def hand_number(self) -> int:
@@ -219,7 +225,7 @@ class Room:
         """Start the room's automatic play on the running loop, once."""
         self.auto.start()
 
-    async def play(self, seat: int, action: Action, auto: bool = True) -> bool:
+    async def play(self, seat: int, action: int | GameAction, auto: bool = True) -> bool:
         """Write and then apply a verified action of the seat that must decide; whether it was
         applied (``HandDriver.play``)."""
         return await self.hands.play(seat, action, auto)
@@ -349,7 +355,7 @@ class Room:
                         # Sitting back after watching: the player plays again, with what is
                         # left of the decision's clock.
                         s.autoplay = False
-                    if self.state is not None and not s.autoplay:
+                    if self.table.hand is not None and not s.autoplay:
                         self.table.attended.add(seat)
             if msg.name is not None:
                 self.seating.seat(seat).name = msg.name
@@ -383,7 +389,7 @@ class Room:
 
     def seat_of_player(self, player_id: str) -> SeatId | None:
         """The seat (or the 守醒's) a signed-in player holds here: at most one (§7.2)."""
-        ids: list[SeatId] = [*range(NUM_SEATS)]
+        ids: list[SeatId] = [*range(len(self.seats))]
         if self.shouxing is not None:
             ids.append("shouxing")
         for seat_id in ids:
@@ -412,21 +418,21 @@ class Room:
         if seat_id is None:
             raise self._fail("not_seated", "this connection holds no seat to leave", msg)
         people = [s for s, seat in enumerate(self.seats) if seat.kind == "human" and seat.taken]
-        alone = people == [seat_id] and not self.match.is_over()
-        if alone and isinstance(seat_id, int) and self.state is not None:
+        alone = people == [seat_id] and not self.table.is_over()
+        if alone and isinstance(seat_id, int) and self.table.hand is not None:
             # A player against bots leaves mid-hand: 托管 plays the hand out (it counts), and
             # the match ends with it (docs/protocol.md §2.4).
             self.hands.leave_after_hand(seat_id)
             self._answer_room(conn, msg.id)
             return
-        if self.state is not None:
+        if self.table.hand is not None:
             raise self._fail(
                 "hand_in_progress",
                 "a seat may be left only between hands; with other players at the table, "
                 "propose 解散 (dissolve) to end the match",
                 msg,
             )
-        if alone and self.match.hands:
+        if alone and self.table.records:
             self.hands.dissolve("leave")  # the match ends as it stands
         # Leaving revokes the token: no connection keeps it.
         self.hands.clear_seat(seat_id)
@@ -451,7 +457,7 @@ class Room:
         s.away = False
         if msg.on:
             s.ready = True
-        elif self.state is not None:
+        elif self.table.hand is not None:
             self.table.attended.add(seat)
         # 取消托管 gives the player the turn back with what is left of the decision's clock,
         # as a real table's timer keeps running (docs/protocol.md §3).
@@ -488,8 +494,9 @@ class Room:
             default = "守醒"
             self._check_invite(conn, msg)
         else:
-            if not 0 <= seat_id < NUM_SEATS:
-                raise self._fail("bad_seat", f"no seat {seat_id}; seats are 0, 1, 2", msg)
+            if not 0 <= seat_id < len(self.seats):
+                names = ", ".join(str(k) for k in range(len(self.seats)))
+                raise self._fail("bad_seat", f"no seat {seat_id}; seats are {names}", msg)
             seat = self.seats[seat_id]
             if seat.kind == "bot":
                 raise self._fail("bad_seat", f"seat {seat_id} is played by a bot", msg)
@@ -537,7 +544,7 @@ class Room:
         """
         if seat_id == "shouxing":
             seat = self.shouxing
-        elif isinstance(seat_id, int) and 0 <= seat_id < NUM_SEATS:
+        elif isinstance(seat_id, int) and 0 <= seat_id < len(self.seats):
             seat = self.seats[seat_id]
         else:
             seat = None
@@ -553,7 +560,7 @@ class Room:
         """The creator gives a person's seat to a server bot ``spec`` (checked by the caller: the
         seat is empty or its player has no open connection). Allowed mid-hand: the bot shows
         nothing to anyone. The seat's token stops working."""
-        bot = get_bot(spec)
+        bot = self.bot(spec)
         seat = self.seats[seat_id]
         held = seat.token is not None
         self.hands.clear_seat(seat_id)
@@ -591,7 +598,7 @@ class Room:
             return
         await self._write_act(conn, msg, seat, action)
 
-    def _write_act(self, conn: Conn, msg: Act, seat: int, action: Action) -> asyncio.Future[None]:
+    def _write_act(self, conn: Conn, msg: Act, seat: int, action: int) -> asyncio.Future[None]:
         """Write a checked action (``acting`` held); once it is written, answer and apply it.
 
         Done when the connection has its answer: the ``ack``, or ``storage_unavailable`` with
@@ -599,11 +606,12 @@ class Room:
         """
         loop = asyncio.get_running_loop()
         answered: asyncio.Future[None] = loop.create_future()
-        state = self.state
-        assert state is not None
-        before = len(state.actions)
+        hand, actions = self.table.hand, self.table.actions
+        assert hand is not None
+        before = len(actions)
+        text = str(self.table.game.action(action))
         try:
-            written = self.recorder.append(self.hand_number, state, seat, action)
+            written = self.recorder.append(self.hand_number, before, seat, text)
             assert written is not None
         except BaseException:
             self.hands.acting.release()
@@ -618,7 +626,11 @@ class Room:
                 elif failed is not None:
                     log.error("room %s: an action failed: %s", self.id, failed)
                     conn.send(self._fail("internal", "internal server error", msg).to_message())
-                elif self.state is state and len(state.actions) == before:
+                elif (
+                    self.table.hand is hand
+                    and self.table.actions is actions
+                    and len(actions) == before
+                ):
                     self._accept(conn, msg, seat, action)
                 else:  # dropped by a vote to 解散 meanwhile (its write removes the action)
                     conn.send(self._fail("no_hand", "the hand is over", msg).to_message())
@@ -630,13 +642,13 @@ class Room:
         on_loop(written, finish)
         return answered
 
-    def _check_act(self, conn: Conn, msg: Act) -> tuple[int, Action]:
+    def _check_act(self, conn: Conn, msg: Act) -> tuple[int, int]:
         """The seat and the action of an ``act`` the room accepts now (else ``ProtocolError``)."""
         seat = conn.seat
         if not isinstance(seat, int):
             raise self._fail("not_seated", "only a seated player may act", msg)
-        state = self.state
-        if state is None:
+        hand = self.table.hand
+        if hand is None:
             if msg.decision >= DECISION_SPAN:  # a hand's decision: that hand is over
                 raise self._fail(
                     "stale", f"decision {msg.decision} is gone; no hand is in progress", msg
@@ -655,36 +667,40 @@ class Room:
                 f"decision {msg.decision} is gone; seat {seat} is at decision {decision}",
                 msg,
             )
+        game = self.table.game
         try:
+            # By id or by its text form (docs/protocol.md §2.1).
             action = (
-                Action.from_id(msg.action)
+                game.action(msg.action).id
                 if isinstance(msg.action, int)
-                else Action.parse(msg.action)
+                else game.parse_action(msg.action).id
             )
-        except InvalidNotation as exc:
+        except WeimaqueError as exc:
             raise self._fail("bad_action", str(exc), msg) from exc
-        if seat not in state.to_act():
+        if seat not in hand.to_act():
             raise self._fail("not_your_turn", f"seat {seat} need not decide now", msg)
         try:
-            state.verify(seat, action)
-        except IllegalAction as exc:
+            hand.verify(seat, action)
+        except WeimaqueError as exc:
             raise self._fail("illegal_action", str(exc), msg) from exc
         return seat, action
 
-    def _accept(self, conn: Conn, msg: Act, seat: int, action: Action) -> None:
+    def _accept(self, conn: Conn, msg: Act, seat: int, action: int) -> None:
         """Answer an accepted (and, with a store, written) action, then apply it."""
         self.seating.seat(seat).autoplay = False
         self.table.attended.add(seat)
         # Accepted: said at once, the same whether or not a claim window will hold the events
         # (their ``events`` message, with ``re``, comes when this seat is settled; see .gate).
-        actor = messages.Actor(seat=seat, action=str(action), auto=False)
+        game = self.table.game
+        actor = messages.Actor(seat=seat, action=str(game.action(action)), auto=False)
         self.out.flush()  # older news first: the order of messages never changes
         # A 出 leaves the hand at once, and its card lies in the middle, whether or not a
         # window will hold what follows (the game's rule of what a seat is shown meanwhile).
-        state = self.state
+        hand = self.table.hand
+        extras = self.views.extras
         shown = None
-        if action.kind == "discard" and state is not None:
-            shown = answered_view(view_of(state, seat), action).to_json()
+        if extras is not None and extras.public_action(action) and hand is not None:
+            shown = game.answered(hand.view(seat), action).to_json()
         conn.send(messages.ack(msg.id, actor, shown))
         self.hands.apply(seat, action, auto=False, origin=conn, re=msg.id)
 
@@ -692,9 +708,9 @@ class Room:
         seat = conn.seat
         if not isinstance(seat, int):
             raise self._fail("not_seated", "only a seated player may start the next hand", msg)
-        if self.match.is_over():
+        if self.table.is_over():
             raise self._fail("match_over", "the match is over", msg)
-        if self.state is not None:
+        if self.table.hand is not None:
             raise self._fail("hand_in_progress", "the hand is not over", msg)
         self.seats[seat].ready = True
         if not self.hands.maybe_deal(conn, msg.id):
@@ -708,7 +724,7 @@ class Room:
         seat = conn.seat
         if not isinstance(seat, int):
             raise self._fail("not_seated", "only a seated player may propose to 解散", msg)
-        if self.match.is_over():
+        if self.table.is_over():
             raise self._fail("match_over", "the match is over", msg)
         if self.table.vote is not None:
             raise self._fail(
@@ -725,7 +741,7 @@ class Room:
                 msg,
                 retry_after=wait,
             )
-        self.table.vote = DissolveVote.open(seat, now, seconds)
+        self.table.vote = DissolveVote.open(seat, now, seconds, self.table.shape.seats)
         self.hands.settle_vote()
         self._answer_room(conn, msg.id)
 
@@ -747,7 +763,7 @@ class Room:
         seat = conn.seat if conn.seat is not None else conn.held
         if seat is None:
             raise self._fail("not_seated", "only a seated player chooses 再来一局", msg)
-        if not self.match.is_over():
+        if not self.table.is_over():
             raise self._fail("match_not_over", "再来一局 is chosen once the match is over", msg)
         if self.table.rematch is None:
             seconds = self.opts.vote_seconds

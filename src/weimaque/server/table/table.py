@@ -13,14 +13,14 @@ import random
 import secrets
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from weimaque.game.state import GameState
-from weimaque.match import Match
-from weimaque.rules.config import RuleConfig
-from weimaque.rules.registry import overrides_of
+from weimaque.errors import WeimaqueError
+from weimaque.games.protocol import Game, Hand, MatchPlay, TableExtras, TableShape
+from weimaque.games.registry import get_game
 from weimaque.server.table.clocks import timed
-from weimaque.server.table.options import DEFAULT_TURN_SECONDS, RoomOptions
+from weimaque.server.table.options import DEFAULT_TURN_SECONDS, RoomError, RoomOptions
 from weimaque.server.table.seats import Seating
 from weimaque.server.table.votes import Rematch, Vote
 from weimaque.server.wire.messages import Timer
@@ -33,19 +33,90 @@ Status = Literal["waiting", "playing", "between_hands", "over"]
 DECISION_SPAN: Final = 10_000
 
 
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """What a room plays, through the game seam (``weimaque.games``, docs/new-game.md): its game,
+    preset and options, the table's shape, and the game's ``"table"`` capability with its rule
+    object where the game has it."""
+
+    game: Game
+    variant: str
+    options: dict[str, Any]
+    shape: TableShape
+    extras: TableExtras | None
+    rules: object | None
+
+    @staticmethod
+    def of(opts: RoomOptions) -> Setup:
+        """The setup of a room's options; ``RoomError`` ``bad_options`` quoting a bad preset or
+        option, ``bad_bots`` a bot the game does not offer."""
+        game = get_game(opts.game)
+        options = dict(opts.options)
+        extras = game if isinstance(game, TableExtras) else None
+        try:
+            # The game's own rule object first: its errors name the rule (RULES §7.3).
+            rules = None if extras is None else extras.table_rules(opts.preset, options)
+            variant = game.schema.variant(opts.preset).id
+            game.schema.validate(options)
+            shape = game.shape(variant, options)
+        except WeimaqueError as exc:
+            raise RoomError("bad_options", str(exc)) from exc
+        for seat, spec in opts.bots.items():
+            if not 0 <= seat < shape.seats:
+                raise RoomError("bad_bots", f"no seat {seat} at a table of {shape.seats}")
+            try:
+                game.bot(spec, variant, options)
+            except WeimaqueError as exc:
+                raise RoomError("bad_bots", f"seat {seat}: {exc}") from exc
+        return Setup(game, variant, options, shape, extras, rules)
+
+    def new_match(self, seed: int) -> MatchPlay:
+        """A fresh match of the room's game and rules."""
+        return self.game.new_match(self.variant, self.options, seed)
+
+    def rules_info(self) -> dict[str, Any]:
+        """RoomInfo's ``rules``: id, name and the options changed from the preset."""
+        if self.extras is not None:
+            return self.extras.rules_info(self.rules)
+        variant = self.game.schema.variant(self.variant)
+        return {"id": variant.id, "name": variant.names.zh, "overrides": self.options}
+
+    def extra_viewers(self) -> tuple[str, ...]:
+        """Viewers beyond the seats and the public (偎麻雀's 守醒)."""
+        return () if self.extras is None else self.extras.extra_viewers(self.rules)
+
+    def match_hands(self) -> int | None:
+        """The hands of a match, where the rules count them (``match_hands``)."""
+        value = self.options.get("match_hands")
+        if value is None:
+            value = self.game.schema.variant(self.variant).options.get("match_hands")
+        if value is None:
+            for spec in self.game.schema.options:
+                if spec.key == "match_hands":
+                    value = spec.default
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
 def hand_summary(
     number: int, record: dict[str, Any], room_id: str, match: int = 1
 ) -> dict[str, Any]:
     """The summary of a finished hand (no deal, no actions): hand ``number`` of the room, played
     in its match ``match``."""
     result = record.get("result") or {}
+    settlement = record.get("settlement") or {}
+    # A game without the "table" capability: its winners are in the settlement the table keeps.
+    winners = settlement.get("winners") if isinstance(settlement, dict) else None
+    if isinstance(winners, list):
+        winner = winners[0] if winners else None
+    else:
+        winner = result.get("winner") if isinstance(result, dict) else None
     return {
         "number": number,
         "match": match,
-        "dealer": record["dealer"],
-        "winner": result.get("winner"),
-        "total": result.get("total", 0),
-        "chou": result.get("winner") is None,
+        "dealer": record.get("dealer"),
+        "winner": winner,
+        "total": result.get("total", 0) if isinstance(result, dict) else 0,
+        "chou": winner is None,
         "settlement": record.get("settlement"),
         "record_url": f"/api/rooms/{room_id}/hands/{number}",
         "code": record.get("replay_code"),
@@ -53,13 +124,19 @@ def hand_summary(
 
 
 class Table:
-    """A table of three seats playing matches one after another (RULES §8.6): its state."""
+    """A table of a game's seats playing matches one after another (RULES §8.6): its state.
+
+    The match is the game's ``MatchPlay`` and the hand in progress its ``Hand``
+    (``weimaque.games.protocol``); the table keeps what the seam leaves to a platform: the
+    records of the match's finished hands, the actions of the hand in progress, a match ended
+    early.
+    """
 
     def __init__(
         self,
         room_id: str,
         opts: RoomOptions,
-        rules: RuleConfig,
+        setup: Setup,
         seed: int,
         seating: Seating,
         created: float | None = None,
@@ -67,11 +144,22 @@ class Table:
         """A table with a fresh match of ``seed``."""
         self.id = room_id
         self.opts = opts
-        self.rules = rules
+        self.setup = setup
+        self.game: Game = setup.game
+        self.shape = setup.shape
+        #: The game's rule object (its ``"table"`` capability's), or None.
+        self.rules = setup.rules
         self.seed = seed
         self.seating = seating
         self.created = created if created is not None else time.time()
-        self.match = Match.new(rules, seed)
+        self.match: MatchPlay = setup.new_match(seed)
+        #: The hand in progress, and the (seat, action id) taken in it so far.
+        self.hand: Hand | None = None
+        self.actions: list[tuple[int, int]] = []
+        #: The records of the current match's finished hands, in order.
+        self.records: list[dict[str, Any]] = []
+        #: The current match was ended before its end (a 解散, a room closed idle).
+        self.ended_early = False
         #: Where the bots' choices come from (one stream per match).
         self.rng = random.Random(f"{seed}:bots")
         #: The room's clock (monotonic seconds); a test may give a room a clock of its own.
@@ -91,7 +179,7 @@ class Table:
         self.refused: dict[int, float] = {}
         #: The ``hand_end`` payload of the last finished hand, and that hand, until the next deal.
         self.last_hand: dict[str, Any] | None = None
-        self.last_state: GameState | None = None
+        self.last_state: Hand | None = None
         #: When the last hand ended (a table of bots deals the next after its bot delay).
         self.between_since = self.clock()
         #: Between hands: when the countdown deals the next hand (None: no countdown runs).
@@ -118,9 +206,21 @@ class Table:
     # ----------------------------------------------------------------- state
 
     @property
-    def state(self) -> GameState | None:
+    def state(self) -> Hand | None:
         """The hand in progress, or None."""
-        return self.match.current
+        return self.hand
+
+    def is_over(self) -> bool:
+        """Whether the current match is over (played out, or ended early)."""
+        return self.ended_early or self.match.is_over()
+
+    def scores(self) -> list[int]:
+        """Each seat's points in the current match."""
+        return list(self.match.ledger().seats)
+
+    def ledger(self) -> dict[str, Any]:
+        """The current match's accounts as JSON (``Ledger.to_json``)."""
+        return self.match.ledger().to_json()
 
     @property
     def hand_number(self) -> int:
@@ -128,8 +228,8 @@ class Table:
 
         Hands are numbered across the room's matches, so a number names one hand for good.
         """
-        played = len(self.archive) + len(self.match.hands)
-        return played + (1 if self.match.current is not None else 0)
+        played = len(self.archive) + len(self.records)
+        return played + (1 if self.hand is not None else 0)
 
     @property
     def hand_key(self) -> int:
@@ -148,11 +248,11 @@ class Table:
     @property
     def status(self) -> Status:
         """waiting, playing, between_hands or over."""
-        if self.match.current is not None:
+        if self.hand is not None:
             return "playing"
-        if self.match.is_over():
+        if self.is_over():
             return "over"
-        return "between_hands" if self.match.hands else "waiting"
+        return "between_hands" if self.records else "waiting"
 
     @property
     def turn_seconds(self) -> int | None:
@@ -191,9 +291,9 @@ class Table:
     def rest_deadline(self) -> float | None:
         """When a resting room's match is closed as it stands (None: it is not resting, or
         has no match under way to close)."""
-        if self.empty_since is None or self.match.is_over():
+        if self.empty_since is None or self.is_over():
             return None
-        if not self.match.hands and self.match.current is None:
+        if not self.records and self.hand is None:
             return None  # nothing dealt yet: the seats are freed instead (§7)
         return self.empty_since + self.rest_seconds
 
@@ -228,12 +328,10 @@ class Table:
         sx = self.seating.shouxing
         return {
             "room_id": self.id,
+            "game": self.game.info.id,
+            "variant": self.setup.variant,
             "status": self.status,
-            "rules": {
-                "id": self.rules.id,
-                "name": self.rules.name,
-                "overrides": overrides_of(self.rules),
-            },
+            "rules": self.setup.rules_info(),
             "seats": seats,
             "shouxing": None
             if sx is None
@@ -256,9 +354,9 @@ class Table:
             "next_seconds": self.opts.next_seconds,
             "vote_seconds": self.opts.vote_seconds,
             "hand_number": self.hand_number,
-            "hands_played": len(self.match.hands),
-            "match_hands": self.rules.match_hands,
-            "match_over": self.match.is_over(),
+            "hands_played": len(self.records),
+            "match_hands": self.setup.match_hands(),
+            "match_over": self.is_over(),
             "match_number": self.match_number,
             "first_hand": self.first_hand,
             "dissolved": self.dissolved,
@@ -312,14 +410,12 @@ class Table:
     def summaries(self) -> list[dict[str, Any]]:
         """Summaries of the current match's finished hands (numbered room-wide)."""
         first, match = self.first_hand, self.match_number
-        return [
-            hand_summary(first + n, rec, self.id, match) for n, rec in enumerate(self.match.hands)
-        ]
+        return [hand_summary(first + n, rec, self.id, match) for n, rec in enumerate(self.records)]
 
     def all_summaries(self) -> list[dict[str, Any]]:
         """Summaries of every finished hand of the room, each with its match's number."""
         done = [(m, rec) for m, rec in self.archive]
-        done += [(self.match_number, rec) for rec in self.match.hands]
+        done += [(self.match_number, rec) for rec in self.records]
         return [hand_summary(n, rec, self.id, m) for n, (m, rec) in enumerate(done, 1)]
 
     def hand_record(self, number: int) -> tuple[int, dict[str, Any]] | None:
@@ -327,33 +423,58 @@ class Table:
         if 1 <= number <= len(self.archive):
             return self.archive[number - 1]
         index = number - self.first_hand
-        if 0 <= index < len(self.match.hands):
-            return self.match_number, self.match.hands[index]
+        if 0 <= index < len(self.records):
+            return self.match_number, self.records[index]
         return None
 
     def match_info(self) -> dict[str, Any]:
         """Match totals for snapshots."""
         return {
             "number": self.match_number,
-            "scores": list(self.match.scores),
-            "ledger": self.match.ledger(),
-            "hands_played": len(self.match.hands),
-            "match_hands": self.rules.match_hands,
-            "over": self.match.is_over(),
+            "scores": self.scores(),
+            "ledger": self.ledger(),
+            "hands_played": len(self.records),
+            "match_hands": self.setup.match_hands(),
+            "over": self.is_over(),
             "dissolved": self.dissolved,
             "hands": self.summaries(),
         }
 
+    def match_record(self) -> dict[str, Any]:
+        """The current match's record: its game (where not the default), rules, seed, finished
+        hands and accounts, as ``wmq verify`` reads it (docs/fairness.md)."""
+        extras = self.setup.extras
+        summary = {} if extras is None else extras.match_summary(self.match)
+        info = self.setup.rules_info()
+        out: dict[str, Any] = {}
+        if "version" in summary:
+            out["version"] = summary["version"]
+        if extras is None:
+            out["game"] = self.game.info.id
+        out |= {
+            "rules": info["id"],
+            "overrides": info["overrides"],
+            "seed": self.seed,
+            "hands": list(self.records),
+            "final_pool_share": summary.get("final_pool_share"),
+            "ledger": self.ledger(),
+        }
+        if self.ended_early:
+            out["ended_early"] = True
+        return out
+
     def next_match(self) -> None:
         """再来一局: the finished match's hands go to the archive, and a fresh match begins with the
         same rules and a new seed (the OS CSPRNG's, or derived from a practice room's seed)."""
-        self.archive.extend((self.match_number, rec) for rec in self.match.hands)
+        self.archive.extend((self.match_number, rec) for rec in self.records)
         self.match_number += 1
         if self.opts.seed is None:
             self.seed = secrets.randbits(63)
         else:
             self.seed = random.Random(f"{self.opts.seed}:match:{self.match_number}").getrandbits(63)
-        self.match = Match.new(self.rules, self.seed)
+        self.match = self.setup.new_match(self.seed)
+        self.hand, self.actions, self.records = None, [], []
+        self.ended_early = False
         self.rng = random.Random(f"{self.seed}:bots")
         self.dissolved = self.closing = False
         self.ended_by = None

@@ -1,30 +1,21 @@
 """What each connection is sent: snapshots, event batches, welcomes and room broadcasts.
 
-Every message about the hand is built from ``observation(state, viewer)`` and
-``event.view(viewer)`` only (RULES §2.1, §4.3), with viewer = the seat, ``"shouxing"`` or
-``"public"``.
+Every message about the hand is built from the game's per-viewer ``Hand.view(viewer)`` and
+``event.view(viewer)`` only (``weimaque.games``; RULES §2.1, §4.3), with viewer = the seat,
+``"public"`` or one of the game's extra viewers (偎麻雀's ``"shouxing"``); the figures and hints a
+game adds beside a view come from that view alone (its ``"table"`` capability).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from weimaque.game.actions import Action
-from weimaque.game.events import Event, Viewer, Won
-from weimaque.game.observation import (
-    Observation,
-    answered_view,
-    observation,
-    settled,
-    view_of,
-)
-from weimaque.game.record import start_from_record
-from weimaque.game.state import NUM_SEATS, GameState
-from weimaque.match import Settlement
+from weimaque.games.protocol import Game, GameEvent, Hand, TableExtras, View
+from weimaque.games.registry import get_game
 from weimaque.server.table.broadcast import Broadcaster
 from weimaque.server.table.clocks import DecisionClocks
-from weimaque.server.table.gate import Gate, viewers
-from weimaque.server.table.numbers import HintCache, breakdown_json, hints, table_xi
+from weimaque.server.table.gate import Gate, Viewer, seen_by
+from weimaque.server.table.options import DEFAULT_GAME
 from weimaque.server.table.seats import Conn
 from weimaque.server.table.table import DECISION_SPAN, Table
 from weimaque.server.wire import messages
@@ -32,33 +23,23 @@ from weimaque.server.wire.common import SeatId
 from weimaque.server.wire.messages import Actor, LegalAction, Timer, ViewFields
 
 
-def replay_steps(record: dict[str, Any]) -> list[dict[str, Any]]:
-    """A finished hand as steps: each action with its events, the full view after it and the
-    numbers as they stood then (明息 of each seat; ``observation.scores`` holds the match scores
-    before the hand, the last step adds what the hand paid)."""
-    state = start_from_record(record)
-
-    def step(action: str | None, seat: int | None, events: list[Event]) -> dict[str, Any]:
-        view = view_of(state, "all")
-        return {
-            "action": action,
-            "seat": seat,
-            "events": [v for e in events if (v := e.view("all")) is not None],
-            "observation": view.to_json(),
-            "numbers": table_xi(view, state.rules),
-        }
-
-    steps = [step(None, None, list(state.events))]
-    for seat, text in record["actions"]:
-        events = state.apply(int(seat), Action.parse(text))
-        steps.append(step(text, int(seat), events))
-    if state.result is not None and state.result.breakdown is not None:
-        steps[-1]["breakdown"] = breakdown_json(state.result.breakdown)
+def replay_steps(record: dict[str, Any], game: Game | None = None) -> list[dict[str, Any]]:
+    """A finished hand of ``game`` (default: the one its record names, else the default game) as
+    steps for replay, as the game's ``"table"`` capability makes them (``TableExtras.steps``);
+    one step per action otherwise: the action alone, the record holding the rest."""
+    if game is None:
+        named = record.get("game")
+        game = get_game(named if isinstance(named, str) else DEFAULT_GAME)
+    if isinstance(game, TableExtras):
+        return game.steps(record)
+    actions = record.get("actions") or []
+    steps: list[dict[str, Any]] = [{"action": None, "seat": None}]
+    steps += [{"action": str(text), "seat": int(seat)} for seat, text in actions]
     steps[-1]["settlement"] = record.get("settlement")
     return steps
 
 
-ViewCache = dict[Viewer, tuple[Observation | None, dict[str, Any] | None, dict[str, Any] | None]]
+ViewCache = dict[Viewer, tuple[View | None, dict[str, Any] | None, dict[str, Any] | None]]
 
 
 class Views:
@@ -71,16 +52,21 @@ class Views:
         self.clocks = clocks
         self.out = out
         #: Viewers waiting for a claim window to close (docs/protocol.md §2.3; :mod:`.gate`).
-        self.gate = Gate()
+        self.gate = self._gate()
         #: Per viewer: (events counted, how many of them it sees), for the ``from`` field.
         self.counted: dict[Viewer, tuple[int, int]] = {}
-        self.hint_cache = HintCache()
+        #: The game's ``"table"`` capability (figures beside a view, hints), if it has one.
+        self.extras = table.game if isinstance(table.game, TableExtras) else None
+        self.hint_cache = None if self.extras is None else self.extras.hint_cache()
 
     def reset(self) -> Gate:
         """The hand is gone (a 解散, a new match): nothing held, nothing counted; the old gate."""
-        gate, self.gate = self.gate, Gate()
+        gate, self.gate = self.gate, self._gate()
         self.counted.clear()
         return gate
+
+    def _gate(self) -> Gate:
+        return Gate(self.table.shape.seats, self.table.setup.extra_viewers())
 
     @staticmethod
     def viewer_of(conn: Conn) -> Viewer:
@@ -97,16 +83,18 @@ class Views:
             return None  # decided for the seat: no clock is shown
         return self.clocks.timer(seat)
 
-    def _turn_timer(self, shown: GameState | None) -> Timer | None:
-        """The clock of the seat that must 出, shown to every viewer (docs/protocol.md §3).
+    def _turn_timer(self, shown: Hand | None) -> Timer | None:
+        """The clock of the one seat whose turn it is, shown to every viewer (docs/protocol.md
+        §3).
 
-        Whose turn it is to 出 is public (RULES §3); in a claim window no clock is shown to
-        others, since who may claim is not (§2.3 of the protocol).
+        Whose turn it is to 出 is public (RULES §3); in a claim window (``Hand.in_window``) no
+        clock is shown to others, since who may claim is not (§2.3 of the protocol).
         """
-        state = self.table.state
-        if state is None or shown is not state or state.phase != "discard":
+        hand = self.table.hand
+        if hand is None or shown is not hand or hand.in_window():
             return None
-        return self._timer(state.turn)
+        to_act = hand.to_act()
+        return self._timer(to_act[0]) if len(to_act) == 1 else None
 
     def _decision(self, viewer: Viewer, seen: int) -> int | None:
         """The decision number of a view of the hand in progress (docs/protocol.md §2.2).
@@ -116,47 +104,49 @@ class Views:
         (no other seat's hidden answer in a claim window counts, §2.3). It grows with each of
         the viewer's decisions, since each ends with an action of its own.
         """
-        state = self.table.state
-        if state is None:
+        if self.table.hand is None:
             return None
-        own = 0 if not isinstance(viewer, int) else sum(1 for s, _ in state.actions if s == viewer)
+        actions = self.table.actions
+        own = 0 if not isinstance(viewer, int) else sum(1 for s, _ in actions if s == viewer)
         return self.table.hand_key * DECISION_SPAN + seen + own
 
     def decision_of(self, viewer: Viewer) -> int | None:
         """The decision number the viewer's views show now (None between hands)."""
-        state = self.table.state
-        if state is None:
+        hand = self.table.hand
+        if hand is None:
             return None
         held = self.gate.waiting(viewer)
-        upto = len(state.events) if held is None else NUM_SEATS if held.upto is None else held.upto
+        seats = self.table.shape.seats
+        upto = len(hand.events()) if held is None else seats if held.upto is None else held.upto
         return self._decision(viewer, self._visible_before(viewer, upto))
 
     def _legal(self, seat: SeatId | None) -> list[LegalAction]:
-        state = self.table.state
-        if state is None or not isinstance(seat, int):
+        hand = self.table.hand
+        if hand is None or not isinstance(seat, int):
             return []
-        return [{"text": str(a), "id": a.id} for a in state.legal_actions(seat)]
+        action = self.table.game.action
+        return [{"text": str(action(i)), "id": i} for i in hand.legal_actions(seat)]
 
     def _view_fields(
-        self, conn: Conn, shown: GameState | None = None, cache: ViewCache | None = None
+        self, conn: Conn, shown: Hand | None = None, cache: ViewCache | None = None
     ) -> ViewFields:
         """Observation, legal actions, timer, 息 numbers and (when asked for) 听 hints.
 
         ``shown`` is the hand to show (default: the one in progress); ``cache`` shares the
         per-viewer parts between the connections of one broadcast.
         """
-        state = self.table.state
+        state = self.table.hand
         shown = state if shown is None else shown
         seat = conn.seat
         viewer = self.viewer_of(conn)
         if cache is None:
             cache = {}
         if viewer not in cache:
-            view = None if shown is None else view_of(shown, viewer)
+            view = None if shown is None else shown.view(seen_by(viewer))
             cache[viewer] = (
                 view,
                 None if view is None else view.to_json(),
-                None if view is None else table_xi(view, self.table.rules),
+                None if view is None else self._figures(view),
             )
         view, obs, numbers = cache[viewer]
         legal = self._legal(seat) if state is not None else []
@@ -168,14 +158,25 @@ class Views:
             "turn_timer": self._turn_timer(shown),
             "numbers": numbers,
         }
-        if conn.hints and isinstance(seat, int) and view is not None and shown is state:
-            fields["hints"] = hints(view, self.table.rules, self.hint_cache)
+        extras = self.extras
+        if (
+            conn.hints
+            and extras is not None
+            and isinstance(seat, int)
+            and view is not None
+            and shown is state
+        ):
+            fields["hints"] = extras.hints(view, self.table.rules, self.hint_cache)
         return fields
 
-    def _displayed(self) -> GameState | None:
+    def _figures(self, view: View) -> dict[str, Any] | None:
+        """The figures the game shows beside a view (偎麻雀's 息), if it shows any."""
+        return None if self.extras is None else self.extras.figures(view, self.table.rules)
+
+    def _displayed(self) -> Hand | None:
         """The hand shown in a snapshot: the one in progress, or the last one finished."""
-        if self.table.state is not None:
-            return self.table.state
+        if self.table.hand is not None:
+            return self.table.hand
         return self.table.last_state
 
     def snapshot(self, conn: Conn, re: Any = None) -> messages.Snapshot:
@@ -183,24 +184,25 @@ class Views:
         viewer = self.viewer_of(conn)
         shown = self._displayed()
         fields = self._view_fields(conn, shown)
-        events = [] if shown is None else shown.events
-        held = None if self.table.state is None else self.gate.waiting(viewer)
+        events: tuple[GameEvent, ...] = () if shown is None else shown.events()
+        held = None if self.table.hand is None else self.gate.waiting(viewer)
         if held is not None:
             # Waiting for a window to close: the position of its last delivery (see .gate).
-            events = events[: NUM_SEATS if held.upto is None else held.upto]
+            events = events[: self.table.shape.seats if held.upto is None else held.upto]
             view = held.view
             answer = next((a for s, a, _ in held.actors if s == viewer), None)
-            if view is not None and view.legal_actions and answer is not None:
+            if view is not None and _legal_texts(view) and answer is not None:
                 # The viewer has answered the decision shown: as far as it knows, its answer.
-                view = answered_view(view, answer)
-            legal = () if view is None else view.legal_actions
+                view = self.table.game.answered(view, answer)
+            legal = [] if view is None else _legal_texts(view)
+            parse = self.table.game.parse_action
             fields = {
                 "observation": None if view is None else view.to_json(),
-                "legal_actions": [{"text": t, "id": Action.parse(t).id} for t in legal],
+                "legal_actions": [{"text": t, "id": parse(t).id} for t in legal],
                 "to_act": bool(legal),
                 "timer": None,
                 "turn_timer": None,
-                "numbers": None if view is None else table_xi(view, self.table.rules),
+                "numbers": None if view is None else self._figures(view),
             }
         history = [v for e in events if (v := e.view(viewer)) is not None]
         return messages.snapshot(
@@ -212,8 +214,8 @@ class Views:
             decision=self._decision(viewer, len(history)),
             history=history,
             match=self.table.match_info(),
-            last_hand=self.table.last_hand if self.table.state is None else None,
-            commitment=self.table.deal_commitment if self.table.state is not None else None,
+            last_hand=self.table.last_hand if self.table.hand is None else None,
+            commitment=self.table.deal_commitment if self.table.hand is not None else None,
         )
 
     def _you(self, conn: Conn) -> messages.You:
@@ -252,9 +254,9 @@ class Views:
 
     def send_deal(self, origin: Conn | None, re: Any) -> None:
         """A new hand: a snapshot to each connection, except those a deal window holds."""
-        state = self.table.state
-        assert state is not None
-        held = self.gate.dealt(state, self.seating.shouxing is not None)
+        hand = self.table.hand
+        assert hand is not None
+        held = self.gate.dealt(hand)
         self.counted.clear()
         for conn in list(self.seating.conns):
             reply = re if conn is origin else None
@@ -266,14 +268,14 @@ class Views:
 
     def send_events(
         self,
-        new: list[Event],
+        new: tuple[GameEvent, ...],
         first: int,
         seat: int,
-        action: Action,
+        action: int,
         auto: bool,
         origin: Conn | None,
         re: Any,
-        before: GameState | None = None,
+        before: Hand | None = None,
     ) -> None:
         """Send each connection what it may see of the events ``new`` of one action.
 
@@ -284,20 +286,24 @@ class Views:
         table's news is built. Anything that changes the room or sends to it flushes first, so
         the order of messages never changes.
         """
-        state = self.table.state
-        assert state is not None
+        hand = self.table.hand
+        assert hand is not None
         gate = self.gate
         act = (seat, action, auto)
         if before is not None:
-            gate.after_action(before, state, first, act, self.seating.shouxing is not None)
+            gate.after_action(before, hand, first, act)
         groups: dict[Viewer, list[Conn]] = {}
         for conn in list(self.seating.conns):
             groups.setdefault(self.viewer_of(conn), []).append(conn)
-        if origin is not None and re is not None and not settled(state, self.viewer_of(origin)):
+        settled = hand.settled
+        if origin is not None and re is not None and not settled(seen_by(self.viewer_of(origin))):
             gate.replies[origin] = re
         plan: list[tuple[Conn, Any, list[dict[str, Any]], int, Actor | None]] = []
-        for viewer in viewers(state, self.seating.shouxing is not None):
-            if not settled(state, viewer):
+        all_events: tuple[GameEvent, ...] | None = None
+        public = self.extras.public_action if self.extras is not None else None
+        text = self.table.game.action
+        for viewer in gate.viewers:
+            if not settled(seen_by(viewer)):
                 continue
             held = gate.release(viewer)
             conns = groups.get(viewer, [])
@@ -309,7 +315,9 @@ class Views:
             start, actors = (first, [act]) if held is None else (held.upto or 0, held.actors)
             if not conns:
                 continue
-            views = [v for e in state.events[start:] if (v := e.view(viewer)) is not None]
+            if all_events is None:
+                all_events = hand.events()
+            views = [v for e in all_events[start:] if (v := e.view(viewer)) is not None]
             # Count only what this viewer saw: a gap would betray a hidden event, such as
             # another seat's declined 胡 (RULES §3.1.5).
             seen = self._visible_before(viewer, start)
@@ -319,9 +327,9 @@ class Views:
                     continue
                 actor: Actor | None = next(
                     (
-                        Actor(seat=s, action=str(a), auto=au)
+                        Actor(seat=s, action=str(text(a)), auto=au)
                         for s, a, au in actors
-                        if s == conn.seat or a.kind == "discard"
+                        if s == conn.seat or (public is not None and public(a))
                     ),
                     None,
                 )
@@ -329,7 +337,7 @@ class Views:
                 if reply is None and conn is origin:
                     reply = re
                 plan.append((conn, reply, views, seen, actor))
-        hand = self.table.hand_number
+        number = self.table.hand_number
         cache: ViewCache = {}
         shared: dict[Any, messages.Events] = {}
 
@@ -347,7 +355,7 @@ class Views:
                 found = messages.events(
                     reply,
                     self._view_fields(conn, cache=cache),
-                    hand_number=hand,
+                    hand_number=number,
                     decision=self._decision(self.viewer_of(conn), seen + len(views)),
                     first=seen,
                     events=views,
@@ -373,64 +381,49 @@ class Views:
 
     def _visible_before(self, viewer: Viewer, upto: int) -> int:
         """How many of the hand's first ``upto`` events ``viewer`` sees (counted incrementally)."""
-        state = self.table.state
-        assert state is not None
+        hand = self.table.hand
+        assert hand is not None
         done, count = self.counted.get(viewer, (0, 0))
         if done > upto:
             done, count = 0, 0
-        count += sum(1 for e in state.events[done:upto] if e.view(viewer) is not None)
+        if upto > done:
+            count += sum(1 for e in hand.events()[done:upto] if e.view(viewer) is not None)
         self.counted[viewer] = (upto, count)
         return count
 
-    def hand_end(self, number: int, state: GameState, settlement: Settlement) -> dict[str, Any]:
-        r = state.result
-        assert r is not None
-        won = next((e for e in reversed(state.events) if isinstance(e, Won)), None)
-        shown = observation(state, "all")
+    def hand_end(self, number: int, hand: Hand, deltas: tuple[int, ...]) -> dict[str, Any]:
+        """The ``hand_end`` payload of a finished hand the match has booked (``deltas``: what
+        each seat's account changed by): the game's own end where it has one (its ``"table"``
+        capability), else its outcome, the all-seeing view and the change of each seat."""
+        table = self.table
+        if self.extras is not None:
+            extra = self.extras.hand_end(hand, table.match)
+        else:
+            outcome = hand.outcome()
+            extra = {
+                "result": None if outcome is None else outcome.to_json(),
+                "view": hand.view("all").to_json(),
+                "settlement": {
+                    "seats": list(deltas),
+                    "winners": [] if outcome is None else list(outcome.winners),
+                },
+            }
+        final_share = extra.pop("final_pool_share", None)
         return {
             "hand_number": number,
-            "result": {
-                "winner": r.winner,
-                "chou": r.chou,
-                "card": None if won is None else won.view("public")["card"],
-                "source": r.source,
-                "origin": r.origin,
-                "from": self._card_from(state) if won is not None else None,
-                "deal_pattern": r.deal_pattern,
-                "total": 0 if r.breakdown is None else r.breakdown.total,
-                "hand": None if won is None else won.view("public")["hand"],
-                # RULES §8.1: a hand ends 臭 when a draw is needed and the stock is empty.
-                "chou_reason": "stock_empty" if r.chou else None,
-            },
-            # Every seat's cards face up, as the table turns them over at the end.
-            "hands": shown["hands"],
-            "melds": shown["melds"],
-            "dead": shown["dead"],
-            "breakdown": None if r.breakdown is None else breakdown_json(r.breakdown),
-            "settlement": settlement.to_dict(),
-            "ledger": self.table.match.ledger(),
-            "scores": list(self.table.match.scores),
-            "final_pool_share": None
-            if self.table.match.final_share is None
-            else list(self.table.match.final_share),
-            "match_over": self.table.match.is_over(),
-            "record_url": f"/api/rooms/{self.table.id}/hands/{number}",
+            **extra,
+            "ledger": table.ledger(),
+            "scores": table.scores(),
+            "final_pool_share": final_share,
+            "match_over": table.is_over(),
+            "record_url": f"/api/rooms/{table.id}/hands/{number}",
         }
 
-    @staticmethod
-    def _card_from(state: GameState) -> int | None:
-        """The seat that turned up or discarded the winning card (the winner on a 自摸)."""
-        for e in reversed(state.events):
-            if isinstance(e, Won):
-                continue
-            if getattr(e, "card", None) is not None and e.kind in (
-                "drew",
-                "discard",
-                "release",
-                "wei",
-            ):
-                return e.seat
-        return None
+
+def _legal_texts(view: View) -> list[str]:
+    """The legal actions a view shows, as text (its JSON's ``legal_actions``)."""
+    legal = view.to_json().get("legal_actions")
+    return [str(t) for t in legal] if isinstance(legal, list) else []
 
 
 __all__ = ["Views", "replay_steps"]

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from weimaque.game.state import NUM_SEATS
 from weimaque.server.wire.common import SeatId
 
 
@@ -27,12 +26,12 @@ class Vote:
     deadline: float
     seconds: int
     #: Per seat: True (同意), False (拒绝) or None (not answered, or no person there).
-    answers: list[bool | None] = field(default_factory=lambda: [None] * NUM_SEATS)
+    answers: list[bool | None] = field(default_factory=list)
 
     @classmethod
-    def open(cls, by: int, now: float, seconds: int) -> Vote:
-        """The vote ``by`` proposes at ``now``, open ``seconds``."""
-        vote = cls(by, now + seconds, seconds)
+    def open(cls, by: int, now: float, seconds: int, seats: int) -> Vote:
+        """The vote ``by`` proposes at ``now`` at a table of ``seats`` seats, open ``seconds``."""
+        vote = cls(by, now + seconds, seconds, [None] * seats)
         vote.answers[by] = True
         return vote
 

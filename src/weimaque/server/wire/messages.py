@@ -138,11 +138,15 @@ class HandEnd(TypedDict):
     v: int
     type: Literal["hand_end"]
     hand_number: int
-    result: JSON
-    hands: list[str]
-    melds: list[list[JSON]]
-    dead: list[bool]
-    breakdown: JSON | None
+    result: JSON | None
+    #: A game's own end (偎麻雀's, through its ``"table"`` capability): every seat's cards face
+    #: up, their melds, the dead seats and the breakdown.
+    hands: NotRequired[list[str]]
+    melds: NotRequired[list[list[JSON]]]
+    dead: NotRequired[list[bool]]
+    breakdown: NotRequired[JSON | None]
+    #: A game without one: the all-seeing view of the finished hand (``Hand.view("all")``).
+    view: NotRequired[JSON]
     settlement: JSON
     ledger: JSON
     scores: list[int]
