@@ -9,9 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from weimaque.bots import get_bot
+from weimaque.bots.base import BotView
 from weimaque.errors import RuleConfigError
 from weimaque.game.state import HandResult
 from weimaque.games import get_game
+from weimaque.games.maque import MaqueMatch
 from weimaque.match import Match, final_adjustment, replay_match, seat_persons, settle
 from weimaque.rules import rules_with
 from weimaque.scoring import score
@@ -212,26 +215,34 @@ def test_v6_winner_deals_and_the_pool_share_among_four() -> None:
     assert total(match) == 0
 
 
+def play_match(match: Match, seed: int) -> list[int | None]:
+    """Play every hand of a match with the greedy bot at each seat; each hand's pool."""
+    bot = get_bot("greedy")
+    rng = random.Random(seed)
+    pools = []
+    while not match.is_over():
+        state = match.start_hand()
+        pools.append(state.pool)
+        while not state.is_terminal():
+            seat = state.current_player()
+            state.apply(seat, bot.act(BotView.of(state, seat), rng))
+        match.finish_hand()
+    return pools
+
+
 def test_v6_match_records_replay_and_the_seam_shows_the_persons() -> None:
-    game = get_game("maque")
-    options = {"shouxing": True, "shouxing_rotation": True, "match_hands": 4}
-    play = game.new_match("anxiang", options, seed=8)
-    rng = random.Random(8)
-    while not play.is_over():
-        hand = play.next_hand()
-        while not hand.is_terminal():
-            seat = rng.choice(hand.to_act())
-            hand.apply(
-                seat,
-                game.playout(hand, seat, rng)
-                if rng.random() < 0.8
-                else rng.choice(hand.legal_actions(seat)),
-            )  # type: ignore[attr-defined]
-        assert len(play.finish(hand)) == 3
-        ledger = play.ledger()
-        assert len(ledger.seats) == 4 and ledger.total == 0
-    match = play.match  # type: ignore[attr-defined]
+    """RULES §8.6.1: the match record replays to the per-person ledger, and the seam's MatchPlay
+    ledger shows the four persons (summing to zero with the pool)."""
+    rules = rules_with("anxiang", {"shouxing": True, "shouxing_rotation": True, "match_hands": 4})
+    match = Match.new(rules, 8)
+    play_match(match, 8)
     assert replay_match(match.record()).ledger() == match.ledger()
+    ledger = MaqueMatch(match).ledger()
+    assert ledger.seats == tuple(match.scores) and len(ledger.seats) == 4
+    assert ledger.total == 0
+    seam = get_game("maque").new_match("anxiang", {"shouxing": True, "shouxing_rotation": True})
+    hand = seam.next_hand()
+    assert len(hand.to_act()) >= 1 and len(seam.ledger().seats) == 4
 
 
 # ----------------------------------------------------------------------------- properties
@@ -277,3 +288,41 @@ def test_the_ledger_sums_to_zero_with_the_pool(
         assert len(match.scores) == (4 if rotation else players)
     assert match.is_over() and match.pool == 0
     assert total(match) == 0
+
+
+# ----------------------------------------------------------------------------- V4: choice with 留子
+
+CHOICE = "偎:七七七 偎:贰贰贰 吃:八九十 手:二二二三三三四四四柒 胡:柒"
+
+
+def test_v4_choice_with_the_liuzi() -> None:
+    """RULES §8.5.3, V4 'Choice with the 留子' (anxiang, 3 players, 1 等 = 80): §6.2 picks layout
+    A (二三四 ×3: 硬息 10, total 160); with ``liuzi_choice`` and a pool of 240, B (二二二 三三三
+    四四四: 硬息 20, total 70, 3 等) gives 2 × 70 + 240 = 380 > 320: B, the winner +380, pool
+    0; with a pool of 100, B gives 240 < 320: A."""
+    plain = rules_with("anxiang", {"liuzi": True, "deng_value": 80, "liuzi_when": "chou"})
+    choice = rules_with(
+        "anxiang", {"liuzi": True, "deng_value": 80, "liuzi_when": "chou", "liuzi_choice": True}
+    )
+    a = score(CHOICE, plain, pool=240)
+    assert (a.hard_xi, a.total) == (10, 160)
+    b = score(CHOICE, choice, pool=240)
+    assert (b.hard_xi, b.total) == (20, 70)
+    s = settle(HandResult(0, b), 0, 240, choice)
+    assert s.seats == (380, -70, -70) and s.pool == -240
+    assert score(CHOICE, choice, pool=100).total == 160
+    assert score(CHOICE, choice).total == 160  # no pool given: §6.2 as written
+
+
+def test_v4_choice_matches_record_the_pool_and_replay() -> None:
+    """A match under ``liuzi_choice`` gives each hand the pool its winner could take; the hand
+    records keep it, so the match replays to the same ledger."""
+    rules = rules_with(
+        "anxiang", {"liuzi": True, "deng_value": 3, "liuzi_choice": True, "match_hands": 4}
+    )
+    match = Match.new(rules, 2)
+    pools = play_match(match, 2)
+    assert pools[0] == 2 + 1 + 1  # the first hand's stakes (RULES §8.5.1, "deal")
+    assert all(isinstance(p, int) for p in pools)
+    assert all("pool" in h for h in match.record()["hands"])
+    assert replay_match(match.record()).ledger() == match.ledger()

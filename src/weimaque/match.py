@@ -17,6 +17,7 @@ from weimaque.game.record import MAX_NUMBER, check_hand_record, hand_record, rep
 from weimaque.game.state import GameState, HandResult, xiajia
 from weimaque.rules.config import RuleConfig
 from weimaque.rules.registry import get_rules, overrides_of, rules_with
+from weimaque.scoring.scorer import liuzi_take
 
 MATCH_VERSION: Final = 1
 #: RULES §2.1.1: the persons round a table with a rotating 守醒.
@@ -52,14 +53,6 @@ class Settlement:
         if self.persons is not None:
             out["persons"] = list(self.persons)
         return out
-
-
-def liuzi_take(hard_xi: int, pool: int, rules: RuleConfig) -> int:
-    """What a winner with ``hard_xi`` 硬息 takes from a pool (RULES §8.5.2): 18 息 = 1 等, each
-    further 息 one more, at most the pool."""
-    if not rules.liuzi or hard_xi < rules.liuzi_min_xi:
-        return 0
-    return min(pool, (hard_xi - rules.liuzi_min_xi + 1) * rules.deng_value)
 
 
 def stakes_before(rules: RuleConfig, first: bool) -> bool:
@@ -210,6 +203,18 @@ class Match:
         dealer = 0 if config.first_dealer == "seat0" else random.Random(seed).randrange(among)
         return cls(config, seed, dealer)
 
+    def pool_to_take(self) -> int | None:
+        """The pool the next hand's winner could take (RULES §8.5.2: under ``"deal"`` it holds
+        that hand's stakes), for rules that choose the winning layout with it (``liuzi_choice``,
+        RULES §8.5.3); else None."""
+        rules = self.rules
+        if not (rules.liuzi and rules.liuzi_choice):
+            return None
+        pool = self.pool
+        if stakes_before(rules, not self.hands):
+            pool += rules.liuzi_dealer + rules.liuzi_other * (rules.players - 1)
+        return pool
+
     def persons(self) -> tuple[int, ...]:
         """The persons at the seats of the next (or current) hand (RULES §2.1.1); the seats
         themselves without a rotating 守醒."""
@@ -240,7 +245,9 @@ class Match:
         if self.current is not None and not self.current.is_terminal():
             raise WeimaqueError("the current hand is not finished")
         seat_dealer = 0 if self.rotating else self.dealer  # RULES §2.1.1: seat 0 deals
-        self.current = GameState.new(self.rules, self.hand_seed(len(self.hands)), seat_dealer)
+        self.current = GameState.new(
+            self.rules, self.hand_seed(len(self.hands)), seat_dealer, self.pool_to_take()
+        )
         self.current.scores = [self.scores[p] for p in self.persons()]
         return self.current
 

@@ -117,6 +117,8 @@ def check_hand_record(record: Any, where: str = "hand") -> dict[str, Any]:
     _int_in(record, "dealer", 0, players - 1, where)
     if record.get("seed") is not None:
         _int_in(record, "seed", 0, MAX_NUMBER, where)
+    if record.get("pool") is not None:
+        _int_in(record, "pool", 0, MAX_NUMBER, where)
     deal = record.get("deal")
     if deal is not None or record.get("seed") is None:
         hands = deal.get("hands") if isinstance(deal, dict) else None
@@ -192,6 +194,8 @@ def hand_record(state: GameState) -> dict[str, Any]:
     }
     if state.n != NUM_SEATS_RECORDED:
         record["players"] = state.n  # RULES §2.5; a record without it has three
+    if state.pool is not None:
+        record["pool"] = state.pool  # the 留子 pool the winning layout was chosen with (§8.5.3)
     if state.seed is None:
         record["deal"] = {
             "hands": [faces_str(h) for h in state.initial_hands],
@@ -226,12 +230,13 @@ def start_from_record(record: dict[str, Any]) -> GameState:
                 f"not a hand record: it says {record.get('players', NUM_SEATS_RECORDED)} players, "
                 f"its rules seat {rules.players}"
             )
+        pool = record.get("pool")
         if record.get("seed") is not None:
-            return GameState.new(rules, int(record["seed"]), dealer)
+            return GameState.new(rules, int(record["seed"]), dealer, pool)
         deal = record["deal"]
         hands = [parse_cards(h) for h in deal["hands"]]
         buried = parse_cards(deal["buried"]) if deal.get("buried") else []
-        return GameState(rules, hands, parse_cards(deal["stock"]), dealer, None, buried)
+        return GameState(rules, hands, parse_cards(deal["stock"]), dealer, None, buried, pool)
     except (KeyError, TypeError) as exc:
         raise RecordError(f"not a hand record: missing or bad {exc}") from exc
     except WeimaqueError as exc:  # rules that cannot be, a deal that is no deal

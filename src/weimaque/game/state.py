@@ -249,12 +249,14 @@ def win_check(
     zichi: bool = False,
     dealt_kan: bool = False,
     declined_faces: Sequence[int] = (),
+    pool: int | None = None,
 ) -> Breakdown | None:
     """The breakdown if melds + hand (counts) + ``card`` win, else None (RULES §4.7, §6).
 
     A quick split check first: most cards cannot complete a hand, and then nothing is scored.
     ``declined`` marks a seat that passed a 胡 earlier this hand (蛰一蛰, RULES §7.2);
-    ``zichi``, ``dealt_kan`` and ``declined_faces`` are the facts of RULES §7.4.4.
+    ``zichi``, ``dealt_kan`` and ``declined_faces`` are the facts of RULES §7.4.4; ``pool`` the
+    留子 pool the winner could take, which ``liuzi_choice`` weighs (RULES §8.5.3).
     """
     concealed = list(hand)
     if source == "self" and hand[card] >= 2:
@@ -274,6 +276,7 @@ def win_check(
         zichi=zichi,
         dealt_kan=dealt_kan,
         declined=declined_faces,
+        pool=pool,
     )
     return b if b.winning else None
 
@@ -438,6 +441,7 @@ class GameState:
         dealer: int = 0,
         seed: int | None = None,
         buried: Sequence[int] = (),
+        pool: int | None = None,
     ) -> None:
         """Start a hand from explicit hands (faces), stock (draw order) and, with two players and
         埋牌, the buried cards (RULES §2.5.2), checked to be a deal of the whole deck; see
@@ -445,7 +449,7 @@ class GameState:
         config = get_rules(rules)
         _check_dealer(dealer, config.players)
         _check_deal(hands, list(stock), dealer, list(buried), config)
-        self._start(config, hands, list(stock), dealer, seed, tuple(buried))
+        self._start(config, hands, list(stock), dealer, seed, tuple(buried), pool)
 
     def _start(
         self,
@@ -455,9 +459,13 @@ class GameState:
         dealer: int,
         seed: int | None,
         buried: tuple[int, ...] = (),
+        pool: int | None = None,
     ) -> None:
         """Set up the hand from a checked deal and open the deal window."""
         self.rules = rules
+        #: the 留子 pool a winner could take, set by a match whose rules choose the winning
+        #: layout with it (``liuzi_choice``, RULES §8.5.3); None: the layout ignores the pool
+        self.pool = pool if rules.liuzi_choice and rules.liuzi else None
         n = self.n = rules.players
         self.ask = ASK_ORDERS[n]
         #: RULES §2.5.4: with two players and ``chi_opponent_discard`` off, only the opponent's
@@ -504,14 +512,21 @@ class GameState:
         self._open_deal_window()
 
     @classmethod
-    def new(cls, rules: RuleConfig | str = "anxiang", seed: int = 0, dealer: int = 0) -> GameState:
-        """Deal a hand from a seed (RULES §2.2 [D], §2.5.2): 22 stock cards, then the deal."""
+    def new(
+        cls,
+        rules: RuleConfig | str = "anxiang",
+        seed: int = 0,
+        dealer: int = 0,
+        pool: int | None = None,
+    ) -> GameState:
+        """Deal a hand from a seed (RULES §2.2 [D], §2.5.2): 22 stock cards, then the deal.
+        ``pool``: the 留子 pool a winner could take (RULES §8.5.3, with ``liuzi_choice``)."""
         config = get_rules(rules)
         _check_dealer(dealer, config.players)
         hands, stock, buried = deal_of(deal_order(seed), dealer, config)
         st = cls.__new__(cls)
         # the whole deck, shuffled: a deal that needs no check
-        st._start(config, hands, stock, dealer, seed, tuple(buried))
+        st._start(config, hands, stock, dealer, seed, tuple(buried), pool)
         return st
 
     @classmethod
@@ -556,6 +571,7 @@ class GameState:
         st.seed = None
         st.dealer = dealer
         st.buried = ()
+        st.pool = None
         st.released = [set() for _ in range(n)] if released is None else released
         st.hands = hands
         st.initial_hands = [tuple(faces_of(h)) for h in hands]
@@ -591,6 +607,7 @@ class GameState:
         st.seed = self.seed
         st.dealer = self.dealer
         st.buried = self.buried
+        st.pool = self.pool
         st.initial_hands = self.initial_hands
         st.stock = self.stock
         st.pos = self.pos
@@ -825,6 +842,7 @@ class GameState:
             last,
             self.rules,
             self.declined[seat],
+            pool=self.pool,
         )
 
     def _win_with_facts(self, seat: int, card: int, source: Source, last: bool) -> Breakdown | None:
@@ -841,6 +859,7 @@ class GameState:
             zichi=zichi,
             dealt_kan=dealt_kan,
             declined_faces=declined_faces,
+            pool=self.pool,
         )
 
     def facts_of_win(self, seat: int, card: int) -> tuple[bool, bool, list[int]]:
