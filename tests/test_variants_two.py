@@ -20,6 +20,7 @@ from weimaque.game.invariants import check_end, check_step
 from weimaque.game.observation import OBS_SIZE, observation, observation_array
 from weimaque.game.record import hand_record, replay
 from weimaque.game.state import HU, PASS, PENG, GameState, HandResult
+from weimaque.games import TableShape, get_game
 from weimaque.match import Match, replay_match, settle
 from weimaque.notation import parse_cards
 from weimaque.rules import get_rules, rules_with
@@ -513,3 +514,18 @@ def test_greedy_beats_random_at_two_players() -> None:
                 state.apply(seat, bot.act(BotView.of(state, seat), rng))
             points += state.returns()[greedy_seat]
     assert points > 0
+
+
+def test_the_seam_shape_follows_the_rules() -> None:
+    """The seam (docs/new-game.md): ``shape`` gives two seats for a two-player rule set, the deal
+    sizes and the stock from the rules; the two-player presets are variants of two seats."""
+    game = get_game("maque")
+    assert game.shape("anxiang") == TableShape(3, (20, 19, 19), 22, 80)
+    assert game.shape("anxiang", {"players": 2}) == TableShape(2, (20, 19), 22, 80)
+    assert game.shape("anxiang", {"players": 2, "maipai": False}) == TableShape(2, (20, 19), 41, 80)
+    assert game.schema.variant("anxiang-2p").shape.seats == 2
+    assert game.schema.variant("quanmingtang-2p").shape == TableShape(2, (20, 19), 22, 80)
+    hand = game.new_hand("anxiang-2p", {"maipai": False}, seed=3, dealer=1)
+    assert [len(parse_cards(h)) for h in hand.deal()["hands"]] == [19, 20]
+    assert len(parse_cards(hand.deal()["stock"])) == 41
+    assert len(game.layout.pieces) and hand.observation(0).shape == (game.layout.size,)

@@ -377,6 +377,10 @@ def replay_match(record: dict[str, Any]) -> Match:
         match = Match.new(rules, record["seed"])
     else:
         first = record["hands"][0]["dealer"] if record["hands"] else 0
+        if rules.shouxing_rotation and record["hands"]:
+            # the hand's dealer is seat 0; the settlement names the dealer person (§2.1.1)
+            settlement = record["hands"][0].get("settlement") or {}
+            first = settlement.get("dealer", 0)
         match = Match(rules, 0, first)
     for hand in record["hands"]:
         match.current = replay(hand)
