@@ -529,3 +529,20 @@ def test_the_seam_shape_follows_the_rules() -> None:
     assert [len(parse_cards(h)) for h in hand.deal()["hands"]] == [19, 20]
     assert len(parse_cards(hand.deal()["stock"])) == 41
     assert len(game.layout.pieces) and hand.observation(0).shape == (game.layout.size,)
+
+
+def test_greedy_knows_the_two_player_claim_order() -> None:
+    """Greedy's cost of showing a card (RULES §2.5.3): with ``chi_opponent_discard`` off a
+    discard feeds no 吃, a release still does; with two seats every draw is a 吃 source."""
+    from weimaque.bots.greedy import _Table
+
+    on = _Table(BotView.of(GameState.new(TWO, 21, 0), 0))
+    off = _Table(BotView.of(GameState.new(TWO_OFF, 21, 0), 0))
+    three = _Table(BotView.of(GameState.new("anxiang", 21, 0), 0))
+    assert on.chi_share == 1.0 and three.chi_share == 2 / 3
+    assert on.own_share == 1 / 2 and three.own_share == 1 / 3
+    fed = [f for f in range(20) if on.feed(f, peng=False) > 0]
+    assert fed
+    for f in fed:
+        assert off.feed(f) < on.feed(f)  # a discard: no 吃 when off
+        assert off.feed(f, peng=False) == on.feed(f, peng=False)  # a release: 吃 either way
