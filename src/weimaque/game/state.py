@@ -111,6 +111,10 @@ ASK_ORDER: Final = tuple((s, (s + 1) % 3, (s - 1) % 3) for s in range(MAX_SEATS)
 ASK_ORDER_2: Final = ((0, 1), (1, 0))
 #: The asking order of each table size.
 ASK_ORDERS: Final = {2: ASK_ORDER_2, 3: ASK_ORDER}
+#: The seats of each table size.
+SEATS: Final = {2: (0, 1), 3: (0, 1, 2)}
+#: Per table size and seat, the seats asked after it (its 下家 and 上家; with two, the opponent).
+OTHERS: Final = {n: tuple(order[1:] for order in orders) for n, orders in ASK_ORDERS.items()}
 
 
 def xiajia(seat: int, seats: int = 3) -> int:
@@ -468,6 +472,7 @@ class GameState:
         self.pool = pool if rules.liuzi_choice and rules.liuzi else None
         n = self.n = rules.players
         self.ask = ASK_ORDERS[n]
+        self.others = OTHERS[n]
         #: RULES §2.5.4: with two players and ``chi_opponent_discard`` off, only the opponent's
         #: releases make a face 吃-过张 (``released``); else his discards and releases (``thrown``)
         self.release_only = n == 2 and not rules.chi_opponent_discard
@@ -487,6 +492,9 @@ class GameState:
         self.rows: list[list[int]] = [[] for _ in range(n)]
         self.thrown: list[set[int]] = [set() for _ in range(n)]
         self.released: list[set[int]] = [set() for _ in range(n)]
+        #: per seat, what makes a face 吃-过张 for its 下家 (``chi_guo``): ``thrown``, or
+        #: ``released`` (RULES §2.5.4)
+        self.chi_src = self.released if self.release_only else self.thrown
         self.peng_guo: list[set[int]] = [set() for _ in range(n)]
         self.no_discard: list[set[int]] = [set() for _ in range(n)]
         self.dead = [False] * n
@@ -567,6 +575,7 @@ class GameState:
         st.rules = rules
         st.n = n
         st.ask = ASK_ORDERS[n]
+        st.others = OTHERS[n]
         st.release_only = n == 2 and not rules.chi_opponent_discard
         st.seed = None
         st.dealer = dealer
@@ -580,6 +589,7 @@ class GameState:
         st.melds = melds
         st.rows = rows
         st.thrown = thrown
+        st.chi_src = st.released if st.release_only else thrown
         st.no_discard = no_discard
         st.peng_guo = peng_guo
         st.dead = dead
@@ -603,6 +613,7 @@ class GameState:
         st.rules = self.rules
         st.n = self.n
         st.ask = self.ask
+        st.others = self.others
         st.release_only = self.release_only
         st.seed = self.seed
         st.dealer = self.dealer
@@ -616,6 +627,7 @@ class GameState:
         st.rows = [list(r) for r in self.rows]
         st.thrown = [set(t) for t in self.thrown]
         st.released = [set(t) for t in self.released]
+        st.chi_src = st.released if st.release_only else st.thrown
         st.peng_guo = [set(p) for p in self.peng_guo]
         st.no_discard = [set(n) for n in self.no_discard]
         st.dead = list(self.dead)
@@ -661,7 +673,7 @@ class GameState:
         """The faces ``seat``'s 上家 has made 吃-过张 for it (RULES §5.3): those he discarded or
         released; with two players and ``chi_opponent_discard`` off, those he released only
         (RULES §2.5.4)."""
-        return (self.released if self.release_only else self.thrown)[(seat - 1) % self.n]
+        return self.chi_src[(seat - 1) % self.n]
 
     def is_terminal(self) -> bool:
         """Whether the hand is over."""
@@ -675,7 +687,7 @@ class GameState:
             w = self.window
             assert w is not None
             options, responses = w.options, w.responses
-            return tuple(s for s in range(self.n) if s in options and s not in responses)
+            return tuple(s for s in SEATS[self.n] if s in options and s not in responses)
         return ()
 
     def current_player(self) -> int:
@@ -1027,7 +1039,7 @@ class GameState:
         win = None
         if hand[card] >= 2 or card in waits[drawer]:
             win = self.win_on(drawer, card, "self", last)
-        guo = (self.released if self.release_only else self.thrown)[order[-1]]
+        guo = self.chi_src[order[-1]]
         runs = chi_runs(hand, card, self.thrown[drawer], guo, self.rules.holder_may_not_chi)
         if win is not None or runs:
             opts = [HU] if win is not None else []
@@ -1040,7 +1052,7 @@ class GameState:
         # then his 下家 and 上家 (with two seats, the opponent once, RULES §2.5.3): 胡 on
         # another's draw, or 碰 it (RULES §4.5, §4.7)
         hands, peng_guo = self.hands, self.peng_guo
-        for other in order[1:]:
+        for other in self.others[drawer]:
             hand = hands[other]
             # the quick test of ``may_peng``: most seats hold fewer than two of the card
             peng = hand[card] >= 2 and may_peng(hand, card, peng_guo[other])
@@ -1083,7 +1095,7 @@ class GameState:
         (RULES §3.1.3)."""
         nxt = (drawer + 1) % self.n
         thrown = self.thrown
-        guo = (self.released if self.release_only else thrown)[drawer]
+        guo = self.chi_src[drawer]
         runs = chi_runs(self.hands[nxt], card, thrown[nxt], guo, self.rules.holder_may_not_chi)
         if not runs:
             return {}
