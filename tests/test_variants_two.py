@@ -546,3 +546,17 @@ def test_greedy_knows_the_two_player_claim_order() -> None:
     for f in fed:
         assert off.feed(f) < on.feed(f)  # a discard: no 吃 when off
         assert off.feed(f, peng=False) == on.feed(f, peng=False)  # a release: 吃 either way
+
+
+def test_s2_5_7_deal_patterns_ask_the_dealer_then_the_other() -> None:
+    """RULES §2.5.7: where a preset has deal patterns they are asked of the dealer, then the
+    other seat (seed 953 deals a 红炸弹 to seat 0 and a 全黑 to seat 1 under quanmingtang-2p)."""
+    state = GameState.new("quanmingtang-2p", 953, 0)
+    w = state.window
+    assert w is not None and w.origin == "deal"
+    assert list(w.options) == [0, 1] and state.current_player() == 0
+    assert w.deal_patterns == {0: "hongzhadan", 1: "quanhei"}
+    state.apply(0, PASS)
+    state.apply(1, HU)
+    assert state.result is not None and state.result.deal_pattern == "quanhei"
+    assert state.returns()[1] == state.result.breakdown.total  # type: ignore[union-attr]
