@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from weimaque.bots import get_bot
 from weimaque.bots.base import BotView
+from weimaque.bots.determinize import Knowledge
 from weimaque.cards import faces_str, sorted_deck
 from weimaque.errors import IllegalAction, RecordError, RuleConfigError
 from weimaque.game.actions import Action
@@ -560,3 +561,26 @@ def test_s2_5_7_deal_patterns_ask_the_dealer_then_the_other() -> None:
     state.apply(1, HU)
     assert state.result is not None and state.result.deal_pattern == "quanhei"
     assert state.returns()[1] == state.result.breakdown.total  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("rules", ALL_TWO, ids=["maipai", "stock41", "no-chi-discard"])
+def test_two_player_determinizations_keep_the_seats_view(rules: RuleConfig) -> None:
+    """The search bots' sampled worlds (``weimaque.bots.determinize``) at two seats: every
+    invariant holds (the buried pile dealt among the unseen cards, RULES §2.5.9), the seat's view
+    and legal actions are the same, and the engine's checks give the seat's own options."""
+    checked = 0
+    for seed in range(6):
+        state = GameState.new(rules, seed, seed % 2)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            seat = state.current_player()
+            knowledge = Knowledge.of(BotView.of(state, seat))
+            world = knowledge.sample(rng)
+            assert check_step(world) == []
+            assert not knowledge.mismatch
+            assert observation(world, seat) == observation(state, seat)
+            assert world.legal_actions(seat) == state.legal_actions(seat)
+            checked += 1
+            legal = state.legal_actions(seat)
+            state.apply(seat, next((a for a in legal if a.kind == "hu"), rng.choice(legal)))
+    assert checked > 100

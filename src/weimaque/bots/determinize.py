@@ -109,6 +109,8 @@ class Knowledge:
     passed: list[list[tuple[int, int]]]
     #: whether the last sample's own options differed from ``view.legal`` (a bug if ever True)
     mismatch: bool = False
+    #: the buried cards of the last deal of the hidden cards (RULES §2.5.2: two players, 埋牌)
+    buried: tuple[int, ...] = ()
 
     @staticmethod
     def of(view: BotView) -> Knowledge:
@@ -259,6 +261,7 @@ class Knowledge:
                 f"{len(cards)} hidden cards left for a stock of {self.stock_left}"
                 f" and {buried} buried"
             )
+        self.buried = tuple(sorted(cards[self.stock_left :]))
         return hands, wei_faces, cards[: self.stock_left]
 
     def deal(self, rng: random.Random) -> Deal:
@@ -330,6 +333,7 @@ class Knowledge:
             scores=list(view.obs.scores),
             turn=self.turn if self.phase == "discard" else view.obs.dealer,
         )
+        st.buried = self.buried
         if self.phase == "claim":
             st.phase = "claim"
             st.window = self._window(st)
