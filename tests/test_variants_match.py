@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 
 from weimaque.bots import get_bot
 from weimaque.bots.base import BotView
+from weimaque.bots.determinize import determinize
 from weimaque.errors import RuleConfigError
-from weimaque.game.state import HandResult
+from weimaque.game.state import GameState, HandResult
 from weimaque.games import get_game
 from weimaque.games.maque import MaqueMatch
 from weimaque.match import Match, final_adjustment, replay_match, seat_persons, settle
@@ -326,3 +327,14 @@ def test_v4_choice_matches_record_the_pool_and_replay() -> None:
     assert all(isinstance(p, int) for p in pools)
     assert all("pool" in h for h in match.record()["hands"])
     assert replay_match(match.record()).ledger() == match.ledger()
+
+
+def test_v4_bots_see_the_pool_their_worlds_score_with() -> None:
+    """RULES §8.5.3: the pool is public; a bot's view carries it and its sampled worlds score a
+    win with it, as the engine does."""
+    rules = rules_with("anxiang", {"liuzi": True, "liuzi_choice": True, "deng_value": 80})
+    state = GameState.new(rules, 5, 0, pool=240)
+    view = BotView.of(state, 1)
+    assert view.pool == 240
+    assert determinize(view, random.Random(1)).pool == 240
+    assert BotView.of(GameState.new("anxiang", 5, 0, pool=240), 1).pool is None

@@ -334,6 +334,7 @@ class Knowledge:
             turn=self.turn if self.phase == "discard" else view.obs.dealer,
         )
         st.buried = self.buried
+        st.pool = view.pool  # the public 留子 pool, for the winning reading (RULES §8.5.3)
         if self.phase == "claim":
             st.phase = "claim"
             st.window = self._window(st)
