@@ -199,7 +199,7 @@ def test_v1_s2_1_chi_of_a_discard_off() -> None:
 def test_s2_5_3_a_discard_window_offers_no_chi_when_off() -> None:
     """RULES §2.5.3(1): where the opponent may 碰 a discard, off, he may not 吃 it (the engine
     says so, quoting the rule); on, both are offered (``holder_may_not_chi`` off here)."""
-    opts = {"players": 2, "holder_may_not_chi": False}
+    opts: dict[str, object] = {"players": 2, "holder_may_not_chi": False}
     on = stacked(rules_with("anxiang", opts), "五", "四五五六", "玖")
     discard(on, 0, "五")
     assert pending(on) == {1: [PENG, CHI_SI, PASS]}
@@ -290,7 +290,7 @@ def test_v1_s2_5_the_drawer_draws_again() -> None:
     hand = state.hand_faces(0)
     face = next(f for f in hand if state.can(0, Action.discard(f)) and f not in cards("三九玖"))
     state.apply(0, Action.discard(face))
-    for seat in state.to_act() if state.phase == "claim" else ():
+    for seat in state.to_act() if state.window is not None else ():
         state.apply(seat, PASS)  # nobody claims
     assert Drew(1, cards("玖")[0], False, 20) in state.events
 
