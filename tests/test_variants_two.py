@@ -584,3 +584,17 @@ def test_two_player_determinizations_keep_the_seats_view(rules: RuleConfig) -> N
             legal = state.legal_actions(seat)
             state.apply(seat, next((a for a in legal if a.kind == "hu"), rng.choice(legal)))
     assert checked > 100
+
+
+def test_a_hand_keeps_to_the_shared_key_attributes() -> None:
+    """Seat counts live in one ``Table`` so that every hand, its copies and the search's worlds
+    keep at most ``MAX_STATE_ATTRIBUTES`` attributes (more and every attribute read is slower)."""
+    from weimaque.game.state import MAX_STATE_ATTRIBUTES
+
+    for rules in (get_rules("anxiang"), TWO_OFF):
+        state = GameState.new(rules, 3, 0)
+        play(state, random.Random(3))
+        world = Knowledge.of(BotView.of(GameState.new(rules, 4, 1), 1)).sample(random.Random(1))
+        for each in (state, state.copy(), world):
+            assert len(vars(each)) <= MAX_STATE_ATTRIBUTES
+        assert set(vars(state)) == set(vars(state.copy())) == set(vars(world))

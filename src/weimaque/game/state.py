@@ -111,10 +111,42 @@ ASK_ORDER: Final = tuple((s, (s + 1) % 3, (s - 1) % 3) for s in range(MAX_SEATS)
 ASK_ORDER_2: Final = ((0, 1), (1, 0))
 #: The asking order of each table size.
 ASK_ORDERS: Final = {2: ASK_ORDER_2, 3: ASK_ORDER}
-#: The seats of each table size.
-SEATS: Final = {2: (0, 1), 3: (0, 1, 2)}
-#: Per table size and seat, the seats asked after it (its 下家 and 上家; with two, the opponent).
-OTHERS: Final = {n: tuple(order[1:] for order in orders) for n, orders in ASK_ORDERS.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """What the seat count decides (RULES §2.1, §2.5), one object per kind of table, so that a
+    hand keeps it in one attribute: a ``GameState`` keeps at most ``MAX_STATE_ATTRIBUTES``
+    attributes, those whose values CPython 3.11 keeps in a class's shared-key array (one more
+    and every instance falls back to a plain dict: each hand plays about 6% slower)."""
+
+    #: the seats (RULES §2.5: 2 or 3)
+    n: int
+    #: per seat, the seats a window on its card asks, in the order of RULES §3 (§2.5.3)
+    ask: tuple[tuple[int, ...], ...]
+    #: per seat, the seats asked after it (its 下家 and 上家; with two, the opponent once)
+    others: tuple[tuple[int, ...], ...]
+    seats: tuple[int, ...]
+    #: RULES §2.5.4: with two players and ``chi_opponent_discard`` off, only the opponent's
+    #: releases make a face 吃-过张, and his discards are never 吃'd (§2.5.3(1))
+    release_only: bool
+
+
+#: The most attributes a ``GameState`` may set (see :class:`Table`); a test holds it.
+MAX_STATE_ATTRIBUTES: Final = 29
+#: Every kind of table, by seats and ``release_only``.
+TABLES: Final = {
+    (n, r): Table(n, ASK_ORDERS[n], tuple(o[1:] for o in ASK_ORDERS[n]), tuple(range(n)), r)
+    for n in (2, 3)
+    for r in (False, True)
+    if n == 2 or not r
+}
+
+
+def table_of(rules: RuleConfig) -> Table:
+    """The table ``rules`` seat (RULES §2.5)."""
+    n = rules.players
+    return TABLES[(n, n == 2 and not rules.chi_opponent_discard)]
 
 
 def xiajia(seat: int, seats: int = 3) -> int:
@@ -351,7 +383,7 @@ class Window:
     origin: Origin
     from_seat: int
     last: bool
-    #: each seat's options, keyed in the order RULES §3 asks the seats (``GameState.ask``)
+    #: each seat's options, keyed in the order RULES §3 asks the seats (``Table.ask``)
     options: dict[int, list[Action]]
     responses: dict[int, Action] = field(default_factory=dict)
     wins: dict[int, Breakdown] = field(default_factory=dict)
@@ -382,6 +414,11 @@ class HandResult:
 
 #: The result of every hand that ends 臭 (RULES §8.1).
 CHOU_RESULT: Final = HandResult(None, None)
+
+
+def sorted_tuple(cards: Sequence[int]) -> tuple[int, ...]:
+    """The cards in order, as a tuple (a dealt hand, RULES §2.2)."""
+    return tuple(sorted(cards))
 
 
 def _check_dealer(dealer: int, seats: int) -> None:
@@ -470,33 +507,38 @@ class GameState:
         #: the 留子 pool a winner could take, set by a match whose rules choose the winning
         #: layout with it (``liuzi_choice``, RULES §8.5.3); None: the layout ignores the pool
         self.pool = pool if rules.liuzi_choice and rules.liuzi else None
-        n = self.n = rules.players
-        self.ask = ASK_ORDERS[n]
-        self.others = OTHERS[n]
-        #: RULES §2.5.4: with two players and ``chi_opponent_discard`` off, only the opponent's
-        #: releases make a face 吃-过张 (``released``); else his discards and releases (``thrown``)
-        self.release_only = n == 2 and not rules.chi_opponent_discard
+        table = self.table = table_of(rules)
+        n = table.n
         self.seed = seed
         self.dealer = dealer
         self.stock = stock
         #: the buried cards (埋牌, RULES §2.5.2): out of play, seen by nobody, kept for the record
-        self.buried = tuple(sorted(buried))
-        self.initial_hands = [tuple(sorted(h)) for h in hands]
+        self.buried = tuple(sorted(buried)) if buried else ()
+        self.initial_hands = list(map(sorted_tuple, hands))
         self.pos = 0
-        self.hands: list[list[int]] = [[0] * NUM_FACES for _ in range(n)]
+        # one list or set per seat (three written out: a comprehension costs a call)
+        self.hands: list[list[int]]
+        self.melds: list[list[TableMeld]]
+        self.rows: list[list[int]]
+        self.thrown: list[set[int]]
+        self.released: list[set[int]]
+        self.peng_guo: list[set[int]]
+        self.no_discard: list[set[int]]
+        if n == 3:
+            self.hands = [[0] * NUM_FACES, [0] * NUM_FACES, [0] * NUM_FACES]
+            self.melds, self.rows = [[], [], []], [[], [], []]
+            self.thrown, self.released = [set(), set(), set()], [set(), set(), set()]
+            self.peng_guo, self.no_discard = [set(), set(), set()], [set(), set(), set()]
+        else:
+            self.hands = [[0] * NUM_FACES for _ in range(n)]
+            self.melds, self.rows = [[] for _ in range(n)], [[] for _ in range(n)]
+            self.thrown = [set() for _ in range(n)]
+            self.released = [set() for _ in range(n)]
+            self.peng_guo = [set() for _ in range(n)]
+            self.no_discard = [set() for _ in range(n)]
         for counts, cards in zip(self.hands, hands, strict=True):
             for f in cards:
                 counts[f] += 1
-        # one list or set per seat (``n``)
-        self.melds: list[list[TableMeld]] = [[] for _ in range(n)]
-        self.rows: list[list[int]] = [[] for _ in range(n)]
-        self.thrown: list[set[int]] = [set() for _ in range(n)]
-        self.released: list[set[int]] = [set() for _ in range(n)]
-        #: per seat, what makes a face 吃-过张 for its 下家 (``chi_guo``): ``thrown``, or
-        #: ``released`` (RULES §2.5.4)
-        self.chi_src = self.released if self.release_only else self.thrown
-        self.peng_guo: list[set[int]] = [set() for _ in range(n)]
-        self.no_discard: list[set[int]] = [set() for _ in range(n)]
         self.dead = [False] * n
         #: discards skipped by a 死手 seat: each leaves him one card more (RULES §3.1.8)
         self.skipped = [0] * n
@@ -573,10 +615,7 @@ class GameState:
             raise IllegalAction(f"{len(hands)} hands: the rules seat {n} players")
         st = GameState.__new__(GameState)
         st.rules = rules
-        st.n = n
-        st.ask = ASK_ORDERS[n]
-        st.others = OTHERS[n]
-        st.release_only = n == 2 and not rules.chi_opponent_discard
+        st.table = table_of(rules)
         st.seed = None
         st.dealer = dealer
         st.buried = ()
@@ -589,7 +628,6 @@ class GameState:
         st.melds = melds
         st.rows = rows
         st.thrown = thrown
-        st.chi_src = st.released if st.release_only else thrown
         st.no_discard = no_discard
         st.peng_guo = peng_guo
         st.dead = dead
@@ -611,10 +649,7 @@ class GameState:
         """An independent copy for search: same position, events and action log left empty."""
         st = GameState.__new__(GameState)
         st.rules = self.rules
-        st.n = self.n
-        st.ask = self.ask
-        st.others = self.others
-        st.release_only = self.release_only
+        st.table = self.table
         st.seed = self.seed
         st.dealer = self.dealer
         st.buried = self.buried
@@ -627,7 +662,6 @@ class GameState:
         st.rows = [list(r) for r in self.rows]
         st.thrown = [set(t) for t in self.thrown]
         st.released = [set(t) for t in self.released]
-        st.chi_src = st.released if st.release_only else st.thrown
         st.peng_guo = [set(p) for p in self.peng_guo]
         st.no_discard = [set(n) for n in self.no_discard]
         st.dead = list(self.dead)
@@ -665,6 +699,21 @@ class GameState:
         return len(self.stock) - self.pos
 
     @property
+    def n(self) -> int:
+        """The seats of this hand (RULES §2.5: 2 or 3)."""
+        return self.table.n
+
+    @property
+    def ask(self) -> tuple[tuple[int, ...], ...]:
+        """Per seat, the seats a window on its card asks, in order (RULES §3, §2.5.3)."""
+        return self.table.ask
+
+    @property
+    def release_only(self) -> bool:
+        """Whether only releases make a face 吃-过张 (two players, no 吃 of discards, §2.5.4)."""
+        return self.table.release_only
+
+    @property
     def stock_size(self) -> int:
         """The stock of a deal under this hand's rules: 22, or 41 (RULES §2.2, §2.5.2)."""
         return stock_size(self.rules)
@@ -673,7 +722,8 @@ class GameState:
         """The faces ``seat``'s 上家 has made 吃-过张 for it (RULES §5.3): those he discarded or
         released; with two players and ``chi_opponent_discard`` off, those he released only
         (RULES §2.5.4)."""
-        return self.chi_src[(seat - 1) % self.n]
+        table = self.table
+        return (self.released if table.release_only else self.thrown)[(seat - 1) % table.n]
 
     def is_terminal(self) -> bool:
         """Whether the hand is over."""
@@ -687,7 +737,7 @@ class GameState:
             w = self.window
             assert w is not None
             options, responses = w.options, w.responses
-            return tuple(s for s in SEATS[self.n] if s in options and s not in responses)
+            return tuple(s for s in self.table.seats if s in options and s not in responses)
         return ()
 
     def current_player(self) -> int:
@@ -759,7 +809,7 @@ class GameState:
 
     def returns(self) -> list[int]:
         """Points of this hand per seat: each loser pays the winner his total (RULES §8.3)."""
-        n = self.n
+        n = self.table.n
         if self.result is None or self.result.breakdown is None:
             return [0] * n
         total = self.result.breakdown.total
@@ -903,7 +953,7 @@ class GameState:
                     return  # an answer taken from ``legal_actions``, in one pass
         if self.phase == "over":
             raise IllegalAction(f"cannot {action}: the hand is over")
-        if not 0 <= seat < self.n:
+        if not 0 <= seat < self.table.n:
             raise IllegalAction(f"no seat {seat!r}")
         if not self._must_act(seat):
             raise IllegalAction(f"cannot {action}: seat {seat} is not to act now")
@@ -939,11 +989,11 @@ class GameState:
             assert action.face is not None
             own_draw = w.origin == "draw" and seat == w.from_seat
             from_shangjia = w.origin in ("discard", "release") and seat == xiajia(
-                w.from_seat, self.n
+                w.from_seat, self.table.n
             )
             if not (own_draw or from_shangjia):
                 return f"cannot 吃 {name}: only one's own draw or the 上家's card (RULES §4.6)"
-            if w.origin == "discard" and self.release_only:
+            if w.origin == "discard" and self.table.release_only:
                 return f"cannot 吃 {name}: the opponent's discards are not 吃'd here (RULES §2.5.3)"
             return self._chi_reason(seat, w.card, action.face) or f"cannot {action} now"
         if action.kind == "hu":
@@ -996,7 +1046,7 @@ class GameState:
             return
         self.thrown[seat].add(face)
         self.rows[seat].append(face)
-        self._draw((seat + 1) % self.n)
+        self._draw((seat + 1) % self.table.n)
 
     def claim_window(self, card: int, origin: Origin, from_seat: int, last: bool) -> Window:
         """The window the rules open on a discarded, drawn or released card (RULES §3, §5.1).
@@ -1021,7 +1071,7 @@ class GameState:
 
     def _seat_waits(self) -> list[frozenset[int]]:
         """Each seat's :meth:`_waits`."""
-        if self.n == 2:
+        if self.table.n == 2:
             return [self._waits(0), self._waits(1)]
         return [self._waits(0), self._waits(1), self._waits(2)]
 
@@ -1032,14 +1082,14 @@ class GameState:
         winning faces (``_seat_waits``)."""
         options: dict[int, list[Action]] = {}
         wins: dict[int, Breakdown] = {}
-        order = self.ask[drawer]
+        order = self.table.ask[drawer]
         # the drawer: 胡 on his own draw, or 吃 it (RULES §4.6, §4.7)
         hand = self.hands[drawer]
         # the quick test of ``win_on``: most cards complete nobody's hand
         win = None
         if hand[card] >= 2 or card in waits[drawer]:
             win = self.win_on(drawer, card, "self", last)
-        guo = self.chi_src[order[-1]]
+        guo = (self.released if self.table.release_only else self.thrown)[order[-1]]
         runs = chi_runs(hand, card, self.thrown[drawer], guo, self.rules.holder_may_not_chi)
         if win is not None or runs:
             opts = [HU] if win is not None else []
@@ -1052,7 +1102,7 @@ class GameState:
         # then his 下家 and 上家 (with two seats, the opponent once, RULES §2.5.3): 胡 on
         # another's draw, or 碰 it (RULES §4.5, §4.7)
         hands, peng_guo = self.hands, self.peng_guo
-        for other in self.others[drawer]:
+        for other in self.table.others[drawer]:
             hand = hands[other]
             # the quick test of ``may_peng``: most seats hold fewer than two of the card
             peng = hand[card] >= 2 and may_peng(hand, card, peng_guo[other])
@@ -1068,14 +1118,14 @@ class GameState:
         """The options on a discarded card: his 下家 may 碰 or 吃 it, his 上家 碰 it (RULES §4.5,
         §4.6); nobody 胡s it (§3)."""
         options: dict[int, list[Action]] = {}
-        order = self.ask[discarder]
+        order = self.table.ask[discarder]
         nxt = order[1]
         hands, peng_guo, thrown = self.hands, self.peng_guo, self.thrown
         hand = hands[nxt]
         # ``may_peng`` asked only of a seat holding two: the quick test, as on a draw
         opts = [PENG] if hand[card] >= 2 and may_peng(hand, card, peng_guo[nxt]) else []
         holder = self.rules.holder_may_not_chi
-        if not self.release_only:  # RULES §2.5.3(1): 吃 of the opponent's discard is an option
+        if not self.table.release_only:  # RULES §2.5.3(1): 吃 of a discard is an option
             guo = thrown[discarder]
             for s in chi_runs(hand, card, thrown[nxt], guo, holder):
                 opts.append(CHIS[s])
@@ -1093,9 +1143,9 @@ class GameState:
     def _release_options(self, card: int, drawer: int) -> dict[int, list[Action]]:
         """The options on a released card: only the 下家 may 吃 it; nobody 碰s or 胡s it
         (RULES §3.1.3)."""
-        nxt = (drawer + 1) % self.n
+        nxt = (drawer + 1) % self.table.n
         thrown = self.thrown
-        guo = self.chi_src[drawer]
+        guo = (self.released if self.table.release_only else thrown)[drawer]
         runs = chi_runs(self.hands[nxt], card, thrown[nxt], guo, self.rules.holder_may_not_chi)
         if not runs:
             return {}
@@ -1133,7 +1183,7 @@ class GameState:
                 return
             if self._release(seat, card, last):
                 return
-            seat = (seat + 1) % self.n
+            seat = (seat + 1) % self.table.n
 
     def _release(self, seat: int, card: int, last: bool) -> bool:
         """A drawn card nobody took is released: it counts as the drawer's discard, and only his
@@ -1173,7 +1223,7 @@ class GameState:
         passed_peng = []  # seats offered 碰 that did not take it: 碰-过张 (RULES §5.3)
         # each kind to the first seat in asking order (RULES §3) that answered it (with one
         # answer, there is no order to keep)
-        for s in chosen if len(chosen) == 1 else self.ask[w.from_seat]:
+        for s in chosen if len(chosen) == 1 else self.table.ask[w.from_seat]:
             a = chosen.get(s)
             if a is None:
                 continue
@@ -1233,10 +1283,10 @@ class GameState:
         """Nobody claimed the card: play goes on (the window is closed, ``thrown`` updated)."""
         if origin in ("discard", "release"):
             self.rows[from_seat].append(card)
-            self._draw((from_seat + 1) % self.n)
+            self._draw((from_seat + 1) % self.table.n)
         elif origin == "draw":
             if not self._release(from_seat, card, last):
-                self._draw((from_seat + 1) % self.n)
+                self._draw((from_seat + 1) % self.table.n)
         else:  # after a 偎 not won on, or the deal: the seat must 出
             self._enter_discard(from_seat)
 
@@ -1249,7 +1299,7 @@ class GameState:
         self.dead[seat] = True
         self.skipped[seat] += 1
         self.events.append(DeadHand(seat))
-        self._draw((seat + 1) % self.n)
+        self._draw((seat + 1) % self.table.n)
 
     def _hu(self, seat: int, w: Window) -> None:
         b = w.wins[seat]
@@ -1279,7 +1329,7 @@ class GameState:
         patterns: dict[int, str] = {}
         if rule_flags(self.rules)[0]:
             # the dealer, his 下家, his 上家; with two seats the dealer, then the other (§2.5.7)
-            for seat in self.ask[self.dealer]:
+            for seat in self.table.ask[self.dealer]:
                 b = score_deal(tuple(self.hands[seat]), rules=self.rules)
                 if b.winning:
                     options[seat] = [HU, PASS]
