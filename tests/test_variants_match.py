@@ -338,3 +338,23 @@ def test_v4_bots_see_the_pool_their_worlds_score_with() -> None:
     assert view.pool == 240
     assert determinize(view, random.Random(1)).pool == 240
     assert BotView.of(GameState.new("anxiang", 5, 0, pool=240), 1).pool is None
+
+
+def test_v6_a_random_first_dealer_is_one_of_the_four() -> None:
+    """RULES §8.4.1: with ``first_dealer = "random"`` the first dealer is one of the four persons
+    (drawn from the match seed), and the persons at the seats follow him."""
+    rules = V6_RULES.with_options(first_dealer="random")
+    dealers = {Match.new(rules, seed).dealer for seed in range(40)}
+    assert dealers == {0, 1, 2, 3}
+    match = Match.new(rules, 1)
+    state = match.start_hand()
+    assert state.dealer == 0 and match.persons() == seat_persons(match.dealer)
+
+
+def test_v5_an_early_end_adjusts_too() -> None:
+    """RULES §8.7.1: a match ended early (解散) is settled as it stands, 翻倍 and 加分 included."""
+    rules = rules_with("anxiang", {"players": 2, "final_double_below": 500, "final_bonus_below": 0})
+    match = Match.new(rules, 4)
+    finish_with(match, HandResult(0, WIN_60))
+    match.end_early()
+    assert match.scores == [120, -120] and match.final_adjust == (60, -60)
