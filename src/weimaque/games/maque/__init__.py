@@ -2,8 +2,10 @@
 
 A thin adapter over the engine where it lives today (``weimaque.rules``, ``weimaque.game``,
 ``weimaque.match``, ``weimaque.bots``): the option schema is read off :class:`RuleConfig`'s fields
-and ranges (labels are this module's data), every preset of RULES §7.3 is a variant with the
-table of RULES §2.2 (three seats, the dealer 20 cards, the others 19, a stock of 22), a
+and ranges (labels are this module's data), every preset of RULES §7.3 and §7.4 is a variant with
+the table of RULES §2.2 (three seats, the dealer 20 cards, the others 19, a stock of 22) and the
+two-player presets of RULES §2.5 one with two seats (20 and 19, a stock of 22 or 41: the shape
+follows the options too), a
 :class:`MaqueHand` forwards to :class:`GameState` with actions as their fixed ids
 (:mod:`weimaque.game.actions`), views come from :mod:`weimaque.game.observation`.
 """
@@ -36,7 +38,7 @@ from weimaque.game.observation import (
     view_of,
 )
 from weimaque.game.record import hand_record, replay
-from weimaque.game.state import DEALER_CARDS, NUM_SEATS, STOCK_SIZE, GameState
+from weimaque.game.state import DEALER_CARDS, GameState, buried_size, stock_size
 from weimaque.games.maque.numbers import (
     HintCache,
     hand_end_json,
@@ -87,6 +89,17 @@ LABELS: Final[Mapping[str, tuple[str, str]]] = {
     "match_hands": ("局数", "hands in a match"),
     "score_target": ("目标分", "score that ends the match (0: none)"),
     "mingtang_rules": ("名堂规则", "名堂 as the seed texts or the apps read them"),
+    "players": ("人数", "players"),
+    "maipai": ("埋牌", "bury the third hand (stock 22; off: 41)"),
+    "chi_opponent_discard": ("吃对家出牌", "吃 of the opponent's discards"),
+    "liuzi_when": ("逗溜子时机", "when the 留子 pool is fed"),
+    "liuzi_choice": ("留子择优", "the winning layout chosen with the 留子 counted in"),
+    "hand_cap": ("封顶", "most a loser pays for one hand (0: none)"),
+    "final_double_below": ("少于翻倍", "double a final score below this (0: off)"),
+    "final_double_ratio": ("翻倍倍数", "the final doubling's factor"),
+    "final_bonus_below": ("低于加分", "add points to a final score below this (0: off)"),
+    "final_bonus": ("加分", "the points added"),
+    "shouxing_rotation": ("四人轮守醒", "four persons, the 守醒 moving with the deal"),
     "enable_patterns": ("启用名堂", "名堂 turned on"),
     "disable_patterns": ("停用名堂", "名堂 turned off"),
 }
@@ -94,13 +107,19 @@ LABELS: Final[Mapping[str, tuple[str, str]]] = {
 ACTIONS: Final = tuple(Action.from_id(i) for i in range(NUM_ACTIONS))
 #: Each action's id (``Action.id`` computes it; the hot path looks it up).
 IDS: Final = {a: a.id for a in ACTIONS}
-#: RULES §2.2: the dealer 20 cards, the others 19, 22 in the stock, of 80.
-SHAPE: Final = TableShape(
-    NUM_SEATS,
-    (DEALER_CARDS,) + (DEALER_CARDS - 1,) * (NUM_SEATS - 1),
-    STOCK_SIZE,
-    STOCK_SIZE + DEALER_CARDS + (DEALER_CARDS - 1) * (NUM_SEATS - 1),
-)
+
+
+def shape_of(rules: RuleConfig) -> TableShape:
+    """RULES §2.2, §2.5.2: the dealer 20 cards, the others 19, the stock (22, or 41 with two
+    players and the third hand added), of 80 (with two players and 埋牌, 19 stay buried)."""
+    seats = rules.players
+    deal = (DEALER_CARDS,) + (DEALER_CARDS - 1,) * (seats - 1)
+    stock = stock_size(rules)
+    return TableShape(seats, deal, stock, sum(deal) + stock + buried_size(rules))
+
+
+#: RULES §2.2: the three-player table, the dealer 20 cards, the others 19, 22 in the stock, of 80.
+SHAPE: Final = shape_of(RuleConfig())
 _DEFAULTS: Final = RuleConfig()
 _GREEDY: Final = GreedyBot()
 
@@ -120,7 +139,7 @@ def _variant(rules: RuleConfig) -> Variant:
     return Variant(
         rules.id,
         Names(rules.name, rules.name_en),
-        SHAPE,
+        shape_of(rules),
         rules.aliases,
         {k: v for k, v in rules.options().items() if isinstance(v, (bool, int, str))},
         rules.description,
@@ -142,10 +161,12 @@ SCHEMA: Final = OptionSchema(
             choices=_PATTERN_KEYS,
         ),
     ),
-    tuple(_variant(r) for r in list_rules(app=True)),
+    tuple(_variant(r) for r in list_rules(app=True, two=True)),
 )
 _F: Final = NUM_FACES
-#: The flat array's pieces (the block table of :mod:`weimaque.game.observation`), with shapes.
+#: The flat array's pieces (the block table of :mod:`weimaque.game.observation`), with shapes:
+#: one layout for every table, three seat blocks, the third left empty at a two-player table
+#: (RULES §2.5), so an environment keeps one observation space for the game.
 LAYOUT: Final = ObservationLayout(
     tuple(
         ObservationPiece(name, shape)
@@ -267,12 +288,16 @@ class MaqueHand:
         return BotView.of(self.state, seat)
 
     def deal(self) -> JSON:
-        """The deal as dealt: the three hands and the stock in draw order (RULES §2.2)."""
-        return {
+        """The deal as dealt: the hands and the stock in draw order (RULES §2.2), and with two
+        players and 埋牌 the buried cards (RULES §2.5.2)."""
+        out: JSON = {
             "dealer": self.state.dealer,
             "hands": [faces_str(h) for h in self.state.initial_hands],
             "stock": faces_str(self.state.stock),
         }
+        if self.state.buried:
+            out["buried"] = faces_str(self.state.buried)
+        return out
 
     def record(self) -> JSON:
         """The hand's record (:func:`weimaque.game.record.hand_record`)."""
@@ -313,7 +338,8 @@ class MaqueMatch:
         return self.match.finish_hand().seats
 
     def ledger(self) -> Ledger:
-        """Seats, 守醒 and 留子 pool: they sum to zero (RULES §8)."""
+        """Seats, 守醒 and 留子 pool: they sum to zero (RULES §8). With a rotating 守醒 (RULES
+        §2.1.1, §8.6.1) the entries are the four persons (the 守醒's account is theirs: 0)."""
         m = self.match
         return Ledger(tuple(m.scores), {"shouxing": m.shouxing, "pool": m.pool})
 
@@ -406,9 +432,8 @@ class Maque:
         return rules_with(base.id, checked)
 
     def shape(self, variant: str, options: Mapping[str, object] | None = None) -> TableShape:
-        """RULES §2.2: every preset plays the same table."""
-        self.rules(variant, options)
-        return SHAPE
+        """RULES §2.2, §2.5: three seats, or two where the rules say (``players``)."""
+        return shape_of(self.rules(variant, options))
 
     def new_hand(
         self,
@@ -536,7 +561,7 @@ class Maque:
 
     def counts(self, outcome: HandOutcome) -> tuple[dict[str, int], ...]:
         """Hands, wins, points and 自摸 per seat."""
-        out = base_counts(outcome, NUM_SEATS)
+        out = base_counts(outcome, len(outcome.net))
         for seat, row in enumerate(out):
             row["zimo"] = int(seat in outcome.winners and outcome.summary.get("source") == "self")
         return tuple(out)
@@ -573,4 +598,4 @@ class Maque:
 
 GAME: Final[Game] = Maque()
 
-__all__ = ["GAME", "LAYOUT", "SCHEMA", "SHAPE", "MaqueHand", "MaqueMatch"]
+__all__ = ["GAME", "LAYOUT", "SCHEMA", "SHAPE", "MaqueHand", "MaqueMatch", "shape_of"]
