@@ -22,9 +22,10 @@ from weimaque.game.observation import OBS_SIZE, observation, observation_array
 from weimaque.game.record import hand_record, replay
 from weimaque.game.state import HU, PASS, PENG, GameState, HandResult
 from weimaque.games import TableShape, get_game
+from weimaque.games.maque import GAME as MAQUE
 from weimaque.match import Match, replay_match, settle
 from weimaque.notation import parse_cards
-from weimaque.rules import get_rules, rules_with
+from weimaque.rules import get_rules, list_rules, rules_with
 from weimaque.rules.config import RuleConfig
 from weimaque.scoring import score
 
@@ -54,9 +55,14 @@ def test_s2_5_options_and_their_defaults() -> None:
         rules_with("anxiang", {"chi_opponent_discard": False})
     with pytest.raises(RuleConfigError, match="守醒"):
         rules_with("anxiang", {"players": 2, "shouxing": True})
-    assert get_rules("anxiang-2p").players == 2
-    assert get_rules("anxiang-2p").patterns == get_rules("anxiang").patterns
-    assert get_rules("quanmingtang-2p").patterns == get_rules("quanmingtang").patterns
+    # RULES-VARIANTS V1: no two-player preset; the seam's two-player variants are presets with
+    # ``players = 2``.
+    assert "anxiang-2p" not in {r.id for r in list_rules(app=True)}
+    with pytest.raises(RuleConfigError, match="anxiang-2p"):
+        get_rules("anxiang-2p")
+    two = MAQUE.rules("anxiang-2p")
+    assert two.players == 2 and two.patterns == get_rules("anxiang").patterns
+    assert MAQUE.rules("quanmingtang-2p").patterns == get_rules("quanmingtang").patterns
 
 
 # ----------------------------------------------------------------------------- V1 deal vectors
@@ -552,7 +558,7 @@ def test_greedy_knows_the_two_player_claim_order() -> None:
 def test_s2_5_7_deal_patterns_ask_the_dealer_then_the_other() -> None:
     """RULES §2.5.7: where a preset has deal patterns they are asked of the dealer, then the
     other seat (seed 953 deals a 红炸弹 to seat 0 and a 全黑 to seat 1 under quanmingtang-2p)."""
-    state = GameState.new("quanmingtang-2p", 953, 0)
+    state = GameState.new(rules_with("quanmingtang", {"players": 2}), 953, 0)
     w = state.window
     assert w is not None and w.origin == "deal"
     assert list(w.options) == [0, 1] and state.current_player() == 0

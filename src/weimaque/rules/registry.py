@@ -30,11 +30,6 @@ PRESET_IDS: Final = (
 #: The app tiers of RULES §7.4 (全名堂, 钻石, 至尊), listed after the presets of §7.3.
 APP_PRESET_IDS: Final = ("quanmingtang", "zuanshi", "zhizun")
 
-#: Two-player tables (RULES §2.5): a preset of the lists above with ``players = 2``, listed last.
-#: ``players`` is a room option of every preset; these name the two-player table where a list of
-#: presets is all a client chooses from (the game seam's variants).
-TWO_PLAYER_PRESET_IDS: Final = ("anxiang-2p", "quanmingtang-2p")
-
 _TOP_KEYS: Final = frozenset(
     {
         "id",
@@ -80,7 +75,7 @@ def parse_preset(text: str, origin: str = "<string>") -> RuleConfig:
 def _load_all() -> dict[str, RuleConfig]:
     folder = resources.files("weimaque.rules") / "presets"
     out: dict[str, RuleConfig] = {}
-    for preset_id in (*PRESET_IDS, *APP_PRESET_IDS, *TWO_PLAYER_PRESET_IDS):
+    for preset_id in (*PRESET_IDS, *APP_PRESET_IDS):
         resource = folder / f"{preset_id}.toml"
         config = parse_preset(resource.read_text(encoding="utf-8"), f"presets/{preset_id}.toml")
         if config.id != preset_id:
@@ -108,17 +103,14 @@ def get_rules(name: str | RuleConfig = DEFAULT_PRESET) -> RuleConfig:
     if config is None:
         raise RuleConfigError(
             f"unknown rules preset {quoted(name)}; "
-            f"known: {', '.join((*PRESET_IDS, *APP_PRESET_IDS, *TWO_PLAYER_PRESET_IDS))}"
+            f"known: {', '.join((*PRESET_IDS, *APP_PRESET_IDS))}"
         )
     return config
 
 
-def list_rules(*, app: bool = False, two: bool = False) -> list[RuleConfig]:
-    """The presets of RULES §7.3 in their order; with ``app``, the app tiers of §7.4 after them;
-    with ``two``, the two-player presets (RULES §2.5) last."""
+def list_rules(*, app: bool = False) -> list[RuleConfig]:
+    """The presets of RULES §7.3 in their order; with ``app``, the app tiers of §7.4 after them."""
     ids = (*PRESET_IDS, *APP_PRESET_IDS) if app else PRESET_IDS
-    if two:
-        ids = (*ids, *TWO_PLAYER_PRESET_IDS)
     table = _load_all()
     return [table[i] for i in ids]
 

@@ -67,7 +67,7 @@ from weimaque.games.protocol import (
 )
 from weimaque.match import MATCH_VERSION, Match
 from weimaque.rules.config import _CHOICES, OPTION_NAMES, OPTION_RANGES, PATTERN_NAMES, RuleConfig
-from weimaque.rules.registry import list_rules, overrides_of, rules_with
+from weimaque.rules.registry import get_rules, list_rules, overrides_of, rules_with
 
 #: The label of every option (RULES §7.3, docs/rules.md), in both languages.
 LABELS: Final[Mapping[str, tuple[str, str]]] = {
@@ -146,6 +146,35 @@ def _variant(rules: RuleConfig) -> Variant:
     )
 
 
+#: The two-player tables the seam lists as variants (RULES §2.5): a preset with ``players = 2``.
+#: They are no rule presets (RULES-VARIANTS V1: ``players`` is a room option of every preset);
+#: they name the two-player table where a list of variants is all a client chooses from (the
+#: conformance kit, the arena, the environments).
+TWO_PLAYER_BASES: Final = {"anxiang-2p": "anxiang", "quanmingtang-2p": "quanmingtang"}
+
+
+def _two_player(base: RuleConfig) -> Variant:
+    rules = rules_with(base.id, {"players": 2})
+    return Variant(
+        f"{base.id}-2p",
+        Names(f"{base.name} 二人", f"{base.name_en}, two players"),
+        shape_of(rules),
+        (),
+        {k: v for k, v in rules.options().items() if isinstance(v, (bool, int, str))},
+        f"{base.description} At a table of two (RULES §2.5).",
+    )
+
+
+def base_and_options(
+    variant: str, options: Mapping[str, object] | None
+) -> tuple[str, dict[str, object]]:
+    """The rule preset under a variant id or alias, and the options with the variant's own."""
+    base = TWO_PLAYER_BASES.get(variant)
+    if base is None:
+        return variant, dict(options or {})
+    return base, {"players": 2, **dict(options or {})}
+
+
 _PATTERN_KEYS: Final = tuple(PATTERN_NAMES)
 SCHEMA: Final = OptionSchema(
     (
@@ -161,7 +190,10 @@ SCHEMA: Final = OptionSchema(
             choices=_PATTERN_KEYS,
         ),
     ),
-    tuple(_variant(r) for r in list_rules(app=True, two=True)),
+    (
+        *(_variant(r) for r in list_rules(app=True)),
+        *(_two_player(get_rules(base)) for base in TWO_PLAYER_BASES.values()),
+    ),
 )
 _F: Final = NUM_FACES
 #: The flat array's pieces (the block table of :mod:`weimaque.game.observation`), with shapes:
@@ -429,7 +461,7 @@ class Maque:
             value = checked.get(key)
             if isinstance(value, tuple):
                 checked[key] = list(value)
-        return rules_with(base.id, checked)
+        return rules_with(*base_and_options(base.id, checked))
 
     def shape(self, variant: str, options: Mapping[str, object] | None = None) -> TableShape:
         """RULES §2.2, §2.5: three seats, or two where the rules say (``players``)."""
@@ -483,7 +515,7 @@ class Maque:
 
     def table_rules(self, variant: str, options: Mapping[str, object] | None = None) -> RuleConfig:
         """The :class:`RuleConfig` of a preset (id or alias) with room options."""
-        return rules_with(variant, dict(options or {}))
+        return rules_with(*base_and_options(variant, options))
 
     def rules_info(self, rules: object) -> JSON:
         """Id, name and the options changed from the preset (``overrides_of``)."""
