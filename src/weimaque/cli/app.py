@@ -12,9 +12,10 @@ from rich.console import Console
 
 from weimaque.cli.render import breakdown_renderable, rules_table
 from weimaque.errors import WeimaqueError
-from weimaque.rules.config import OPTION_NAMES
+from weimaque.rules.config import OPTION_NAMES, RuleConfig
 from weimaque.rules.registry import get_rules, list_rules
-from weimaque.scoring.scorer import score, score_deal_cards, score_tianhu
+from weimaque.scoring.breakdown import Breakdown
+from weimaque.scoring.scorer import liuzi_take, score, score_deal_cards, score_tianhu
 
 app = typer.Typer(
     help=(
@@ -56,6 +57,8 @@ class LangOption(StrEnum):
 
 #: The 偎麻雀 game of the seam (``wmq score`` without ``--game``).
 MAQUE = "maque"
+#: The largest 留子 pool ``wmq score --pool`` and ``POST /api/score`` take.
+POOL_MAX = 1_000_000
 
 
 def _fail(message: str) -> typer.Exit:
@@ -123,6 +126,24 @@ def score_cmd(
     lang: Annotated[
         LangOption, typer.Option("--lang", help="三丁拐: names in zh, en or both.")
     ] = LangOption.both,
+    pool: Annotated[
+        int | None,
+        typer.Option(
+            "--pool",
+            help="The 留子 pool the winner may take: the reading with the largest whole gain "
+            "wins (liuzi_choice, RULES §8.5.3); prints the take and the gain.",
+        ),
+    ] = None,
+    players: Annotated[
+        int | None,
+        typer.Option("--players", help="Players at the table, 2 or 3 (RULES §2.5)."),
+    ] = None,
+    options_text: Annotated[
+        str | None,
+        typer.Option(
+            "--options", help="Rule options on top of the preset, as JSON: '{\"deng_value\": 80}'."
+        ),
+    ] = None,
 ) -> None:
     """Score a winning hand: every group's 息, every 名堂, the total (exit 0 win, 1 no win).
 
@@ -149,6 +170,9 @@ def score_cmd(
             )
             if on
         ]
+        maque_only += [
+            flag for flag, given in (("--pool", pool), ("--players", players)) if given is not None
+        ]
         if maque_only:
             raise _fail(f"{', '.join(maque_only)} describe a 偎麻雀 hand, not {game_id}")
         _calculate(game_id, text, rules, source.value, baoting, table, as_json, lang.value)
@@ -158,33 +182,81 @@ def score_cmd(
         raise _fail(f"{flag} is for 三丁拐 (--game sandingguai)")
     if source.value not in ("self", "other"):
         raise _fail(f"--from takes 'self' or 'other' for 偎麻雀, not {source.value!r}")
-    rules = rules or "anxiang"
     if tianhu and deal:
         raise _fail("--tianhu and --deal exclude each other")
     if (tianhu or deal) and (dealt_kan or declined):
         flag = "--tianhu" if tianhu else "--deal"
         raise _fail(f"{flag} scores dealt cards: --dealt-kan and --declined describe a win")
+    if pool is not None and not 0 <= pool <= POOL_MAX:
+        raise _fail(f"--pool takes a pool of 0..{POOL_MAX} units, not {pool!r}")
+    if players is not None and players not in (2, 3):
+        raise _fail(f"--players takes 2 or 3, not {players!r}")
+    if (tianhu or deal) and pool is not None:
+        flag = "--tianhu" if tianhu else "--deal"
+        raise _fail(f"{flag} scores dealt cards: --pool weighs the readings of a win")
     try:
+        config = _maque_rules(rules or "anxiang", options_text, pool, players)
         if tianhu:
-            breakdown = score_tianhu(text, rules=rules)
+            breakdown = score_tianhu(text, rules=config)
         elif deal:
-            breakdown = score_deal_cards(text, rules=rules)
+            breakdown = score_deal_cards(text, rules=config)
         else:
             breakdown = score(
                 text,
-                rules=rules,
+                rules=config,
                 source=source.value,
                 last=last,
                 dealt_kan=dealt_kan,
                 declined=declined,
+                pool=pool,
             )
     except WeimaqueError as exc:
         raise _fail(str(exc)) from exc
+    gain = None
+    if not isinstance(config, str):  # options, a pool, players, or a two-player variant
+        gain = win_gain(breakdown, config, pool)
     if as_json:
-        sys.stdout.write(json.dumps(breakdown.to_dict(), ensure_ascii=False) + "\n")
+        answer = breakdown.to_dict()
+        if gain is not None:
+            answer["gain"] = gain
+        sys.stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")
     else:
-        out.print(breakdown_renderable(breakdown))
+        out.print(breakdown_renderable(breakdown, gain))
     raise typer.Exit(EXIT_WIN if breakdown.winning else EXIT_NO_WIN)
+
+
+def _maque_rules(
+    rules: str, options_text: str | None, pool: int | None, players: int | None
+) -> RuleConfig | str:
+    """The 偎麻雀 rules ``wmq score`` scores under: the preset (or a two-player variant), the
+    ``--options`` over it, ``--players``, and with ``--pool`` the 留子 pool and ``liuzi_choice``
+    on (RULES §8.5.3). A plain preset stays a name, scored as before."""
+    from weimaque.cli.arena import parse_options
+    from weimaque.games import get_game
+    from weimaque.games.maque import Maque
+
+    options = parse_options(options_text)
+    if players is not None:
+        options["players"] = players
+    if pool is not None:
+        options.update(liuzi=True, liuzi_choice=True)
+    if not options:
+        try:
+            return get_rules(rules).id
+        except WeimaqueError:
+            pass  # a variant of the seam (anxiang-2p), or the seam's message for a bad one
+    game = get_game(MAQUE)
+    assert isinstance(game, Maque)
+    return game.rules(rules, options)
+
+
+def win_gain(breakdown: Breakdown, rules: RuleConfig, pool: int | None) -> dict[str, object]:
+    """What a win brings its winner at this table (RULES §8.3, §8.5.2, §8.5.3): every other
+    player pays the total, and the winner takes from the 留子 pool; the whole gain
+    ``total × (players − 1) + take``. Nothing for a hand that does not win."""
+    take = liuzi_take(breakdown.hard_xi, pool, rules) if pool and breakdown.winning else 0
+    paid = breakdown.total * (rules.players - 1) if breakdown.winning else 0
+    return {"players": rules.players, "pool": pool, "take": take, "gain": paid + take}
 
 
 def _game_id(name: str) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from rich.console import Group as RenderGroup
@@ -32,8 +32,9 @@ def cards_text(faces: Iterable[int]) -> Text:
     return text
 
 
-def breakdown_renderable(b: Breakdown) -> RenderGroup:
-    """A readable table of a breakdown: groups with 息, 名堂 with points, the total."""
+def breakdown_renderable(b: Breakdown, gain: Mapping[str, Any] | None = None) -> RenderGroup:
+    """A readable table of a breakdown: groups with 息, 名堂 with points, the total; with
+    ``gain`` (``wmq score --pool/--players``) the winner's take and whole gain (RULES §8.5.3)."""
     groups = Table(title=f"规则 {b.rules}", show_edge=False, pad_edge=False)
     groups.add_column("组")
     groups.add_column("牌")
@@ -60,6 +61,12 @@ def breakdown_renderable(b: Breakdown) -> RenderGroup:
         adds = sum(p.points for p in b.patterns if p.mode == "add")
         formula = f"{b.hard_xi} × {b.multiplier} + {adds}"
         pats.add_row("总息", formula, Text(str(b.total), style="bold"))
+        if gain is not None:
+            players, take = gain["players"], gain["take"]
+            pool = "" if gain["pool"] is None else f" (留子 {gain['pool']})"
+            pats.add_row(f"留子 take{pool}", "", f"+{take}")
+            sum_text = f"{b.total} × {players - 1} + {take}"
+            pats.add_row(f"得 gain ({players} 人)", sum_text, Text(str(gain["gain"]), style="bold"))
         parts.append(pats)
     else:
         parts.append(Text(f"不胡: {b.reason}", style="yellow"))

@@ -601,19 +601,24 @@ class Maque:
     def calculate(self, request: JSON) -> JSON:
         """The 算息 calculator (``Calculator``; docs/protocol.md §1 ``POST /api/score``):
         ``{"hand": "碰:七七七 … 胡:九", "rules": "anxiang", "source": "self", "last": false}``
-        scored as ``wmq score`` scores it, answered as ``{"rules", "breakdown"}``. A request of
-        the wrong form is a ``BadRequest``; a bad preset a ``RuleConfigError``; a bad hand the
-        scorer's own ``InvalidNotation`` kind, each quoting the input."""
+        scored as ``wmq score`` scores it, answered as ``{"rules", "breakdown"}``. ``pool`` (the
+        留子 pool the winner may take, scored with ``liuzi_choice``, RULES §8.5.3), ``players``
+        (2 or 3, RULES §2.5) and ``options`` (rule options over the preset) are optional; with
+        any of them, or a two-player variant, the answer adds ``gain``: ``{"players", "pool",
+        "take", "gain"}``, the winner's take from the pool and ``total × (players − 1) + take``.
+        A request of the wrong form is a ``BadRequest``; a bad preset or option a
+        ``RuleConfigError``; a bad hand the scorer's own ``InvalidNotation`` kind, each quoting
+        the input."""
         from weimaque.games.protocol import BadRequest
-        from weimaque.rules.registry import get_rules
         from weimaque.scoring.explain import breakdown_json
-        from weimaque.scoring.scorer import score
+        from weimaque.scoring.scorer import liuzi_take, score
 
         if not isinstance(request, dict):
             raise BadRequest("the body must be a JSON object")
-        unknown = sorted(set(request) - {"hand", "rules", "source", "last"})
+        known = ("hand", "rules", "source", "last", "pool", "players", "options")
+        unknown = sorted(set(request) - set(known))
         if unknown:
-            raise BadRequest(f"unknown fields {unknown}; known: hand, rules, source, last")
+            raise BadRequest(f"unknown fields {unknown}; known: {', '.join(known)}")
         hand = request.get("hand")
         longest = 400  # the longest hand text read (docs/protocol.md §1)
         if not isinstance(hand, str) or len(hand) > longest:
@@ -623,9 +628,36 @@ class Maque:
         last = request.get("last", False)
         if not isinstance(rules, str) or not isinstance(source, str) or not isinstance(last, bool):
             raise BadRequest("rules and source are strings, last a boolean")
-        config = get_rules(rules)
-        breakdown = score(hand, rules=config, source=source, last=last)
-        return {"rules": config.id, "breakdown": breakdown_json(breakdown)}
+        pool, players = request.get("pool"), request.get("players")
+        largest = 1_000_000  # the largest pool read (docs/protocol.md §1)
+        if pool is not None and (
+            isinstance(pool, bool) or not isinstance(pool, int) or not 0 <= pool <= largest
+        ):
+            raise BadRequest(f"pool must be an integer 0..{largest}, not {quoted(pool)}")
+        if players is not None and (isinstance(players, bool) or players not in (2, 3)):
+            raise BadRequest(f"players must be 2 or 3, not {quoted(players)}")
+        options = request.get("options", {})
+        if not isinstance(options, dict):
+            raise BadRequest(f"options must be an object of rule options, not {quoted(options)}")
+        options = dict(options)
+        if players is not None:
+            options["players"] = players
+        if pool is not None:
+            options.update(liuzi=True, liuzi_choice=True)
+        two = rules in TWO_PLAYER_BASES
+        config = self.rules(rules, options) if options or two else get_rules(rules)
+        breakdown = score(hand, rules=config, source=source, last=last, pool=pool)
+        answer: JSON = {"rules": config.id, "breakdown": breakdown_json(breakdown)}
+        if options or two:
+            take = liuzi_take(breakdown.hard_xi, pool, config) if pool and breakdown.winning else 0
+            paid = breakdown.total * (config.players - 1) if breakdown.winning else 0
+            answer["gain"] = {
+                "players": config.players,
+                "pool": pool,
+                "take": take,
+                "gain": paid + take,
+            }
+        return answer
 
 
 GAME: Final[Game] = Maque()
