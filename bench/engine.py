@@ -3,7 +3,8 @@
 Run: ``.venv/bin/python bench/engine.py [--games N]``. Four figures, each beside its peer:
 
 - random hands/s: uniformly random legal actions on the engine (``GameState``), against RLCard's
-  mahjong games/s with its random agents (``env.run``);
+  mahjong games/s with its random agents (``env.run``); beside it the same at a table of two
+  (``anxiang`` with ``players = 2``, RULES §2.5: 19 cards buried, one hand fewer to play);
 - 三丁拐 random hands/s: the same on the second game's engine (``games.sandingguai.State``,
   its default rules), against the same RLCard figure;
 - 三丁拐 win checks/s: on random 14-tile hands of two suits, the engine's 胡 check (the 叫 of
@@ -54,7 +55,7 @@ from weimaque.game.state import GameState
 from weimaque.games.sandingguai.hands import is_legal_win, odd_bits, suit_keys, wait_bits
 from weimaque.games.sandingguai.rules import RuleConfig
 from weimaque.games.sandingguai.state import State
-from weimaque.rules.registry import get_rules
+from weimaque.rules.registry import get_rules, rules_with
 
 
 def best_rate(fn: Callable[[int], tuple[int, float]], repeat: int) -> float:
@@ -67,13 +68,13 @@ def best_rate(fn: Callable[[int], tuple[int, float]], repeat: int) -> float:
     return max(rates)
 
 
-def ours(games: int, seed: int) -> tuple[int, float]:
-    """Random legal hands on the engine: (hands, CPU seconds)."""
-    rules = get_rules("anxiang")
+def ours(games: int, seed: int, players: int = 3) -> tuple[int, float]:
+    """Random legal hands on the engine at a table of ``players``: (hands, CPU seconds)."""
+    rules = get_rules("anxiang") if players == 3 else rules_with("anxiang", {"players": players})
     rng = random.Random(seed)
     start = time.process_time()
     for k in range(games):
-        state = GameState.new(rules, seed + k, dealer=k % 3)
+        state = GameState.new(rules, seed + k, dealer=k % players)
         while not state.is_terminal():
             seat = state.current_player()
             state.apply(seat, rng.choice(state.legal_actions(seat)))
@@ -303,6 +304,8 @@ def main() -> None:
     # same hands and random choices would find every position in the engine's caches
     hands_per_s = best_rate(lambda r: ours(args.games, args.seed + r * args.games), args.repeat)
     print(f"weimaque random hands/s      : {hands_per_s:9.1f}")
+    two_per_s = best_rate(lambda r: ours(args.games, args.seed + r * args.games, 2), args.repeat)
+    print(f"weimaque 2-player hands/s    : {two_per_s:9.1f}")
     sdg_per_s = best_rate(
         lambda r: sandingguai(args.games, args.seed + r * args.games), args.repeat
     )
