@@ -18,7 +18,7 @@ from weimaque.game.actions import Action
 from weimaque.game.events import Event, Won
 from weimaque.game.observation import Observation, observation, shown_xi, view_of
 from weimaque.game.record import start_from_record
-from weimaque.game.state import NUM_SEATS, GameState
+from weimaque.game.state import GameState
 from weimaque.match import Match
 from weimaque.notation import Meld
 from weimaque.rules.config import RuleConfig
@@ -33,9 +33,10 @@ def table_xi(obs: Observation, rules: RuleConfig) -> dict[str, Any]:
 
     A face-down 偎 the viewer may not see is counted in ``hidden`` (3 or 4 息 each, unknown).
     """
-    shown = [0] * NUM_SEATS
-    hidden = [0] * NUM_SEATS
-    for s in range(NUM_SEATS):
+    seats = len(obs.melds)  # three, or two (RULES §2.5)
+    shown = [0] * seats
+    hidden = [0] * seats
+    for s in range(seats):
         melds = obs.melds[s]
         shown[s] = shown_xi(melds)
         hidden[s] = sum(1 for m in melds if m.faces is None)

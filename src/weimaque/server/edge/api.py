@@ -118,6 +118,8 @@ def _option_types() -> dict[str, Any]:
             out[name] = ["keep_or_next", "winner_deals"]
         elif name == "first_dealer":
             out[name] = ["seat0", "random"]
+        elif name == "liuzi_when":  # RULES §8.5.1
+            out[name] = ["deal", "chou", "start_and_chou"]
         else:
             out[name] = "bool" if isinstance(value, bool) else "int"
     out["enable_patterns"] = "list of keys of the preset's optional_patterns"

@@ -40,6 +40,7 @@ ROOM_OPTIONS: Final = (
     "liuzi_other",
     "deng_value",
     "liuzi_min_xi",
+    "liuzi_when",  # when the 留子 pool is fed (RULES §8.5.1)
     "match_hands",
     "score_target",
 )

@@ -91,7 +91,7 @@ export function breakdownView(b) {
 
 /** Per-seat money of one hand and the match totals after it; 守醒 and 留子 lines where used. */
 function ledgerTable(settlement, ledger, label) {
-  const rows = [0, 1, 2].map((s) =>
+  const rows = ledger.seats.map((_, s) =>
     h(
       "tr",
       {},
@@ -137,7 +137,7 @@ function allHands(end, label) {
     "div",
     { class: "all-hands", "data-testid": "all-hands" },
     h("h3", {}, t("all_hands")),
-    [0, 1, 2].map((s) =>
+    end.hands.map((_, s) =>
       h(
         "div",
         { class: "end-seat", "data-testid": `end-hand-${s}` },

@@ -642,6 +642,7 @@ export const STRINGS = {
     // 三丁拐's board (boards/sandingguai.js) and the game choice (lobby.js, gameform.js)
     game: "游戏",
     sdg_across: "对家",
+    across: "对家",
     sdg_tiles: "{n} 张",
     sdg_streak_help: "庄家连庄次数",
     sdg_baoting: "报听",
@@ -1329,6 +1330,7 @@ export const STRINGS = {
     // 三丁拐's board (boards/sandingguai.js) and the game choice (lobby.js, gameform.js)
     game: "Game",
     sdg_across: "across",
+    across: "across",
     sdg_tiles: "{n} tiles",
     sdg_streak_help: "the dealer's streak",
     sdg_baoting: "报听",

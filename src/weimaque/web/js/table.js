@@ -1,6 +1,8 @@
 // The table: three seats around the open claim. The viewer's seat is at the bottom,
-// its 上家 on the left and 下家 on the right (RULES §2.1), as players sit.
+// its 上家 on the left and 下家 on the right (RULES §2.1), as players sit; at a table of two
+// (RULES §2.5) the other seat faces it at the top (boards/common.js seatPositions).
 import { h } from "./dom.js";
+import { seatPositions } from "./boards/common.js";
 import { card, cardRow, faces, isBig, parseAction } from "./cards.js";
 import { sortedColumns } from "./arrange.js";
 import { t } from "./i18n.js";
@@ -20,10 +22,22 @@ export function seatsAround(bottom) {
  *       clock(seat) → the running clock of the seat that must 出, seen by every seat | null}
  */
 export function renderBoard(obs, ctx) {
+  const n = obs.hand_sizes.length;
+  if (n !== 3) {
+    const pos = seatPositions(n, ctx.bottom);
+    const others = obs.hand_sizes.map((_, seat) => seat).filter((seat) => seat !== ctx.bottom);
+    return h(
+      "div",
+      { class: `board seats-${n}`, "data-testid": "board", "data-seats": n },
+      others.map((seat) => seatPanel(obs, seat, pos[seat], ctx)),
+      centre(obs, ctx),
+      ownArea(obs, ctx.bottom, ctx),
+    );
+  }
   const pos = seatsAround(ctx.bottom);
   return h(
     "div",
-    { class: "board", "data-testid": "board" },
+    { class: "board", "data-testid": "board", "data-seats": 3 },
     seatPanel(obs, pos.left, "left", ctx),
     centre(obs, ctx),
     seatPanel(obs, pos.right, "right", ctx),
@@ -45,7 +59,7 @@ function mingXi(seat, ctx) {
 }
 
 function seatHeader(obs, seat, rel, ctx) {
-  const where = rel === "left" ? t("shangjia") : rel === "right" ? t("xiajia") : null;
+  const where = { left: t("shangjia"), right: t("xiajia"), top: t("across") }[rel] || null;
   return h(
     "div",
     { class: "seat-head" },
