@@ -240,7 +240,7 @@ async def open_room(s: Server, request: Request, raw: Any, club: str | None = No
         opts = RoomOptions.from_json(raw)
         if club is not None:
             opts = dataclasses.replace(opts, club=club)
-        seats = Setup.of(opts).shape.seats
+        seats = Setup.of(opts, bots=False).shape.seats  # its bots are made once, by the room
     except RoomError as exc:
         return _error(400, exc.code, str(exc))
     bots_only = len(opts.bots) == seats
