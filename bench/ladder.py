@@ -1,11 +1,14 @@
-"""The bot ladder: every bot against two copies of every other, as a markdown table.
+"""The bot ladder of one game: every bot against copies of every other, as a markdown table.
 
-Run: ``.venv/bin/python bench/ladder.py [--hands 120] [--slow-hands 60] [--seed 3] [--workers 2]
+Run: ``.venv/bin/python bench/ladder.py [--game maque] [--variant ID] [--options JSON]
+[--hands 120] [--slow-hands 60] [--seed 3] [--workers 2]
 [--bots random,policy,greedy,net,mcts:iters=100] [--with mcts] [--json out.json]``.
 
-Each row is one arena (:mod:`weimaque.arena`, duplicate deals, all six seatings) of bot A against
-two copies of bot B; A's points per hand with the 95% interval, win rate, mean total per win,
-臭 rate, and A's median and p90 decision time (wall clock, every decision, and CPU). Arenas with an
+Each row is one arena (:mod:`weimaque.arena`, duplicate deals, every seating) of bot A against
+copies of bot B in the other seats (two at a table of three); A's points per hand with the 95%
+interval, win rate, mean total per win, 臭 rate (hands nobody wins), and A's median and p90
+decision time (wall clock, every decision, and CPU). The bots default to 偎麻雀's research set
+for ``maque`` and to every bot a game offers (``game.bots``) for the others. Arenas with an
 ``mcts`` bot on either side play ``--slow-hands`` hands (the search is ~100x slower). ``--with
 NAME`` plays only the rows where A or B is that bot (by name, before any ``:``), to add one bot's
 rows to an existing table.
@@ -15,17 +18,23 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 
 from weimaque.arena import ArenaConfig, deals_for_hands, run_arena, split_bot_specs
+from weimaque.games import get_game
 
-DEFAULT = "random,policy,greedy,net,mcts:iters=100"
+#: 偎麻雀's ladder: its room bots and the research ones (docs/bots.md).
+MAQUE_DEFAULT = "random,policy,greedy,net,mcts:iters=100"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--bots", default=DEFAULT)
+    parser.add_argument("--game", default="maque", help="The game, by id or alias.")
+    parser.add_argument("--variant", "--rules", default=None, help="Preset; the game's first.")
+    parser.add_argument("--options", default=None, help="Rule options as a JSON object.")
+    parser.add_argument("--bots", default=None, help="Bot specs; default: the game's.")
     parser.add_argument("--hands", type=int, default=120)
     parser.add_argument("--slow-hands", type=int, default=60)
     parser.add_argument("--seed", type=int, default=3)
@@ -33,10 +42,20 @@ def main() -> None:
     parser.add_argument("--json", default=None, help="Also write every arena's JSON here.")
     parser.add_argument("--with", dest="only", default=None, help="Only rows with this bot.")
     args = parser.parse_args()
+    game = get_game(args.game)
+    variant = args.variant or game.schema.variants[0].id
+    options = json.loads(args.options) if args.options else {}
+    seats = game.shape(variant, options).seats
+    per_deal = math.factorial(seats)
+    if args.bots is None:
+        default = MAQUE_DEFAULT if game.info.id == "maque" else ",".join(b.name for b in game.bots)
+        args.bots = default
     specs = split_bot_specs(args.bots)
     rows = []
+    print(f"{game.info.names.zh} ({game.info.id}), preset {variant}, seed {args.seed}")
+    print()
     print(
-        "| A | B (×2) | hands | A points/hand | 95% CI | A win rate | A total/win | 臭 "
+        f"| A | B (×{seats - 1}) | hands | A points/hand | 95% CI | A win rate | A total/win | 臭 "
         "| A median ms | A p90 ms | A median CPU ms |"
     )
     print("|---|---|---|---|---|---|---|---|---|---|---|")
@@ -49,7 +68,13 @@ def main() -> None:
             slow = a.startswith("mcts") or b.startswith("mcts")
             hands = args.slow_hands if slow else args.hands
             config = ArenaConfig(
-                (a, b, b), deals_for_hands(hands, 6), seed=args.seed, workers=args.workers
+                (a, *(b,) * (seats - 1)),
+                deals_for_hands(hands, per_deal),
+                rules=variant,
+                seed=args.seed,
+                workers=args.workers,
+                game=game.info.id,
+                options=options,
             )
             start = time.perf_counter()
             result = run_arena(config)

@@ -25,8 +25,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import weimaque.arena as arena
 import weimaque.bots.mcts as mcts
+import weimaque.games.maque as maque_game
 from weimaque.bots.base import BotView
 from weimaque.game.state import GameState
 
@@ -37,7 +37,8 @@ _TRUE: list[GameState] = []
 
 
 class _RecordingView:
-    """Stands in for ``BotView`` in the arena loop: keeps the state it was built from."""
+    """Stands in for ``BotView`` in the 偎麻雀 adapter's ``bot_view``, which the arena's loop
+    calls: keeps the state it was built from."""
 
     @staticmethod
     def of(state: GameState, seat: int) -> BotView:
@@ -53,9 +54,9 @@ def _true_state(view: BotView) -> GameState:
 #: What the search is told: "hands", "waits" or "nothing"; from the environment, so that the
 #: arena's worker processes (spawned: they import this script again) patch the same way.
 KNOWS = os.environ.get("WMQ_ORACLE_KNOWS", "hands")
-arena_any: Any = arena
+maque_any: Any = maque_game
 mcts_any: Any = mcts
-arena_any.BotView = _RecordingView
+maque_any.BotView = _RecordingView
 if KNOWS == "hands":
     mcts_any.Knowledge = truth(_true_state)
 elif KNOWS == "waits":

@@ -25,10 +25,13 @@ import weimaque.env.openspiel as wos
 from weimaque.arena import ArenaConfig, run_arena
 from weimaque.bots import PLUGINS, BotView, get_bot, register_plugin
 from weimaque.cli import app
-from weimaque.errors import IllegalAction, WeimaqueError
+from weimaque.errors import IllegalAction, RuleConfigError, WeimaqueError
 from weimaque.game.actions import NUM_ACTIONS, Action
 from weimaque.game.observation import OBS_SIZE, observation_array
 from weimaque.game.state import GameState
+from weimaque.games import UnknownGame, get_game
+from weimaque.games.maque import MaqueHand
+from weimaque.rules.registry import get_rules
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "env.md"
 
@@ -51,8 +54,8 @@ def test_seeded_reset_deals_the_seeded_hand() -> None:
     for seed in (0, 7, 123456):
         env.reset(seed=seed)
         expected = GameState.new("dazhuo", seed, dealer=1)
-        assert env.state_.hands == expected.hands
-        assert env.state_.stock == expected.stock
+        assert env.hand.state.hands == expected.hands
+        assert env.hand.state.stock == expected.stock
         for s in range(3):
             obs = env.observe(f"seat_{s}")
             assert obs["observation"].shape == (OBS_SIZE,)
@@ -62,10 +65,10 @@ def test_seeded_reset_deals_the_seeded_hand() -> None:
     # unseeded resets after a seeded one repeat
     env.reset(seed=5)
     env.reset()
-    first = [list(h) for h in env.state_.hands]
+    first = [list(h) for h in env.hand.state.hands]
     env.reset(seed=5)
     env.reset()
-    assert env.state_.hands == first
+    assert env.hand.state.hands == first
 
 
 def _play_aec(env: object, seed: int) -> dict[str, float]:
@@ -84,7 +87,7 @@ def test_aec_rewards_are_the_hand_points() -> None:
     for seed in range(12):
         env = weimaque.env.raw_env()
         totals = _play_aec(env, seed)
-        returns = env.state_.returns()
+        returns = env.hand.state.returns()
         assert [totals[f"seat_{s}"] for s in range(3)] == [float(r) for r in returns]
         assert sum(totals.values()) == 0
 
@@ -95,18 +98,19 @@ def test_raw_env_refuses_an_illegal_action_unchanged() -> None:
     seat = int(env.agent_selection[-1])
     mask = env.observe(env.agent_selection)["action_mask"]
     bad = int(np.flatnonzero(mask == 0)[0])
-    before = observation_array(env.state_, seat)
+    before = observation_array(env.hand.state, seat)
     with pytest.raises(IllegalAction):
         env.step(bad)
-    assert np.array_equal(observation_array(env.state_, seat), before)
+    assert np.array_equal(observation_array(env.hand.state, seat), before)
 
 
 def test_render_shows_no_hidden_hand() -> None:
     env = weimaque.env.raw_env(render_mode="ansi")
     env.reset(seed=9)
     text = env.render()
-    assert text is not None and "seat 0" in text
-    assert "your hand" not in text and "hand 0:" not in text
+    assert text is not None and json.loads(text) == env.hand.view("public").to_json()
+    assert json.loads(text)["hand_sizes"] == [20, 19, 19]
+    assert '"hand"' not in text and '"hands"' not in text
 
 
 def test_gymnasium_check_env_passes() -> None:
@@ -166,16 +170,24 @@ def test_openspiel_random_simulations_pass() -> None:
 
 
 def test_openspiel_chance_deal_and_views() -> None:
-    game = pyspiel.load_game("python_weimaque")
+    """The deal is the seed's bytes as chance nodes; the hand is the one that seed deals."""
+    game = pyspiel.load_game("python_weimaque", {"rules": "dazhuo", "dealer": 1})
     state = game.new_initial_state()
     rng = np.random.default_rng(1)
+    drawn = []
     while state.is_chance_node():
         outcomes = state.chance_outcomes()
-        assert abs(sum(p for _, p in outcomes) - 1.0) < 1e-9
+        assert abs(sum(p for _, p in outcomes) - 1.0) < 1e-9 and len(outcomes) == 256
+        assert state.observation_tensor(0) == [0.0] * OBS_SIZE  # nobody sees the seed
         faces, probs = zip(*outcomes, strict=True)
-        state.apply_action(int(rng.choice(faces, p=probs)))
+        drawn.append(int(rng.choice(faces, p=probs)))
+        state.apply_action(drawn[-1])
+    assert len(drawn) == wos.SEED_BYTES
+    seed = int.from_bytes(bytes(drawn), "big")
     hand = state.hand
-    assert hand is not None and sum(map(sum, hand.hands)) + len(hand.stock) == 80
+    expected = get_game("maque").new_hand("dazhuo", {}, seed, 1)
+    assert isinstance(hand, MaqueHand) and hand.deal() == expected.deal()
+    assert sum(map(sum, hand.state.hands)) + len(hand.state.stock) == 80
     seat = state.current_player()
     assert len(state.observation_tensor(seat)) == OBS_SIZE
     assert len(state.information_state_tensor(seat)) == OBS_SIZE + NUM_ACTIONS
@@ -198,7 +210,7 @@ def test_openspiel_information_state_hides_other_cards() -> None:
     stock2 = list(stock)
     stock2[stock2.index(b)] = a
     states = [
-        wos.WeimaqueState.from_hand(game, GameState("anxiang", h, st), [[], [], []])
+        wos.SeamState.from_hand(game, MaqueHand(GameState("anxiang", h, st)))
         for h, st in ((hands, stock), (swapped, stock2))
     ]
     for state in states:
@@ -226,7 +238,7 @@ def test_ismcts_plays_in_the_arena() -> None:
     assert result.bots[0].hands == 3 and result.bots[0].decisions > 0
     with pytest.raises(WeimaqueError, match="unknown ismcts"):
         get_bot("ismcts:depth=3")
-    assert wos.MAX_DECISIONS > 0
+    assert wos.MAX_DECISIONS["maque"] > 0
 
 
 def test_ismcts_is_registered_by_its_module_and_reaches_spawned_workers() -> None:
@@ -244,3 +256,42 @@ def test_ismcts_is_registered_by_its_module_and_reaches_spawned_workers() -> Non
         found = json.loads(out.stdout)
         figures.append([(b["points_per_hand"], b["decisions"]) for b in found["bots"]])
     assert figures[0] == figures[1] and figures[0][0][1] > 0
+
+
+def test_docs_blocks_for_both_games_run() -> None:
+    """The constructors and the layout's pieces as docs/env.md shows them, for both games."""
+    blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
+    shown = [b for b in blocks if "sandingguai" in b and "REINFORCE" not in b]
+    assert len(shown) >= 3
+    for block in shown:
+        scope: dict[str, object] = {}
+        with contextlib.redirect_stdout(io.StringIO()):
+            exec(compile(block, str(DOC), "exec"), scope)
+    assert scope["sdg"].num_players() == 3  # type: ignore[attr-defined]
+
+
+def test_constructors_name_a_game_and_keep_the_older_arguments() -> None:
+    """``rules=`` (a preset or a RuleConfig) still works for 偎麻雀; ``game=``/``variant=``
+    name any game; bad names and values are refused, quoted."""
+    config = get_rules("xiaozhuo").with_options(wei_face_up=True)
+    by_config = weimaque.env.raw_env(rules=config, dealer=1)
+    by_name = weimaque.env.raw_env(
+        game="偎麻雀", variant="xiaozhuo", options={"wei_face_up": True}, dealer=1
+    )
+    for env in (by_config, by_name):
+        env.reset(seed=8)
+        assert env.table.options["wei_face_up"] is True
+    assert by_config.hand.deal() == by_name.hand.deal()
+    assert by_config.hand.state.rules == config  # type: ignore[attr-defined]
+    sdg = weimaque.env.gym_env(game="三丁拐")
+    assert sdg.game.info.id == "sandingguai" and sdg.specs == ("greedy", "greedy")
+    with pytest.raises(UnknownGame, match="'chess'"):
+        weimaque.env.raw_env(game="chess")
+    with pytest.raises(WeimaqueError, match="disagree"):
+        weimaque.env.raw_env(rules="xiaozhuo", variant="dazhuo")
+    with pytest.raises(RuleConfigError, match="'colour'"):
+        weimaque.env.gym_env(game="sandingguai", options={"colour": 1})
+    with pytest.raises(WeimaqueError, match=r"dealer must be a seat 0\.\.2, not 3"):
+        weimaque.env.raw_env(game="sandingguai", dealer=3)
+    with pytest.raises(WeimaqueError, match=r"seat must be a seat 0\.\.2"):
+        weimaque.env.gym_env(seat=5)

@@ -1,16 +1,28 @@
-"""The arena: three bots play duplicate deals, and each bot's points per hand get a 95% interval.
+"""The arena: bots play duplicate deals of any game, and each bot's points per hand get a 95%
+interval.
+
+It speaks only :mod:`weimaque.games` (docs/new-game.md): a game by id, a preset and options, the
+line-up of bot specs built with ``game.bot(spec, variant, options)``, each acting on
+``hand.bot_view(seat)``; hands through ``game.new_hand`` / ``apply`` / ``outcome``; the seat count
+from ``game.shape(variant, options).seats``. Nothing here knows a card or a seat count.
 
 Duplicate deals. Deal ``d`` has its own hand seed, derived from (seed, d), and is played once in
 every *seating* (which bot sits in which seat) with seat 0 as dealer, so every bot holds every
-seat's cards of that deal. With ``rotations=6`` (default) all 6 permutations are played: the 3
-cyclic rotations alone keep the turn order fixed (the same bot would always be the 上家 of the
-same other bot, and the 上家 feeds the 吃, RULES §4.6), so the other 3 reverse it and cancel that
-luck too. ``rotations=3`` plays the cyclic rotations only, enough when two of the bots are equal.
+seat's cards of that deal. The seatings are the permutations of the line-up over the seats, in
+cyclic classes: the identity's ``n`` rotations first, then the reversed order's, then the other
+classes (:func:`seatings`). By default all ``n!`` are played (3 seats: 6, 2 seats: 2). For 偎麻雀
+the 3 cyclic rotations alone keep the turn order fixed (the same bot would always be the 上家 of
+the same other bot, and the 上家 feeds the 吃, RULES §4.6), so the other 3 reverse it and cancel
+that luck too; ``rotations=3`` plays the cyclic rotations only, enough when two of the bots are
+equal. Any multiple of ``n`` up to ``n!`` plays that many whole classes, so every bot sits in
+every seat equally often.
 
-Counting. ``hands`` played = deals × rotations. A bot's points per hand is the mean of
-``GameState.returns()`` over its hands (each loser pays the winner the total, RULES §8.3); its
+Counting. ``hands`` played = deals × rotations. A bot's points per hand is the mean of the
+outcome's ``net`` over its hands (偎麻雀: each loser pays the winner the total, RULES §8.3); its
 95% interval is over the per-deal means (each deal's hands are paired, so the luck of the deal
-stays inside one sample), with Student's t for ``deals - 1`` degrees of freedom.
+stays inside one sample), with Student's t for ``deals - 1`` degrees of freedom. A hand's winners
+are the outcome's; a hand without one is 臭 (流局). The total per win is the outcome summary's
+``total`` where the game gives one (偎麻雀's, RULES §8.3), else the winner's points.
 
 Reproducibility. Each seat's bot gets ``random.Random`` seeded from (seed, deal, rotation, seat);
 workers play whole deals and results are merged in deal order, so the same seed gives the same
@@ -20,32 +32,55 @@ figures whatever the number of workers (decision times aside).
 from __future__ import annotations
 
 import importlib
+import itertools
 import math
 import multiprocessing
 import random
 import statistics
 import time
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Final
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
 
-from weimaque.bots import BotView, get_bot
 from weimaque.errors import WeimaqueError
-from weimaque.game.state import NUM_SEATS, GameState
-from weimaque.rules.registry import get_rules
-
-#: The seatings of one deal: ``seating[seat]`` is the index of the bot in that seat.
-CYCLIC: Final = ((0, 1, 2), (1, 2, 0), (2, 0, 1))
-ALL_SIX: Final = (*CYCLIC, (0, 2, 1), (2, 1, 0), (1, 0, 2))
+from weimaque.games import Game, Hand, get_game
 
 
-def seatings(rotations: int) -> tuple[tuple[int, int, int], ...]:
-    """The seatings played for every deal: the 3 cyclic rotations, or all 6 permutations."""
-    if rotations == 3:
-        return CYCLIC
-    if rotations == 6:
-        return ALL_SIX
-    raise WeimaqueError(f"rotations must be 3 or 6, not {rotations!r}")
+def seatings(seats: int, rotations: int = 0) -> tuple[tuple[int, ...], ...]:
+    """The seatings played for every deal at a table of ``seats``: ``seating[seat]`` is the
+    index in the line-up of the bot in that seat.
+
+    The permutations come in cyclic classes of ``seats`` rotations each: the identity's, then
+    the reversed turn order's, then the others' (their first seat holding bot 0, in
+    lexicographic order). ``rotations`` plays that many seatings, a whole number of classes;
+    0 plays every permutation. For 3 seats: the 3 cyclic rotations, or all 6.
+    """
+    if seats < 1:
+        raise WeimaqueError(f"a table has at least one seat, not {seats!r}")
+    everything = math.factorial(seats)
+    if rotations == 0:
+        rotations = everything
+    if (
+        isinstance(rotations, bool)
+        or not isinstance(rotations, int)
+        or rotations < seats
+        or rotations > everything
+        or rotations % seats
+    ):
+        allowed = " or ".join(str(k) for k in range(seats, everything + 1, seats))
+        if everything // seats > 4:
+            allowed = f"a multiple of {seats} from {seats} to {everything}"
+        raise WeimaqueError(f"rotations must be {allowed} ({seats} seats), not {rotations!r}")
+    identity = tuple(range(seats))
+    reverse = (0, *range(seats - 1, 0, -1))
+    others = [(0, *p) for p in itertools.permutations(range(1, seats))]
+    bases = list(dict.fromkeys([identity, reverse, *others]))
+    out = [
+        tuple(base[(s + k) % seats] for s in range(seats))
+        for base in bases[: rotations // seats]
+        for k in range(seats)
+    ]
+    return tuple(out)
 
 
 def split_bot_specs(text: str) -> list[str]:
@@ -121,12 +156,12 @@ def mean_ci95(samples: Sequence[float]) -> tuple[float, float, float]:
 class BotTally:
     """One bot's results over some hands."""
 
+    seats: list[int]
     points: int = 0
     hands: int = 0
     wins: int = 0
     win_totals: int = 0
     chou: int = 0
-    seats: list[int] = field(default_factory=lambda: [0, 0, 0])
     deal_means: list[float] = field(default_factory=list)
     times_ms: list[float] = field(default_factory=list)
     cpu_ms: list[float] = field(default_factory=list)
@@ -138,91 +173,150 @@ class DealResult:
 
     deal: int
     points: tuple[tuple[int, ...], ...]  # [bot][seating]
-    winners: tuple[int | None, ...]  # winning bot per seating
-    totals: tuple[int, ...]  # the winner's total per seating (0 on 臭)
-    seats: tuple[tuple[int, int, int], ...]  # seating per hand
+    winners: tuple[tuple[int, ...], ...]  # the winning bots per seating (none on 臭)
+    totals: tuple[tuple[int, ...], ...]  # each winner's total per seating
+    seats: tuple[tuple[int, ...], ...]  # seating per hand
     times_ms: tuple[tuple[float, ...], ...]  # [bot] decision times
-    cpu_ms: tuple[tuple[float, ...], ...] = ((), (), ())  # [bot] decision CPU times
+    cpu_ms: tuple[tuple[float, ...], ...] = ()  # [bot] decision CPU times
     #: decisions an external bot did not make itself (crash, timeout, garbage, illegal): (bot, what)
     faults: tuple[tuple[int, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class ArenaConfig:
-    """What to play: three bot specs, the number of deals, rules, seed, seatings per deal."""
+    """What to play: a game, one bot spec per seat, the number of deals, the preset (``rules``)
+    and options, seed, seatings per deal."""
 
-    bots: tuple[str, str, str]
+    bots: tuple[str, ...]
     deals: int
-    rules: str = "anxiang"
+    #: the preset (variant) id or alias; "" is the game's first preset
+    rules: str = ""
     seed: int = 0
-    rotations: int = 6
+    #: seatings per deal (:func:`seatings`); 0 plays every permutation of the seats
+    rotations: int = 0
     workers: int = 1
     #: "local" (a process pool of ``workers``) or "ray" (Ray tasks; see weimaque.scale)
     backend: str = "local"
     #: the Ray cluster to join (``ray.init(address=...)``); None starts a local Ray
     address: str | None = None
     #: modules each worker imports before it builds the bots: those that register the plugin
-    #: bots named in ``bots`` (``weimaque.bots.register_plugin``), e.g. weimaque.env.openspiel
+    #: bots named in ``bots`` (``weimaque.bots.register_plugin``), e.g. weimaque.env.openspiel,
+    #: or a game from outside the package (``weimaque.games.register``)
     plugins: tuple[str, ...] = ()
+    #: the game's id or alias (``weimaque.games.get_game``)
+    game: str = "maque"
+    #: rule options on top of the preset, checked against the game's schema
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """An arena's game with its preset, options and seatings, looked up once per deal."""
+
+    game: Game
+    variant: str
+    options: Mapping[str, Any]
+    seats: int
+    plays: tuple[tuple[int, ...], ...]
+
+
+def table_of(config: ArenaConfig) -> Table:
+    """The game, preset, seat count and seatings of ``config``, every name and option checked:
+    a ``WeimaqueError`` quoting what is wrong (an unknown game, preset or option, a line-up of
+    the wrong size, a seating count the table does not allow; :func:`run_arena` builds every
+    bot once too, so an unknown bot fails before any deal)."""
+    for module in config.plugins:
+        importlib.import_module(module)
+    game = get_game(config.game)
+    variant = config.rules or game.schema.variants[0].id
+    options = dict(config.options)
+    seats = game.shape(variant, options).seats
+    if len(config.bots) != seats:
+        raise WeimaqueError(
+            f"the arena of {game.info.id} needs exactly {seats} bots (one per seat), "
+            f"got {len(config.bots)}: {list(config.bots)}"
+        )
+    return Table(game, variant, options, seats, seatings(seats, config.rotations))
+
+
+def resolved(config: ArenaConfig) -> ArenaConfig:
+    """``config`` with its preset and seatings per deal filled in, checked (:func:`table_of`):
+    the game's id, the preset it names, the number of seatings."""
+    table = table_of(config)
+    return replace(config, game=table.game.info.id, rules=table.variant, rotations=len(table.plays))
 
 
 def play_deal(config: ArenaConfig, deal: int) -> DealResult:
-    """Play one deal in every seating (RULES §2.2 deal from the derived seed, dealer seat 0)."""
-    for module in config.plugins:
-        importlib.import_module(module)
-    rules = get_rules(config.rules)
+    """Play one deal in every seating (the deal from the derived seed, dealer seat 0)."""
+    table = table_of(config)
+    game, variant, options, n = table.game, table.variant, table.options, table.seats
     hand_seed = deal_seed(config.seed, deal)
-    points: list[list[int]] = [[] for _ in range(NUM_SEATS)]
-    times: list[list[float]] = [[] for _ in range(NUM_SEATS)]
-    cpu: list[list[float]] = [[] for _ in range(NUM_SEATS)]
-    winners: list[int | None] = []
-    totals: list[int] = []
-    plays = seatings(config.rotations)
+    points: list[list[int]] = [[] for _ in range(n)]
+    times: list[list[float]] = [[] for _ in range(n)]
+    cpu: list[list[float]] = [[] for _ in range(n)]
+    winners: list[tuple[int, ...]] = []
+    totals: list[tuple[int, ...]] = []
     faults: list[tuple[int, str]] = []
-    for rotation, seating in enumerate(plays):
-        bots = [get_bot(config.bots[seating[s]]) for s in range(NUM_SEATS)]
-        rngs = [bot_rng(config.seed, deal, rotation, s) for s in range(NUM_SEATS)]
-        state = GameState.new(rules, hand_seed, dealer=0)
+    for rotation, seating in enumerate(table.plays):
+        bots = [game.bot(config.bots[seating[s]], variant, options) for s in range(n)]
+        rngs = [bot_rng(config.seed, deal, rotation, s) for s in range(n)]
+        hand = game.new_hand(variant, options, hand_seed, dealer=0)
         try:
-            while not state.is_terminal():
-                seat = state.current_player()
-                view = BotView.of(state, seat)
+            while not hand.is_terminal():
+                seat = hand.to_act()[0]
+                view = hand.bot_view(seat)
                 start = time.perf_counter()
                 start_cpu = time.process_time()
                 action = bots[seat].act(view, rngs[seat])
                 times[seating[seat]].append((time.perf_counter() - start) * 1000)
                 cpu[seating[seat]].append((time.process_time() - start_cpu) * 1000)
-                if action not in view.legal:
+                try:
+                    hand.apply(seat, action)
+                except WeimaqueError as exc:
                     raise WeimaqueError(
-                        f"bot {config.bots[seating[seat]]!r} chose illegal {action} "
-                        f"(deal {deal}, seed {hand_seed}, seat {seat})"
-                    )
-                state.apply(seat, action)
+                        f"bot {config.bots[seating[seat]]!r} chose illegal "
+                        f"{action_text(game, action)} (deal {deal}, seed {hand_seed}, "
+                        f"seat {seat}): {exc}"
+                    ) from exc
         finally:
-            finish_hand(bots, state, seating, faults, f"deal {deal} seating {rotation}")
-        returns = state.returns()
-        for s in range(NUM_SEATS):
-            points[seating[s]].append(returns[s])
-        result = state.result
-        assert result is not None
-        winner = result.winner
-        winners.append(None if winner is None else seating[winner])
-        totals.append(0 if result.breakdown is None else result.breakdown.total)
+            finish_hand(bots, hand, seating, faults, f"deal {deal} seating {rotation}")
+        outcome = hand.outcome()
+        assert outcome is not None
+        for s in range(n):
+            points[seating[s]].append(outcome.net[s])
+        winners.append(tuple(seating[w] for w in outcome.winners))
+        total = outcome.summary.get("total")
+        totals.append(
+            tuple(
+                total if isinstance(total, int) and not isinstance(total, bool) else outcome.net[w]
+                for w in outcome.winners
+            )
+        )
     return DealResult(
         deal,
         tuple(tuple(p) for p in points),
         tuple(winners),
         tuple(totals),
-        plays,
+        table.plays,
         tuple(tuple(t) for t in times),
         faults=tuple(faults),
         cpu_ms=tuple(tuple(t) for t in cpu),
     )
 
 
+def action_text(game: Game, action: object) -> str:
+    """An action id's text form (``出三``), or the value quoted when it is no action id."""
+    if isinstance(action, int) and not isinstance(action, bool):
+        try:
+            return f"{game.action(action)!s} ({action})"
+        except (WeimaqueError, ValueError, IndexError, KeyError):
+            pass  # no action of this game: quoted as it came
+    return repr(action)
+
+
 def finish_hand(
     bots: Sequence[Any],
-    state: GameState,
+    hand: Hand,
     seating: Sequence[int],
     faults: list[tuple[int, str]],
     where: str,
@@ -232,7 +326,7 @@ def finish_hand(
     for seat, bot in enumerate(bots):
         close = getattr(bot, "close", None)
         if close is not None:
-            close(BotView.of(state, seat))
+            close(hand.bot_view(seat))
         for fault in getattr(bot, "faults", ()):
             faults.append((seating[seat], f"{where}, seat {seat}: {fault}"))
 
@@ -271,7 +365,7 @@ class BotStats:
     chou_rate: float
     median_decision_ms: float
     decisions: int
-    seats: tuple[int, int, int]
+    seats: tuple[int, ...]
     p90_decision_ms: float = 0.0
     median_decision_cpu_ms: float = 0.0
     p90_decision_cpu_ms: float = 0.0
@@ -317,7 +411,9 @@ class ArenaResult:
         """The JSON object printed by ``wmq arena --json``."""
         c = self.config
         return {
+            "game": c.game,
             "rules": c.rules,
+            "options": {k: list(v) if isinstance(v, tuple) else v for k, v in c.options.items()},
             "seed": c.seed,
             "deals": c.deals,
             "rotations": c.rotations,
@@ -347,10 +443,13 @@ def p90(values: Sequence[float]) -> float:
 
 
 def summarize(config: ArenaConfig, deals: Sequence[DealResult], seconds: float) -> ArenaResult:
-    """Merge deal results (in deal order) into per-bot statistics."""
-    tallies = [BotTally() for _ in range(NUM_SEATS)]
+    """Merge deal results (in deal order) into per-bot statistics; the result's config is
+    :func:`resolved` (its preset and seatings per deal filled in)."""
+    config = resolved(config)
+    n = len(config.bots)
+    tallies = [BotTally([0] * n) for _ in range(n)]
     names = bot_names(config.bots)
-    fault_counts = [0] * NUM_SEATS
+    fault_counts = [0] * n
     faults: list[str] = []
     for d in sorted(deals, key=lambda r: r.deal):
         for b, what in d.faults:
@@ -363,13 +462,13 @@ def summarize(config: ArenaConfig, deals: Sequence[DealResult], seconds: float) 
             tally.deal_means.append(sum(pts) / len(pts))
             tally.times_ms.extend(d.times_ms[b])
             tally.cpu_ms.extend(d.cpu_ms[b])
-        for winner, total, seating in zip(d.winners, d.totals, d.seats, strict=True):
+        for winners, totals, seating in zip(d.winners, d.totals, d.seats, strict=True):
             for seat, b in enumerate(seating):
                 tallies[b].seats[seat] += 1
-            if winner is None:
+            if not winners:
                 for t in tallies:
                     t.chou += 1
-            else:
+            for winner, total in zip(winners, totals, strict=True):
                 tallies[winner].wins += 1
                 tallies[winner].win_totals += total
     stats = []
@@ -387,7 +486,7 @@ def summarize(config: ArenaConfig, deals: Sequence[DealResult], seconds: float) 
                 chou_rate=t.chou / t.hands if t.hands else 0.0,
                 median_decision_ms=statistics.median(t.times_ms) if t.times_ms else 0.0,
                 decisions=len(t.times_ms),
-                seats=(t.seats[0], t.seats[1], t.seats[2]),
+                seats=tuple(t.seats),
                 p90_decision_ms=p90(t.times_ms),
                 median_decision_cpu_ms=statistics.median(t.cpu_ms) if t.cpu_ms else 0.0,
                 p90_decision_cpu_ms=p90(t.cpu_ms),
@@ -401,9 +500,10 @@ def run_arena(
     config: ArenaConfig, progress: Callable[[DealResult], None] | None = None
 ) -> ArenaResult:
     """Play the arena and summarize it; ``progress`` is called after each deal, in order."""
+    config = resolved(config)
+    table = table_of(config)
     for spec in config.bots:
-        get_bot(spec)  # unknown names fail before any worker starts
-    seatings(config.rotations)
+        table.game.bot(spec, table.variant, table.options)  # fail before any worker starts
     if config.backend not in ("local", "ray"):
         raise WeimaqueError(f"backend must be 'local' or 'ray', not {config.backend!r}")
     if config.deals < 1:
@@ -427,13 +527,17 @@ __all__ = [
     "ArenaResult",
     "BotStats",
     "DealResult",
+    "Table",
+    "action_text",
     "bot_names",
     "deals_for_hands",
     "mean_ci95",
     "play_deal",
+    "resolved",
     "run_arena",
     "seatings",
     "split_bot_specs",
     "summarize",
     "t_quantile_975",
+    "table_of",
 ]

@@ -1,6 +1,6 @@
 """The 三丁拐 bots (weimaque.games.sandingguai.bots): every choice legal, a choice that depends
-on the seat's view alone (SDG §10), the 向听 count, GreedyBot's documented choices, and a
-duplicate-deal match whose ledger sums to zero (SDG §9.6)."""
+on the seat's view alone (SDG §10), the 向听 count, GreedyBot's documented choices (the
+duplicate-deal arena of them: tests/test_arena_games.py)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,6 @@ from weimaque.games.sandingguai.bots import (
     Bot,
     GreedyBot,
     RandomBot,
-    duplicate_match,
     shanten,
 )
 from weimaque.games.sandingguai.game import SdgHand
@@ -231,22 +230,6 @@ def test_greedy_lacks_the_suit_it_can_spare() -> None:
     hand = counts_of(parse_tiles("123456789m1234s5p"))
     view = dataclasses.replace(view, hand=hand)
     assert GreedyBot(rules).act(view, random.Random(0)) == QUE + 2
-
-
-# --------------------------------------------------------------------------- duplicate play
-
-
-def test_duplicate_match_is_zero_sum_and_seeded() -> None:
-    rules = get_rules("sandingguai")
-    result = duplicate_match(rules, 12, 5, lambda: GreedyBot(rules), RandomBot)
-    assert len(result.rows) == 36
-    assert sum(result.ledger()) == 0
-    for deal in {r[0] for r in result.rows}:
-        assert sorted(r[1] for r in result.rows if r[0] == deal) == [0, 1, 2]
-    assert all(sum(net) == 0 for _, _, net in result.rows)
-    assert len(result.per_deal()) == 12
-    again = duplicate_match(rules, 12, 5, lambda: GreedyBot(rules), RandomBot)
-    assert again == result
 
 
 def test_doctests() -> None:

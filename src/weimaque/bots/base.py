@@ -28,6 +28,9 @@ class BotView:
     obs: Observation
     history: tuple[Mapping[str, Any], ...]
     legal: tuple[Action, ...]
+    #: the 留子 pool a winner could take, public at the table, where the rules choose the
+    #: winning reading with it (RULES §8.5.3); else None
+    pool: int | None = None
 
     @staticmethod
     def of(state: GameState, seat: int) -> BotView:
@@ -39,6 +42,7 @@ class BotView:
             obs=view_of(state, seat),
             history=history,
             legal=tuple(state.legal_actions(seat)),
+            pool=state.pool,
         )
 
     def hand(self) -> Counts:

@@ -35,14 +35,14 @@ from weimaque.bots.base import BotView
 from weimaque.cards import COPIES, NUM_FACES, faces_of
 from weimaque.game.observation import ClaimView
 from weimaque.game.state import (
-    ASK_ORDER,
+    ASK_ORDERS,
     HU,
-    NUM_SEATS,
     PASS,
     GameState,
     Origin,
     TableMeld,
     Window,
+    buried_size,
     win_check,
 )
 from weimaque.notation import MeldKind, parse_cards
@@ -86,6 +86,8 @@ class Knowledge:
     melds: list[list[_MeldSlot]]
     rows: list[list[int]]
     thrown: list[set[int]]
+    #: per seat, the faces it released (RULES §2.5.4)
+    released: list[set[int]]
     no_discard: list[set[int]]
     skipped: list[int]
     dead: list[bool]
@@ -107,6 +109,8 @@ class Knowledge:
     passed: list[list[tuple[int, int]]]
     #: whether the last sample's own options differed from ``view.legal`` (a bug if ever True)
     mismatch: bool = False
+    #: the buried cards of the last deal of the hidden cards (RULES §2.5.2: two players, 埋牌)
+    buried: tuple[int, ...] = ()
 
     @staticmethod
     def of(view: BotView) -> Knowledge:
@@ -114,15 +118,17 @@ class Knowledge:
         obs = view.obs
         seat = view.seat
         hand = list(view.hand())
-        melds: list[list[_MeldSlot]] = [[] for _ in range(NUM_SEATS)]
-        thrown: list[set[int]] = [set() for _ in range(NUM_SEATS)]
-        no_discard: list[set[int]] = [set() for _ in range(NUM_SEATS)]
-        skipped = [0] * NUM_SEATS
-        drew_up: list[set[int]] = [set() for _ in range(NUM_SEATS)]
-        peng_seen: list[set[int]] = [set() for _ in range(NUM_SEATS)]
+        n = view.rules.players  # RULES §2.5
+        melds: list[list[_MeldSlot]] = [[] for _ in range(n)]
+        thrown: list[set[int]] = [set() for _ in range(n)]
+        released: list[set[int]] = [set() for _ in range(n)]
+        no_discard: list[set[int]] = [set() for _ in range(n)]
+        skipped = [0] * n
+        drew_up: list[set[int]] = [set() for _ in range(n)]
+        peng_seen: list[set[int]] = [set() for _ in range(n)]
         declined = False
         declined_faces = 0
-        passed: list[list[tuple[int, int]]] = [[] for _ in range(NUM_SEATS)]
+        passed: list[list[tuple[int, int]]] = [[] for _ in range(n)]
         history = view.history
         claim = obs.claim
         open_claim = obs.phase == "claim" and claim is not None
@@ -137,8 +143,10 @@ class Knowledge:
                 # The open window's card enters ``thrown`` only when it closes (state._resolve).
                 if not (open_claim and i == last_index):
                     thrown[s].add(face)
+                    if kind == "release":
+                        released[s].add(face)
                     if kind == "discard":
-                        for q in range(NUM_SEATS):
+                        for q in range(n):
                             if q != s:
                                 peng_seen[q].add(face)
             elif kind == "drew":
@@ -147,7 +155,7 @@ class Knowledge:
                     face = _face(ev["card"])
                     drew_up[s].add(face)
                     if not (open_claim and i == last_index):
-                        for q in range(NUM_SEATS):
+                        for q in range(n):
                             passed[q].append((face, s))
                             if q != s:
                                 peng_seen[q].add(face)
@@ -173,7 +181,7 @@ class Knowledge:
                 declined = True
                 declined_faces |= 1 << _face(ev["card"])
         # A 偎's face_down flag follows the table, not the viewer: the observation says which.
-        for s in range(NUM_SEATS):
+        for s in range(n):
             for slot, m in zip(melds[s], obs.melds[s], strict=True):
                 if slot.kind == "wei":
                     slot.face_down = m.face_down
@@ -188,6 +196,7 @@ class Knowledge:
             melds=melds,
             rows=rows,
             thrown=thrown,
+            released=released,
             no_discard=no_discard,
             skipped=skipped,
             dead=list(obs.dead),
@@ -212,7 +221,8 @@ class Knowledge:
         for f in self.unseen:
             pool[f] += 1
         wei_faces: dict[tuple[int, int], int] = {}
-        opponents = [s for s in range(NUM_SEATS) if s != self.seat]
+        n = self.view.rules.players
+        opponents = [s for s in range(n) if s != self.seat]
         for s in opponents:
             for k, slot in enumerate(self.melds[s]):
                 if slot.faces is None:
@@ -228,7 +238,7 @@ class Knowledge:
                     wei_faces[(s, k)] = f
         cards = faces_of(pool)
         rng.shuffle(cards)
-        hands = [[0] * NUM_FACES for _ in range(NUM_SEATS)]
+        hands = [[0] * NUM_FACES for _ in range(n)]
         rest: list[int] = []
         for s in opponents:
             need = self.hand_sizes[s]
@@ -243,9 +253,16 @@ class Knowledge:
             if need:
                 return None
             cards, rest = rest, []
-        if len(cards) != self.stock_left:
-            raise ValueError(f"{len(cards)} hidden cards left for a stock of {self.stock_left}")
-        return hands, wei_faces, cards
+        # with two players and 埋牌 the buried cards are unseen too (RULES §2.5.2, §2.5.6): the
+        # stock takes its count of the rest, the buried pile (never drawn) the others
+        buried = buried_size(self.view.rules)
+        if len(cards) != self.stock_left + buried:
+            raise ValueError(
+                f"{len(cards)} hidden cards left for a stock of {self.stock_left}"
+                f" and {buried} buried"
+            )
+        self.buried = tuple(sorted(cards[self.stock_left :]))
+        return hands, wei_faces, cards[: self.stock_left]
 
     def deal(self, rng: random.Random) -> Deal:
         """The hidden cards dealt at random under the constraints (dropped after ``_DEAL_TRIES``
@@ -278,7 +295,8 @@ class Knowledge:
         seat's view and the event history's facts, built without replaying."""
         view = self.view
         melds: list[list[TableMeld]] = []
-        for s in range(NUM_SEATS):
+        n = view.rules.players
+        for s in range(n):
             row: list[TableMeld] = []
             for k, slot in enumerate(self.melds[s]):
                 if slot.faces is None:
@@ -298,6 +316,7 @@ class Knowledge:
             melds=melds,
             rows=[list(r) for r in self.rows],
             thrown=[set(t) for t in self.thrown],
+            released=[set(t) for t in self.released],
             no_discard=[set(n) for n in self.no_discard],
             # 碰-过张 (RULES §5.3): the seat's own comes with its view; for the others, a 碰
             # window on X went by while the seat held two or more X.
@@ -305,15 +324,17 @@ class Knowledge:
                 set(view.obs.bans[s].peng or ())
                 if s == self.seat
                 else {f for f in self.peng_seen[s] if hands[s][f] >= 2}
-                for s in range(NUM_SEATS)
+                for s in range(n)
             ],
             dead=list(self.dead),
             skipped=list(self.skipped),
-            declined=[s == self.seat and self.declined for s in range(NUM_SEATS)],
-            declined_faces=[self.declined_faces if s == self.seat else 0 for s in range(NUM_SEATS)],
+            declined=[s == self.seat and self.declined for s in range(n)],
+            declined_faces=[self.declined_faces if s == self.seat else 0 for s in range(n)],
             scores=list(view.obs.scores),
             turn=self.turn if self.phase == "discard" else view.obs.dealer,
         )
+        st.buried = self.buried
+        st.pool = view.pool  # the public 留子 pool, for the winning reading (RULES §8.5.3)
         if self.phase == "claim":
             st.phase = "claim"
             st.window = self._window(st)
@@ -373,7 +394,8 @@ class Knowledge:
         else:
             options.pop(self.seat, None)
         # keyed in asking order, as the engine keys them (``Window.options``)
-        window.options = {s: options[s] for s in ASK_ORDER[window.from_seat] if s in options}
+        order = ASK_ORDERS[self.view.rules.players][window.from_seat]
+        window.options = {s: options[s] for s in order if s in options}
 
 
 def determinize(view: BotView, rng: random.Random) -> GameState:

@@ -96,7 +96,8 @@ def candidate_features(view: BotView, actions: Sequence[Action]) -> npt.NDArray[
     table = _Table(view)
     obs = view.obs
     seat = view.seat
-    nxt, prv = (seat + 1) % 3, (seat - 1) % 3
+    n = view.rules.players  # with two seats the opponent is both (RULES §2.5.1)
+    nxt, prv = (seat + 1) % n, (seat - 1) % n
     claim = obs.claim
     own_draw = float(claim is not None and claim.origin == "draw" and claim.from_seat == seat)
     common = (

@@ -111,11 +111,17 @@ class _Table:
         stock = obs.stock_left
         #: chance that one given unseen copy still comes out of the stock
         self.q = min(1.0, stock / total_unseen)
-        thrown: list[set[int]] = [set(), set(), set()]
+        #: the seats (RULES §2.5: two or three); with two the opponent is 下家 and 上家 both
+        self.n = n = self.rules.players
+        #: RULES §2.5.3(1), §2.5.4: with two seats and ``chi_opponent_discard`` off, discards are
+        #: never 吃'd and only releases make a face 吃-过张
+        self.release_only = n == 2 and not self.rules.chi_opponent_discard
+        thrown: list[set[int]] = [set() for _ in range(n)]
+        released: list[set[int]] = [set() for _ in range(n)]
         no_discard: set[int] = set()
         face_up: set[int] = set()
         chi_taken: set[int] = set()
-        xiajia = (seat + 1) % 3
+        xiajia = (seat + 1) % n
         for e in view.history:
             kind = e["type"]
             card = e.get("card")
@@ -124,6 +130,8 @@ class _Table:
             face = parse_cards(card)[0]
             if kind in ("discard", "release"):
                 thrown[e["seat"]].add(face)
+                if kind == "release":
+                    released[e["seat"]].add(face)
                 face_up.add(face)
             elif kind == "drew":
                 face_up.add(face)
@@ -132,16 +140,23 @@ class _Table:
             if kind == "chi" and e["seat"] == xiajia:
                 chi_taken.update(parse_cards(e["run"]))
         self.thrown = thrown
+        #: per seat, what makes a face 吃-过张 for its 下家 (RULES §5.3, §2.5.4)
+        self.guo = released if self.release_only else thrown
         self.no_discard = no_discard
         self.face_up = face_up
         self.xiajia_runs = chi_taken
         # A face seen face up before and not 碰'd then is 碰-过张 for us (RULES §5.3); hands never
         # grow, so holding two now means we held two then.
         self.peng_ok = [f not in face_up for f in range(NUM_FACES)]
-        shangjia = (seat - 1) % 3
+        shangjia = (seat - 1) % n
         self.chi_ok = [
-            f not in thrown[seat] and f not in thrown[shangjia] for f in range(NUM_FACES)
+            f not in thrown[seat] and f not in self.guo[shangjia] for f in range(NUM_FACES)
         ]
+        #: the share of the draws that are ours (RULES §4.7: one in three, with two seats half)
+        self.own_share = 1 / n
+        #: the share of the cards we may 吃: our own draws and the 上家's draws and discards
+        #: (two in three); with two seats every draw, or without 吃 of discards, the draws only
+        self.chi_share = 2 / 3 if n == 3 else 1.0
         self.memo: dict[Counts, tuple[float, float]] = {}
         self.hand_now: Counts = self.hand
         self.patterns = self.rules.patterns
@@ -157,7 +172,7 @@ class _Table:
             p_up = p_any
             xi_up = (2 * triple_xi("peng", f) + triple_xi("wei", f)) / 3
         else:
-            p_up = p_any / 3  # only our own draw, a forced 偎 (RULES §4.3)
+            p_up = p_any * self.own_share  # only our own draw, a forced 偎 (RULES §4.3)
             xi_up = float(triple_xi("wei", f))
         xi = p_up * xi_up + (1 - p_up) * (2.0 if red else 0.0) * 0.5
         return PAIR_BASE + p_up * (GROUP - PAIR_BASE), xi
@@ -171,8 +186,9 @@ class _Table:
         )
         if not live:
             return 0.0
-        # 吃 sources are our own draws and the 上家's: about two draws in three.
-        p = 1.0 - (1.0 - self.q * 2 / 3) ** live
+        # 吃 sources are our own draws and the 上家's: about two draws in three (every draw with
+        # two seats, RULES §2.5.3).
+        p = 1.0 - (1.0 - self.q * self.chi_share) ** live
         return SHAPE_BASE + SHAPE_GAIN * p
 
     def _half(self, half: Counts, base: int) -> tuple[float, float]:
@@ -241,8 +257,9 @@ class _Table:
                 u = self.unseen[w.face]
                 if u:
                     live += u
-                    # a drawn card is ours one time in three (RULES §4.7)
-                    ev += u * ((w.self_total or 0) / 3 + (w.other_total or 0) * 2 / 3)
+                    # a drawn card is ours one time in three (RULES §4.7; in two with two seats)
+                    own = self.own_share
+                    ev += u * ((w.self_total or 0) * own + (w.other_total or 0) * (1 - own))
         tenpai = TENPAI + TENPAI_EV * ev if live else 0.0
         return Parts(shape, xi, short, ming, live, ev, shape - short + ming + tenpai)
 
@@ -261,12 +278,17 @@ class _Table:
         return 0.0
 
     def feed(self, face: int, *, peng: bool = True) -> float:
-        """Cost of showing ``face``: a seat may 碰 it, our 下家 may 吃 it (RULES §3, §5.3)."""
+        """Cost of showing ``face``: a seat may 碰 it, our 下家 may 吃 it (RULES §3, §5.3). A
+        discard (``peng``) with two seats and ``chi_opponent_discard`` off cannot be 吃'd; a
+        release always can (RULES §2.5.3)."""
         u = self.unseen[face]
         cost = 0.0
         if peng and u >= 2 and face not in self.face_up:
             cost += FEED_PENG * (u - 1) / 3
-        if face not in self.thrown[self.seat] and face not in self.thrown[(self.seat + 1) % 3]:
+        if peng and self.release_only:
+            return cost
+        nxt = (self.seat + 1) % self.n
+        if face not in self.thrown[nxt] and face not in self.guo[self.seat]:
             near = any(abs(face - g) <= 2 and face // 10 == g // 10 for g in self.xiajia_runs)
             cost += FEED_CHI * (1.5 if near else 1.0) * min(1.0, u / 2 + 0.25)
         return cost

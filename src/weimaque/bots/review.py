@@ -40,7 +40,6 @@ from weimaque.cards import Counts
 from weimaque.errors import RecordError, WeimaqueError, quoted
 from weimaque.game.actions import Action
 from weimaque.game.record import check_hand_record, start_from_record
-from weimaque.game.state import NUM_SEATS
 from weimaque.notation import Meld, parse_cards
 from weimaque.scoring.waits import waits
 
@@ -299,9 +298,10 @@ def _review_hand(
     record: Mapping[str, Any], seat: int, bot: MctsBot, number: int
 ) -> tuple[list[Decision], int | None]:
     """The graded decisions and, for a finished hand, the points it brought the seat."""
-    if not 0 <= seat < NUM_SEATS:
-        raise WeimaqueError(f"seat must be 0, 1 or 2, not {seat!r}")
     state = start_from_record(dict(record))
+    if not 0 <= seat < state.n:  # two or three seats (RULES §2.5)
+        names = "0 or 1" if state.n == 2 else "0, 1 or 2"
+        raise WeimaqueError(f"seat must be {names}, not {seat!r}")
     actions = record["actions"]
     out: list[Decision] = []
     pending: list[tuple[int, BotView, Action, Action, SearchResult, int]] = []

@@ -42,6 +42,20 @@ EXIT_BAD_INPUT = 2
 class FromOption(StrEnum):
     self_ = "self"
     other = "other"
+    # 三丁拐's ways (SDG §1.4): 抢杠, 杠上花, 热炮.
+    rob = "rob"
+    kong = "kong"
+    repao = "repao"
+
+
+class LangOption(StrEnum):
+    both = "both"
+    zh = "zh"
+    en = "en"
+
+
+#: The 偎麻雀 game of the seam (``wmq score`` without ``--game``).
+MAQUE = "maque"
 
 
 def _fail(message: str) -> typer.Exit:
@@ -52,11 +66,22 @@ def _fail(message: str) -> typer.Exit:
 @app.command("score")
 def score_cmd(
     hand: Annotated[
-        list[str], typer.Argument(help="Hand description, e.g. '碰:七七七 手:… 胡:九'.")
+        list[str],
+        typer.Argument(
+            help="Hand description, e.g. '碰:七七七 手:… 胡:九' (三丁拐: "
+            "'hand:234m678m23p99p gang:7777p@2 win:4p'; with --table a table description, "
+            "lines separated by ';'; '-' reads it from stdin)."
+        ),
     ],
-    rules: Annotated[str, typer.Option("--rules", "-r", help="Preset id.")] = "anxiang",
+    rules: Annotated[
+        str | None,
+        typer.Option("--rules", "-r", help="Preset id (default: the game's first)."),
+    ] = None,
     source: Annotated[
-        FromOption, typer.Option("--from", help="Who drew the winning card.")
+        FromOption,
+        typer.Option(
+            "--from", help="Who drew the winning card (三丁拐 also rob, kong, repao: SDG §1.4)."
+        ),
     ] = FromOption.self_,
     last: Annotated[bool, typer.Option("--last", help="Won on the last stock card.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
@@ -79,11 +104,61 @@ def score_cmd(
         str,
         typer.Option("--declined", help="Faces on which the winner declined a 胡, e.g. 二五."),
     ] = "",
+    game: Annotated[
+        str,
+        typer.Option(
+            "--game", "-g", help="The game: maque (偎麻雀, default) or sandingguai (三丁拐, sdg)."
+        ),
+    ] = MAQUE,
+    table: Annotated[
+        bool,
+        typer.Option(
+            "--table",
+            help="三丁拐: settle a table description (SDG §1.5) instead of scoring a hand.",
+        ),
+    ] = False,
+    baoting: Annotated[
+        bool, typer.Option("--baoting", help="三丁拐: the winner declared 报听 (SDG §4.6).")
+    ] = False,
+    lang: Annotated[
+        LangOption, typer.Option("--lang", help="三丁拐: names in zh, en or both.")
+    ] = LangOption.both,
 ) -> None:
     """Score a winning hand: every group's 息, every 名堂, the total (exit 0 win, 1 no win).
 
-    The rules are in docs/rules.md; `wmq rules show PRESET` lists a preset's 名堂.
+    The rules are in docs/rules.md; `wmq rules show PRESET` lists a preset's 名堂. With
+    `--game sandingguai` it scores a 三丁拐 hand (SDG §6) or, with `--table`, settles a whole
+    table (SDG §7-§9): docs/sandingguai.md §12.
     """
+    text = " ".join(hand)
+    try:
+        game_id = _game_id(game)
+    except WeimaqueError as exc:
+        raise _fail(str(exc)) from exc
+    if game_id != MAQUE:
+        if text.strip() == "-":
+            text = sys.stdin.read()
+        maque_only = [
+            flag
+            for flag, on in (
+                ("--last", last),
+                ("--tianhu", tianhu),
+                ("--deal", deal),
+                ("--dealt-kan", dealt_kan),
+                ("--declined", bool(declined)),
+            )
+            if on
+        ]
+        if maque_only:
+            raise _fail(f"{', '.join(maque_only)} describe a 偎麻雀 hand, not {game_id}")
+        _calculate(game_id, text, rules, source.value, baoting, table, as_json, lang.value)
+        return
+    if table or baoting:
+        flag = "--table" if table else "--baoting"
+        raise _fail(f"{flag} is for 三丁拐 (--game sandingguai)")
+    if source.value not in ("self", "other"):
+        raise _fail(f"--from takes 'self' or 'other' for 偎麻雀, not {source.value!r}")
+    rules = rules or "anxiang"
     if tianhu and deal:
         raise _fail("--tianhu and --deal exclude each other")
     if (tianhu or deal) and (dealt_kan or declined):
@@ -91,12 +166,12 @@ def score_cmd(
         raise _fail(f"{flag} scores dealt cards: --dealt-kan and --declined describe a win")
     try:
         if tianhu:
-            breakdown = score_tianhu(" ".join(hand), rules=rules)
+            breakdown = score_tianhu(text, rules=rules)
         elif deal:
-            breakdown = score_deal_cards(" ".join(hand), rules=rules)
+            breakdown = score_deal_cards(text, rules=rules)
         else:
             breakdown = score(
-                " ".join(hand),
+                text,
                 rules=rules,
                 source=source.value,
                 last=last,
@@ -110,6 +185,55 @@ def score_cmd(
     else:
         out.print(breakdown_renderable(breakdown))
     raise typer.Exit(EXIT_WIN if breakdown.winning else EXIT_NO_WIN)
+
+
+def _game_id(name: str) -> str:
+    """A game's id by id or alias (``UnknownGame`` quoting an unknown one)."""
+    from weimaque.games import get_game
+
+    return get_game(name).info.id
+
+
+def _calculate(
+    game_id: str,
+    text: str,
+    rules: str | None,
+    source: str,
+    baoting: bool,
+    table: bool,
+    as_json: bool,
+    lang: str,
+) -> None:
+    """A hand or table of a game asked of its calculator (the seam's ``Calculator``), printed."""
+    from weimaque.cli.render import calculation_renderable
+    from weimaque.games import Calculator, get_game
+
+    found = get_game(game_id)
+    if not isinstance(found, Calculator):
+        raise _fail(f"game {game_id!r} has no calculator")
+    request: dict[str, object] = {}
+    if table:
+        if source != "self" or baoting:
+            raise _fail("--from and --baoting describe a hand; a table says them per seat")
+        request["table"] = text
+    else:
+        extra = ([f"--from {source}"] if source != "self" else []) + (
+            ["--baoting"] if baoting else []
+        )
+        request["hand"] = " ".join([text, *extra])
+    if rules is not None:
+        request["rules"] = rules
+    try:
+        answer = found.calculate(request)
+    except WeimaqueError as exc:
+        raise _fail(str(exc)) from exc
+    if as_json:
+        sys.stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")
+    else:
+        out.print(calculation_renderable(answer, lang))
+    if answer.get("kind") == "hand" and not answer.get("win"):
+        raise typer.Exit(EXIT_NO_WIN)
+    raise typer.Exit(EXIT_WIN)
 
 
 @rules_app.command("list")

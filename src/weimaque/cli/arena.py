@@ -1,8 +1,9 @@
-"""``wmq arena``: three bots on duplicate deals, with 95% intervals (see :mod:`weimaque.arena`)."""
+"""``wmq arena``: a game's bots on duplicate deals, with 95% intervals (:mod:`weimaque.arena`)."""
 
 from __future__ import annotations
 
 import json
+import math
 import sys
 from collections.abc import Callable
 from typing import Annotated, Final
@@ -17,11 +18,13 @@ from weimaque.arena import (
     ArenaResult,
     DealResult,
     deals_for_hands,
+    resolved,
     run_arena,
     split_bot_specs,
 )
 from weimaque.bots import REGISTRY, parse_params
-from weimaque.errors import WeimaqueError
+from weimaque.errors import WeimaqueError, quoted
+from weimaque.games import get_game
 
 EXIT_BAD_INPUT = 2
 
@@ -37,13 +40,18 @@ def _load_ismcts() -> str:
 
 
 #: Plugin bot name → a loader that imports the module registering it (``weimaque.bots.PLUGINS``,
-#: docs/bots.md) and returns that module's name, for the arena's workers to import too.
+#: docs/bots.md) and returns that module's name, for the arena's workers to import too. They are
+#: 偎麻雀's bots (``weimaque.bots``); the other games build every bot they offer themselves.
 PLUGIN_LOADERS: Final[dict[str, Callable[[], str]]] = {"ismcts": _load_ismcts}
+#: The game whose bot specs may name a plugin bot.
+PLUGIN_GAME: Final = "maque"
 
 
-def plugin_modules(specs: list[str]) -> tuple[str, ...]:
+def plugin_modules(specs: list[str], game: str = PLUGIN_GAME) -> tuple[str, ...]:
     """The modules registering the plugin bots among ``specs``, imported here, sorted."""
     modules: set[str] = set()
+    if game != PLUGIN_GAME:
+        return ()
     for spec in specs:
         if spec.strip().startswith("cmd:"):
             continue
@@ -53,12 +61,26 @@ def plugin_modules(specs: list[str]) -> tuple[str, ...]:
     return tuple(sorted(modules))
 
 
+def parse_options(text: str | None) -> dict[str, object]:
+    """``--options``: a JSON object of rule options (checked against the game's schema later)."""
+    if text is None:
+        return {}
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise WeimaqueError(f"--options takes a JSON object, not {quoted(text)}: {exc}") from exc
+    if not isinstance(value, dict):
+        raise WeimaqueError(f"--options takes a JSON object of option → value, not {quoted(text)}")
+    return value
+
+
 def results_table(result: ArenaResult) -> Table:
     """The per-bot results as a rich table."""
     c = result.config
+    options = f" {json.dumps(dict(c.options), ensure_ascii=False)}" if c.options else ""
     table = Table(
         title=f"arena: {c.deals} deals × {c.rotations} seatings = {result.hands} hands, "
-        f"rules {c.rules}, seed {c.seed}"
+        f"game {c.game}, rules {c.rules}{options}, seed {c.seed}"
     )
     cols = ("bot", "hands", "points/hand", "95% CI", "win rate", "total/win", "臭", "ms", "cpu ms")
     for col in cols:
@@ -102,10 +124,13 @@ def arena_cmd(
         typer.Option(
             "--bots",
             "-b",
-            help="Three bot specs separated by commas; parameters after 'name:' separated by ';' "
-            "(or commas, as key=value): 'greedy,random,mcts:ms=300;iters=50'.",
+            help="One bot spec per seat, separated by commas; parameters after 'name:' separated "
+            "by ';' (or commas, as key=value): 'greedy,random,mcts:ms=300;iters=50'.",
         ),
     ],
+    game: Annotated[
+        str, typer.Option("--game", "-g", help="The game, by id or alias: maque, sandingguai.")
+    ] = "maque",
     hands: Annotated[
         int,
         typer.Option(
@@ -115,17 +140,30 @@ def arena_cmd(
             help="Hands to play, rounded up to whole deals; each deal is played in every seating.",
         ),
     ] = 600,
-    rules: Annotated[str, typer.Option("--rules", "-r", help="Preset id.")] = "anxiang",
+    rules: Annotated[
+        str | None,
+        typer.Option(
+            "--variant", "--rules", "-r", help="Preset id or alias; default: the game's first."
+        ),
+    ] = None,
+    options: Annotated[
+        str | None,
+        typer.Option(
+            "--options", help="Rule options on top of the preset, as JSON: '{\"min_xi\": 10}'."
+        ),
+    ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Arena seed (deals and bot RNGs).")] = 0,
     workers: Annotated[
         int, typer.Option("--workers", "-w", min=1, help="Processes; results do not depend on it.")
     ] = 1,
     rotations: Annotated[
-        int,
+        int | None,
         typer.Option(
-            "--rotations", help="Seatings per deal: 6 (all permutations) or 3 (cyclic only)."
+            "--rotations",
+            help="Seatings per deal: every permutation of the seats by default (6 for three "
+            "seats); the seat count (3) plays the cyclic rotations only.",
         ),
-    ] = 6,
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     backend: Annotated[
         str,
@@ -140,23 +178,30 @@ def arena_cmd(
         typer.Option("--address", help="The Ray cluster to join with --backend ray."),
     ] = None,
 ) -> None:
-    """Pit three bots against each other on duplicate deals; points per hand with a 95% CI."""
+    """Pit a game's bots against each other on duplicate deals; points per hand with a 95% CI."""
     out = Console()
     err = Console(stderr=True)
     try:
         specs = split_bot_specs(bots)
-        if len(specs) != 3:
-            raise WeimaqueError(f"the arena needs exactly 3 bots, got {len(specs)}: {specs}")
-        config = ArenaConfig(
-            (specs[0], specs[1], specs[2]),
-            deals_for_hands(hands, rotations),
-            rules=rules,
-            seed=seed,
-            rotations=rotations,
-            workers=workers,
-            backend=backend,
-            address=address,
-            plugins=plugin_modules(specs),
+        the_game = get_game(game)
+        variant = rules or the_game.schema.variants[0].id
+        rule_options = parse_options(options)
+        seats = the_game.shape(variant, rule_options).seats
+        per_deal = rotations or math.factorial(seats)
+        config = resolved(
+            ArenaConfig(
+                tuple(specs),
+                deals_for_hands(hands, max(1, per_deal)),
+                rules=variant,
+                seed=seed,
+                rotations=per_deal,
+                workers=workers,
+                backend=backend,
+                address=address,
+                plugins=plugin_modules(specs, the_game.info.id),
+                game=the_game.info.id,
+                options=rule_options,
+            )
         )
         if address and backend != "ray":
             raise WeimaqueError(f"--address {address!r} needs --backend ray")

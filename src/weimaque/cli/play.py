@@ -1,4 +1,8 @@
-"""``wmq play`` (a match at the terminal against two bots) and ``wmq replay`` (saved records)."""
+"""``wmq play`` (a match at the terminal against two bots) and ``wmq replay`` (saved records).
+
+``wmq replay`` reads a record of any game: 偎麻雀's (which name no ``game``) as always, another
+game's hand record through the seam (``get_game(game).replay(record)``), its events shown as the
+chosen viewer sees them (``event.view(viewer)``)."""
 
 from __future__ import annotations
 
@@ -11,7 +15,15 @@ import typer
 from rich.console import Console
 
 from weimaque.bots import REGISTRY, Bot, get_bot, parse_params
-from weimaque.cli.records import SLIPPED, check_record, read_record, refuse
+from weimaque.cli.records import (
+    DEFAULT_GAME,
+    SLIPPED,
+    check_record,
+    game_hand_record,
+    read_record,
+    record_game,
+    refuse,
+)
 from weimaque.cli.tui import QuitGame, Replayer, TerminalGame, record_hands
 from weimaque.errors import RecordError, WeimaqueError
 from weimaque.game.events import Viewer
@@ -147,8 +159,15 @@ def replay_cmd(
     """Step through a saved hand or match event by event (Enter steps, q stops)."""
     out = Console()
     try:
-        viewer = parse_viewer(seat)
         record = read_record(file)
+        game = record_game(record)
+    except WeimaqueError as exc:
+        raise refuse("replay", str(exc)) from exc
+    if game != DEFAULT_GAME:
+        replay_game_hand(out, game, record, hand, seat, show_all)
+        return
+    try:
+        viewer = parse_viewer(seat)
         check_record(record)
         check_replayable(record)
     except WeimaqueError as exc:
@@ -165,3 +184,66 @@ def replay_cmd(
         raise refuse("replay", str(exc)) from exc
     except SLIPPED as exc:
         raise refuse("replay", f"not a record: {type(exc).__name__}: {exc}") from exc
+
+
+#: The viewers of a game of the seam: a seat, a spectator, or everything (a finished record).
+GAME_VIEWERS: Final = ("all", "public")
+
+
+def event_line(view: dict[str, Any]) -> str:
+    """One event view of a game of the seam in a line: its type, its seat, its fields."""
+    head = [str(view.get("type", "?"))]
+    if isinstance(view.get("seat"), int):
+        head.append(f"座{view['seat']}")
+    fields = []
+    for key, value in view.items():
+        if key in ("type", "seat") or value is None:
+            continue
+        if key == "transfers" and isinstance(value, list):
+            value = ", ".join(
+                f"s{t[0]}→s{t[1]} {t[2]} {t[3]}"
+                for t in value
+                if isinstance(t, list) and len(t) == 4
+            )
+        fields.append(f"{key}={value}")
+    return " ".join(head + fields)
+
+
+def replay_game_hand(
+    out: Console, game_id: str, record: Any, hand: int | None, seat: str, show_all: bool
+) -> None:
+    """``wmq replay`` of a hand record of a game of the seam: the hand replayed whole first (a
+    bad record is refused, exit 2), then its events as ``seat`` sees them."""
+    from weimaque.games import get_game
+
+    try:
+        if hand not in (None, 1):
+            raise WeimaqueError(f"no hand {hand}: the record holds 1")
+        if seat not in GAME_VIEWERS and not (seat.isdigit() and len(seat) == 1):
+            raise WeimaqueError(f"--seat must be a seat number, all or public, not {seat!r}")
+        viewer: int | str = int(seat) if seat.isdigit() else seat
+        game = get_game(game_id)
+        played = game.replay(game_hand_record(record, game_id))
+        outcome = played.outcome()
+        if isinstance(viewer, int) and outcome is not None and viewer >= len(outcome.net):
+            raise WeimaqueError(f"no seat {viewer}: the hand has {len(outcome.net)} seats")
+        events = played.events()
+        views = [e.view(viewer) for e in events]
+    except WeimaqueError as exc:
+        raise refuse("replay", str(exc)) from exc
+    except SLIPPED as exc:
+        raise refuse("replay", f"not a record: {type(exc).__name__}: {exc}") from exc
+    ask = None if show_all else (lambda prompt: out.input(prompt, markup=False))
+    replayer = Replayer(out, "all", ask)
+    names = game.info.names
+    replayer.say(f"━━ {names.zh} {names.en}  dealer 座{played.dealer}  (视角 view: {seat}) ━━")
+    try:
+        for view in views:
+            if view is None:
+                continue
+            replayer.say(event_line(view))
+            replayer.step()
+    except QuitGame:
+        return
+    if outcome is not None:
+        replayer.say(f"NET {list(outcome.net)}")

@@ -80,12 +80,52 @@ def check_record(doc: Any) -> None:
         )
 
 
+#: The game of a record that names none: 偎麻雀's records carry no ``game`` field.
+DEFAULT_GAME: Final = "maque"
+
+
+def record_game(doc: Any) -> str:
+    """The id of the game a record is of (its ``game``, or its hand's in a server's
+    ``{"record": …}``); 偎麻雀's records name none. ``RecordError`` quoting an unknown game."""
+    from weimaque.games import UnknownGame, get_game
+
+    name: Any = DEFAULT_GAME
+    if isinstance(doc, dict):
+        inner = doc.get("record")
+        name = doc.get("game", inner.get("game") if isinstance(inner, dict) else None)
+        name = DEFAULT_GAME if name is None else name
+    if not isinstance(name, str):
+        raise RecordError(f"a record's game is a game id, not {quoted(name)}")
+    try:
+        return get_game(name).info.id
+    except UnknownGame as exc:
+        raise RecordError(f"record of an unknown game: {exc}") from exc
+
+
+def game_hand_record(doc: Any, game_id: str) -> dict[str, Any]:
+    """The hand record of a game other than 偎麻雀's: the document itself, or the ``record``
+    of a server's ``{"record": …}``. A match record of such a game is refused: none is written
+    (the game's ``MatchPlay`` keeps its ledger, not a record)."""
+    if not isinstance(doc, dict):
+        raise RecordError(f"not a hand record: expected a JSON object: {quoted(doc)}")
+    if isinstance(doc.get("record"), dict):
+        return dict(doc["record"])
+    if "hands" in doc:
+        raise RecordError(f"a {game_id} record holds one hand, not a list of hands")
+    if not isinstance(doc.get("actions"), list):
+        raise RecordError(f"not a {game_id} hand record: no actions (keys: {quoted(sorted(doc))})")
+    return doc
+
+
 __all__ = [
+    "DEFAULT_GAME",
     "EXIT_BAD_INPUT",
     "SLIPPED",
     "check_record",
+    "game_hand_record",
     "one_line",
     "read_record",
+    "record_game",
     "refuse",
     "say",
 ]

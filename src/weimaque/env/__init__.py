@@ -1,9 +1,13 @@
-"""Standard reinforcement-learning environments over the engine (optional extra ``env``).
+"""Standard reinforcement-learning environments over any hosted game (optional extra ``env``).
 
-- ``weimaque.env.env(...)``: a PettingZoo AEC environment, agents ``seat_0..seat_2``.
+They speak to a game through :mod:`weimaque.games` alone (docs/new-game.md); ``game=`` names it
+(偎麻雀 by default), ``variant=`` (or ``rules=``) its preset and ``options=`` its rule options.
+
+- ``weimaque.env.env(...)``: a PettingZoo AEC environment, agents ``seat_0..seat_{n-1}``.
 - ``weimaque.env.gym_env(...)``: a Gymnasium single-seat environment, the other seats played by
-  project bots.
-- ``import weimaque.env.openspiel`` registers the OpenSpiel game ``python_weimaque``.
+  the game's bots.
+- ``import weimaque.env.openspiel`` registers the OpenSpiel games ``python_weimaque`` (偎麻雀)
+  and ``python_weimaque_<id>`` for every registered game.
 
 The third-party packages are imported only when an environment is built, so the engine works
 without them (``pip install -e '.[env]'`` installs them). Layouts and seeds: docs/env.md.
@@ -13,7 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from weimaque.env.core import AGENTS, HandTable, action_mask, agent_seat
+from weimaque.env.core import DEFAULT_GAME, HandTable, agent_seat, agents
 
 if TYPE_CHECKING:
     from weimaque.env.aec import WeimaqueAEC
@@ -41,4 +45,4 @@ def gym_env(**kwargs: Any) -> WeimaqueGym:
     return WeimaqueGym(**kwargs)
 
 
-__all__ = ["AGENTS", "HandTable", "action_mask", "agent_seat", "env", "gym_env", "raw_env"]
+__all__ = ["DEFAULT_GAME", "HandTable", "agent_seat", "agents", "env", "gym_env", "raw_env"]

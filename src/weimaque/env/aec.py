@@ -1,10 +1,12 @@
-"""The PettingZoo AEC environment: three agents ``seat_0..seat_2`` play one hand.
+"""The PettingZoo AEC environment: the seats of any hosted game, ``seat_0..seat_{n-1}``, play
+one hand.
 
-The agent to act is the engine's ``current_player()``; in a claim window every seat with an option
-answers in turn without seeing the others' answers (RULES §5.1). Each agent observes
-``{"observation": flat array, "action_mask": mask}`` (:mod:`weimaque.env.core`). When the hand ends
-every agent is terminated with its points as reward (RULES §8.3; the rewards sum to zero), and
-``infos[agent]["result"]`` holds the winner, the winning total and whether it was 臭.
+The agent to act is the first seat of the hand's ``to_act()``; in a claim window every seat that
+must decide answers in turn without seeing the others' answers, and the game resolves the window
+once all have answered (偎麻雀: RULES §5.1). Each agent observes ``{"observation": flat array,
+"action_mask": mask}`` (:mod:`weimaque.env.core`; ``env.layout.split`` names the array's pieces).
+When the hand ends every agent is terminated with its points as reward (``outcome().net``; they
+sum to zero in a zero-sum game), and ``infos[agent]["result"]`` holds the outcome.
 """
 
 from __future__ import annotations
@@ -17,35 +19,25 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from weimaque.env.core import AGENTS, OBS_HIGH, HandTable, agent_seat
+from weimaque.env.core import DEFAULT_GAME, HandTable
 from weimaque.errors import WeimaqueError
-from weimaque.game.actions import NUM_ACTIONS
-from weimaque.game.observation import OBS_SIZE
-from weimaque.game.state import GameState
-from weimaque.rules.config import RuleConfig
+from weimaque.games import Game, Hand, ObservationLayout
 
 
-def observation_space() -> spaces.Dict:
-    """The space of one agent's observation."""
+def observation_space(table: HandTable) -> spaces.Dict:
+    """The space of one agent's observation at a table. The seam declares no bounds of the
+    array's entries: the box takes every finite float32."""
+    high = float(np.finfo(np.float32).max)
     return spaces.Dict(
         {
-            "observation": spaces.Box(0.0, OBS_HIGH, (OBS_SIZE,), np.float32),
-            "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
+            "observation": spaces.Box(-high, high, (table.layout.size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (table.num_actions,), np.int8),
         }
     )
 
 
-def result_info(state: GameState) -> dict[str, Any]:
-    """How the hand ended, for ``infos``: winner seat (or None), total, 臭."""
-    r = state.result
-    if r is None:
-        return {}
-    total = 0 if r.breakdown is None else r.breakdown.total
-    return {"winner": r.winner, "total": total, "chou": r.chou}
-
-
 class WeimaqueAEC(AECEnv):  # type: ignore[misc]
-    """One hand of 安乡偎麻雀 as a PettingZoo AEC environment (see the module docstring)."""
+    """One hand of a hosted game as a PettingZoo AEC environment (see the module docstring)."""
 
     metadata: ClassVar[dict[str, Any]] = {
         "name": "weimaque_v0",
@@ -55,21 +47,26 @@ class WeimaqueAEC(AECEnv):  # type: ignore[misc]
 
     def __init__(
         self,
-        rules: str | RuleConfig = "anxiang",
+        rules: object = None,
         options: Mapping[str, Any] | None = None,
         dealer: int = 0,
         render_mode: str | None = None,
+        *,
+        game: str | Game = DEFAULT_GAME,
+        variant: str | None = None,
     ) -> None:
-        """``rules``: preset id; ``options``: rule options changed (``RuleConfig.with_options``)."""
+        """``game``: id or alias (偎麻雀 by default); ``variant`` (or ``rules``): its preset id or
+        alias (the first by default); ``options``: rule options changed."""
         super().__init__()
         if render_mode not in (None, "ansi"):
             raise WeimaqueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
-        self.table = HandTable(rules, options, dealer)
+        self.table = HandTable(rules, options, dealer, game=game, variant=variant)
         self.render_mode = render_mode
-        self.possible_agents = list(AGENTS)
-        self.agents = list(AGENTS)
-        self.observation_spaces = {a: observation_space() for a in AGENTS}
-        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in AGENTS}
+        names = self.table.agents
+        self.possible_agents = list(names)
+        self.agents = list(names)
+        self.observation_spaces = {a: observation_space(self.table) for a in names}
+        self.action_spaces = {a: spaces.Discrete(self.table.num_actions) for a in names}
         self._clear()
 
     def _clear(self) -> None:
@@ -79,12 +76,22 @@ class WeimaqueAEC(AECEnv):  # type: ignore[misc]
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.agent_selection = AGENTS[max(self.table.state.current_player(), 0)]
+        self.agent_selection = self.table.agents[max(self.table.to_act(), 0)]
 
     @property
-    def state_(self) -> GameState:
-        """The engine state of the hand being played (for tests and tools, not for agents)."""
-        return self.table.state
+    def game(self) -> Game:
+        """The game played."""
+        return self.table.game
+
+    @property
+    def layout(self) -> ObservationLayout:
+        """The observation array's named pieces: ``env.layout.split(obs["observation"])``."""
+        return self.table.layout
+
+    @property
+    def hand(self) -> Hand:
+        """The hand being played (for tests and tools, not for agents: it holds every card)."""
+        return self.table.hand
 
     def observation_space(self, agent: str) -> spaces.Dict:
         return self.observation_spaces[agent]
@@ -93,12 +100,13 @@ class WeimaqueAEC(AECEnv):  # type: ignore[misc]
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Deal a new hand; ``seed`` deals exactly ``GameState.new(rules, seed, dealer)``."""
+        """Deal a new hand; ``seed`` deals exactly ``game.new_hand(variant, options, seed,
+        dealer)``."""
         self.table.reset(seed)
         self._clear()
 
     def observe(self, agent: str) -> dict[str, Any]:
-        return self.table.observe(agent_seat(agent))
+        return self.table.observe(self.table.seat_of(agent))
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -108,22 +116,22 @@ class WeimaqueAEC(AECEnv):  # type: ignore[misc]
         if action is None:
             raise WeimaqueError(f"{agent} must act: None is only for a finished hand")
         self._cumulative_rewards[agent] = 0.0
-        self.table.step(agent_seat(agent), int(action))
-        state = self.table.state
+        table = self.table
+        table.step(table.seat_of(agent), int(action))
         self.rewards = {a: 0.0 for a in self.agents}
-        if state.is_terminal():
-            returns = state.returns()
-            info = result_info(state)
-            for a in self.agents:
-                self.rewards[a] = float(returns[agent_seat(a)])
+        if table.hand.is_terminal():
+            returns = table.returns()
+            info = table.result()
+            for seat, a in enumerate(table.agents):
+                self.rewards[a] = returns[seat]
                 self.terminations[a] = True
                 self.infos[a] = {"result": dict(info)}
         else:
-            self.agent_selection = AGENTS[state.current_player()]
+            self.agent_selection = table.agents[table.to_act()]
         self._accumulate_rewards()
 
     def render(self) -> str | None:
-        """The table as a spectator sees it, as text (``render_mode="ansi"``)."""
+        """The table as a spectator sees it, as JSON text (``render_mode="ansi"``)."""
         if self.render_mode is None:
             return None
         return self.table.render()
@@ -133,11 +141,14 @@ class WeimaqueAEC(AECEnv):  # type: ignore[misc]
 
 
 def env(
-    rules: str | RuleConfig = "anxiang",
+    rules: object = None,
     options: Mapping[str, Any] | None = None,
     dealer: int = 0,
     render_mode: str | None = None,
     illegal_reward: float = -1.0,
+    *,
+    game: str | Game = DEFAULT_GAME,
+    variant: str | None = None,
 ) -> Any:
     """The environment with PettingZoo's standard wrappers.
 
@@ -145,7 +156,7 @@ def env(
     ``illegal_reward`` (PettingZoo's ``TerminateIllegalWrapper``); the raw environment
     (``raw_env``) raises ``IllegalAction`` instead and changes nothing.
     """
-    out: Any = WeimaqueAEC(rules, options, dealer, render_mode)
+    out: Any = WeimaqueAEC(rules, options, dealer, render_mode, game=game, variant=variant)
     out = wrappers.TerminateIllegalWrapper(out, illegal_reward=illegal_reward)
     out = wrappers.AssertOutOfBoundsWrapper(out)
     return wrappers.OrderEnforcingWrapper(out)

@@ -1,294 +1,383 @@
-"""The OpenSpiel game ``python_weimaque`` and an ISMCTS bot for the arena.
+"""OpenSpiel games over every hosted game, and an ISMCTS bot for 偎麻雀's arena.
 
-``import weimaque.env.openspiel`` registers the game, so ``pyspiel.load_game("python_weimaque")``
-(parameters ``rules``, a preset id, and ``dealer``) works. The deal is 80 chance nodes: the deck is
-drawn card by card, each face with probability (copies left) / (cards left), and the hand starts
-from that deck order exactly as a seeded deal does (RULES §2.2: the first 22 cards are the stock,
-the rest are dealt one by one from the dealer on). Then the players act as the engine asks
-(``current_player()``); returns are the points of the hand (RULES §8.3), zero-sum.
+``import weimaque.env.openspiel`` registers one python game per registered game (docs/env.md):
+``python_weimaque_<id>`` (``python_weimaque_maque``, ``python_weimaque_sandingguai`` …, parameters
+``variant``, ``options`` as JSON text and ``dealer``), and ``python_weimaque``, 偎麻雀 under its
+older parameter name ``rules`` (a preset id; ``options`` and ``dealer`` as well). A game
+registered later (an entry point, the tests' toy game) gets its OpenSpiel game from
+:func:`register`, and :func:`load` registers and loads in one call. GameType and GameInfo come
+from the seam: players from the presets' table shapes, actions from ``num_actions``, zero-sum
+from ``info.zero_sum``.
 
-Observation tensor: the engine's flat array (``OBS_SIZE``). Information-state tensor: the same array
-followed by the count of each action id the player has taken this hand. Strings: the observation
-text, and for the information state the player's own rendering of every event, its own actions and
-its current view, as JSON.
+The deal is :data:`SEED_BYTES` chance nodes, each a byte of the seed with probability 1/256;
+the hand is then ``game.new_hand(variant, options, seed, dealer)``, so a deal is a function of
+(rules, seed) as everywhere on the platform (偎麻雀: RULES §2.2), and no player sees the seed.
+Then the players act as the hand asks (the first seat of ``to_act()``; a claim window's seats one
+after the other, none seeing the others' answers); returns are the points of the hand
+(``outcome().net``).
+
+Observation tensor: the seat's flat array (``game.layout``; the observer's ``dict`` holds its named
+pieces). Information-state tensor: the same array followed by the count of each action id the
+player has taken this hand (``own_actions``). Strings: the seat's view as JSON, and for the
+information state the player's own rendering of every event, its own actions and its current
+view, as JSON.
 
 ``IsmctsBot`` (arena spec ``ismcts``, parameters ``sims``, ``uct`` and ``rollout``) runs
-OpenSpiel's own information-set MCTS from a seat's view: each simulation starts from a world dealt
-by :func:`weimaque.bots.determinize.determinize`, so the search never sees hidden cards. Leaves are
-evaluated by OpenSpiel's random rollouts (``rollout=random``, the default) or by the ``mcts`` bot's
-playing policy (``rollout=policy``). Importing this module also registers it with
-:func:`weimaque.bots.register_plugin`, so ``get_bot("ismcts")`` works from then on.
+OpenSpiel's own information-set MCTS from a 偎麻雀 seat's view over ``python_weimaque``: each
+simulation starts from a world dealt by :func:`weimaque.bots.determinize.determinize`, so the
+search never sees hidden cards. Leaves are evaluated by OpenSpiel's random rollouts
+(``rollout=random``, the default) or by the ``mcts`` bot's playing policy (``rollout=policy``).
+Importing this module also registers it with :func:`weimaque.bots.register_plugin`, so
+``get_bot("ismcts")`` works from then on. It stays 偎麻雀's: an arena bot reads only its seat's
+bot view, and the seam builds no hand from a bot view (``resample`` is a hand's), so the worlds
+come from 偎麻雀's own ``determinize``.
 """
 
 from __future__ import annotations
 
 import json
 import random
-from typing import Any, Final
+import re
+from collections.abc import Mapping
+from typing import Any, ClassVar, Final
 
 import numpy as np
 import numpy.typing as npt
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
+# The ismcts plugin below is 偎麻雀's (see the module docstring): these are the only imports of
+# a game's internals in weimaque.env (pyproject.toml, contract ``env-speaks-the-seam``).
 from weimaque.bots import register_plugin
 from weimaque.bots.base import BotView
 from weimaque.bots.determinize import determinize
 from weimaque.bots.mcts import rollout
-from weimaque.cards import COPIES, NUM_FACES, faces_str
-from weimaque.errors import WeimaqueError
-from weimaque.game.actions import NUM_ACTIONS, Action
-from weimaque.game.observation import OBS_SIZE, observation, observation_array, observation_text
-from weimaque.game.state import DEALER_CARDS, NUM_SEATS, PASS, STOCK_SIZE, GameState
-from weimaque.rules.registry import get_rules
+from weimaque.env.core import DEFAULT_GAME, resolve
+from weimaque.errors import WeimaqueError, quoted
+from weimaque.game.actions import Action
+from weimaque.game.state import PASS
+from weimaque.games import Game, Hand, get_game, list_games
+from weimaque.games.maque import MaqueHand
 
-NUM_CARDS: Final = NUM_FACES * COPIES
-#: Decisions in one hand never exceed this (a hand has at most 22 draws, each opening a few claims).
-MAX_DECISIONS: Final = 600
-#: A bound on a hand's winning total, for OpenSpiel's utility range (no preset comes near it).
+#: The deal's chance nodes: the seed's bytes, most significant first, each uniform over 256.
+SEED_BYTES: Final = 4
+#: The name ``python_weimaque`` keeps: 偎麻雀 with its parameter ``rules``.
+LEGACY_NAME: Final = "python_weimaque"
+#: What OpenSpiel's GameInfo needs and the seam does not declare, kept here: a bound on the
+#: decisions of one hand (偎麻雀: at most 22 draws, each opening a few claims; 三丁拐's random
+#: hands stay under a hundred; the toy game two per turned card) …
+MAX_DECISIONS: Final[Mapping[str, int]] = {"maque": 600}
+DEFAULT_MAX_DECISIONS: Final = 2000
+#: … and a bound on what one seat pays each other seat in a hand (no preset of a hosted game
+#: comes near it), for OpenSpiel's utility range.
 MAX_TOTAL: Final = 100_000
 
-_GAME_TYPE: Final = pyspiel.GameType(
-    short_name="python_weimaque",
-    long_name="Python Weimaque (安乡偎麻雀)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=NUM_SEATS,
-    min_num_players=NUM_SEATS,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification={"rules": "anxiang", "dealer": 0},
-)
+#: Game id → the OpenSpiel game class registered for it in this process (pyspiel keeps the
+#: class: a class, not a closure, since a closure freed at exit aborts the interpreter).
+_REGISTERED: dict[str, type[SeamGame]] = {}
 
 
-def _game_info() -> Any:
-    return pyspiel.GameInfo(
-        num_distinct_actions=NUM_ACTIONS,
-        max_chance_outcomes=NUM_FACES,
-        num_players=NUM_SEATS,
-        min_utility=-float(MAX_TOTAL),
-        max_utility=2.0 * MAX_TOTAL,
-        utility_sum=0.0,
-        max_game_length=MAX_DECISIONS,
+def short_name(game: str | Game) -> str:
+    """The OpenSpiel short name of a hosted game: ``python_weimaque_<id>``, any character of the
+    id but a lowercase letter, a digit or ``_`` written ``_``."""
+    g = get_game(game) if isinstance(game, str) else game
+    return "python_weimaque_" + re.sub(r"[^a-z0-9_]", "_", g.info.id.lower())
+
+
+def _seat_range(game: Game) -> tuple[int, int]:
+    seats = [game.shape(v.id).seats for v in game.schema.variants]
+    return min(seats), max(seats)
+
+
+def _game_type(game: Game, name: str) -> Any:
+    low, high = _seat_range(game)
+    if name == LEGACY_NAME:
+        spec: dict[str, Any] = {"rules": game.schema.variants[0].id, "options": "{}", "dealer": 0}
+        long_name = "Python Weimaque (安乡偎麻雀)"
+    else:
+        spec = {"variant": game.schema.variants[0].id, "options": "{}", "dealer": 0}
+        long_name = f"Python Weimaque platform: {game.info.names.en} ({game.info.names.zh})"
+    utility = pyspiel.GameType.Utility
+    return pyspiel.GameType(
+        short_name=name,
+        long_name=long_name,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=utility.ZERO_SUM if game.info.zero_sum else utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=high,
+        min_num_players=low,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=spec,
     )
 
 
-class WeimaqueGame(pyspiel.Game):  # type: ignore[misc]
-    """One hand of 安乡偎麻雀 for OpenSpiel (see the module docstring)."""
+def _game_info(game: Game, seats: int) -> Any:
+    return pyspiel.GameInfo(
+        num_distinct_actions=game.num_actions,
+        max_chance_outcomes=256,
+        num_players=seats,
+        min_utility=-float(MAX_TOTAL),
+        max_utility=float((seats - 1) * MAX_TOTAL),
+        utility_sum=0.0 if game.info.zero_sum else None,
+        max_game_length=MAX_DECISIONS.get(game.info.id, DEFAULT_MAX_DECISIONS),
+    )
+
+
+def _options(text: object) -> dict[str, Any]:
+    try:
+        value = json.loads(text) if isinstance(text, str) else None
+    except json.JSONDecodeError:
+        value = None
+    if not isinstance(value, dict):
+        raise WeimaqueError(f"options is a JSON object as text, not {quoted(text)}")
+    return value
+
+
+class SeamGame(pyspiel.Game):  # type: ignore[misc]
+    """One hand of a hosted game for OpenSpiel (see the module docstring)."""
+
+    #: The hosted game's id and the OpenSpiel short name (set by each registered subclass).
+    GAME_ID: ClassVar[str]
+    NAME: ClassVar[str]
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
+        game_id, name = self.GAME_ID, self.NAME
         params = dict(params or {})
-        super().__init__(_GAME_TYPE, _game_info(), params)
-        self.rules = get_rules(str(params.get("rules", "anxiang")))
-        self.dealer = int(params.get("dealer", 0))
-        if self.dealer not in range(NUM_SEATS):
-            raise WeimaqueError(f"dealer must be 0, 1 or 2, not {self.dealer!r}")
+        preset = params.get("rules" if name == LEGACY_NAME else "variant")
+        options = _options(params.get("options", "{}"))
+        variant = None if preset is None else str(preset)
+        game, variant, options = resolve(get_game(game_id), variant=variant, options=options)
+        seats = game.shape(variant, options).seats
+        dealer = params.get("dealer", 0)
+        if isinstance(dealer, bool) or dealer not in range(seats):
+            raise WeimaqueError(f"dealer must be a seat 0..{seats - 1}, not {quoted(dealer)}")
+        super().__init__(_game_type(game, name), _game_info(game, seats), params)
+        self.game, self.variant, self.options = game, variant, options
+        self.seats, self.dealer = seats, int(dealer)
 
-    def new_initial_state(self) -> WeimaqueState:
-        """The state before the deal: 80 chance nodes come first."""
-        return WeimaqueState(self)
+    def new_initial_state(self) -> SeamState:
+        """The state before the deal: :data:`SEED_BYTES` chance nodes come first."""
+        return SeamState(self)
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
-    ) -> WeimaqueObserver:
+    ) -> SeamObserver:
         """The observer for a type: one player's private view, perfect recall or not."""
         if params:
             raise WeimaqueError(f"observer parameters are not supported: {params!r}")
         obs_type = iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False)
-        return WeimaqueObserver(obs_type)
+        return SeamObserver(self, obs_type)
 
 
-def _dealt_to(position: int, dealer: int) -> int | None:
-    """The seat a deck position is dealt to (None for the stock), as ``GameState.new`` deals."""
-    if position < STOCK_SIZE:
-        return None
-    return (dealer + position - STOCK_SIZE) % NUM_SEATS
+class _Box:
+    """Holds the hand so that OpenSpiel's deep copy of a state's attributes copies it the
+    cheap way (``Hand.clone``)."""
+
+    __slots__ = ("hand",)
+
+    def __init__(self, hand: Hand) -> None:
+        self.hand = hand
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Box:
+        return _Box(self.hand.clone())
 
 
-def copy_hand(hand: GameState) -> GameState:
-    """An independent copy of a hand that keeps its events and actions (views need them)."""
-    out = hand.copy()
-    out.events = list(hand.events)
-    out.actions = list(hand.actions)
-    return out
+class SeamState(pyspiel.State):  # type: ignore[misc]
+    """A hand in progress: the seed's bytes drawn so far, then the game's hand."""
 
-
-class _Hand:
-    """Holds the engine state so that OpenSpiel's deep copy of a state copies it the cheap way."""
-
-    __slots__ = ("state",)
-
-    def __init__(self, state: GameState) -> None:
-        self.state = state
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> _Hand:
-        return _Hand(copy_hand(self.state))
-
-
-class WeimaqueState(pyspiel.State):  # type: ignore[misc]
-    """A hand in progress: the deck drawn so far, then the engine's state."""
-
-    def __init__(self, game: WeimaqueGame) -> None:
+    def __init__(self, game: SeamGame) -> None:
         super().__init__(game)
-        self.dealer = game.dealer
-        self.deck: list[int] = []
-        self.left = [COPIES] * NUM_FACES
-        self._box: _Hand | None = None
-        #: per seat: views of events before ``start`` (a world dealt for search), then own actions
-        self.prefix: list[list[dict[str, Any]]] = [[] for _ in range(NUM_SEATS)]
+        self.seats = game.seats
+        self.seed_bytes: list[int] = []
+        self._box: _Box | None = None
+        #: per seat: views of events before ``start`` (a world dealt for search)
+        self.prefix: list[list[dict[str, Any]]] = [[] for _ in range(game.seats)]
         self.start = 0
-        self.own: list[list[int]] = [[] for _ in range(NUM_SEATS)]
+        self.own: list[list[int]] = [[] for _ in range(game.seats)]
 
     @classmethod
     def from_hand(
-        cls, game: WeimaqueGame, hand: GameState, prefix: list[list[dict[str, Any]]]
-    ) -> WeimaqueState:
-        """A state over a hand already dealt (a sampled world); ``prefix`` is each seat's past."""
+        cls, game: SeamGame, hand: Hand, prefix: list[list[dict[str, Any]]] | None = None
+    ) -> SeamState:
+        """A state over a hand already dealt. Without ``prefix`` each player's history is the
+        hand's events; with it (a sampled world whose past is not its own), ``prefix[seat]`` is
+        what the seat saw before and the hand's own events count from now."""
         st = cls(game)
-        st.deck = [-1] * NUM_CARDS
-        st.left = [0] * NUM_FACES
+        st.seed_bytes = [0] * SEED_BYTES
         st.hand = hand
-        st.prefix = prefix
-        st.start = len(hand.events)
+        if prefix is not None:
+            st.prefix = prefix
+            st.start = len(hand.events())
         return st
 
     @property
-    def hand(self) -> GameState | None:
-        """The engine state once the deal is complete."""
-        return None if self._box is None else self._box.state
+    def hand(self) -> Hand | None:
+        """The game's hand once the seed is drawn."""
+        return None if self._box is None else self._box.hand
 
     @hand.setter
-    def hand(self, value: GameState | None) -> None:
-        self._box = None if value is None else _Hand(value)
+    def hand(self, value: Hand | None) -> None:
+        self._box = None if value is None else _Box(value)
 
     # ------------------------------------------------------------------ OpenSpiel API
 
     def current_player(self) -> int:
-        if self.hand is None:
+        hand = self.hand
+        if hand is None:
             return int(pyspiel.PlayerId.CHANCE)
-        if self.hand.is_terminal():
-            return int(pyspiel.PlayerId.TERMINAL)
-        return self.hand.current_player()
+        seats = hand.to_act()
+        return seats[0] if seats else int(pyspiel.PlayerId.TERMINAL)
 
     def _legal_actions(self, player: int) -> list[int]:
-        assert self.hand is not None
-        return sorted(a.id for a in self.hand.legal_actions(player))
+        if self.hand is None or player != self.current_player():
+            return []
+        return list(self.hand.legal_actions(player))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        remaining = NUM_CARDS - len(self.deck)
-        return [(f, n / remaining) for f, n in enumerate(self.left) if n]
+        return [(b, 1.0 / 256) for b in range(256)]
 
     def _apply_action(self, action: int) -> None:
         if self.hand is None:
-            if not 0 <= action < NUM_FACES or self.left[action] == 0:
-                raise WeimaqueError(f"chance outcome {action!r} is not a card left in the deck")
-            self.deck.append(action)
-            self.left[action] -= 1
-            if len(self.deck) == NUM_CARDS:
-                self._deal()
+            if not 0 <= action < 256:
+                raise WeimaqueError(f"chance outcome {action!r} is not a byte of the seed")
+            self.seed_bytes.append(action)
+            if len(self.seed_bytes) == SEED_BYTES:
+                g = self.get_game()
+                seed = int.from_bytes(bytes(self.seed_bytes), "big")
+                self.hand = g.game.new_hand(g.variant, g.options, seed, g.dealer)
             return
-        player = self.hand.current_player()
-        self.hand.apply(player, Action.from_id(int(action)))
+        player = self.current_player()
+        self.hand.apply(player, int(action))
         self.own[player].append(int(action))
-
-    def _deal(self) -> None:
-        hands: list[list[int]] = [[] for _ in range(NUM_SEATS)]
-        for k, card in enumerate(self.deck[STOCK_SIZE:]):
-            hands[(self.dealer + k) % NUM_SEATS].append(card)
-        assert len(hands[self.dealer]) == DEALER_CARDS
-        game = self.get_game()
-        self.hand = GameState(game.rules, hands, self.deck[:STOCK_SIZE], self.dealer)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"deal {faces_str((action,))}"
-        return str(Action.from_id(action))
+            return f"seed byte {action}"
+        return str(self.get_game().game.action(action))
 
     def is_terminal(self) -> bool:
         return self.hand is not None and self.hand.is_terminal()
 
     def returns(self) -> list[float]:
-        if self.hand is None:
-            return [0.0] * NUM_SEATS
-        return [float(r) for r in self.hand.returns()]
+        outcome = None if self.hand is None else self.hand.outcome()
+        if outcome is None:
+            return [0.0] * self.seats
+        return [float(x) for x in outcome.net]
 
-    def clone(self) -> WeimaqueState:
-        st = WeimaqueState(self.get_game())
-        st.deck = list(self.deck)
-        st.left = list(self.left)
+    def clone(self) -> SeamState:
+        st = SeamState(self.get_game())
+        st.seed_bytes = list(self.seed_bytes)
         if self.hand is not None:
-            st.hand = copy_hand(self.hand)
+            st.hand = self.hand.clone()
         st.prefix = self.prefix
         st.start = self.start
         st.own = [list(o) for o in self.own]
         return st
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> WeimaqueState:
+    def __deepcopy__(self, memo: dict[int, Any]) -> SeamState:
         return self.clone()
 
     def __str__(self) -> str:
         if self.hand is None:
-            return f"dealing: {len(self.deck)}/{NUM_CARDS} cards"
-        return observation_text(self.hand, "all")
+            return f"dealing: seed byte {len(self.seed_bytes)}/{SEED_BYTES}"
+        return json.dumps(self.hand.view("all").to_json(), ensure_ascii=False, sort_keys=True)
 
     # ------------------------------------------------------------------ views
-
-    def dealt_so_far(self, player: int) -> list[int]:
-        """During the deal: the cards already dealt to ``player``."""
-        return [c for k, c in enumerate(self.deck) if _dealt_to(k, self.dealer) == player]
 
     def history(self, player: int) -> list[dict[str, Any]]:
         """The player's rendering of every event it saw, oldest first."""
         assert self.hand is not None
-        later = (e.view(player) for e in self.hand.events[self.start :])
+        later = (e.view(player) for e in self.hand.events()[self.start :])
         return self.prefix[player] + [v for v in later if v is not None]
 
 
-class WeimaqueObserver:
-    """OpenSpiel's observer protocol over the engine's per-seat views (private to one player)."""
+class SeamObserver:
+    """OpenSpiel's observer protocol over a game's per-seat views (private to one player).
 
-    def __init__(self, iig_obs_type: Any) -> None:
+    ``dict`` holds the array's named pieces (``game.layout``), each a view of ``tensor`` in its
+    shape, and with perfect recall ``own_actions``."""
+
+    def __init__(self, game: SeamGame, iig_obs_type: Any) -> None:
         if iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER:
-            raise WeimaqueError("python_weimaque observes one player's private view only")
+            raise WeimaqueError(
+                f"{game.get_type().short_name} observes one player's private view only"
+            )
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
-        size = OBS_SIZE + (NUM_ACTIONS if self.perfect_recall else 0)
-        self.tensor: npt.NDArray[np.float32] = np.zeros(size, np.float32)
-        self.dict = {"observation": self.tensor[:OBS_SIZE]}
+        layout = game.game.layout
+        self.size = layout.size
+        width = self.size + (game.game.num_actions if self.perfect_recall else 0)
+        self.tensor: npt.NDArray[np.float32] = np.zeros(width, np.float32)
+        self.dict: dict[str, npt.NDArray[np.float32]] = layout.split(self.tensor[: self.size])
         if self.perfect_recall:
-            self.dict["own_actions"] = self.tensor[OBS_SIZE:]
+            self.dict["own_actions"] = self.tensor[self.size :]
 
-    def set_from(self, state: WeimaqueState, player: int) -> None:
-        """Fill ``tensor`` with ``state`` as ``player`` sees it."""
+    def set_from(self, state: SeamState, player: int) -> None:
+        """Fill ``tensor`` with ``state`` as ``player`` sees it (zeros before the deal)."""
         self.tensor.fill(0)
         if state.hand is None:
-            for c in state.dealt_so_far(player):
-                self.tensor[c] += 1  # the hand block comes first in the flat array
             return
-        self.tensor[:OBS_SIZE] = observation_array(state.hand, player)
+        self.tensor[: self.size] = state.hand.observation(player)
         if self.perfect_recall:
             for a in state.own[player]:
-                self.tensor[OBS_SIZE + a] += 1
+                self.tensor[self.size + a] += 1
 
-    def string_from(self, state: WeimaqueState, player: int) -> str:
-        """``state`` as ``player`` sees it, as text (JSON for the information state)."""
+    def string_from(self, state: SeamState, player: int) -> str:
+        """``state`` as ``player`` sees it, as JSON (before the deal: how far it has come)."""
         if state.hand is None:
-            mine = faces_str(sorted(state.dealt_so_far(player)))
-            return f"p{player} dealing {len(state.deck)}/{NUM_CARDS}: {mine}"
+            return f"p{player} dealing {len(state.seed_bytes)}/{SEED_BYTES}"
+        view = state.hand.view(player).to_json()
         if not self.perfect_recall:
-            return observation_text(state.hand, player)
+            return json.dumps(view, ensure_ascii=False, sort_keys=True)
         return json.dumps(
-            [state.history(player), state.own[player], observation(state.hand, player)],
-            ensure_ascii=False,
-            sort_keys=True,
+            [state.history(player), state.own[player], view], ensure_ascii=False, sort_keys=True
         )
 
 
-pyspiel.register_game(_GAME_TYPE, WeimaqueGame)
+def register(game: str | Game = DEFAULT_GAME) -> str:
+    """Register the OpenSpiel game of a hosted game (once per process); its short name."""
+    g = get_game(game) if isinstance(game, str) else game
+    known = _REGISTERED.get(g.info.id)
+    if known is None:
+        name = short_name(g)
+        attrs = {"GAME_ID": g.info.id, "NAME": name, "__doc__": f"``{name}``: {g.info.names.en}."}
+        known = type(f"SeamGame_{g.info.id}", (SeamGame,), attrs)
+        pyspiel.register_game(_game_type(g, name), known)
+        _REGISTERED[g.info.id] = known
+    return known.NAME
+
+
+def load(
+    game: str | Game = DEFAULT_GAME,
+    variant: str | None = None,
+    options: Mapping[str, Any] | None = None,
+    dealer: int = 0,
+) -> Any:
+    """``pyspiel.load_game`` of a hosted game's OpenSpiel game, registered if need be."""
+    g = get_game(game) if isinstance(game, str) else game
+    params: dict[str, Any] = {"options": json.dumps(dict(options or {})), "dealer": dealer}
+    if variant is not None:
+        params["variant"] = variant
+    return pyspiel.load_game(register(g), params)
+
+
+class WeimaqueGame(SeamGame):
+    """``python_weimaque``: 偎麻雀, its preset named by the parameter ``rules``."""
+
+    GAME_ID = DEFAULT_GAME
+    NAME = LEGACY_NAME
+
+
+pyspiel.register_game(_game_type(get_game(DEFAULT_GAME), LEGACY_NAME), WeimaqueGame)
+for _game in list_games():
+    register(_game)
+
+
+# ---------------------------------------------------------------------- 偎麻雀's ismcts plugin
 
 
 class PolicyRollouts:
@@ -298,14 +387,15 @@ class PolicyRollouts:
         self.rng = rng
         self.epsilon = epsilon
 
-    def evaluate(self, state: WeimaqueState) -> npt.NDArray[np.float64]:
+    def evaluate(self, state: SeamState) -> npt.NDArray[np.float64]:
         """The returns of one play-out of a copy of the hand."""
-        if state.hand is None or state.is_terminal():
+        hand = state.hand
+        if not isinstance(hand, MaqueHand) or hand.is_terminal():
             return np.array(state.returns(), dtype=np.float64)
-        played = rollout(state.hand.copy(), self.rng, self.epsilon)
+        played = rollout(hand.state.copy(), self.rng, self.epsilon)
         return np.array(played, dtype=np.float64)
 
-    def prior(self, state: WeimaqueState) -> list[tuple[int, float]]:
+    def prior(self, state: SeamState) -> list[tuple[int, float]]:
         """Uniform over the legal actions."""
         legal = state.legal_actions()
         return [(a, 1.0 / len(legal)) for a in legal]
@@ -315,8 +405,9 @@ class IsmctsBot:
     """``ismcts``: OpenSpiel's information-set MCTS over worlds dealt from the seat's view.
 
     Each simulation starts from a world sampled by ``determinize`` (only what the seat saw); seats
-    that answered the open claim before this one are taken to have passed (their answers are
-    hidden). Rollouts are uniformly random (OpenSpiel's ``RandomRolloutEvaluator``).
+    that answer the open claim before this one (the first of ``to_act()`` decides first) are
+    taken to have passed (their answers are hidden). Rollouts are uniformly random (OpenSpiel's
+    ``RandomRolloutEvaluator``) or the ``mcts`` bot's policy.
     """
 
     name = "ismcts"
@@ -329,7 +420,7 @@ class IsmctsBot:
         self.sims = sims
         self.uct = uct
         self.rollout = rollout
-        self.game = pyspiel.load_game("python_weimaque")
+        self.game = pyspiel.load_game(LEGACY_NAME)
 
     @classmethod
     def from_params(cls, params: dict[str, str]) -> IsmctsBot:
@@ -348,18 +439,18 @@ class IsmctsBot:
         except ValueError as exc:
             raise WeimaqueError(f"bad ismcts parameters {params!r}: {exc}") from exc
 
-    def world(self, view: BotView, rng: random.Random) -> WeimaqueState:
+    def world(self, view: BotView, rng: random.Random) -> SeamState:
         """One OpenSpiel state consistent with the seat's view."""
         hand = determinize(view, rng)
         w = hand.window
         if w is not None:  # earlier answers in this window are hidden: take them as 过
-            while hand.current_player() != view.seat:
-                w.responses[hand.current_player()] = PASS
-        prefix: list[list[dict[str, Any]]] = [[] for _ in range(NUM_SEATS)]
-        prefix[view.seat] = [dict(v) for v in view.history]
+            while hand.to_act()[0] != view.seat:
+                w.responses[hand.to_act()[0]] = PASS
         game = self.game
-        assert isinstance(game, WeimaqueGame)
-        return WeimaqueState.from_hand(game, hand, prefix)
+        assert isinstance(game, SeamGame)
+        prefix: list[list[dict[str, Any]]] = [[] for _ in range(game.seats)]
+        prefix[view.seat] = [dict(v) for v in view.history]
+        return SeamState.from_hand(game, MaqueHand(hand), prefix)
 
     def act(self, view: BotView, rng: random.Random) -> Action:
         if len(view.legal) == 1:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from weimaque.cards import COPIES, FACE_CHARS, NUM_FACES
 from weimaque.game.record import hand_record, replay
-from weimaque.game.state import ASK_ORDER, NUM_SEATS, GameState
+from weimaque.game.state import GameState
 from weimaque.notation import HandDescription, Meld
 from weimaque.scoring.scorer import score_description
 
@@ -15,7 +15,9 @@ def check_step(state: GameState) -> list[str]:
     """Problems with the state as it stands; an empty list when all is well."""
     problems: list[str] = []
     total = [0] * NUM_FACES
-    for seat in range(NUM_SEATS):
+    for f in state.buried:  # RULES §2.5.9: the buried cards count among the 80
+        total[f] += 1
+    for seat in range(state.n):
         for f in range(NUM_FACES):
             total[f] += state.hands[seat][f]
         for m in state.melds[seat]:
@@ -34,7 +36,7 @@ def check_step(state: GameState) -> list[str]:
     for f in range(NUM_FACES):
         if total[f] != COPIES:
             problems.append(f"{FACE_CHARS[f]} accounted {total[f]} times, not {COPIES}")
-    for seat in range(NUM_SEATS):
+    for seat in range(state.n):
         held = sum(state.hands[seat]) + 3 * len(state.melds[seat])
         extra = (state.phase == "discard" and state.turn == seat) or (
             w is not None and w.origin in ("wei", "deal") and w.from_seat == seat
@@ -51,7 +53,7 @@ def check_step(state: GameState) -> list[str]:
             if not state.legal_actions(seat):
                 problems.append(f"seat {seat} must act but has no legal action")
     if w is not None:
-        asked = [s for s in ASK_ORDER[w.from_seat] if s in w.options]
+        asked = [s for s in state.ask[w.from_seat] if s in w.options]
         if list(w.options) != asked:
             problems.append(f"options keyed {list(w.options)}, not in asking order {asked}")
     return problems

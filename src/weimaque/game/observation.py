@@ -11,7 +11,9 @@ No view contains the stock order, and no seat's view contains
 another seat's hand or face-down 偎.
 
 The flat array (``observation_array``) has ``OBS_SIZE`` float32 entries, seat-relative (index 0 =
-the viewer, 1 = its 下家, 2 = its 上家):
+the viewer, 1 = its 下家, 2 = its 上家). One layout serves every table: with two players (RULES
+§2.5) index 1 is the opponent (both 下家 and 上家) and the blocks of index 2 stay zero, and the
+stock is counted against the deal's stock (22, or 41 with the third hand added, RULES §2.5.2):
 
 ====================  =====  ==============================================================
 block                 size   content
@@ -21,7 +23,7 @@ melds_visible × 3     60     face-up meld cards per face, per relative seat (ow
 wei_hidden × 3        3      face-down 偎 of that seat not visible to the viewer (count)
 rows × 3              60     discard-row count per face, per relative seat
 dead × 3              3      1 where that seat is 死手
-stock                 1      stock cards left / 22
+stock                 1      stock cards left / the deal's stock (22 or 41)
 dealer                3      one-hot relative seat of the dealer
 phase                 3      one-hot: discard, claim, over
 claim_card            20     one-hot face of the card under claim
@@ -51,7 +53,7 @@ from weimaque.analysis.arrange import triple_xi
 from weimaque.cards import NUM_FACES, faces_str
 from weimaque.game.actions import NUM_ACTIONS, Action
 from weimaque.game.events import Viewer, sees_hand
-from weimaque.game.state import NUM_SEATS, STOCK_SIZE, GameState, TableMeld
+from weimaque.game.state import GameState, TableMeld
 from weimaque.notation import MeldKind
 
 ORIGINS: Final = ("deal", "discard", "draw", "wei", "release")
@@ -245,7 +247,7 @@ def view_of(state: GameState, viewer: Viewer) -> Observation:
     """The view of a seat (0..2), a spectator (``"public"``), the 守醒 (``"shouxing"``) or an
     all-seeing replay (``"all"``), typed; :func:`observation` is its JSON form."""
     w = state.window
-    seats = range(NUM_SEATS)
+    seats = range(state.n)
     claim = None
     if w is not None and w.origin != "deal":
         card = w.card if _claim_visible(state, viewer) else None
@@ -352,7 +354,7 @@ def observation_text(state: GameState, viewer: Viewer) -> str:
     """The view as a few lines of text."""
     obs = observation(state, viewer)
     lines = [f"rules {obs['rules']}  dealer {obs['dealer']}  stock {obs['stock_left']}"]
-    for s in range(NUM_SEATS):
+    for s in range(state.n):
         melds = " ".join(
             (m["cards"] if m["cards"] else "??? ") + ("(偎)" if m["kind"] == "wei" else "")
             for m in obs["melds"][s]
@@ -384,7 +386,8 @@ def observation_array(state: GameState, seat: int) -> npt.NDArray[np.float32]:
     Filled as a Python list and converted once (writing numpy elements one by one is slow).
     """
     out = [0.0] * OBS_SIZE
-    rel = [(seat + k) % NUM_SEATS for k in range(NUM_SEATS)]
+    n = state.n
+    rel = [(seat + k) % n for k in range(n)]  # two seats: the third block stays empty
     out[:NUM_FACES] = state.hands[seat]
     i = NUM_FACES
     for k, s in enumerate(rel):
@@ -404,7 +407,7 @@ def observation_array(state: GameState, seat: int) -> npt.NDArray[np.float32]:
     for k, s in enumerate(rel):
         out[i + k] = float(state.dead[s])
     i += 3
-    out[i] = state.stock_left / STOCK_SIZE
+    out[i] = state.stock_left / state.stock_size
     i += 1
     out[i + rel.index(state.dealer)] = 1
     i += 3

@@ -19,7 +19,6 @@ from typing import Protocol
 from weimaque.analysis.arrange import melds_xi, triple_xi
 from weimaque.game.state import (
     CHI_MELDS,
-    NUM_SEATS,
     PENG_MELDS,
     WEI_MELDS,
     GameState,
@@ -59,18 +58,24 @@ def playout(state: GameState, seat: int, chooser: Chooser) -> list[int]:
     stock = state.stock
     holder_rule = state.rules.holder_may_not_chi
     mxi = [melds_xi(ms) for ms in melds]
+    n = state.n
+    released = state.released
+    # RULES §2.5.4: with two seats and no 吃 of the opponent's discard, only his releases
+    # make a face 吃-过张
+    guo = released if state.release_only else thrown
+    chi_discard = not state.release_only
 
     def win(q: int, card: int, source: Source, last: bool) -> list[int] | None:
         b = state.win_on(q, card, source, last)
         if b is None:
             return None
         total = b.total
-        return [2 * total if s == q else -total for s in range(NUM_SEATS)]
+        return [(n - 1) * total if s == q else -total for s in range(n)]
 
     def runs_of(q: int, card: int) -> list[int]:
-        return chi_runs(hands[q], card, thrown[q], thrown[(q - 1) % NUM_SEATS], holder_rule)
+        return chi_runs(hands[q], card, thrown[q], guo[(q - 1) % n], holder_rule)
 
-    def penger(card: int, seats: tuple[int, int]) -> int | None:
+    def penger(card: int, seats: tuple[int, ...]) -> int | None:
         """The seat among ``seats`` that may 碰 ``card`` (at most one holds two)."""
         for q in seats:
             if may_peng(hands[q], card, peng_guo[q]):
@@ -100,9 +105,9 @@ def playout(state: GameState, seat: int, chooser: Chooser) -> list[int]:
             return None
         card = chooser.discard(state, q, faces, mxi[q])
         hand[card] -= 1
-        x = (q + 1) % NUM_SEATS
-        p = penger(card, (x, (q - 1) % NUM_SEATS))
-        runs = runs_of(x, card)
+        x = (q + 1) % n
+        p = penger(card, (x, (q - 1) % n) if n == 3 else (x,))
+        runs = runs_of(x, card) if chi_discard else []
         choice = None
         if p is not None:
             choice = chooser.claim(state, p, card, True, runs if p == x else [], mxi[p])
@@ -126,13 +131,13 @@ def playout(state: GameState, seat: int, chooser: Chooser) -> list[int]:
     drawer = seat
     for _ in range(MAX_STEPS):
         if discarding is not None:
-            drawer = (discarding + 1) % NUM_SEATS
+            drawer = (discarding + 1) % n
             discarding = discard(discarding)
             continue
         # a draw (RULES §3 DRAW)
         d = drawer
         if state.pos >= len(stock):
-            return [0] * NUM_SEATS  # 臭 (RULES §8.1)
+            return [0] * n  # 臭 (RULES §8.1)
         card = stock[state.pos]
         state.pos += 1
         last = state.pos == len(stock)
@@ -147,12 +152,12 @@ def playout(state: GameState, seat: int, chooser: Chooser) -> list[int]:
             mxi[d] += triple_xi("wei", card)
             discarding = d
             continue
-        x = (d + 1) % NUM_SEATS
-        y = (d - 1) % NUM_SEATS
+        x = (d + 1) % n
+        y = (d - 1) % n  # with two seats the opponent again: asked once (RULES §2.5.3)
         won = win(d, card, "self", last) or win(x, card, "other", last)
-        if won or (won := win(y, card, "other", last)):
+        if won or (n == 3 and (won := win(y, card, "other", last))):
             return won
-        p = penger(card, (x, y))
+        p = penger(card, (x, y) if n == 3 else (x,))
         if p is not None:
             if chooser.claim(state, p, card, True, [], mxi[p]) == -1:
                 meld(p, card, None, d)
@@ -169,9 +174,10 @@ def playout(state: GameState, seat: int, chooser: Chooser) -> list[int]:
         runs = runs_of(x, card)
         run = chooser.claim(state, x, card, False, runs, mxi[x]) if runs else None
         thrown[d].add(card)
+        released[d].add(card)
         if run is not None:
             meld(x, card, run, d)
             discarding = x
         else:
             drawer = x
-    return [0] * NUM_SEATS
+    return [0] * n

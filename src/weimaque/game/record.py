@@ -31,6 +31,7 @@ MAX_STRING: Final = 1000
 MAX_ACTIONS: Final = 2000
 #: The largest number a record may hold (seeds are 63 bits).
 MAX_NUMBER: Final = 2**64
+#: The players of a record that does not say (every record before two-player tables, RULES §2.5).
 NUM_SEATS_RECORDED: Final = 3
 
 
@@ -110,21 +111,30 @@ def check_hand_record(record: Any, where: str = "hand") -> dict[str, Any]:
         raise RecordError(
             f"{where}: overrides must be an object, not {quoted(record['overrides'])}"
         )
-    _int_in(record, "dealer", 0, NUM_SEATS_RECORDED - 1, where)
+    players = record.get("players", NUM_SEATS_RECORDED)
+    if type(players) is not int or players not in (2, 3):
+        raise RecordError(f"{where}: players must be 2 or 3 (RULES §2.5), not {quoted(players)}")
+    _int_in(record, "dealer", 0, players - 1, where)
     if record.get("seed") is not None:
         _int_in(record, "seed", 0, MAX_NUMBER, where)
+    if record.get("pool") is not None:
+        _int_in(record, "pool", 0, MAX_NUMBER, where)
     deal = record.get("deal")
     if deal is not None or record.get("seed") is None:
         hands = deal.get("hands") if isinstance(deal, dict) else None
         stock = deal.get("stock") if isinstance(deal, dict) else None
+        buried = deal.get("buried", "") if isinstance(deal, dict) else None
         if (
             not isinstance(hands, list)
-            or len(hands) != NUM_SEATS_RECORDED
+            or len(hands) != players
             or not all(isinstance(h, str) for h in hands)
             or not isinstance(stock, str)
+            or not isinstance(buried, str)
         ):
+            count = "two" if players == 2 else "three"
             raise RecordError(
-                f"{where}: deal must be {{'hands': three strings, 'stock': a string}}"
+                f"{where}: deal must be {{'hands': {count} strings, 'stock': a string"
+                f"{', buried: a string' if players == 2 else ''}}}"
                 f"{'' if record.get('seed') is not None else ' (the hand has no seed)'}, "
                 f"not {quoted(deal)}"
             )
@@ -138,11 +148,12 @@ def check_hand_record(record: Any, where: str = "hand") -> dict[str, Any]:
             not isinstance(item, list)
             or len(item) != 2
             or type(item[0]) is not int
-            or not 0 <= item[0] < NUM_SEATS_RECORDED
+            or not 0 <= item[0] < players
             or not isinstance(item[1], str)
         ):
             raise RecordError(
-                f"{where}, action {step}: expected [seat 0..2, action text], not {quoted(item)}"
+                f"{where}, action {step}: expected [seat 0..{players - 1}, action text], "
+                f"not {quoted(item)}"
             )
     for key in ("result", "fairness", "settlement"):
         if record.get(key) is not None and not isinstance(record[key], dict):
@@ -150,18 +161,22 @@ def check_hand_record(record: Any, where: str = "hand") -> dict[str, Any]:
     settlement = record.get("settlement")
     if settlement is not None:
         seats = settlement.get("seats")
+        persons = settlement.get("persons", [])
         if (
             not isinstance(seats, list)
-            or len(seats) != NUM_SEATS_RECORDED
+            or len(seats) != players
             or not all(type(v) is int for v in seats)
+            or not isinstance(persons, list)
+            or len(persons) not in (0, 4)
+            or not all(type(v) is int for v in persons)
             or not all(
                 type(settlement.get(k)) is int
                 for k in ("shouxing", "pool", "dealer", "next_dealer")
             )
         ):
             raise RecordError(
-                f"{where}: settlement must hold seats (three integers), shouxing, pool, dealer "
-                f"and next_dealer, not {quoted(settlement)}"
+                f"{where}: settlement must hold seats (one integer per player), shouxing, pool, "
+                f"dealer and next_dealer, not {quoted(settlement)}"
             )
     return record
 
@@ -177,11 +192,17 @@ def hand_record(state: GameState) -> dict[str, Any]:
         "actions": [[seat, str(action)] for seat, action in state.actions],
         "result": None,
     }
+    if state.n != NUM_SEATS_RECORDED:
+        record["players"] = state.n  # RULES §2.5; a record without it has three
+    if state.pool is not None:
+        record["pool"] = state.pool  # the 留子 pool the winning layout was chosen with (§8.5.3)
     if state.seed is None:
         record["deal"] = {
             "hands": [faces_str(h) for h in state.initial_hands],
             "stock": faces_str(state.stock),
         }
+        if state.buried:
+            record["deal"]["buried"] = faces_str(state.buried)
     r = state.result
     if r is not None:
         record["result"] = {
@@ -204,11 +225,18 @@ def start_from_record(record: dict[str, Any]) -> GameState:
     try:
         rules = rules_with(record["rules"], record.get("overrides") or {})
         dealer = int(record["dealer"])
+        if rules.players != record.get("players", NUM_SEATS_RECORDED):
+            raise RecordError(
+                f"not a hand record: it says {record.get('players', NUM_SEATS_RECORDED)} players, "
+                f"its rules seat {rules.players}"
+            )
+        pool = record.get("pool")
         if record.get("seed") is not None:
-            return GameState.new(rules, int(record["seed"]), dealer)
+            return GameState.new(rules, int(record["seed"]), dealer, pool)
         deal = record["deal"]
         hands = [parse_cards(h) for h in deal["hands"]]
-        return GameState(rules, hands, parse_cards(deal["stock"]), dealer)
+        buried = parse_cards(deal["buried"]) if deal.get("buried") else []
+        return GameState(rules, hands, parse_cards(deal["stock"]), dealer, None, buried, pool)
     except (KeyError, TypeError) as exc:
         raise RecordError(f"not a hand record: missing or bad {exc}") from exc
     except WeimaqueError as exc:  # rules that cannot be, a deal that is no deal

@@ -40,9 +40,18 @@ from weimaque.scoring.breakdown import Breakdown
 from weimaque.scoring.patterns.deal import APP_DEAL_TESTS
 from weimaque.scoring.scorer import score_deal, score_position
 
+#: The seats of the default table (RULES §2.1); a hand's own count is ``rules.players``
+#: (RULES §2.5: 2 or 3), ``GameState.n``.
 NUM_SEATS: Final = 3
+#: The most seats a table has: the shared events and melds below are made for each.
+MAX_SEATS: Final = 3
+#: The stock of a three-player deal (RULES §2.2); ``stock_size`` gives any table's.
 STOCK_SIZE: Final = 22
 DEALER_CARDS: Final = 20
+#: RULES §2.5.2: with two players the third hand of the deal is buried (埋牌) or joins the stock.
+BURIED_CARDS: Final = 19
+#: The largest stock of any table: 22 + the 19 cards of the third hand (RULES §2.5.2).
+MAX_STOCK: Final = STOCK_SIZE + BURIED_CARDS
 Phase = Literal["discard", "claim", "over"]
 Origin = Literal["deal", "discard", "draw", "wei", "release"]
 
@@ -78,15 +87,15 @@ CHIS: Final = {s: Action.chi(s) for s in RUN_STARTS}
 #: One shared (immutable) event per seat and face for a 出 and a release, and per seat, cards
 #: left and face for a draw, face up and (a 偎'd card, unless 明偎) face down: the events of
 #: every turn, made once.
-DISCARDED: Final = tuple(tuple(Discarded(s, f) for f in range(NUM_FACES)) for s in range(NUM_SEATS))
-RELEASED: Final = tuple(tuple(Released(s, f) for f in range(NUM_FACES)) for s in range(NUM_SEATS))
+DISCARDED: Final = tuple(tuple(Discarded(s, f) for f in range(NUM_FACES)) for s in range(MAX_SEATS))
+RELEASED: Final = tuple(tuple(Released(s, f) for f in range(NUM_FACES)) for s in range(MAX_SEATS))
 DREW_FACE_UP: Final = tuple(
-    tuple(tuple(Drew(s, f, False, left) for f in range(NUM_FACES)) for left in range(STOCK_SIZE))
-    for s in range(NUM_SEATS)
+    tuple(tuple(Drew(s, f, False, left) for f in range(NUM_FACES)) for left in range(MAX_STOCK))
+    for s in range(MAX_SEATS)
 )
 DREW_FACE_DOWN: Final = tuple(
-    tuple(tuple(Drew(s, f, True, left) for f in range(NUM_FACES)) for left in range(STOCK_SIZE))
-    for s in range(NUM_SEATS)
+    tuple(tuple(Drew(s, f, True, left) for f in range(NUM_FACES)) for left in range(MAX_STOCK))
+    for s in range(MAX_SEATS)
 )
 #: Per face: each run holding it (RULES §4.6, within one size) as (start, the two other faces).
 CHI_NEEDS: Final = tuple(
@@ -97,12 +106,63 @@ CHI_NEEDS: Final = tuple(
 #: empty tuple, so the first question is always answered.
 NO_MEMO: Final[tuple[Sequence[int], frozenset[int]]] = ((), frozenset())
 #: The three seats in the order a window on a card from seat ``s`` asks them (RULES §3).
-ASK_ORDER: Final = tuple((s, (s + 1) % 3, (s - 1) % 3) for s in range(NUM_SEATS))
+ASK_ORDER: Final = tuple((s, (s + 1) % 3, (s - 1) % 3) for s in range(MAX_SEATS))
+#: RULES §2.5.3: with two seats the opponent is both 下家 and 上家, and is asked once.
+ASK_ORDER_2: Final = ((0, 1), (1, 0))
+#: The asking order of each table size.
+ASK_ORDERS: Final = {2: ASK_ORDER_2, 3: ASK_ORDER}
 
 
-def xiajia(seat: int) -> int:
-    """下家: the next seat in turn order (RULES §2.1)."""
-    return (seat + 1) % NUM_SEATS
+@dataclass(frozen=True, slots=True)
+class Table:
+    """What the seat count decides (RULES §2.1, §2.5), one object per kind of table, so that a
+    hand keeps it in one attribute: a ``GameState`` keeps at most ``MAX_STATE_ATTRIBUTES``
+    attributes, those whose values CPython 3.11 keeps in a class's shared-key array (one more
+    and every instance falls back to a plain dict: each hand plays about 6% slower)."""
+
+    #: the seats (RULES §2.5: 2 or 3)
+    n: int
+    #: per seat, the seats a window on its card asks, in the order of RULES §3 (§2.5.3)
+    ask: tuple[tuple[int, ...], ...]
+    #: per seat, the seats asked after it (its 下家 and 上家; with two, the opponent once)
+    others: tuple[tuple[int, ...], ...]
+    seats: tuple[int, ...]
+    #: RULES §2.5.4: with two players and ``chi_opponent_discard`` off, only the opponent's
+    #: releases make a face 吃-过张, and his discards are never 吃'd (§2.5.3(1))
+    release_only: bool
+
+
+#: The most attributes a ``GameState`` may set (see :class:`Table`); a test holds it.
+MAX_STATE_ATTRIBUTES: Final = 29
+#: Every kind of table, by seats and ``release_only``.
+TABLES: Final = {
+    (n, r): Table(n, ASK_ORDERS[n], tuple(o[1:] for o in ASK_ORDERS[n]), tuple(range(n)), r)
+    for n in (2, 3)
+    for r in (False, True)
+    if n == 2 or not r
+}
+
+
+def table_of(rules: RuleConfig) -> Table:
+    """The table ``rules`` seat (RULES §2.5)."""
+    n = rules.players
+    return TABLES[(n, n == 2 and not rules.chi_opponent_discard)]
+
+
+def xiajia(seat: int, seats: int = 3) -> int:
+    """下家: the next seat in turn order (RULES §2.1; with two seats the opponent, §2.5.1)."""
+    return (seat + 1) % seats
+
+
+def stock_size(rules: RuleConfig) -> int:
+    """The stock a deal leaves under ``rules`` (RULES §2.2, §2.5.2): 22, or 41 with two players
+    and the third hand added to the stock (``maipai`` off)."""
+    return STOCK_SIZE if rules.players == 3 or rules.maipai else MAX_STOCK
+
+
+def buried_size(rules: RuleConfig) -> int:
+    """The cards buried out of play (埋牌, RULES §2.5.2): 19 with two players and ``maipai``."""
+    return BURIED_CARDS if rules.players == 2 and rules.maipai else 0
 
 
 #: By how many of a face a hand holds: whether that count lets it 出 one (RULES §5.2): held,
@@ -181,9 +241,9 @@ def chi_runs(
     return runs
 
 
-def shangjia(seat: int) -> int:
-    """上家: the previous seat in turn order (RULES §2.1)."""
-    return (seat - 1) % NUM_SEATS
+def shangjia(seat: int, seats: int = 3) -> int:
+    """上家: the previous seat in turn order (RULES §2.1; with two seats the opponent, §2.5.1)."""
+    return (seat - 1) % seats
 
 
 _DECK: Final = tuple(sorted_deck())
@@ -225,12 +285,14 @@ def win_check(
     zichi: bool = False,
     dealt_kan: bool = False,
     declined_faces: Sequence[int] = (),
+    pool: int | None = None,
 ) -> Breakdown | None:
     """The breakdown if melds + hand (counts) + ``card`` win, else None (RULES §4.7, §6).
 
     A quick split check first: most cards cannot complete a hand, and then nothing is scored.
     ``declined`` marks a seat that passed a 胡 earlier this hand (蛰一蛰, RULES §7.2);
-    ``zichi``, ``dealt_kan`` and ``declined_faces`` are the facts of RULES §7.4.4.
+    ``zichi``, ``dealt_kan`` and ``declined_faces`` are the facts of RULES §7.4.4; ``pool`` the
+    留子 pool the winner could take, which ``liuzi_choice`` weighs (RULES §8.5.3).
     """
     concealed = list(hand)
     if source == "self" and hand[card] >= 2:
@@ -250,6 +312,7 @@ def win_check(
         zichi=zichi,
         dealt_kan=dealt_kan,
         declined=declined_faces,
+        pool=pool,
     )
     return b if b.winning else None
 
@@ -274,15 +337,15 @@ class TableMeld:
 #: place in the run), the 偎 of a card by a seat face down or face up, with the events that tell
 #: them; and the 臭 of each seat.
 PENG_MELDS: Final = tuple(
-    tuple(TableMeld("peng", (c, c, c), c, f) for f in range(NUM_SEATS)) for c in range(NUM_FACES)
+    tuple(TableMeld("peng", (c, c, c), c, f) for f in range(MAX_SEATS)) for c in range(NUM_FACES)
 )
 PENGED: Final = tuple(
-    tuple(tuple(Penged(s, c, f) for f in range(NUM_SEATS)) for c in range(NUM_FACES))
-    for s in range(NUM_SEATS)
+    tuple(tuple(Penged(s, c, f) for f in range(MAX_SEATS)) for c in range(NUM_FACES))
+    for s in range(MAX_SEATS)
 )
 CHI_MELDS: Final = tuple(
     tuple(
-        tuple(TableMeld("chi", (r, r + 1, r + 2), r + k, f) for f in range(NUM_SEATS))
+        tuple(TableMeld("chi", (r, r + 1, r + 2), r + k, f) for f in range(MAX_SEATS))
         for k in range(3)
     )
     if r in RUN_STARTS
@@ -291,25 +354,25 @@ CHI_MELDS: Final = tuple(
 )
 CHIED: Final = tuple(
     tuple(
-        tuple(tuple(Chied(s, r + k, r, f) for f in range(NUM_SEATS)) for k in range(3))
+        tuple(tuple(Chied(s, r + k, r, f) for f in range(MAX_SEATS)) for k in range(3))
         if r in RUN_STARTS
         else ()
         for r in range(max(RUN_STARTS) + 1)
     )
-    for s in range(NUM_SEATS)
+    for s in range(MAX_SEATS)
 )
 WEI_MELDS: Final = tuple(
     tuple(
         tuple(TableMeld("wei", (c, c, c), c, s, down) for down in (False, True))
         for c in range(NUM_FACES)
     )
-    for s in range(NUM_SEATS)
+    for s in range(MAX_SEATS)
 )
 WEIED: Final = tuple(
     tuple(tuple(Weied(s, c, up) for up in (False, True)) for c in range(NUM_FACES))
-    for s in range(NUM_SEATS)
+    for s in range(MAX_SEATS)
 )
-CHOU: Final = tuple(Chou(s) for s in range(NUM_SEATS))
+CHOU: Final = tuple(Chou(s) for s in range(MAX_SEATS))
 
 
 @dataclass(slots=True)
@@ -320,7 +383,7 @@ class Window:
     origin: Origin
     from_seat: int
     last: bool
-    #: each seat's options, keyed in the order RULES §3 asks the seats (``ASK_ORDER[from_seat]``)
+    #: each seat's options, keyed in the order RULES §3 asks the seats (``Table.ask``)
     options: dict[int, list[Action]]
     responses: dict[int, Action] = field(default_factory=dict)
     wins: dict[int, Breakdown] = field(default_factory=dict)
@@ -353,26 +416,63 @@ class HandResult:
 CHOU_RESULT: Final = HandResult(None, None)
 
 
-def _check_dealer(dealer: int) -> None:
-    if type(dealer) is not int or not 0 <= dealer < NUM_SEATS:
-        raise IllegalAction(f"the dealer is seat 0, 1 or 2, not {quoted(dealer)}")
+def sorted_tuple(cards: Sequence[int]) -> tuple[int, ...]:
+    """The cards in order, as a tuple (a dealt hand, RULES §2.2)."""
+    return tuple(sorted(cards))
 
 
-def _check_deal(hands: list[list[int]], stock: list[int], dealer: int) -> None:
-    """The hands and the stock are the 80 cards, four of every face, the dealer holding one card
-    more than the others (RULES §2.2)."""
+def _check_dealer(dealer: int, seats: int) -> None:
+    if type(dealer) is not int or not 0 <= dealer < seats:
+        names = "0 or 1" if seats == 2 else "0, 1 or 2"
+        raise IllegalAction(f"the dealer is seat {names}, not {quoted(dealer)}")
+
+
+def _check_deal(
+    hands: list[list[int]], stock: list[int], dealer: int, buried: list[int], rules: RuleConfig
+) -> None:
+    """The hands, the stock and the buried cards are the 80 cards, four of every face, the dealer
+    holding one card more than the others, the stock and the buried pile of the sizes the rules
+    give (RULES §2.2, §2.5.2)."""
+    seats = rules.players
     sizes = [len(h) for h in hands]
     if (
-        len(hands) != NUM_SEATS
+        len(hands) != seats
         or sizes[dealer] != DEALER_CARDS
-        or sizes.count(DEALER_CARDS - 1) != NUM_SEATS - 1
-        or sorted([*stock, *hands[0], *hands[1], *hands[2]]) != _DECK_LIST
+        or sizes.count(DEALER_CARDS - 1) != seats - 1
+        or len(stock) != stock_size(rules)
+        or len(buried) != buried_size(rules)
+        or sorted([*stock, *buried, *(f for h in hands for f in h)]) != _DECK_LIST
     ):
-        raise IllegalAction(f"not a valid deal: hand sizes {sizes}, dealer {dealer}")
+        raise IllegalAction(
+            f"not a valid deal: hand sizes {sizes}, stock {len(stock)}, buried {len(buried)}, "
+            f"dealer {dealer} ({seats} players)"
+        )
+
+
+def deal_of(
+    deck: list[int], dealer: int, rules: RuleConfig
+) -> tuple[list[list[int]], list[int], list[int]]:
+    """The hands, the stock in draw order and the buried cards of a shuffled deck (RULES §2.2
+    [D]): the first 22 cards are the stock, card 22+k goes to seat (dealer + k) mod 3. With two
+    players (RULES §2.5.2) card 22+k goes to the *virtual* seat k mod 3: 0 the dealer, 1 the other
+    seat, 2 the buried pile, which stays out of play (``maipai``) or follows the 22 in the stock."""
+    stock = deck[:STOCK_SIZE]
+    if rules.players == 3:
+        hands: list[list[int]] = [[], [], []]
+        for k in range(3):  # one card at a time from the dealer on
+            hands[(dealer + k) % 3] = deck[STOCK_SIZE + k :: 3]
+        return hands, stock, []
+    third = deck[STOCK_SIZE + 2 :: 3]
+    hands = [[], []]
+    hands[dealer] = deck[STOCK_SIZE::3]
+    hands[1 - dealer] = deck[STOCK_SIZE + 1 :: 3]
+    if rules.maipai:
+        return hands, stock, third
+    return hands, stock + third, []
 
 
 class GameState:
-    """One hand of 安乡偎麻雀 between three seats."""
+    """One hand of 安乡偎麻雀 between three seats, or two (RULES §2.5)."""
 
     def __init__(
         self,
@@ -381,12 +481,16 @@ class GameState:
         stock: list[int],
         dealer: int = 0,
         seed: int | None = None,
+        buried: Sequence[int] = (),
+        pool: int | None = None,
     ) -> None:
-        """Start a hand from explicit hands (faces) and stock (draw order), checked to be a deal
-        of the whole deck; see ``new``."""
-        _check_dealer(dealer)
-        _check_deal(hands, stock, dealer)
-        self._start(get_rules(rules), hands, list(stock), dealer, seed)
+        """Start a hand from explicit hands (faces), stock (draw order) and, with two players and
+        埋牌, the buried cards (RULES §2.5.2), checked to be a deal of the whole deck; see
+        ``new``."""
+        config = get_rules(rules)
+        _check_dealer(dealer, config.players)
+        _check_deal(hands, list(stock), dealer, list(buried), config)
+        self._start(config, hands, list(stock), dealer, seed, tuple(buried), pool)
 
     def _start(
         self,
@@ -395,34 +499,52 @@ class GameState:
         stock: list[int],
         dealer: int,
         seed: int | None,
+        buried: tuple[int, ...] = (),
+        pool: int | None = None,
     ) -> None:
         """Set up the hand from a checked deal and open the deal window."""
         self.rules = rules
+        #: the 留子 pool a winner could take, set by a match whose rules choose the winning
+        #: layout with it (``liuzi_choice``, RULES §8.5.3); None: the layout ignores the pool
+        self.pool = pool if rules.liuzi_choice and rules.liuzi else None
+        table = self.table = table_of(rules)
+        n = table.n
         self.seed = seed
         self.dealer = dealer
         self.stock = stock
-        self.initial_hands = [
-            tuple(sorted(hands[0])),
-            tuple(sorted(hands[1])),
-            tuple(sorted(hands[2])),
-        ]
+        #: the buried cards (埋牌, RULES §2.5.2): out of play, seen by nobody, kept for the record
+        self.buried = tuple(sorted(buried)) if buried else ()
+        self.initial_hands = list(map(sorted_tuple, hands))
         self.pos = 0
-        self.hands: list[list[int]] = [[0] * NUM_FACES, [0] * NUM_FACES, [0] * NUM_FACES]
+        # one list or set per seat (three written out: a comprehension costs a call)
+        self.hands: list[list[int]]
+        self.melds: list[list[TableMeld]]
+        self.rows: list[list[int]]
+        self.thrown: list[set[int]]
+        self.released: list[set[int]]
+        self.peng_guo: list[set[int]]
+        self.no_discard: list[set[int]]
+        if n == 3:
+            self.hands = [[0] * NUM_FACES, [0] * NUM_FACES, [0] * NUM_FACES]
+            self.melds, self.rows = [[], [], []], [[], [], []]
+            self.thrown, self.released = [set(), set(), set()], [set(), set(), set()]
+            self.peng_guo, self.no_discard = [set(), set(), set()], [set(), set(), set()]
+        else:
+            self.hands = [[0] * NUM_FACES for _ in range(n)]
+            self.melds, self.rows = [[] for _ in range(n)], [[] for _ in range(n)]
+            self.thrown = [set() for _ in range(n)]
+            self.released = [set() for _ in range(n)]
+            self.peng_guo = [set() for _ in range(n)]
+            self.no_discard = [set() for _ in range(n)]
         for counts, cards in zip(self.hands, hands, strict=True):
             for f in cards:
                 counts[f] += 1
-        # one list or set per seat (NUM_SEATS)
-        self.melds: list[list[TableMeld]] = [[], [], []]
-        self.rows: list[list[int]] = [[], [], []]
-        self.thrown: list[set[int]] = [set(), set(), set()]
-        self.peng_guo: list[set[int]] = [set(), set(), set()]
-        self.no_discard: list[set[int]] = [set(), set(), set()]
-        self.dead = [False] * NUM_SEATS
+        self.dead = [False] * n
         #: discards skipped by a 死手 seat: each leaves him one card more (RULES §3.1.8)
-        self.skipped = [0] * NUM_SEATS
-        self.declined = [False] * NUM_SEATS
+        self.skipped = [0] * n
+        self.declined = [False] * n
         #: per seat, a bit per face on which it declined a 胡 this hand (RULES §7.4.4)
-        self.declined_faces = [0] * NUM_SEATS
+        self.declined_faces = [0] * n
         #: whether the preset scores a 名堂 that reads the facts of RULES §7.4.4
         self.win_facts = rule_flags(rules)[1]
         self.phase: Phase = "discard"
@@ -430,26 +552,31 @@ class GameState:
         self.window: Window | None = None
         self.events: list[Event] = []
         #: per seat, a copy of the hand and its winning faces (``_waits``)
-        self._wait_memo: list[tuple[Sequence[int], frozenset[int]]] = [NO_MEMO] * NUM_SEATS
+        self._wait_memo: list[tuple[Sequence[int], frozenset[int]]] = [NO_MEMO] * n
         self.actions: list[tuple[int, Action]] = []
         self.result: HandResult | None = None
         #: match points before this hand, set by the match (RULES §8.6)
-        self.scores: list[int] = [0] * NUM_SEATS
-        for seat in range(NUM_SEATS):
+        self.scores: list[int] = [0] * n
+        for seat in range(n):
             self.events.append(Dealt(seat, self.initial_hands[seat], dealer))
         self._open_deal_window()
 
     @classmethod
-    def new(cls, rules: RuleConfig | str = "anxiang", seed: int = 0, dealer: int = 0) -> GameState:
-        """Deal a hand from a seed (RULES §2.2 [D]): 22 stock cards, then the deal."""
-        _check_dealer(dealer)
-        deck = deal_order(seed)
-        hands: list[list[int]] = [[], [], []]
-        for k in range(NUM_SEATS):  # one card at a time from the dealer on
-            hands[(dealer + k) % NUM_SEATS] = deck[STOCK_SIZE + k :: NUM_SEATS]
+    def new(
+        cls,
+        rules: RuleConfig | str = "anxiang",
+        seed: int = 0,
+        dealer: int = 0,
+        pool: int | None = None,
+    ) -> GameState:
+        """Deal a hand from a seed (RULES §2.2 [D], §2.5.2): 22 stock cards, then the deal.
+        ``pool``: the 留子 pool a winner could take (RULES §8.5.3, with ``liuzi_choice``)."""
+        config = get_rules(rules)
+        _check_dealer(dealer, config.players)
+        hands, stock, buried = deal_of(deal_order(seed), dealer, config)
         st = cls.__new__(cls)
         # the whole deck, shuffled: a deal that needs no check
-        st._start(get_rules(rules), hands, deck[:STOCK_SIZE], dealer, seed)
+        st._start(config, hands, stock, dealer, seed, tuple(buried), pool)
         return st
 
     @classmethod
@@ -471,6 +598,7 @@ class GameState:
         scores: list[int],
         turn: int,
         declined_faces: list[int] | None = None,
+        released: list[set[int]] | None = None,
     ) -> GameState:
         """A position inside a hand built from its parts (count vectors per seat, the stock still
         to draw) without replaying the hand: search's worlds consistent with a seat's view. It is
@@ -478,13 +606,21 @@ class GameState:
         ``window`` from :meth:`claim_window` or :meth:`deal_window`. Events and the action log
         start empty; ``initial_hands`` are the given hands (so a 砍 held now counts as dealt,
         RULES §7.4.4). ``declined_faces``: per seat, a bit per face on which it declined a 胡
-        (none if not given). A stock holds at most the 22 cards of a deal (RULES §2.2)."""
-        if len(stock) > STOCK_SIZE:
-            raise IllegalAction(f"a stock of {len(stock)} cards: a deal leaves {STOCK_SIZE}")
+        (none if not given). A stock holds at most the cards of a deal (RULES §2.2, §2.5.2).
+        ``released``: per seat, the faces it released (RULES §2.5.4; empty if not given)."""
+        if len(stock) > stock_size(rules):
+            raise IllegalAction(f"a stock of {len(stock)} cards: a deal leaves {stock_size(rules)}")
+        n = rules.players
+        if len(hands) != n:
+            raise IllegalAction(f"{len(hands)} hands: the rules seat {n} players")
         st = GameState.__new__(GameState)
         st.rules = rules
+        st.table = table_of(rules)
         st.seed = None
         st.dealer = dealer
+        st.buried = ()
+        st.pool = None
+        st.released = [set() for _ in range(n)] if released is None else released
         st.hands = hands
         st.initial_hands = [tuple(faces_of(h)) for h in hands]
         st.stock = stock
@@ -497,10 +633,10 @@ class GameState:
         st.dead = dead
         st.skipped = skipped
         st.declined = declined
-        st.declined_faces = [0] * NUM_SEATS if declined_faces is None else declined_faces
+        st.declined_faces = [0] * n if declined_faces is None else declined_faces
         st.win_facts = rule_flags(rules)[1]
         st.events = []
-        st._wait_memo = [NO_MEMO] * NUM_SEATS
+        st._wait_memo = [NO_MEMO] * n
         st.actions = []
         st.result = None
         st.scores = scores
@@ -513,8 +649,11 @@ class GameState:
         """An independent copy for search: same position, events and action log left empty."""
         st = GameState.__new__(GameState)
         st.rules = self.rules
+        st.table = self.table
         st.seed = self.seed
         st.dealer = self.dealer
+        st.buried = self.buried
+        st.pool = self.pool
         st.initial_hands = self.initial_hands
         st.stock = self.stock
         st.pos = self.pos
@@ -522,6 +661,7 @@ class GameState:
         st.melds = [list(m) for m in self.melds]
         st.rows = [list(r) for r in self.rows]
         st.thrown = [set(t) for t in self.thrown]
+        st.released = [set(t) for t in self.released]
         st.peng_guo = [set(p) for p in self.peng_guo]
         st.no_discard = [set(n) for n in self.no_discard]
         st.dead = list(self.dead)
@@ -558,6 +698,33 @@ class GameState:
         """Cards left in the stock."""
         return len(self.stock) - self.pos
 
+    @property
+    def n(self) -> int:
+        """The seats of this hand (RULES §2.5: 2 or 3)."""
+        return self.table.n
+
+    @property
+    def ask(self) -> tuple[tuple[int, ...], ...]:
+        """Per seat, the seats a window on its card asks, in order (RULES §3, §2.5.3)."""
+        return self.table.ask
+
+    @property
+    def release_only(self) -> bool:
+        """Whether only releases make a face 吃-过张 (two players, no 吃 of discards, §2.5.4)."""
+        return self.table.release_only
+
+    @property
+    def stock_size(self) -> int:
+        """The stock of a deal under this hand's rules: 22, or 41 (RULES §2.2, §2.5.2)."""
+        return stock_size(self.rules)
+
+    def chi_guo(self, seat: int) -> set[int]:
+        """The faces ``seat``'s 上家 has made 吃-过张 for it (RULES §5.3): those he discarded or
+        released; with two players and ``chi_opponent_discard`` off, those he released only
+        (RULES §2.5.4)."""
+        table = self.table
+        return (self.released if table.release_only else self.thrown)[(seat - 1) % table.n]
+
     def is_terminal(self) -> bool:
         """Whether the hand is over."""
         return self.phase == "over"
@@ -570,7 +737,7 @@ class GameState:
             w = self.window
             assert w is not None
             options, responses = w.options, w.responses
-            return tuple(s for s in (0, 1, 2) if s in options and s not in responses)
+            return tuple(s for s in self.table.seats if s in options and s not in responses)
         return ()
 
     def current_player(self) -> int:
@@ -627,7 +794,7 @@ class GameState:
         """
         hand = self.hands[seat]
         discard = self.no_discard[seat] | {f for f in range(NUM_FACES) if hand[f] == 3}
-        chi = self.thrown[seat] | self.thrown[shangjia(seat)]
+        chi = self.thrown[seat] | self.chi_guo(seat)
         if self.rules.holder_may_not_chi:
             chi = chi | {f for f in range(NUM_FACES) if hand[f] >= 2}
         return sorted(discard), sorted(chi), sorted(self.peng_guo[seat])
@@ -638,16 +805,15 @@ class GameState:
         碰'd and 吃-claimed faces, and faces the seat or its 上家 discarded or released; bans that
         follow from a hand (a 砍, faces held twice) or from a declined 碰 are left out.
         """
-        return sorted(self.no_discard[seat]), sorted(
-            self.thrown[seat] | self.thrown[shangjia(seat)]
-        )
+        return sorted(self.no_discard[seat]), sorted(self.thrown[seat] | self.chi_guo(seat))
 
     def returns(self) -> list[int]:
         """Points of this hand per seat: each loser pays the winner his total (RULES §8.3)."""
+        n = self.table.n
         if self.result is None or self.result.breakdown is None:
-            return [0] * NUM_SEATS
+            return [0] * n
         total = self.result.breakdown.total
-        return [2 * total if s == self.result.winner else -total for s in range(NUM_SEATS)]
+        return [(n - 1) * total if s == self.result.winner else -total for s in range(n)]
 
     # ----------------------------------------------------------------- checks
 
@@ -688,18 +854,17 @@ class GameState:
                 return f"cannot 吃 {name}: seat {seat} holds no {FACE_CHARS[f]} (RULES §4.6)"
         if card in self.thrown[seat]:
             return f"cannot 吃 {name}: seat {seat} has discarded or released it (RULES §4.6(1))"
-        if card in self.thrown[shangjia(seat)]:
-            return f"cannot 吃 {name}: it is 吃-过张 for seat {seat} (RULES §5.3)"
+        if card in self.chi_guo(seat):
+            return f"cannot 吃 {name}: it is 吃-过张 for seat {seat} (RULES §5.3, §2.5.4)"
         return f"cannot 吃 {name}: seat {seat} holds two or more (RULES §4.6(3))"
 
     def _chi_runs(self, seat: int, card: int) -> list[int]:
         """:func:`chi_runs` for ``seat`` now."""
-        thrown = self.thrown
         return chi_runs(
             self.hands[seat],
             card,
-            thrown[seat],
-            thrown[(seat - 1) % NUM_SEATS],
+            self.thrown[seat],
+            self.chi_guo(seat),
             self.rules.holder_may_not_chi,
         )
 
@@ -739,6 +904,7 @@ class GameState:
             last,
             self.rules,
             self.declined[seat],
+            pool=self.pool,
         )
 
     def _win_with_facts(self, seat: int, card: int, source: Source, last: bool) -> Breakdown | None:
@@ -755,6 +921,7 @@ class GameState:
             zichi=zichi,
             dealt_kan=dealt_kan,
             declined_faces=declined_faces,
+            pool=self.pool,
         )
 
     def facts_of_win(self, seat: int, card: int) -> tuple[bool, bool, list[int]]:
@@ -786,7 +953,7 @@ class GameState:
                     return  # an answer taken from ``legal_actions``, in one pass
         if self.phase == "over":
             raise IllegalAction(f"cannot {action}: the hand is over")
-        if not 0 <= seat < NUM_SEATS:
+        if not 0 <= seat < self.table.n:
             raise IllegalAction(f"no seat {seat!r}")
         if not self._must_act(seat):
             raise IllegalAction(f"cannot {action}: seat {seat} is not to act now")
@@ -821,9 +988,13 @@ class GameState:
         if action.kind == "chi":
             assert action.face is not None
             own_draw = w.origin == "draw" and seat == w.from_seat
-            from_shangjia = w.origin in ("discard", "release") and seat == xiajia(w.from_seat)
+            from_shangjia = w.origin in ("discard", "release") and seat == xiajia(
+                w.from_seat, self.table.n
+            )
             if not (own_draw or from_shangjia):
                 return f"cannot 吃 {name}: only one's own draw or the 上家's card (RULES §4.6)"
+            if w.origin == "discard" and self.table.release_only:
+                return f"cannot 吃 {name}: the opponent's discards are not 吃'd here (RULES §2.5.3)"
             return self._chi_reason(seat, w.card, action.face) or f"cannot {action} now"
         if action.kind == "hu":
             if self.dead[seat]:
@@ -875,7 +1046,7 @@ class GameState:
             return
         self.thrown[seat].add(face)
         self.rows[seat].append(face)
-        self._draw((seat + 1) % NUM_SEATS)
+        self._draw((seat + 1) % self.table.n)
 
     def claim_window(self, card: int, origin: Origin, from_seat: int, last: bool) -> Window:
         """The window the rules open on a discarded, drawn or released card (RULES §3, §5.1).
@@ -900,6 +1071,8 @@ class GameState:
 
     def _seat_waits(self) -> list[frozenset[int]]:
         """Each seat's :meth:`_waits`."""
+        if self.table.n == 2:
+            return [self._waits(0), self._waits(1)]
         return [self._waits(0), self._waits(1), self._waits(2)]
 
     def _draw_options(
@@ -909,15 +1082,15 @@ class GameState:
         winning faces (``_seat_waits``)."""
         options: dict[int, list[Action]] = {}
         wins: dict[int, Breakdown] = {}
-        _, nxt, prev = ASK_ORDER[drawer]
+        order = self.table.ask[drawer]
         # the drawer: 胡 on his own draw, or 吃 it (RULES §4.6, §4.7)
         hand = self.hands[drawer]
         # the quick test of ``win_on``: most cards complete nobody's hand
         win = None
         if hand[card] >= 2 or card in waits[drawer]:
             win = self.win_on(drawer, card, "self", last)
-        thrown = self.thrown
-        runs = chi_runs(hand, card, thrown[drawer], thrown[prev], self.rules.holder_may_not_chi)
+        guo = (self.released if self.table.release_only else self.thrown)[order[-1]]
+        runs = chi_runs(hand, card, self.thrown[drawer], guo, self.rules.holder_may_not_chi)
         if win is not None or runs:
             opts = [HU] if win is not None else []
             for s in runs:
@@ -926,9 +1099,10 @@ class GameState:
             options[drawer] = opts
             if win is not None:
                 wins[drawer] = win
-        # then his 下家 and 上家: 胡 on another's draw, or 碰 it (RULES §4.5, §4.7)
+        # then his 下家 and 上家 (with two seats, the opponent once, RULES §2.5.3): 胡 on
+        # another's draw, or 碰 it (RULES §4.5, §4.7)
         hands, peng_guo = self.hands, self.peng_guo
-        for other in (nxt, prev):
+        for other in self.table.others[drawer]:
             hand = hands[other]
             # the quick test of ``may_peng``: most seats hold fewer than two of the card
             peng = hand[card] >= 2 and may_peng(hand, card, peng_guo[other])
@@ -944,17 +1118,23 @@ class GameState:
         """The options on a discarded card: his 下家 may 碰 or 吃 it, his 上家 碰 it (RULES §4.5,
         §4.6); nobody 胡s it (§3)."""
         options: dict[int, list[Action]] = {}
-        _, nxt, prev = ASK_ORDER[discarder]
+        order = self.table.ask[discarder]
+        nxt = order[1]
         hands, peng_guo, thrown = self.hands, self.peng_guo, self.thrown
         hand = hands[nxt]
         # ``may_peng`` asked only of a seat holding two: the quick test, as on a draw
         opts = [PENG] if hand[card] >= 2 and may_peng(hand, card, peng_guo[nxt]) else []
         holder = self.rules.holder_may_not_chi
-        for s in chi_runs(hand, card, thrown[nxt], thrown[discarder], holder):
-            opts.append(CHIS[s])
+        if not self.table.release_only:  # RULES §2.5.3(1): 吃 of a discard is an option
+            guo = thrown[discarder]
+            for s in chi_runs(hand, card, thrown[nxt], guo, holder):
+                opts.append(CHIS[s])
         if opts:
             opts.append(PASS)
             options[nxt] = opts
+        if len(order) == 2:  # the opponent is the 上家 too, asked once (RULES §2.5.3)
+            return options
+        prev = order[2]
         hand = hands[prev]
         if hand[card] >= 2 and may_peng(hand, card, peng_guo[prev]):
             options[prev] = [PENG, PASS]
@@ -963,11 +1143,10 @@ class GameState:
     def _release_options(self, card: int, drawer: int) -> dict[int, list[Action]]:
         """The options on a released card: only the 下家 may 吃 it; nobody 碰s or 胡s it
         (RULES §3.1.3)."""
-        nxt = (drawer + 1) % NUM_SEATS
+        nxt = (drawer + 1) % self.table.n
         thrown = self.thrown
-        runs = chi_runs(
-            self.hands[nxt], card, thrown[nxt], thrown[drawer], self.rules.holder_may_not_chi
-        )
+        guo = (self.released if self.table.release_only else thrown)[drawer]
+        runs = chi_runs(self.hands[nxt], card, thrown[nxt], guo, self.rules.holder_may_not_chi)
         if not runs:
             return {}
         opts = []
@@ -1004,7 +1183,7 @@ class GameState:
                 return
             if self._release(seat, card, last):
                 return
-            seat = (seat + 1) % NUM_SEATS
+            seat = (seat + 1) % self.table.n
 
     def _release(self, seat: int, card: int, last: bool) -> bool:
         """A drawn card nobody took is released: it counts as the drawer's discard, and only his
@@ -1016,6 +1195,7 @@ class GameState:
             self.window = Window(card, "release", seat, last, options, {}, {})
             return True
         self.thrown[seat].add(card)
+        self.released[seat].add(card)
         self.rows[seat].append(card)
         return False
 
@@ -1043,7 +1223,7 @@ class GameState:
         passed_peng = []  # seats offered 碰 that did not take it: 碰-过张 (RULES §5.3)
         # each kind to the first seat in asking order (RULES §3) that answered it (with one
         # answer, there is no order to keep)
-        for s in chosen if len(chosen) == 1 else ASK_ORDER[w.from_seat]:
+        for s in chosen if len(chosen) == 1 else self.table.ask[w.from_seat]:
             a = chosen.get(s)
             if a is None:
                 continue
@@ -1075,6 +1255,8 @@ class GameState:
         self.window = None
         if w.origin in ("discard", "release"):
             self.thrown[w.from_seat].add(w.card)
+            if w.origin == "release":
+                self.released[w.from_seat].add(w.card)
         if penger is not None:
             card = w.card
             self.hands[penger][card] -= 2
@@ -1101,10 +1283,10 @@ class GameState:
         """Nobody claimed the card: play goes on (the window is closed, ``thrown`` updated)."""
         if origin in ("discard", "release"):
             self.rows[from_seat].append(card)
-            self._draw(xiajia(from_seat))
+            self._draw((from_seat + 1) % self.table.n)
         elif origin == "draw":
             if not self._release(from_seat, card, last):
-                self._draw(xiajia(from_seat))
+                self._draw((from_seat + 1) % self.table.n)
         else:  # after a 偎 not won on, or the deal: the seat must 出
             self._enter_discard(from_seat)
 
@@ -1117,7 +1299,7 @@ class GameState:
         self.dead[seat] = True
         self.skipped[seat] += 1
         self.events.append(DeadHand(seat))
-        self._draw(xiajia(seat))
+        self._draw((seat + 1) % self.table.n)
 
     def _hu(self, seat: int, w: Window) -> None:
         b = w.wins[seat]
@@ -1146,7 +1328,8 @@ class GameState:
         wins: dict[int, Breakdown] = {}
         patterns: dict[int, str] = {}
         if rule_flags(self.rules)[0]:
-            for seat in (self.dealer, xiajia(self.dealer), shangjia(self.dealer)):
+            # the dealer, his 下家, his 上家; with two seats the dealer, then the other (§2.5.7)
+            for seat in self.table.ask[self.dealer]:
                 b = score_deal(tuple(self.hands[seat]), rules=self.rules)
                 if b.winning:
                     options[seat] = [HU, PASS]

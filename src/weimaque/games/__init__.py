@@ -5,7 +5,9 @@ and :mod:`.registry` (``register``, ``get_game``, ``list_games``, entry points i
 """
 
 from weimaque.games.protocol import (
+    BadRequest,
     BotInfo,
+    Calculator,
     Counter,
     Game,
     GameInfo,
@@ -39,7 +41,9 @@ from weimaque.games.registry import (
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "BadRequest",
     "BotInfo",
+    "Calculator",
     "Counter",
     "Game",
     "GameInfo",

@@ -59,7 +59,8 @@ class GameInfo:
     #: Whether every hand's points sum to zero over the seats (and the ledger's other accounts).
     zero_sum: bool = True
     #: Optional capabilities, by name: ``"resample"`` (:class:`Resampling`, on its hands),
-    #: ``"playout"`` (:class:`Playout`, on the game), ``"table"`` (:class:`TableExtras`, on
+    #: ``"playout"`` (:class:`Playout`, on the game), ``"calculate"`` (:class:`Calculator`, on
+    #: the game), ``"table"`` (:class:`TableExtras`, on
     #: the game).
     capabilities: frozenset[str] = frozenset()
 
@@ -485,6 +486,28 @@ class Playout(Protocol):
 
     def playout(self, hand: Any, seat: int, rng: random.Random) -> int:
         """An action id for ``seat``, one of ``hand.legal_actions(seat)``."""
+        ...
+
+
+class BadRequest(WeimaqueError):
+    """A calculator request that is not of the form the game's calculator reads: not an
+    object, an unknown field, a field of the wrong type (it quotes what is wrong)."""
+
+
+@runtime_checkable
+class Calculator(Protocol):
+    """The optional ``"calculate"`` capability of a :class:`Game`: its scorer as a service (the
+    CLI's ``wmq score --game``, ``POST /api/score``, the 算息 page), JSON in, JSON out.
+
+    A request says what is asked in the game's own terms (偎麻雀: ``{"hand", "rules",
+    "source", "last"}``; 三丁拐: ``{"hand"}`` or ``{"table"}`` with ``rules`` and ``options``;
+    docs/protocol.md §1 ``POST /api/score``); the answer is the explained result, JSON-able.
+    Errors are ``WeimaqueError`` s quoting the input: :class:`BadRequest` for a request of the
+    wrong form, ``RuleConfigError`` for a bad preset or option, ``InvalidNotation`` (and its
+    kinds) for a description that does not parse."""
+
+    def calculate(self, request: JSON) -> JSON:
+        """The explained answer to ``request``."""
         ...
 
 

@@ -135,6 +135,8 @@ _CHOICES: Final[dict[str, tuple[str, ...]]] = {
     "first_dealer": ("seat0", "random"),
     # RULES §7.4.2: "app" gives shared 名堂 the meanings of the app tiers
     "mingtang_rules": ("seed", "app"),
+    # RULES §8.5.1: when the 逗溜子 pool is fed
+    "liuzi_when": ("deal", "chou", "start_and_chou"),
 }
 
 
@@ -152,6 +154,12 @@ OPTION_RANGES: Final[Mapping[str, tuple[int, int]]] = MappingProxyType(
         "deng_value": (0, 1000),
         "match_hands": (1, 10_000),  # RULES §8.6
         "score_target": (0, 1_000_000),
+        "players": (2, 3),  # RULES §2.5
+        "hand_cap": (0, 1_000_000),  # RULES §8.7.2
+        "final_double_below": (0, 1_000_000),  # RULES §8.7.1
+        "final_double_ratio": (2, 4),
+        "final_bonus_below": (0, 1_000_000),
+        "final_bonus": (0, 1_000_000),
     }
 )
 
@@ -203,6 +211,23 @@ class RuleConfig:
     score_target: int = 0
     # RULES §7.4.2: "seed" (RULES §7.2 as written) or "app" (the meanings of the app tiers)
     mingtang_rules: str = "seed"
+    # RULES §2.5: two players; the third hand buried (埋牌) or added to the stock; whether the
+    # opponent's discards may be 吃'd (his released draws always may)
+    players: int = 3
+    maipai: bool = True
+    chi_opponent_discard: bool = True
+    # RULES §8.5.1, §8.5.3: when the 逗溜子 pool is fed; the winning layout chosen with the take
+    liuzi_when: str = "deal"
+    liuzi_choice: bool = False
+    # RULES §8.7: a per-hand cap on what each loser pays (0: none); the end-of-match 翻倍 and
+    # 加分 of a two-player match (0: off)
+    hand_cap: int = 0
+    final_double_below: int = 0
+    final_double_ratio: int = 2
+    final_bonus_below: int = 0
+    final_bonus: int = 0
+    # RULES §2.1.1: four persons round the table, the one opposite the dealer the 守醒
+    shouxing_rotation: bool = False
 
     # RULES §7.2, §7.3
     patterns: Mapping[str, PatternValue] = field(default_factory=_patterns, hash=False)
@@ -228,6 +253,7 @@ class RuleConfig:
             value = getattr(self, name)
             if not low <= value <= high:
                 raise RuleConfigError(f"option {name!r} must be {low}..{high}, not {quoted(value)}")
+        self._validate_table()
         overlap = set(self.patterns) & set(self.optional_patterns)
         if overlap:
             raise RuleConfigError(f"patterns both active and optional: {sorted(overlap)}")
@@ -237,6 +263,37 @@ class RuleConfig:
         for key, name in self.names.items():
             if not isinstance(name, str) or not name.strip():
                 raise RuleConfigError(f"display name of {key!r} must be a text, not {quoted(name)}")
+
+    def _validate_table(self) -> None:
+        """The options that mean something only at some tables keep their defaults elsewhere,
+        so one config has one meaning (RULES §2.5 [D], §2.5.8, §8.7.1, §2.1.1)."""
+        if self.players == 3:
+            for name in ("maipai", "chi_opponent_discard"):
+                if getattr(self, name) is not True:
+                    raise RuleConfigError(
+                        f"option {name!r} applies to two players only (RULES §2.5): with "
+                        f"players 3 it must stay true, not {quoted(getattr(self, name))}"
+                    )
+            for name in ("final_double_below", "final_bonus_below", "final_bonus"):
+                if getattr(self, name) != 0:
+                    raise RuleConfigError(
+                        f"option {name!r} applies to two players only (RULES §8.7.1): with "
+                        f"players 3 it must stay 0, not {quoted(getattr(self, name))}"
+                    )
+            if self.final_double_ratio != 2:
+                raise RuleConfigError(
+                    "option 'final_double_ratio' applies to two players only (RULES §8.7.1): "
+                    f"with players 3 it must stay 2, not {quoted(self.final_double_ratio)}"
+                )
+        elif self.shouxing:
+            raise RuleConfigError(
+                "a 守醒 sits only at a three-player table (RULES §2.5.8): "
+                "shouxing must be false with players 2"
+            )
+        if self.shouxing_rotation and not (self.shouxing and self.players == 3):
+            raise RuleConfigError(
+                "option 'shouxing_rotation' needs shouxing true and players 3 (RULES §2.1.1)"
+            )
 
     def pattern_name(self, key: str) -> str:
         """The name this rule set shows for a 名堂: its ``[names]`` entry, else RULES' name."""

@@ -121,13 +121,15 @@ def score_position(
     zichi: bool = False,
     dealt_kan: bool = False,
     declined: Iterable[int] = (),
+    pool: int | None = None,
 ) -> Breakdown:
     """Score a winner's melds, concealed hand (before the win) and winning card.
 
     Among the arrangements with 硬息 >= ``min_xi`` the highest total is chosen; ties go to the
     higher 硬息, then to a fixed canonical order (RULES §6.2). ``zichi``, ``dealt_kan`` and
     ``declined`` are the facts of RULES §7.4.4 (a 自吃 meld, three of the winning face dealt,
-    the faces on which a 胡 was declined).
+    the faces on which a 胡 was declined). With ``liuzi_choice`` and the 留子 ``pool`` the winner
+    could take, the winner's whole gain chooses first (RULES §8.5.3, :func:`gain_rank`).
     """
     config = get_rules(rules)
     total_counts = list(hand)
@@ -142,7 +144,7 @@ def score_position(
             reason += " with the forced 偎 of the drawn card (RULES §6.1)"
         red = red_count(tuple(total_counts))
         return Breakdown(False, config.id, 0, 1, 0, red, (), (), reason)
-    facts = _Facts(win, zichi, dealt_kan, frozenset(declined))
+    facts = _Facts(win, zichi, dealt_kan, frozenset(declined), pool)
     return _choose(arrs, tuple(total_counts), config, source, last, declared, facts)
 
 
@@ -154,6 +156,25 @@ class _Facts:
     zichi: bool = False
     dealt_kan: bool = False
     declined: frozenset[int] = frozenset()
+    #: the 留子 pool the winner could take (RULES §8.5.3), None where it does not choose
+    pool: int | None = None
+
+
+def liuzi_take(hard_xi: int, pool: int, rules: RuleConfig) -> int:
+    """What a winner with ``hard_xi`` 硬息 takes from the 留子 pool (RULES §8.5, §8.5.2): 18 息 =
+    1 等, each further 息 one more, at most the pool; nothing without the pool option."""
+    if not rules.liuzi or hard_xi < rules.liuzi_min_xi:
+        return 0
+    return min(pool, (hard_xi - rules.liuzi_min_xi + 1) * rules.deng_value)
+
+
+def gain_rank(total: int, hard_xi: int, rules: RuleConfig, pool: int | None) -> tuple[int, ...]:
+    """How RULES §6.2 ranks a winning layout: by total, then 硬息; with ``liuzi_choice`` and a
+    pool, first by the winner's whole gain ``total × (players − 1) + take(硬息)`` (RULES
+    §8.5.3 [D])."""
+    if pool is None or not (rules.liuzi_choice and rules.liuzi):
+        return (total, hard_xi)
+    return (total * (rules.players - 1) + liuzi_take(hard_xi, pool, rules), total, hard_xi)
 
 
 def score_dealt(
@@ -188,7 +209,7 @@ def _choose(
     (RULES §6.2)."""
     red = red_count(total_counts)
     small = sum(total_counts[:10])
-    best: tuple[tuple[int, int], Arrangement, int, list[PatternScore]] | None = None
+    best: tuple[tuple[int, ...], Arrangement, int, list[PatternScore]] | None = None
     for arr in arrs:
         if not may_win(arr, config):
             continue
@@ -208,7 +229,7 @@ def _choose(
         )
         multiplier, pats = patterns_of(ctx)
         total = arr.hard_xi * multiplier + sum(p.points for p in pats if p.mode == "add")
-        rank = (total, arr.hard_xi)
+        rank = gain_rank(total, arr.hard_xi, config, facts.pool)
         if (
             best is None
             or rank > best[0]
@@ -219,7 +240,8 @@ def _choose(
         top = max(arrs, key=lambda a: (a.hard_xi, [-ord(c) for c in str(a.sort_key())]))
         reason = f"硬息 {top.hard_xi} is below the minimum {config.min_xi} (RULES §4.7)"
         return Breakdown(False, config.id, top.hard_xi, 1, 0, red, top.groups, (), reason)
-    (total, hard), arr, multiplier, pats = best
+    rank, arr, multiplier, pats = best
+    total, hard = rank[-2:]
     return Breakdown(True, config.id, hard, multiplier, total, red, arr.groups, tuple(pats), None)
 
 
@@ -231,8 +253,10 @@ def score_description(
     rules: RuleConfig | str = "anxiang",
     dealt_kan: bool = False,
     declined: Iterable[int] = (),
+    pool: int | None = None,
 ) -> Breakdown:
-    """Score a parsed hand description; flags written inside it take precedence."""
+    """Score a parsed hand description; flags written inside it take precedence. ``pool``: the
+    留子 pool the winner could take, where ``liuzi_choice`` weighs it (RULES §8.5.3)."""
     return score_position(
         desc.melds,
         counts_of(desc.hand),
@@ -243,6 +267,7 @@ def score_description(
         zichi=any(m.own for m in desc.melds),
         dealt_kan=bool(desc.dealt_kan) or dealt_kan,
         declined=set(desc.declined) | set(declined),
+        pool=pool,
     )
 
 
@@ -254,6 +279,7 @@ def score(
     *,
     dealt_kan: bool = False,
     declined: str = "",
+    pool: int | None = None,
 ) -> Breakdown:
     """Score a hand description such as ``"碰:七七七 手:… 胡:九"`` (RULES §1.4, §6, §7).
 
@@ -271,6 +297,7 @@ def score(
         rules=rules,
         dealt_kan=dealt_kan,
         declined=faces,
+        pool=pool,
     )
 
 

@@ -2,8 +2,10 @@
 
 A thin adapter over the engine where it lives today (``weimaque.rules``, ``weimaque.game``,
 ``weimaque.match``, ``weimaque.bots``): the option schema is read off :class:`RuleConfig`'s fields
-and ranges (labels are this module's data), every preset of RULES §7.3 is a variant with the
-table of RULES §2.2 (three seats, the dealer 20 cards, the others 19, a stock of 22), a
+and ranges (labels are this module's data), every preset of RULES §7.3 and §7.4 is a variant with
+the table of RULES §2.2 (three seats, the dealer 20 cards, the others 19, a stock of 22) and the
+two-player presets of RULES §2.5 one with two seats (20 and 19, a stock of 22 or 41: the shape
+follows the options too), a
 :class:`MaqueHand` forwards to :class:`GameState` with actions as their fixed ids
 (:mod:`weimaque.game.actions`), views come from :mod:`weimaque.game.observation`.
 """
@@ -36,7 +38,7 @@ from weimaque.game.observation import (
     view_of,
 )
 from weimaque.game.record import hand_record, replay
-from weimaque.game.state import DEALER_CARDS, NUM_SEATS, STOCK_SIZE, GameState
+from weimaque.game.state import DEALER_CARDS, GameState, buried_size, stock_size
 from weimaque.games.maque.numbers import (
     HintCache,
     hand_end_json,
@@ -65,7 +67,7 @@ from weimaque.games.protocol import (
 )
 from weimaque.match import MATCH_VERSION, Match
 from weimaque.rules.config import _CHOICES, OPTION_NAMES, OPTION_RANGES, PATTERN_NAMES, RuleConfig
-from weimaque.rules.registry import list_rules, overrides_of, rules_with
+from weimaque.rules.registry import get_rules, list_rules, overrides_of, rules_with
 
 #: The label of every option (RULES §7.3, docs/rules.md), in both languages.
 LABELS: Final[Mapping[str, tuple[str, str]]] = {
@@ -87,6 +89,17 @@ LABELS: Final[Mapping[str, tuple[str, str]]] = {
     "match_hands": ("局数", "hands in a match"),
     "score_target": ("目标分", "score that ends the match (0: none)"),
     "mingtang_rules": ("名堂规则", "名堂 as the seed texts or the apps read them"),
+    "players": ("人数", "players"),
+    "maipai": ("埋牌", "bury the third hand (stock 22; off: 41)"),
+    "chi_opponent_discard": ("吃对家出牌", "吃 of the opponent's discards"),
+    "liuzi_when": ("逗溜子时机", "when the 留子 pool is fed"),
+    "liuzi_choice": ("留子择优", "the winning layout chosen with the 留子 counted in"),
+    "hand_cap": ("封顶", "most a loser pays for one hand (0: none)"),
+    "final_double_below": ("少于翻倍", "double a final score below this (0: off)"),
+    "final_double_ratio": ("翻倍倍数", "the final doubling's factor"),
+    "final_bonus_below": ("低于加分", "add points to a final score below this (0: off)"),
+    "final_bonus": ("加分", "the points added"),
+    "shouxing_rotation": ("四人轮守醒", "four persons, the 守醒 moving with the deal"),
     "enable_patterns": ("启用名堂", "名堂 turned on"),
     "disable_patterns": ("停用名堂", "名堂 turned off"),
 }
@@ -94,13 +107,19 @@ LABELS: Final[Mapping[str, tuple[str, str]]] = {
 ACTIONS: Final = tuple(Action.from_id(i) for i in range(NUM_ACTIONS))
 #: Each action's id (``Action.id`` computes it; the hot path looks it up).
 IDS: Final = {a: a.id for a in ACTIONS}
-#: RULES §2.2: the dealer 20 cards, the others 19, 22 in the stock, of 80.
-SHAPE: Final = TableShape(
-    NUM_SEATS,
-    (DEALER_CARDS,) + (DEALER_CARDS - 1,) * (NUM_SEATS - 1),
-    STOCK_SIZE,
-    STOCK_SIZE + DEALER_CARDS + (DEALER_CARDS - 1) * (NUM_SEATS - 1),
-)
+
+
+def shape_of(rules: RuleConfig) -> TableShape:
+    """RULES §2.2, §2.5.2: the dealer 20 cards, the others 19, the stock (22, or 41 with two
+    players and the third hand added), of 80 (with two players and 埋牌, 19 stay buried)."""
+    seats = rules.players
+    deal = (DEALER_CARDS,) + (DEALER_CARDS - 1,) * (seats - 1)
+    stock = stock_size(rules)
+    return TableShape(seats, deal, stock, sum(deal) + stock + buried_size(rules))
+
+
+#: RULES §2.2: the three-player table, the dealer 20 cards, the others 19, 22 in the stock, of 80.
+SHAPE: Final = shape_of(RuleConfig())
 _DEFAULTS: Final = RuleConfig()
 _GREEDY: Final = GreedyBot()
 
@@ -120,11 +139,40 @@ def _variant(rules: RuleConfig) -> Variant:
     return Variant(
         rules.id,
         Names(rules.name, rules.name_en),
-        SHAPE,
+        shape_of(rules),
         rules.aliases,
         {k: v for k, v in rules.options().items() if isinstance(v, (bool, int, str))},
         rules.description,
     )
+
+
+#: The two-player tables the seam lists as variants (RULES §2.5): a preset with ``players = 2``.
+#: They are no rule presets (RULES-VARIANTS V1: ``players`` is a room option of every preset);
+#: they name the two-player table where a list of variants is all a client chooses from (the
+#: conformance kit, the arena, the environments).
+TWO_PLAYER_BASES: Final = {"anxiang-2p": "anxiang", "quanmingtang-2p": "quanmingtang"}
+
+
+def _two_player(base: RuleConfig) -> Variant:
+    rules = rules_with(base.id, {"players": 2})
+    return Variant(
+        f"{base.id}-2p",
+        Names(f"{base.name} 二人", f"{base.name_en}, two players"),
+        shape_of(rules),
+        (),
+        {k: v for k, v in rules.options().items() if isinstance(v, (bool, int, str))},
+        f"{base.description} At a table of two (RULES §2.5).",
+    )
+
+
+def base_and_options(
+    variant: str, options: Mapping[str, object] | None
+) -> tuple[str, dict[str, object]]:
+    """The rule preset under a variant id or alias, and the options with the variant's own."""
+    base = TWO_PLAYER_BASES.get(variant)
+    if base is None:
+        return variant, dict(options or {})
+    return base, {"players": 2, **dict(options or {})}
 
 
 _PATTERN_KEYS: Final = tuple(PATTERN_NAMES)
@@ -142,10 +190,15 @@ SCHEMA: Final = OptionSchema(
             choices=_PATTERN_KEYS,
         ),
     ),
-    tuple(_variant(r) for r in list_rules(app=True)),
+    (
+        *(_variant(r) for r in list_rules(app=True)),
+        *(_two_player(get_rules(base)) for base in TWO_PLAYER_BASES.values()),
+    ),
 )
 _F: Final = NUM_FACES
-#: The flat array's pieces (the block table of :mod:`weimaque.game.observation`), with shapes.
+#: The flat array's pieces (the block table of :mod:`weimaque.game.observation`), with shapes:
+#: one layout for every table, three seat blocks, the third left empty at a two-player table
+#: (RULES §2.5), so an environment keeps one observation space for the game.
 LAYOUT: Final = ObservationLayout(
     tuple(
         ObservationPiece(name, shape)
@@ -267,12 +320,16 @@ class MaqueHand:
         return BotView.of(self.state, seat)
 
     def deal(self) -> JSON:
-        """The deal as dealt: the three hands and the stock in draw order (RULES §2.2)."""
-        return {
+        """The deal as dealt: the hands and the stock in draw order (RULES §2.2), and with two
+        players and 埋牌 the buried cards (RULES §2.5.2)."""
+        out: JSON = {
             "dealer": self.state.dealer,
             "hands": [faces_str(h) for h in self.state.initial_hands],
             "stock": faces_str(self.state.stock),
         }
+        if self.state.buried:
+            out["buried"] = faces_str(self.state.buried)
+        return out
 
     def record(self) -> JSON:
         """The hand's record (:func:`weimaque.game.record.hand_record`)."""
@@ -313,7 +370,8 @@ class MaqueMatch:
         return self.match.finish_hand().seats
 
     def ledger(self) -> Ledger:
-        """Seats, 守醒 and 留子 pool: they sum to zero (RULES §8)."""
+        """Seats, 守醒 and 留子 pool: they sum to zero (RULES §8). With a rotating 守醒 (RULES
+        §2.1.1, §8.6.1) the entries are the four persons (the 守醒's account is theirs: 0)."""
         m = self.match
         return Ledger(tuple(m.scores), {"shouxing": m.shouxing, "pool": m.pool})
 
@@ -355,6 +413,23 @@ class _SeatBot:
         return IDS[self.bot.act(view, rng)]
 
 
+@dataclass(frozen=True, slots=True)
+class _ClosingSeatBot(_SeatBot):
+    """A bot holding a resource (``cmd:``, an external program): the arena closes it at the
+    hand's end and reports the decisions it did not make itself (docs/bot-protocol.md)."""
+
+    @property
+    def faults(self) -> tuple[object, ...]:
+        """The decisions an external bot (``cmd:``) did not make itself, for the arena."""
+        return tuple(getattr(self.bot, "faults", ()))
+
+    def close(self, view: Any) -> None:
+        """Let a bot that holds a resource (an external program) go, at the hand's end."""
+        close = getattr(self.bot, "close", None)
+        if close is not None:
+            close(view)
+
+
 class Maque:
     """The 偎麻雀 game object (registered as ``maque``)."""
 
@@ -363,7 +438,7 @@ class Maque:
         Names("偎麻雀", "Weimaque"),
         ("weimaque", "偎麻雀", "anxiang-maque"),
         zero_sum=True,
-        capabilities=frozenset({"resample", "playout", "table"}),
+        capabilities=frozenset({"resample", "playout", "calculate", "table"}),
     )
     schema: Final = SCHEMA
     layout: Final = LAYOUT
@@ -375,7 +450,8 @@ class Maque:
         """A bot by spec: ``greedy``, ``mcts:ms=300``, ``cmd:COMMAND`` … (``get_bot``); its
         view carries the rules, which are checked here."""
         self.rules(variant, options)
-        return _SeatBot(get_bot(spec))
+        bot = get_bot(spec)
+        return _ClosingSeatBot(bot) if hasattr(bot, "close") else _SeatBot(bot)
 
     def rules(self, variant: str, options: Mapping[str, object] | None = None) -> RuleConfig:
         """The rule set of a preset with options, checked against the schema."""
@@ -385,12 +461,11 @@ class Maque:
             value = checked.get(key)
             if isinstance(value, tuple):
                 checked[key] = list(value)
-        return rules_with(base.id, checked)
+        return rules_with(*base_and_options(base.id, checked))
 
     def shape(self, variant: str, options: Mapping[str, object] | None = None) -> TableShape:
-        """RULES §2.2: every preset plays the same table."""
-        self.rules(variant, options)
-        return SHAPE
+        """RULES §2.2, §2.5: three seats, or two where the rules say (``players``)."""
+        return shape_of(self.rules(variant, options))
 
     def new_hand(
         self,
@@ -440,7 +515,7 @@ class Maque:
 
     def table_rules(self, variant: str, options: Mapping[str, object] | None = None) -> RuleConfig:
         """The :class:`RuleConfig` of a preset (id or alias) with room options."""
-        return rules_with(variant, dict(options or {}))
+        return rules_with(*base_and_options(variant, options))
 
     def rules_info(self, rules: object) -> JSON:
         """Id, name and the options changed from the preset (``overrides_of``)."""
@@ -518,12 +593,41 @@ class Maque:
 
     def counts(self, outcome: HandOutcome) -> tuple[dict[str, int], ...]:
         """Hands, wins, points and 自摸 per seat."""
-        out = base_counts(outcome, NUM_SEATS)
+        out = base_counts(outcome, len(outcome.net))
         for seat, row in enumerate(out):
             row["zimo"] = int(seat in outcome.winners and outcome.summary.get("source") == "self")
         return tuple(out)
 
+    def calculate(self, request: JSON) -> JSON:
+        """The 算息 calculator (``Calculator``; docs/protocol.md §1 ``POST /api/score``):
+        ``{"hand": "碰:七七七 … 胡:九", "rules": "anxiang", "source": "self", "last": false}``
+        scored as ``wmq score`` scores it, answered as ``{"rules", "breakdown"}``. A request of
+        the wrong form is a ``BadRequest``; a bad preset a ``RuleConfigError``; a bad hand the
+        scorer's own ``InvalidNotation`` kind, each quoting the input."""
+        from weimaque.games.protocol import BadRequest
+        from weimaque.rules.registry import get_rules
+        from weimaque.scoring.explain import breakdown_json
+        from weimaque.scoring.scorer import score
+
+        if not isinstance(request, dict):
+            raise BadRequest("the body must be a JSON object")
+        unknown = sorted(set(request) - {"hand", "rules", "source", "last"})
+        if unknown:
+            raise BadRequest(f"unknown fields {unknown}; known: hand, rules, source, last")
+        hand = request.get("hand")
+        longest = 400  # the longest hand text read (docs/protocol.md §1)
+        if not isinstance(hand, str) or len(hand) > longest:
+            raise BadRequest(f"hand must be a string of at most {longest}")
+        rules = request.get("rules", "anxiang")
+        source = request.get("source", "self")
+        last = request.get("last", False)
+        if not isinstance(rules, str) or not isinstance(source, str) or not isinstance(last, bool):
+            raise BadRequest("rules and source are strings, last a boolean")
+        config = get_rules(rules)
+        breakdown = score(hand, rules=config, source=source, last=last)
+        return {"rules": config.id, "breakdown": breakdown_json(breakdown)}
+
 
 GAME: Final[Game] = Maque()
 
-__all__ = ["GAME", "LAYOUT", "SCHEMA", "SHAPE", "MaqueHand", "MaqueMatch"]
+__all__ = ["GAME", "LAYOUT", "SCHEMA", "SHAPE", "MaqueHand", "MaqueMatch", "shape_of"]

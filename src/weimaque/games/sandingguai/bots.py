@@ -10,8 +10,8 @@ nothing.
   and 七对 within the suit limit), the winning tiles it has not seen, the passport, 报听 and
   the chickens' value; each choice is documented on its method with the SDG sections it uses.
 
-:func:`duplicate_match` plays seeded duplicate deals (every deal in every seating of one bot
-against two others): ``bench/sandingguai_bots.py`` measures with it, the tests check it.
+The arena (:mod:`weimaque.arena`, ``wmq arena --game sandingguai``) plays them on duplicate
+deals through the game seam; ``bench/sandingguai_bots.py`` measures GreedyBot there.
 
 >>> from weimaque.games.sandingguai import State, get_rules, observe
 >>> import random
@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Protocol
 
@@ -43,9 +43,8 @@ from weimaque.games.sandingguai.actions import (
 )
 from weimaque.games.sandingguai.hands import WinContext, score, waits
 from weimaque.games.sandingguai.notation import Meld, MeldKind
-from weimaque.games.sandingguai.observation import View, observe
+from weimaque.games.sandingguai.observation import View
 from weimaque.games.sandingguai.rules import RuleConfig
-from weimaque.games.sandingguai.state import NUM_SEATS, State
 from weimaque.games.sandingguai.tiles import COPIES, NUM_KINDS, WUGU, YAOJI, Counts
 
 
@@ -460,72 +459,9 @@ def _near(hand: Counts) -> tuple[int, ...]:
     return tuple(out)
 
 
-# --------------------------------------------------------------------------- duplicate play
-
-
-def play_hand(
-    state: State, bots: Sequence[Bot], rngs: Sequence[random.Random]
-) -> tuple[int, int, int]:
-    """Play ``state`` to its end, seat ``s`` deciding by ``bots[s]`` from its view alone with
-    ``rngs[s]``; the hand's net (SDG §9)."""
-    while not state.is_terminal():
-        seat = state.current_player()
-        state.apply(bots[seat].act(observe(state, seat), rngs[seat]), seat)
-    assert state.result is not None
-    return state.result.net
-
-
-@dataclass(frozen=True, slots=True)
-class DuplicateResult:
-    """Every (deal, seating) of a duplicate match: the deal's seed, the seat of the bot under
-    test, and the hand's net for the three seats."""
-
-    rows: tuple[tuple[int, int, tuple[int, int, int]], ...]
-
-    def ledger(self) -> tuple[int, int, int]:
-        """The three seats' totals over every hand (zero-sum, SDG §9.6)."""
-        return (
-            sum(r[2][0] for r in self.rows),
-            sum(r[2][1] for r in self.rows),
-            sum(r[2][2] for r in self.rows),
-        )
-
-    def per_deal(self) -> list[float]:
-        """The tested bot's mean points per hand of each deal (its seatings averaged)."""
-        deals: dict[int, list[int]] = {}
-        for seed, seat, net in self.rows:
-            deals.setdefault(seed, []).append(net[seat])
-        return [sum(v) / len(v) for v in deals.values()]
-
-
-def duplicate_match(
-    rules: RuleConfig,
-    deals: int,
-    seed: int,
-    tested: Callable[[], Bot],
-    other: Callable[[], Bot],
-) -> DuplicateResult:
-    """``deals`` seeded deals, each played once with the ``tested`` bot in every seat and
-    ``other`` bots in the two others (the dealer fixed at seat 0, SDG §2.2), every seat's
-    rng seeded from the deal and seat, so the same deal and seat decide alike."""
-    master = random.Random(seed)
-    rows = []
-    for _ in range(deals):
-        deal = master.getrandbits(63)
-        for seat in range(NUM_SEATS):
-            bots = [tested() if s == seat else other() for s in range(NUM_SEATS)]
-            rngs = [random.Random(deal * NUM_SEATS + s) for s in range(NUM_SEATS)]
-            net = play_hand(State(rules, deal, 0), bots, rngs)
-            rows.append((deal, seat, net))
-    return DuplicateResult(tuple(rows))
-
-
 __all__ = [
     "Bot",
-    "DuplicateResult",
     "GreedyBot",
     "RandomBot",
-    "duplicate_match",
-    "play_hand",
     "shanten",
 ]

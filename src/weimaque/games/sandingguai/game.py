@@ -363,7 +363,7 @@ class Sandingguai:
         Names("三丁拐", "Sandingguai"),
         ("sdg", "三丁拐"),
         zero_sum=True,
-        capabilities=frozenset({"resample", "playout"}),
+        capabilities=frozenset({"resample", "playout", "calculate"}),
     )
     schema: Final = SCHEMA
     layout: Final = LAYOUT
@@ -446,6 +446,18 @@ class Sandingguai:
             else:
                 out[win["from"]]["dianpao"] += 1
         return tuple(out)
+
+    def calculate(self, request: JSON) -> JSON:
+        """The calculator (``Calculator``, docs/sandingguai.md §12): a hand description scored
+        or a table description settled, explained (:func:`.calc.calculate`); a request of the
+        wrong form is a ``BadRequest`` quoting it."""
+        from weimaque.games.protocol import BadRequest
+        from weimaque.games.sandingguai.calc import RequestError, calculate
+
+        try:
+            return calculate(request)
+        except RequestError as exc:
+            raise BadRequest(str(exc)) from exc
 
 
 GAME: Final[Game] = Sandingguai()

@@ -17,7 +17,12 @@ from weimaque.games.sandingguai.hands import (
     suits_of,
     waits,
 )
-from weimaque.games.sandingguai.notation import MeldKind, SeatDescription, TableDescription
+from weimaque.games.sandingguai.notation import (
+    Meld,
+    MeldKind,
+    SeatDescription,
+    TableDescription,
+)
 from weimaque.games.sandingguai.rules import RuleConfig
 from weimaque.games.sandingguai.tiles import MASK_SUITS, NUM_KINDS, SUIT_BIT, WUGU, YAOJI
 
@@ -184,6 +189,38 @@ def burned_seats(table: TableDescription, rules: RuleConfig) -> tuple[bool, bool
     return burned[0], burned[1], burned[2]
 
 
+@dataclass(frozen=True, slots=True)
+class KongLine:
+    """One kong and what it is worth (SDG §8.1): its owner and meld, the seats that pay it,
+    the value each pays, and the reason of its transfers."""
+
+    owner: int
+    meld: Meld
+    payers: tuple[int, ...]
+    value: int
+    reason: str
+
+
+def kong_lines(table: TableDescription, rules: RuleConfig) -> tuple[KongLine, ...]:
+    """Every kong of the table with its payers and value (SDG §8.1): 暗杠 and 补杠 from each
+    other seat, 明杠 (点杠) from the seat that fed it."""
+    lines: list[KongLine] = []
+    for owner, seat in enumerate(table.seats):
+        for m in seat.melds:
+            if not m.kind.is_kong:
+                continue
+            if m.kind is MeldKind.GANG:
+                assert m.source is not None
+                lines.append(KongLine(owner, m, (m.source,), rules.gang_dian, "gang_dian"))
+                continue
+            payers = tuple(o for o in range(NUM_SEATS) if o != owner)
+            if m.kind is MeldKind.ANGANG:
+                lines.append(KongLine(owner, m, payers, rules.gang_an, "gang_an"))
+            else:
+                lines.append(KongLine(owner, m, payers, rules.gang_bu, "gang_bu"))
+    return tuple(lines)
+
+
 def _kongs(
     table: TableDescription,
     rules: RuleConfig,
@@ -192,24 +229,74 @@ def _kongs(
     book: _Book,
 ) -> None:
     """SDG §8: kong money, to a 叫 unburned owner (or, with ``baogang``, from a non-叫 one)."""
-    for owner, seat in enumerate(table.seats):
-        for m in seat.melds:
-            if not m.kind.is_kong:
-                continue
-            if m.kind is MeldKind.GANG:
-                assert m.source is not None
-                payers: tuple[int, ...] = (m.source,)
-                value, reason = rules.gang_dian, "gang_dian"
-            else:
-                payers = tuple(o for o in range(NUM_SEATS) if o != owner)
-                an = m.kind is MeldKind.ANGANG
-                value = rules.gang_an if an else rules.gang_bu
-                reason = "gang_an" if an else "gang_bu"
-            for p in payers:
-                if jiao[owner] and not burned[owner]:
-                    book.pay(p, owner, value, reason)
-                elif not jiao[owner] and rules.baogang:
-                    book.pay(owner, p, value, reason)
+    for line in kong_lines(table, rules):
+        owner = line.owner
+        for p in line.payers:
+            if jiao[owner] and not burned[owner]:
+                book.pay(p, owner, line.value, line.reason)
+            elif not jiao[owner] and rules.baogang:
+                book.pay(owner, p, line.value, line.reason)
+
+
+@dataclass(frozen=True, slots=True)
+class ChickenLine:
+    """Chickens of one kind a seat counts in one place (SDG §7.6, §7.7): ``where`` is
+    ``hand``, ``meld``, ``win`` (the winning tile), ``discard`` (its row) or ``chongfeng`` (the
+    冲锋 extra); ``count`` tiles worth ``value`` each."""
+
+    where: str
+    tile: int
+    count: int
+    value: int
+
+    @property
+    def total(self) -> int:
+        """What the line adds: count × value."""
+        return self.count * self.value
+
+
+#: The places a non-叫 seat's 包鸡 counts, by ``baoji_scope`` (SDG §7.7).
+BAOJI_PLACES: Final = {
+    "discarded": frozenset({"discard", "chongfeng"}),
+    "exposed": frozenset({"discard", "chongfeng", "meld"}),
+    "all": frozenset({"discard", "chongfeng", "meld", "hand"}),
+}
+
+
+def chicken_lines(
+    table: TableDescription, rules: RuleConfig, v: tuple[int, ...], seat: int
+) -> tuple[ChickenLine, ...]:
+    """Every chicken ``seat`` holds, by place (SDG §7.6): its concealed tiles, melds, winning
+    tile, discard row (fixed chickens only unless ``mantangji``) and the 冲锋 extra (§7.4).
+    A 叫 seat collects their sum; a non-叫 seat pays 包鸡 on the places of ``baoji_scope``."""
+    s = table.seats[seat]
+    lines: list[ChickenLine] = []
+    fixed = {YAOJI, WUGU} if rules.wugu else {YAOJI}
+    for k in range(NUM_KINDS):
+        if v[k] and s.concealed[k]:
+            lines.append(ChickenLine("hand", k, s.concealed[k], v[k]))
+    for m in s.melds:
+        if v[m.tile]:
+            lines.append(ChickenLine("meld", m.tile, m.size, v[m.tile]))
+    for w in table.winners:
+        if w.seat == seat and v[w.tile]:
+            lines.append(ChickenLine("win", w.tile, 1, v[w.tile]))
+    row = [0] * NUM_KINDS
+    for t in s.discards:
+        row[t] += 1
+    for k in range(NUM_KINDS):
+        if row[k] and v[k] and (rules.mantangji or k in fixed):
+            lines.append(ChickenLine("discard", k, row[k], v[k]))
+    if rules.chongfeng:
+        for first in table.firsts:
+            if first.claim is None and first.seat == seat and v[first.tile]:
+                lines.append(ChickenLine("chongfeng", first.tile, 1, v[first.tile]))
+    return tuple(lines)
+
+
+def collectors(jiao: tuple[bool, ...], burned: tuple[bool, ...]) -> tuple[int, ...]:
+    """The seats that collect chickens and kongs: 叫 and not burned (SDG §7.6, §7.9)."""
+    return tuple(i for i in range(NUM_SEATS) if jiao[i] and not burned[i])
 
 
 def _chickens(
@@ -221,37 +308,21 @@ def _chickens(
     book: _Book,
 ) -> None:
     """SDG §7.4-§7.7: collection by 叫 seats, 冲锋鸡, 包鸡 and 责任鸡."""
-    fixed = [0] * NUM_KINDS
-    fixed[YAOJI] = 1
-    fixed[WUGU] = int(rules.wugu)
-    counted_in_row = v if rules.mantangji else tuple(v[k] if fixed[k] else 0 for k in range(27))
-    chongfeng = [0] * NUM_SEATS
-    if rules.chongfeng:
-        for first in table.firsts:
-            if first.claim is None:
-                chongfeng[first.seat] += v[first.tile]
-    collectors = [i for i in range(NUM_SEATS) if jiao[i] and not burned[i]]
+    takers = collectors(jiao, burned)
+    places = BAOJI_PLACES[rules.baoji_scope]
     for i in range(NUM_SEATS):
-        seat = table.seats[i]
-        row = sum(counted_in_row[t] for t in seat.discards) + chongfeng[i]
-        melded = sum(v[t] for t in _meld_tiles(seat))
-        concealed = sum(v[k] * seat.concealed[k] for k in range(NUM_KINDS) if v[k])
-        if i in collectors:
-            won = sum(v[w.tile] for w in table.winners if w.seat == i)
-            c = concealed + melded + row + won
+        lines = chicken_lines(table, rules, v, i)
+        if i in takers:
+            c = sum(line.total for line in lines)
             for o in range(NUM_SEATS):
                 book.pay(o, i, c, "ji")
         elif not jiao[i]:
-            b = row
-            if rules.baoji_scope in ("exposed", "all"):
-                b += melded
-            if rules.baoji_scope == "all":
-                b += concealed
-            for j in collectors:
+            b = sum(line.total for line in lines if line.where in places)
+            for j in takers:
                 book.pay(i, j, b, "baoji")
     for first in table.firsts:
         claimant = first.claimant
-        if first.claim in ("peng", "gang") and claimant is not None and claimant in collectors:
+        if first.claim in ("peng", "gang") and claimant is not None and claimant in takers:
             book.pay(first.seat, claimant, rules.zeren_multiplier * v[first.tile], "zeren")
 
 
@@ -318,7 +389,7 @@ def _suit_count(seat: SeatDescription) -> int:
     return MASK_SUITS[mask]
 
 
-def _stake(table: TableDescription, rules: RuleConfig, t: Transfer) -> Transfer:
+def stake(table: TableDescription, rules: RuleConfig, t: Transfer) -> Transfer:
     """SDG §9.5: a transfer between the dealer and another seat is × (1 + k), or (``add``) the
     dealer's hand payments get + k; ``dealer_scope = hand`` limits it to the hand itself."""
     if table.dealer not in (t.payer, t.payee) or rules.dealer_stake == "none":
@@ -351,9 +422,12 @@ def next_dealer(table: TableDescription, rules: RuleConfig) -> tuple[int, int]:
     raise AssertionError("unreachable: a winner is one of the seats")
 
 
-def settle(table: TableDescription, rules: RuleConfig | None = None) -> Settlement:
-    """Settle one finished hand (SDG §9): every item a transfer, the dealer's stake applied."""
-    rules = rules or RuleConfig()
+def settle_items(
+    table: TableDescription, rules: RuleConfig
+) -> tuple[tuple[Transfer, ...], tuple[bool, bool, bool], tuple[bool, bool, bool], tuple[int, ...]]:
+    """The items of one finished hand before the dealer's stake (SDG §9.2, §9.3), with the
+    seats that were 叫 and burned and the chicken values: what :func:`settle` stakes and sums,
+    and what the calculator (``calc.py``) explains."""
     book = _Book()
     winners = {w.seat for w in table.winners}
     jiao_list = [i in winners or is_jiao(s, rules) for i, s in enumerate(table.seats)]
@@ -375,7 +449,14 @@ def settle(table: TableDescription, rules: RuleConfig | None = None) -> Settleme
             _chaque_per_tile(table, rules, jiao, book)
     if rules.yuanque:
         _yuanque(table, rules, jiao, book)
-    transfers = tuple(_stake(table, rules, t) for t in book.items)
+    return tuple(book.items), jiao, burned, v
+
+
+def settle(table: TableDescription, rules: RuleConfig | None = None) -> Settlement:
+    """Settle one finished hand (SDG §9): every item a transfer, the dealer's stake applied."""
+    rules = rules or RuleConfig()
+    items, jiao, burned, v = settle_items(table, rules)
+    transfers = tuple(stake(table, rules, t) for t in items)
     net = [0, 0, 0]
     for t in transfers:
         net[t.payer] -= t.amount

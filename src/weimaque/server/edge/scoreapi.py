@@ -1,4 +1,6 @@
-"""``POST /api/score``: the 算息 page's calculator, the same scorer and errors as ``wmq score``."""
+"""``POST /api/score``: the 算息 page's calculator, through the seam's ``Calculator`` capability
+(docs/protocol.md §1): the request's ``game`` (default 偎麻雀) answers it, with the same scorer
+and errors as ``wmq score``."""
 
 from __future__ import annotations
 
@@ -7,18 +9,20 @@ from typing import Any
 from weimaque.errors import (
     InvalidMeld,
     InvalidNotation,
+    RuleConfigError,
     TooManyCopies,
     UnknownCard,
     WeimaqueError,
     WinningCardError,
     WrongCardCount,
+    quoted,
 )
-from weimaque.rules.registry import get_rules
-from weimaque.scoring.scorer import score
-from weimaque.server.table.numbers import breakdown_json
+from weimaque.games import BadRequest, Calculator, UnknownGame, get_game
 
-#: Error codes by the engine's error class (most specific first), for the page's translations.
+#: Error codes by the error class (most specific first), for the page's translations.
 _CODES: tuple[tuple[type[WeimaqueError], str], ...] = (
+    (BadRequest, "bad_request"),
+    (RuleConfigError, "bad_rules"),
     (UnknownCard, "unknown_card"),
     (TooManyCopies, "too_many_copies"),
     (InvalidMeld, "invalid_meld"),
@@ -26,7 +30,8 @@ _CODES: tuple[tuple[type[WeimaqueError], str], ...] = (
     (WrongCardCount, "wrong_card_count"),
     (InvalidNotation, "bad_hand"),
 )
-MAX_HAND_TEXT = 400
+#: The game a request without ``game`` asks (the 算息 page's first calculator).
+DEFAULT_GAME = "maque"
 
 
 class ScoreError(WeimaqueError):
@@ -39,32 +44,27 @@ class ScoreError(WeimaqueError):
 
 
 def score_request(raw: Any) -> dict[str, Any]:
-    """Score ``{"hand": "碰:七七七 …", "rules": "anxiang", "source": "self", "last": false}``."""
+    """Answer ``{"game": "sandingguai", "table": "…"}`` or 偎麻雀's ``{"hand": "碰:七七七 …",
+    "rules": "anxiang", "source": "self", "last": false}`` with the game's explained result."""
     if not isinstance(raw, dict):
         raise ScoreError("bad_request", "the body must be a JSON object")
-    unknown = sorted(set(raw) - {"hand", "rules", "source", "last"})
-    if unknown:
-        raise ScoreError(
-            "bad_request", f"unknown fields {unknown}; known: hand, rules, source, last"
-        )
-    hand = raw.get("hand")
-    if not isinstance(hand, str) or len(hand) > MAX_HAND_TEXT:
-        raise ScoreError("bad_request", f"hand must be a string of at most {MAX_HAND_TEXT}")
-    rules = raw.get("rules", "anxiang")
-    source = raw.get("source", "self")
-    last = raw.get("last", False)
-    if not isinstance(rules, str) or not isinstance(source, str) or not isinstance(last, bool):
-        raise ScoreError("bad_request", "rules and source are strings, last a boolean")
+    request = dict(raw)
+    name = request.pop("game", DEFAULT_GAME)
+    if not isinstance(name, str):
+        raise ScoreError("bad_game", f"game must be a game id, not {quoted(name)}")
     try:
-        config = get_rules(rules)
-    except WeimaqueError as exc:
-        raise ScoreError("bad_rules", str(exc)) from exc
+        game = get_game(name)
+    except UnknownGame as exc:
+        raise ScoreError("bad_game", str(exc)) from exc
+    if "calculate" not in game.info.capabilities or not isinstance(game, Calculator):
+        raise ScoreError("bad_game", f"game {quoted(name)} has no calculator")
     try:
-        breakdown = score(hand, rules=config, source=source, last=last)
+        return game.calculate(request)
     except WeimaqueError as exc:
         code = next((c for kind, c in _CODES if isinstance(exc, kind)), "bad_hand")
+        if code == "bad_hand" and "table" in request:
+            code = "bad_table"
         raise ScoreError(code, str(exc)) from exc
-    return {"rules": config.id, "breakdown": breakdown_json(breakdown)}
 
 
 __all__ = ["ScoreError", "score_request"]

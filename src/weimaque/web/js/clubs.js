@@ -9,6 +9,7 @@ import { api } from "./net.js";
 import { onLangChange, presetName, t } from "./i18n.js";
 import { header, openConfirm } from "./page.js";
 import { loadPresets, rulesSummary } from "./rules.js";
+import { formState, gameOf, loadGames, named, overrides, ruleForm } from "./gameform.js";
 import { botLevel, botTitle, byLevel } from "./bots.js";
 import { signed } from "./table.js";
 import { autositKey } from "./room.js";
@@ -30,6 +31,8 @@ export function startClub(app, clubId) {
     invites: null, // the invitations still good (admins): [{id, created, expires, max_uses, uses}]
     inviteUses: "1",
     tableForm: false, // the 开桌 form is open
+    games: null, // GET /api/games (gameform.js)
+    rules: null, // the club's rules being edited (admins): {game, form: {preset, values}}
     busy: false,
     confirm: null,
     toast: null,
@@ -115,6 +118,66 @@ export function startClub(app, clubId) {
     }
   }
 
+  /** An admin edits the club's rules: the form of the game's schema at the club's rules. */
+  function editRules() {
+    const rules = ui.club.rules || {};
+    const game = gameOf(ui.games, rules.game || "maque");
+    if (!game) return;
+    const form = formState(game.schema, rules.preset || rules.variant || null);
+    Object.assign(form.values, rules.options || {});
+    ui.rules = { game: game.info.id, form };
+    draw();
+  }
+
+  /** PATCH the club's rules: the game (when not 偎麻雀), the preset and the options changed. */
+  async function saveRules() {
+    const game = gameOf(ui.games, ui.rules.game);
+    const rules = { preset: ui.rules.form.preset, options: overrides(game.schema, ui.rules.form) };
+    if (ui.rules.game !== "maque") rules.game = ui.rules.game;
+    try {
+      ui.club = (await api(base, { rules }, "PATCH")).club ?? ui.club;
+      ui.rules = null;
+      await load();
+    } catch (err) {
+      say(err);
+    }
+  }
+
+  function rulesEditor() {
+    if (!ui.rules) return null;
+    const game = gameOf(ui.games, ui.rules.game);
+    return h(
+      "div",
+      { class: "club-rules-form", "data-testid": "club-rules-form" },
+      ui.games.games.length > 1
+        ? h(
+            "label",
+            { class: "field" },
+            h("span", {}, t("game")),
+            h(
+              "select",
+              {
+                "data-testid": "club-game",
+                onchange: (e) => {
+                  const g = gameOf(ui.games, e.target.value);
+                  ui.rules = { game: g.info.id, form: formState(g.schema, null) };
+                  draw();
+                },
+              },
+              ui.games.games.map((g) => h("option", { key: g.info.id, value: g.info.id, selected: g.info.id === ui.rules.game }, named(g.info.names))),
+            ),
+          )
+        : null,
+      ruleForm({ schema: game.schema, state: ui.rules.form, changed: draw, prefix: "club", open: true }),
+      h(
+        "div",
+        { class: "dialog-buttons" },
+        button("club-rules-save", saveRules, t("club_rules_save"), { class: "primary" }),
+        button("club-rules-cancel", () => { ui.rules = null; draw(); }, t("cancel")),
+      ),
+    );
+  }
+
   async function leave() {
     try {
       await api(`${base}/leave`, {});
@@ -127,7 +190,7 @@ export function startClub(app, clubId) {
   /** 开桌: POST /api/clubs/{id}/tables, the club's rules filling what the body leaves out. */
   async function openTable(form) {
     const bots = {};
-    for (const seat of [1, 2]) {
+    for (let seat = 1; seat < tableSeats(); seat++) {
       const kind = form.elements[`seat${seat}`].value;
       if (kind) bots[String(seat)] = kind;
     }
@@ -168,6 +231,8 @@ export function startClub(app, clubId) {
         h("span", { class: "badge role", "data-testid": "club-role", "data-role": club.role }, roleName(club.role)),
       ),
       club.rules ? h("p", { class: "rules-line", "data-testid": "club-rules" }, h("span", { class: "label" }, t("club_rules")), clubRules(club.rules)) : null,
+      isAdmin() && ui.games && !ui.rules ? button("club-rules-edit", editRules, t("club_rules_edit"), { class: "small" }) : null,
+      isAdmin() ? rulesEditor() : null,
       isAdmin()
         ? h(
             "label",
@@ -184,6 +249,12 @@ export function startClub(app, clubId) {
 
   /** The club's rules (a POST /api/rooms body) as the room's rules line says them. */
   function clubRules(rules) {
+    const other = rules.game && rules.game !== "maque" ? gameOf(ui.games, rules.game) : null;
+    if (other) {
+      const p = other.schema.presets.find((x) => x.id === (rules.preset || rules.variant)) || other.schema.presets[0];
+      const changed = Object.entries(rules.options || {}).map(([k, v]) => `${k}=${v}`).join(" ");
+      return `${named(other.info.names)} · ${named(p.names)}${changed ? ` · ${changed}` : ""}`;
+    }
     const id = rules.preset || ui.presets?.default || "";
     const preset = ui.presets?.presets.find((p) => p.id === id);
     return rulesSummary({ id, name: preset ? presetName(preset) : id, overrides: rules.options || {} });
@@ -360,12 +431,37 @@ export function startClub(app, clubId) {
   /** The length of the club's matches: its rules', else its preset's. */
   function clubHands() {
     const rules = ui.club?.rules || {};
+    const game = otherGame();
+    if (game) {
+      const preset = game.schema.presets.find((p) => p.id === (rules.preset || rules.variant)) || game.schema.presets[0];
+      return rules.options?.match_hands ?? preset.options.match_hands ?? null;
+    }
     const id = rules.preset || ui.presets?.default;
     return rules.options?.match_hands ?? ui.presets?.presets.find((p) => p.id === id)?.options.match_hands ?? null;
   }
 
+  /** The club's game (its rules' `game`) when it is not 偎麻雀, with its schema and bots. */
+  function otherGame() {
+    const id = ui.club?.rules?.game;
+    return id && id !== "maque" ? gameOf(ui.games, id) : null;
+  }
+
+  /** How many seats the club's tables have: its game's preset's table (偎麻雀: three). */
+  function tableSeats() {
+    const game = otherGame();
+    if (!game) return 3;
+    const rules = ui.club.rules;
+    const preset = game.schema.presets.find((p) => p.id === (rules.preset || rules.variant)) || game.schema.presets[0];
+    return preset.shape?.seats ?? 3;
+  }
+
   function tableForm() {
     const bots = ui.presets?.bots || [];
+    const game = otherGame();
+    // Another game's bots by their own names; 偎麻雀's by level (bots.js).
+    const botOptions = game
+      ? game.bots.map((b) => h("option", { value: b.name, title: named(b.about) }, `${t("seat_bot")} · ${named(b.names)}`))
+      : byLevel(bots).map((b) => h("option", { value: b, title: botTitle(b) }, `${t("seat_bot")} · ${botLevel(b)}`));
     const seatField = (seat) =>
       h(
         "label",
@@ -375,7 +471,7 @@ export function startClub(app, clubId) {
           "select",
           { name: `seat${seat}`, "data-testid": `table-seat-${seat}` },
           h("option", { value: "" }, t("seat_human")),
-          byLevel(bots).map((b) => h("option", { value: b, title: botTitle(b) }, `${t("seat_bot")} · ${botLevel(b)}`)),
+          botOptions,
         ),
       );
     return h(
@@ -389,8 +485,7 @@ export function startClub(app, clubId) {
         },
       },
       h("label", { class: "field" }, h("span", {}, t("seat_n", { n: 1 })), h("span", {}, t("you"))),
-      seatField(1),
-      seatField(2),
+      Array.from({ length: tableSeats() - 1 }, (_, i) => seatField(i + 1)),
       h(
         "label",
         { class: "field" },
@@ -526,6 +621,10 @@ export function startClub(app, clubId) {
     ui.presets = p;
     draw();
   }, () => {});
+  loadGames().then((g) => {
+    ui.games = g;
+    draw();
+  });
   // Who we are tells our own row and seat apart; a club is for players only (§7.5).
   bar.load().then((me) => {
     if (!me) return;

@@ -2,16 +2,16 @@
 // §2.2): only live `events` and a new hand dealt while the page is there (the first snapshot of
 // a connection, after a load or a reconnect, is history, and is silent), one cue
 // for a burst (its weightiest event, the latest of equals), never for a hidden tab. Our own 出
-// sounds when the server takes it (`ack`), not when its claim window closes.
+// sounds when the server takes it (`ack`), not when its claim window closes. Which event sounds
+// and what it is called is the board's (boards/index.js `cue`, `ownDiscard`).
 import { playSound } from "./sound.js";
-import { callOf, say } from "./voice.js";
+import { say } from "./voice.js";
 import { secondsLeft } from "./store.js";
+import { maqueCues } from "./boards/maque.js";
 
-// Each event kind's sound (the others are silent: a 过 or a declined 胡 is nobody's news).
-const SOUND = { discard: "discard", drew: "draw", chi: "chi", peng: "peng", wei: "wei", hu: "hu" };
 // Which of a burst's cues is heard: a 胡 over a claim, a claim over a 出 (or a chat line), a 出
 // over a draw.
-const WEIGHT = { deal: 1, draw: 1, discard: 2, chat: 2, chi: 3, peng: 3, wei: 3, hu: 4 };
+const WEIGHT = { deal: 1, draw: 1, discard: 2, chat: 2, chi: 3, peng: 3, wei: 3, gang: 3, hu: 4 };
 const weight = (cue) => (cue && cue.sound ? WEIGHT[cue.sound] || 0 : 0);
 // A burst of messages within this many ms plays only its last cue.
 const GATHER_MS = 80;
@@ -19,7 +19,9 @@ const GATHER_MS = 80;
 const HURRY_S = 5;
 
 export class TableCues {
-  constructor() {
+  /** `board()`: the board of the room's game, asked at each message (偎麻雀's by default). */
+  constructor(board = () => maqueCues) {
+    this.board = board;
     this.pending = null;
     this.timer = null;
     this.ownDiscard = null; // our 出 already sounded at its ack: {seat, card}
@@ -39,10 +41,10 @@ export class TableCues {
     }
     if (msg.type === "ack") {
       const action = String(msg.actor?.action || "");
-      if (msg.actor?.seat === s.you.seat && action.startsWith("出")) {
-        const card = action.slice(1);
-        this.ownDiscard = { seat: msg.actor.seat, card };
-        this.queue({ sound: "discard", text: callOf({ type: "discard", card }) });
+      const own = msg.actor?.seat === s.you.seat ? this.board().ownDiscard(action) : null;
+      if (own) {
+        this.ownDiscard = { seat: msg.actor.seat, card: own.key };
+        this.queue({ sound: "discard", text: own.text });
       }
       return;
     }
@@ -52,17 +54,20 @@ export class TableCues {
       return;
     }
     if (msg.type !== "events") return;
+    const board = this.board();
     let event = null;
+    let found = null;
     for (const e of msg.events || []) {
-      if (SOUND[e.type] && (!event || WEIGHT[SOUND[e.type]] >= WEIGHT[SOUND[event.type]])) event = e;
+      const c = board.cue(e);
+      if (c && (!found || weight(c) >= weight(found))) [event, found] = [e, c];
     }
     let cue = null;
-    if (event) {
+    if (found) {
       const own = this.ownDiscard;
-      const sounded = event.type === "discard" && own && own.seat === event.seat && own.card === event.card;
-      if (!sounded) cue = { sound: SOUND[event.type], text: callOf(event) };
+      const sounded = found.discard !== undefined && own && own.seat === event.seat && own.card === found.discard;
+      if (!sounded) cue = { sound: found.sound, text: found.text };
     }
-    if (event?.type === "discard") this.ownDiscard = null;
+    if (found?.discard !== undefined) this.ownDiscard = null;
     if (s.toAct && !wasToAct) cue = { ...(cue || {}), turn: true };
     if (cue) this.queue(cue);
   }

@@ -1,7 +1,8 @@
 // The lobby (/): the player bar (signing up or in, 战绩, the 亲友圈, docs/protocol.md §7), the
 // player's name, 快速开始 (a table with two bots at the default rules, seated at once), the
 // player's own and the public rooms, then the whole 开房间 form (preset, length, 留子, 守醒,
-// seats, timer, countdown, rule options).
+// seats, timer, countdown, rule options). With `GET /api/games` the form first offers the game
+// (偎麻雀 by default); another game's rules are its option schema's form (gameform.js).
 import { createRef, h, mount } from "./dom.js";
 import { api, myRoomIds } from "./net.js";
 import { onLangChange, presetDesc, presetName, refusal, t } from "./i18n.js";
@@ -10,6 +11,7 @@ import { header, nameField } from "./page.js";
 import { botLevel, botTitle, byLevel } from "./bots.js";
 import { autositKey, creatorKey, inviteKey, NAME_KEY, noTimerKey, spacedNumber, startRoom } from "./room.js";
 import { PlayerBar } from "./player.js";
+import { formState, gameOf, loadGames, named, overrides, presetOf, ruleForm } from "./gameform.js";
 
 // The bots of 快速开始: the middle of the ladder, a fair game for a newcomer.
 const QUICK_BOT = "greedy";
@@ -72,7 +74,8 @@ function roomRequest(form, preset) {
 export function enterCreatedRoom(res, req, here = null) {
   // The creator sits at the first seat left for a person (none: watches the bots).
   const bots = req.bots || {};
-  const human = [0, 1, 2].find((s) => !(String(s) in bots));
+  const seats = res.room?.seats?.map((x) => x.seat) ?? [0, 1, 2];
+  const human = seats.find((s) => !(String(s) in bots));
   if (human !== undefined) sessionStorage.setItem(autositKey(res.room_id), String(human));
   // Shown once by the server: the 守醒 invitation and the creator's token stay with this browser.
   if (res.shouxing_invite) localStorage.setItem(inviteKey(res.room_id), res.shouxing_invite);
@@ -106,6 +109,11 @@ function presetOptions(presets) {
 export function startLobby(app) {
   // `left`: the lobby gave the page to a room it created (enterCreatedRoom): it draws no more.
   const ui = { data: null, rooms: null, failed: null, preset: null, toggles: {}, error: null, busy: false, left: false };
+  // The games the server hosts (GET /api/games; null: 偎麻雀 only), the one chosen, and the rule
+  // form's state of a game other than 偎麻雀 (gameform.js).
+  ui.games = null;
+  ui.game = "maque";
+  ui.rules = null;
   const nameRef = createRef();
   const numberRef = createRef();
   const bar = new PlayerBar({ changed: () => draw(), onSignedIn: () => loadRooms() });
@@ -144,7 +152,104 @@ export function startLobby(app) {
 
   const byId = (id) => ui.data.presets.find((p) => p.id === id) || ui.data.presets[0];
 
+  /** The game to play: shown when the server hosts more than 偎麻雀. */
+  function gameField() {
+    if (!ui.games || ui.games.games.length < 2) return null;
+    return field(
+      t("game"),
+      h(
+        "select",
+        {
+          name: "game",
+          "data-testid": "game",
+          onchange: (e) => {
+            ui.game = e.target.value;
+            const game = gameOf(ui.games, ui.game);
+            ui.rules = ui.game === "maque" || !game ? null : formState(game.schema, null);
+            draw();
+          },
+        },
+        ui.games.games.map((g) => h("option", { key: g.info.id, value: g.info.id, selected: g.info.id === ui.game }, named(g.info.names))),
+      ),
+      "field-game",
+    );
+  }
+
+  /** 开房间 for a game other than 偎麻雀: its rule form from its schema, a select per seat of
+   * its preset's table (a person or one of its bots), the timers, public, speed and seed. */
+  function schemaForm(game) {
+    const state = ui.rules;
+    const preset = presetOf(game.schema, state.preset);
+    const seats = preset.shape?.seats ?? 3;
+    const bots = game.bots || [];
+    const seatSelect = (seat) =>
+      h(
+        "select",
+        { name: `seat${seat}`, "data-testid": `seat-kind-${seat}` },
+        h("option", { value: "", selected: seat === 0 }, t("seat_human")),
+        bots.map((b, i) => h("option", { key: b.name, value: b.name, selected: seat !== 0 && i === 0, title: named(b.about) }, `${t("seat_bot")} · ${named(b.names)}`)),
+      );
+    const speeds = [
+      ["0", "speed_fast"],
+      ["400", "speed_normal"],
+      ["1200", "speed_slow"],
+    ];
+    const submit = (e) => {
+      e.preventDefault();
+      const form = e.target;
+      const v = (name) => form.elements[name].value;
+      const num = (name) => Number.parseInt(v(name), 10) || 0;
+      const chosen = {};
+      for (let seat = 0; seat < seats; seat++) if (v(`seat${seat}`)) chosen[String(seat)] = v(`seat${seat}`);
+      const turn = num("turn_seconds");
+      const next = num("next_seconds");
+      const body = {
+        game: game.info.id,
+        preset: state.preset,
+        options: overrides(game.schema, state),
+        bots: chosen,
+        turn_seconds: turn > 0 ? turn : null,
+        next_seconds: next > 0 ? next : null,
+        bot_delay_ms: num("bot_delay_ms"),
+        public: form.elements.public.checked,
+      };
+      if (v("seed").trim() !== "") body.seed = num("seed");
+      create(body);
+    };
+    return h(
+      "form",
+      { class: "panel create", "data-testid": "create-form", "data-game": game.info.id, onsubmit: submit },
+      h("h2", {}, t("create_room")),
+      gameField(),
+      ruleForm({ schema: game.schema, state, changed: draw, prefix: "create" }),
+      h(
+        "fieldset",
+        { key: `seats-${seats}` },
+        h("legend", {}, t("seats")),
+        Array.from({ length: seats }, (_, seat) => field(t("seat_n", { n: seat + 1 }), seatSelect(seat), `field-seat-${seat}`)),
+      ),
+      field(t("turn_timer"), numberInput("turn_seconds", ui.data.turn_seconds ?? 20, 0, 600), "field-timer"),
+      field(t("next_timer"), numberInput("next_seconds", ui.data.next_seconds ?? 20, 0, 600), "field-next"),
+      field(t("public_room"), checkbox("public", false), "field-public"),
+      h(
+        "details",
+        { class: "more" },
+        h("summary", { "data-testid": "more-options" }, t("more_options")),
+        field(
+          t("bot_speed"),
+          h("select", { name: "bot_delay_ms", "data-testid": "bot-speed" }, speeds.map(([ms, key]) => h("option", { value: ms, selected: ms === "400" }, t(key)))),
+          "field-bot-speed",
+        ),
+        field(t("seed"), h("input", { type: "number", name: "seed", "data-testid": "seed", placeholder: t("seed_random") }), "field-seed"),
+      ),
+      ui.error ? h("p", { class: "error", "data-testid": "create-error" }, ui.error) : null,
+      h("button", { type: "submit", class: "primary", "data-testid": "create-room", disabled: ui.busy }, t("create")),
+    );
+  }
+
   function createForm() {
+    const other = ui.game !== "maque" ? gameOf(ui.games, ui.game) : null;
+    if (other && ui.rules) return schemaForm(other);
     const data = ui.data;
     const bots = data.bots || [];
     const defaultBot = bots.includes(QUICK_BOT) ? QUICK_BOT : bots[0] || "";
@@ -168,8 +273,9 @@ export function startLobby(app) {
     };
     return h(
       "form",
-      { class: "panel create", "data-testid": "create-form", onsubmit: submit },
+      { class: "panel create", "data-testid": "create-form", "data-game": "maque", onsubmit: submit },
       h("h2", {}, t("create_room")),
+      gameField(),
       field(
         t("preset"),
         h(
@@ -353,8 +459,10 @@ export function startLobby(app) {
 
   async function load() {
     try {
-      const [data, open] = await Promise.all([loadPresets(), roomsNow()]);
+      const [data, open, games] = await Promise.all([loadPresets(), roomsNow(), loadGames()]);
       ui.data = data;
+      ui.games = games;
+      ui.game = "maque";
       ui.rooms = open.rooms || [];
       ui.preset = data.default;
       const first = byId(ui.preset);

@@ -34,9 +34,10 @@ export function historyView(hands, { label, onReplay }) {
           { key: hand.number, "data-testid": "history-hand" },
           h("span", {}, titleOf(hand.title) ?? t("hand_n", { n: hand.number }), " · "),
           h("span", {}, hand.chou ? t("chou") : `${t("winner", { who: label(hand.winner) })}`),
-          hand.chou ? null : h("span", {}, ` ${hand.total}`),
-          h("span", { class: "moves" }, " (", hand.settlement.seats.map(signed).join(" / "), ")"),
-          button("replay-button", () => onReplay(hand), t("replay")),
+          hand.chou || !hand.total ? null : h("span", {}, ` ${hand.total}`),
+          h("span", { class: "moves" }, " (", (hand.settlement?.seats || []).map(signed).join(" / "), ")"),
+          // A game whose board has no replay viewer lists its hands without one.
+          onReplay ? button("replay-button", () => onReplay(hand), t("replay")) : null,
         ),
       ),
     ),

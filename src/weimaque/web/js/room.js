@@ -8,37 +8,27 @@ import { button, createRef, h, mount } from "./dom.js";
 import { api, RoomSocket, saveToken } from "./net.js";
 import { applyMessage, emptyRoomState, secondsLeft } from "./store.js";
 import { onLangChange, refusal, t } from "./i18n.js";
-import { actionBar, renderBoard } from "./table.js";
-import { card } from "./cards.js";
-import { eventText, handEndView, matchTotals } from "./result.js";
+import { matchTotals } from "./result.js";
 import { historyView, loadHistory, Replay } from "./replay.js";
 import { noteCommitment } from "./fairness.js";
 import { loadPresets, rulesSummary } from "./rules.js";
-import { hintFaces, hintsView, hintsWanted, setHintsWanted } from "./hints.js";
+import { hintsWanted } from "./hints.js";
 import { header, nameField, notFoundPage, openConfirm } from "./page.js";
 import { botLevel, botTitle } from "./bots.js";
 import { loadMe } from "./player.js";
-import { autoTidyWanted, HandLayout, installHandDrag, setAutoTidy } from "./arrange.js";
-import { Motion } from "./motion.js";
 import { setSoundOn, soundOn } from "./sound.js";
 import { setVoiceOn, voiceOn } from "./voice.js";
 import { TableCues } from "./cues.js";
 import { BUBBLE_MS, bubble, chatContent, chatPanel, icon, mutedSeats, setSeatMuted } from "./chat.js";
+import { boardFor } from "./boards/index.js";
+import { discardConfirmWanted, setDiscardConfirm } from "./boards/common.js";
+import { gameOf, loadGames, schemaRulesSummary } from "./gameform.js";
 
 export const NAME_KEY = "wmq.name";
 export const autositKey = (roomId) => `wmq.autosit.${roomId}`;
 export const inviteKey = (roomId) => `wmq.invite.${roomId}`;
 // The creator's token (shown once by POST /api/rooms): frees a seat or gives it to a bot.
 export const creatorKey = (roomId) => `wmq.creator.${roomId}`;
-// 出 by two taps (the first raises the card, the second plays it), as the phone apps do: on by
-// default on a touch screen, switched in the room's drawer and remembered on this device.
-const CONFIRM_KEY = "wmq.discardConfirm";
-export function discardConfirmWanted() {
-  const kept = localStorage.getItem(CONFIRM_KEY);
-  if (kept) return kept === "on";
-  return Boolean(window.matchMedia?.("(pointer: coarse)").matches);
-}
-
 // The creator of a room without a timer agrees to it when seated.
 export const noTimerKey = (roomId) => `wmq.notimer.${roomId}`;
 // This tab's seat went to another device of the player (docs/protocol.md §7.2): it does not
@@ -67,13 +57,20 @@ export function startRoom(app, roomId) {
     elsewhere: false, // the seat went to another device of the player (elsewhere)
     claimLooked: false, // whether the player's seat here was looked for once
   };
-  const cues = new TableCues();
   const nameRef = createRef();
-  const layout = new HandLayout(roomId, () => draw());
-  installHandDrag(app, layout);
-  const motion = new Motion();
+  // The board of the room's game (boards/index.js), made once the room says which game it is.
+  const boards = {};
+  const shell = { roomId, app, draw: () => draw(), act: (text) => act(text), label: (seat) => label(seat) };
+  function boardOf(game) {
+    const kind = boardFor(game);
+    if (!boards[kind.id]) boards[kind.id] = kind.create(shell);
+    return boards[kind.id];
+  }
+  const gameBoard = () => boardOf(s.room?.game);
+  const cues = new TableCues(gameBoard);
   const socket = new RoomSocket(roomId, {
-    hints: hintsWanted,
+    // 听 hints are asked for only at a game that offers them.
+    hints: () => (boardFor(s.room?.game)?.hints ?? true) && hintsWanted(),
     onMessage: (msg) => receive(msg),
     onState: (conn) => {
       s.conn = conn;
@@ -82,6 +79,8 @@ export function startRoom(app, roomId) {
       draw();
     },
   });
+
+  shell.socket = socket;
 
   function toast(text) {
     ui.toast = { text, until: Date.now() + TOAST_MS };
@@ -92,10 +91,10 @@ export function startRoom(app, roomId) {
   function receive(msg) {
     document.body.dataset.received = String(++received); // for tests: messages taken in
     const handBefore = s.handNumber;
-    const flights = motion.before(msg, s);
+    const board = boardOf(msg.room?.game ?? s.room?.game);
+    const flights = board.before ? board.before(msg, s) : null;
     const wasToAct = s.toAct;
     applyMessage(s, msg);
-    if (!s.toAct) ui.raised = null; // a raised card waits for our 出 only while we may play
     cues.message(msg, s, wasToAct);
     if (msg.type === "chat") heard(msg);
     if (msg.type === "snapshot") noteCommitment(roomId, msg.hand_number, msg.commitment);
@@ -131,7 +130,7 @@ export function startRoom(app, roomId) {
     }
     if (msg.type === "hand_end" && ui.history) showHistory();
     draw();
-    motion.after(msg, s, flights);
+    if (board.after) board.after(msg, s, flights);
   }
 
   /** A chat line: shown at its seat for a while, its words said, unless we muted that seat. */
@@ -228,17 +227,6 @@ export function startRoom(app, roomId) {
     draw();
   }
 
-  /** A tap on a card we may 出: plays it, or with two-tap discards raises it first. */
-  function discardTap(face, key) {
-    if (!discardConfirmWanted() || (ui.raised && ui.raised.key === key)) {
-      ui.raised = null;
-      act(`出${face}`);
-      return;
-    }
-    ui.raised = { face, key };
-    draw();
-  }
-
   function sit(seat) {
     const name = (nameRef.current?.value ?? localStorage.getItem(NAME_KEY) ?? "").trim();
     if (name) localStorage.setItem(NAME_KEY, name);
@@ -304,6 +292,13 @@ export function startRoom(app, roomId) {
 
   // ---- pieces of the room drawer
 
+  /** The rules named as their game names them: 偎麻雀's presets (rules.js), another game's
+   * schema (GET /api/games) once loaded. */
+  function roomRules() {
+    const game = s.room?.game && s.room.game !== "maque" ? gameOf(ui.games, s.room.game) : null;
+    return game ? schemaRulesSummary(game, s.room.rules) : rulesSummary(s.room.rules);
+  }
+
   /** The room's rules: its preset and every option its creator changed; its timer. */
   function rulesLine() {
     if (!s.room?.rules) return null;
@@ -314,7 +309,7 @@ export function startRoom(app, roomId) {
       "div",
       { class: "rules-line", "data-testid": "room-rules" },
       h("span", { class: "label" }, t("room_rules")),
-      rulesSummary(s.room.rules),
+      roomRules(),
       " · ",
       h("span", { "data-testid": "room-timer" }, turn ? t("timer_room", { s: turn }) : t("no_timer")),
       s.room.no_timer_asked && turn ? h("span", { class: "muted" }, ` (${t("no_timer_pending")})`) : null,
@@ -416,8 +411,8 @@ export function startRoom(app, roomId) {
         button(
           "discard-confirm",
           () => {
-            localStorage.setItem(CONFIRM_KEY, on ? "off" : "on");
-            ui.raised = null;
+            setDiscardConfirm(!on);
+            gameBoard().resetRaised?.();
             draw();
           },
           on ? t("discard_two_taps") : t("discard_one_tap"),
@@ -561,7 +556,7 @@ export function startRoom(app, roomId) {
         rulesLine(),
         shareBar(),
         inviteBar(),
-        meldLegend(),
+        gameBoard().legend?.() ?? null,
         h(
           "div",
           { class: "history-bar" },
@@ -579,23 +574,10 @@ export function startRoom(app, roomId) {
         ui.history
           ? ui.history.error
             ? h("p", { class: "error" }, t("error", { msg: ui.history.error }))
-            : historyView(ui.history.hands, { label, onReplay: showReplay })
+            : historyView(ui.history.hands, { label, onReplay: boardFor(s.room?.game)?.replays === false ? null : showReplay })
           : null,
         log(true),
       ),
-    );
-  }
-
-  /** What the colours of the melds mean. */
-  function meldLegend() {
-    const sample = (opts, cls = "") => h("span", { class: `legend-card ${cls}` }, card("七", { size: "xs", ...opts }));
-    return h(
-      "div",
-      { class: "legend", "data-testid": "meld-legend" },
-      h("span", { class: "label" }, t("legend")),
-      h("span", { class: "legend-item" }, sample({ mark: "claimed" }), t("legend_claimed")),
-      h("span", { class: "legend-item" }, sample({}, "meld face-down"), t("legend_own_wei")),
-      h("span", { class: "legend-item" }, sample({ down: true }), t("legend_hidden_wei")),
     );
   }
 
@@ -695,9 +677,9 @@ export function startRoom(app, roomId) {
   }
 
   /** The clock of the seat that must 出, at that seat for every seat and watcher to see
-   * (docs/protocol.md §3 `turn_timer`). */
+   * (docs/protocol.md §3 `turn_timer`: sent only while a seat must 出, the view's `turn`). */
   function seatClock(seat) {
-    if (!s.turnDeadline || s.obs?.phase !== "discard" || s.obs.turn !== seat) return null;
+    if (!s.turnDeadline || s.obs?.turn !== seat) return null;
     const left = secondsLeft(s.turnDeadline);
     return h(
       "span",
@@ -723,101 +705,41 @@ export function startRoom(app, roomId) {
     );
   }
 
-  function toolRow() {
+  /** 托管 by one's own choice: the tool row's button every game has. */
+  function autoplayOn() {
     const me = mySeat();
-    if (me === null) return null;
-    const info = seatInfo(me);
-    const on = hintsWanted();
+    const info = me === null ? null : seatInfo(me);
+    if (!info || info.autoplay) return null;
     return h(
-      "div",
-      { class: "tools", "data-testid": "tools" },
-      h(
-        "button",
-        {
-          class: "small",
-          "data-testid": "hints-toggle",
-          "aria-pressed": on ? "true" : "false",
-          onclick: () => {
-            setHintsWanted(!on);
-            socket.hints(!on);
-            draw();
-          },
-        },
-        on ? t("hints_on") : t("hints_off"),
-      ),
-      info && !info.autoplay
-        ? h(
-            "button",
-            { class: "small", "data-testid": "autoplay-on", disabled: !online(), onclick: () => socket.autoplay(true) },
-            t("autoplay_on"),
-          )
-        : null,
-      // 理牌 puts the hand back in order; 自动理牌 (kept per device) groups each new hand.
-      typeof s.obs?.hand === "string"
-        ? h("button", { class: "small", "data-testid": "tidy", title: t("tidy_help"), onclick: () => layout.reset() }, t("tidy"))
-        : null,
-      h(
-        "button",
-        {
-          class: "small",
-          "data-testid": "auto-tidy",
-          "aria-pressed": autoTidyWanted() ? "true" : "false",
-          title: t("auto_tidy_help"),
-          onclick: () => {
-            setAutoTidy(!autoTidyWanted());
-            if (autoTidyWanted()) layout.reset();
-            draw();
-          },
-        },
-        autoTidyWanted() ? t("auto_tidy_on") : t("auto_tidy_off"),
-      ),
+      "button",
+      { class: "small", "data-testid": "autoplay-on", disabled: !online(), onclick: () => socket.autoplay(true) },
+      t("autoplay_on"),
     );
   }
 
+  /** The table: the board of the room's game (boards/index.js) with the shell's pieces. */
   function board() {
     const me = mySeat();
-    const legal = s.legal.map((a) => a.text);
     const mayAct = me !== null && s.toAct && !ui.busy;
-    const canAct = mayAct && online();
-    const showHints = me !== null && hintsWanted() ? s.hints : null;
-    const ctx = {
-      bottom: me ?? (typeof heldSeat() === "number" ? heldSeat() : 0),
+    const env = {
       mySeat: me,
+      bottom: me ?? (typeof heldSeat() === "number" ? heldSeat() : 0),
+      seats: s.room?.seats?.length ?? null,
+      mayAct,
+      canAct: mayAct && online(),
+      online: online(),
+      act,
       label,
       badges,
       score,
-      hands: s.obs.hands,
-      // Our own hand in the order we gave it (arrange.js); another seat's we watch stays sorted.
-      handColumns: me !== null && typeof s.obs.hand === "string" ? layout.columns(s.handNumber, s.obs.hand) : null,
-      arrangeable: me !== null && typeof s.obs.hand === "string",
-      numbers: s.numbers,
-      won: s.obs.phase === "over",
-      hintFaces: showHints ? hintFaces(showHints) : null,
-      legal: canAct ? legal : [],
-      toAct: s.toAct,
-      onDiscard: canAct ? discardTap : null,
-      raised: canAct ? ui.raised : null,
-      timer: timerNode(),
       clock: seatClock,
-      notice: sameNetwork(),
       bubble: (seat) => bubble(ui.bubbles[String(seat)]),
+      timer: timerNode(),
+      notice: sameNetwork(),
       banner: autoplayControl(),
-      side: toolRow(),
-      below: showHints ? hintsView(showHints) : null,
-      controls: mayAct
-        ? actionBar(legal, {
-            act,
-            offline: !online(),
-            twoTaps: discardConfirmWanted(),
-            chiOpen: s.chiOpen,
-            toggleChi: () => {
-              s.chiOpen = !s.chiOpen;
-              draw();
-            },
-          })
-        : null,
+      autoplayOn: autoplayOn(),
     };
-    return renderBoard(s.obs, ctx);
+    return gameBoard().render(s, env);
   }
 
   /** The log of the hand: the last lines under the table, every line in the drawer. */
@@ -832,7 +754,7 @@ export function startRoom(app, roomId) {
       h(
         "ol",
         { class: "log", "data-testid": all ? "log-all" : "log" },
-        shown.map(([e, i]) => h("li", { key: i }, eventText(e, label))),
+        shown.map(([e, i]) => h("li", { key: i }, gameBoard().eventText(e, label))),
       ),
       !all && lines.length > 4
         ? button(
@@ -905,7 +827,7 @@ export function startRoom(app, roomId) {
   function rematchLine() {
     const me = mySeat();
     const r = s.room?.rematch;
-    const chosen = r?.chosen || [false, false, false];
+    const chosen = r?.chosen || (s.room?.seats || []).map(() => false);
     const mine = me !== null && chosen[me];
     return h(
       "div",
@@ -959,7 +881,7 @@ export function startRoom(app, roomId) {
           { class: "result-body" },
           matchEndPanel(),
           end && !(dissolved && end.hand_number !== s.handNumber)
-            ? handEndView(end, { label, title: t("hand_n", { n: end.hand_number - (s.room?.first_hand ?? 1) + 1 }) })
+            ? gameBoard().handEnd(end, { label, s, title: t("hand_n", { n: end.hand_number - (s.room?.first_hand ?? 1) + 1 }) })
             : null,
         ),
       ),
@@ -1099,4 +1021,8 @@ export function startRoom(app, roomId) {
   socket.connect();
   // The presets name the 名堂 a room turned on or off; without them the keys show instead.
   loadPresets().then(draw, () => {});
+  loadGames().then((games) => {
+    ui.games = games;
+    draw();
+  });
 }

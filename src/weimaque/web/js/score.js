@@ -8,6 +8,10 @@ import { currentLang, onLangChange, presetName, t } from "./i18n.js";
 import { loadPresets } from "./rules.js";
 import { breakdownView } from "./result.js";
 import { header } from "./page.js";
+import { gameSwitch, startSdgScore } from "./sdgscore.js";
+
+// The games with a calculator on this page: /score?game=sandingguai is 三丁拐's 算番.
+const SDG_NAMES = ["sandingguai", "sdg", "三丁拐"];
 
 const SMALL = "一二三四五六七八九十";
 const BIG = "壹贰叁肆伍陆柒捌玖拾";
@@ -88,6 +92,7 @@ function resultView(result) {
 }
 
 export function startScore(app) {
+  if (SDG_NAMES.includes(new URLSearchParams(location.search).get("game"))) return startSdgScore(app);
   // The page's whole state; the textarea shows `hand` and every tap or keystroke updates it.
   const form = { data: null, failed: null, hand: "", rules: null, source: "self", last: false, result: null };
 
@@ -135,6 +140,7 @@ export function startScore(app) {
       ),
     );
     return [
+      gameSwitch("maque"),
       h(
         "form",
         { class: "panel score-form", "data-testid": "score-form", onsubmit: submit },

@@ -100,6 +100,13 @@ const CUES = {
       tone(t + d, 220, 0.1, { type: "square", gain: 0.08, to: 140 });
     }
   },
+  // 杠 (三丁拐): four tiles laid down, three knocks.
+  gang: (t) => {
+    for (const d of [0, 0.08, 0.16]) {
+      noise(t + d, 0.05, { freq: 1000, gain: 0.4 });
+      tone(t + d, 200, 0.1, { type: "square", gain: 0.08, to: 120 });
+    }
+  },
   wei: (t) => {
     tone(t, 150, 0.18, { gain: 0.28, to: 110 });
     noise(t, 0.08, { freq: 500, type: "lowpass", gain: 0.3 });

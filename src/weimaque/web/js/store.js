@@ -84,7 +84,7 @@ const HANDLERS = {
     if (msg.match?.over && !s.matchEnd) {
       const scores = msg.match.scores;
       s.matchEnd = {
-        ranking: [0, 1, 2].sort((a, b) => scores[b] - scores[a] || a - b),
+        ranking: scores.map((_, i) => i).sort((a, b) => scores[b] - scores[a] || a - b),
         ledger: msg.match.ledger,
         scores,
         dissolved: Boolean(msg.room?.dissolved),

@@ -1,0 +1,169 @@
+// The rule form of any game, drawn from its option schema (`GET /api/games`, docs/protocol.md
+// §1; `OptionSchema.to_json()`, docs/new-game.md): the preset, then each option by its type
+// (bool → a checkbox, int → a number within its bounds, choice → a select, keys → a multiple
+// select). One component for the lobby's 开房间, a 亲友圈's rules and wherever rules are chosen:
+// the caller keeps its state ({preset, values}) and is told of every change.
+import { h } from "./dom.js";
+import { api } from "./net.js";
+import { currentLang, t } from "./i18n.js";
+
+let gamesCache = null;
+
+/** `GET /api/games`, once per page; null when the server lists no games (it plays 偎麻雀 only). */
+export async function loadGames() {
+  if (!gamesCache) {
+    gamesCache = api("/api/games").catch(() => null);
+  }
+  return gamesCache;
+}
+
+/** A {zh, en} name in the page's language. */
+export const named = (names) => (names ? names[currentLang()] || names.zh || names.en : "");
+
+/** The game of an id in a `GET /api/games` answer. */
+export const gameOf = (games, id) => games?.games.find((g) => g.info.id === id) || null;
+
+/** A preset of a schema by id (its first when the id names none). */
+export function presetOf(schema, id) {
+  return schema.presets.find((p) => p.id === id) || schema.presets[0];
+}
+
+/** The values a preset gives every option: its own, else the option's default. */
+export function presetValues(schema, presetId) {
+  const preset = presetOf(schema, presetId);
+  const out = {};
+  for (const o of schema.options) {
+    const v = o.key in preset.options ? preset.options[o.key] : o.default;
+    out[o.key] = Array.isArray(v) ? [...v] : v;
+  }
+  return out;
+}
+
+/** A fresh form state at a preset. */
+export function formState(schema, presetId) {
+  const preset = presetOf(schema, presetId);
+  return { preset: preset.id, values: presetValues(schema, preset.id) };
+}
+
+const same = (a, b) => (Array.isArray(a) && Array.isArray(b) ? a.length === b.length && a.every((x) => b.includes(x)) : a === b);
+
+/** The options changed from the chosen preset: what a request sends as `options`. */
+export function overrides(schema, state) {
+  const base = presetValues(schema, state.preset);
+  const out = {};
+  for (const o of schema.options) {
+    if (!same(state.values[o.key], base[o.key])) out[o.key] = state.values[o.key];
+  }
+  return out;
+}
+
+/** One option's control, by its type. */
+function control(o, value, set, prefix) {
+  const id = `${prefix}-opt-${o.key}`;
+  const common = { id, name: o.key, "data-testid": `${prefix}-opt-${o.key}`, "data-key": o.key };
+  if (o.type === "bool") {
+    return h("input", { ...common, type: "checkbox", checked: Boolean(value), onchange: (e) => set(e.target.checked) });
+  }
+  if (o.type === "int") {
+    return h("input", {
+      ...common,
+      type: "number",
+      inputmode: "numeric",
+      min: o.low ?? null,
+      max: o.high ?? null,
+      value: String(value),
+      onchange: (e) => {
+        const n = Number.parseInt(e.target.value, 10);
+        const low = o.low ?? -Infinity;
+        const high = o.high ?? Infinity;
+        // Out of bounds or not a number: back to the nearest allowed value, never sent as it is.
+        set(Number.isNaN(n) ? value : Math.min(high, Math.max(low, n)));
+      },
+    });
+  }
+  if (o.type === "choice") {
+    return h(
+      "select",
+      { ...common, onchange: (e) => set(o.choices[Number(e.target.value)]) },
+      o.choices.map((c, i) => h("option", { key: i, value: String(i), selected: c === value }, String(c))),
+    );
+  }
+  // keys: any number of the choices.
+  return h(
+    "select",
+    {
+      ...common,
+      multiple: true,
+      size: Math.min(6, o.choices.length),
+      onchange: (e) => set([...e.target.selectedOptions].map((x) => o.choices[Number(x.value)])),
+    },
+    o.choices.map((c, i) => h("option", { key: i, value: String(i), selected: (value || []).includes(c) }, String(c))),
+  );
+}
+
+/**
+ * The form: the preset (its description under it) and, folded, every option.
+ * opts: {schema, state ({preset, values}), changed(): redraw, prefix (test ids), open (options
+ * unfolded)}.
+ */
+export function ruleForm({ schema, state, changed, prefix = "rules", open = false }) {
+  const preset = presetOf(schema, state.preset);
+  const set = (key) => (v) => {
+    state.values[key] = v;
+    changed();
+  };
+  const changedKeys = Object.keys(overrides(schema, state));
+  return h(
+    "div",
+    { class: "rule-form", "data-testid": `${prefix}-form` },
+    h(
+      "label",
+      { class: "field", "data-testid": `${prefix}-field-preset` },
+      h("span", {}, t("preset")),
+      h(
+        "select",
+        {
+          name: "preset",
+          "data-testid": `${prefix}-preset`,
+          onchange: (e) => {
+            // A new preset brings its own value for every option.
+            Object.assign(state, formState(schema, e.target.value));
+            changed();
+          },
+        },
+        schema.presets.map((p) => h("option", { key: p.id, value: p.id, selected: p.id === preset.id }, named(p.names))),
+      ),
+    ),
+    preset.description ? h("p", { class: "preset-desc", "data-testid": `${prefix}-preset-desc` }, preset.description) : null,
+    h(
+      "details",
+      { class: "more rule-options", open: open || changedKeys.length > 0 ? true : null },
+      h("summary", { "data-testid": `${prefix}-options` }, t("rule_options"), changedKeys.length ? ` (${changedKeys.length})` : ""),
+      h(
+        "div",
+        { class: "option-grid" },
+        schema.options.map((o) =>
+          h(
+            "label",
+            { key: o.key, class: `field option ${o.type}${changedKeys.includes(o.key) ? " changed" : ""}`, title: o.key },
+            h("span", {}, named(o.label)),
+            control(o, state.values[o.key], set(o.key), prefix),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+/** One line of a room of another game's rules (RoomInfo `rules`: {id, name, overrides}): the
+ * game, its preset and each option changed, named as the schema names them. */
+export function schemaRulesSummary(game, rules) {
+  const preset = game.schema.presets.find((p) => p.id === rules.id);
+  const specs = Object.fromEntries(game.schema.options.map((o) => [o.key, o]));
+  const shown = (v) => (typeof v === "boolean" ? t(v ? "on" : "off") : Array.isArray(v) ? v.join(" ") : String(v));
+  const changes = Object.entries(rules.overrides || {}).map(([k, v]) => t("opt_value", { k: specs[k] ? named(specs[k].label) : k, v: shown(v) }));
+  const gameName = named(game.info.names);
+  const presetName = preset ? named(preset.names) : rules.name;
+  // A game's first preset is often named as the game: say it once.
+  return [gameName, ...(presetName === gameName ? [] : [presetName]), ...changes].join(" · ");
+}
