@@ -5,11 +5,11 @@ docs/protocol.md §1, §2, §4).
 For each game (偎麻雀 with one preset, and its table of two; 三丁拐; the toy game of
 tests/toygame.py, which the server finds through an entry point of a distribution on its path):
 a room of bots created over HTTP plays its match to the end, and its record replays to the same
-hands and ledger through the game's own ``new_match`` / ``replay``; a seated client plays a seat, the server is killed
-(SIGKILL) mid-hand and started again on the same store, the client rejoins with its token, the
-hand goes on from where it was and the match ends, and every view the client was sent is one
-the game's own ``Hand.view`` gives its seat at some point of the replayed hands (so none holds
-another seat's concealed cards or tiles).
+hands and ledger through the game's own ``new_match`` / ``replay``; a seated client plays a seat,
+the server is killed (SIGKILL) mid-hand and started again on the same store, the client rejoins
+with its token, the hand goes on from where it was and the match ends, and every view the client
+was sent is one the game's own ``Hand.view`` gives its seat at some point of the replayed hands
+(so none holds another seat's concealed cards or tiles).
 """
 
 from __future__ import annotations
