@@ -12,9 +12,9 @@ from rich.console import Console
 
 from weimaque.cli.render import breakdown_renderable, rules_table
 from weimaque.errors import WeimaqueError
-from weimaque.rules.config import OPTION_NAMES
-from weimaque.rules.registry import get_rules, list_rules
-from weimaque.scoring.scorer import score, score_deal_cards, score_tianhu
+from weimaque.games.maque.rules.config import OPTION_NAMES
+from weimaque.games.maque.rules.registry import get_rules, list_rules
+from weimaque.games.maque.scoring.scorer import score, score_deal_cards, score_tianhu
 
 app = typer.Typer(
     help=(

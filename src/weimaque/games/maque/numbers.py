@@ -12,18 +12,18 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any, Final
 
-from weimaque.analysis.arrange import triple_xi
-from weimaque.cards import COPIES, FACE_CHARS, NUM_FACES, counts_of
-from weimaque.game.actions import Action
-from weimaque.game.events import Event, Won
-from weimaque.game.observation import Observation, observation, shown_xi, view_of
-from weimaque.game.record import start_from_record
-from weimaque.game.state import NUM_SEATS, GameState
-from weimaque.match import Match
-from weimaque.notation import Meld
-from weimaque.rules.config import RuleConfig
-from weimaque.scoring.explain import breakdown_json, group_tags
-from weimaque.scoring.waits import Wait, waits
+from weimaque.games.maque.analysis.arrange import triple_xi
+from weimaque.games.maque.cards import COPIES, FACE_CHARS, NUM_FACES, counts_of
+from weimaque.games.maque.game.actions import Action
+from weimaque.games.maque.game.events import Event, Won
+from weimaque.games.maque.game.observation import Observation, observation, shown_xi, view_of
+from weimaque.games.maque.game.record import start_from_record
+from weimaque.games.maque.game.state import NUM_SEATS, GameState
+from weimaque.games.maque.match import Match
+from weimaque.games.maque.notation import Meld
+from weimaque.games.maque.rules.config import RuleConfig
+from weimaque.games.maque.scoring.explain import breakdown_json, group_tags
+from weimaque.games.maque.scoring.waits import Wait, waits
 
 _CACHE_SIZE: Final = 512
 
