@@ -14,9 +14,9 @@ import statistics
 import time
 
 from weimaque.arena import split_bot_specs
-from weimaque.bots import get_bot
-from weimaque.bots.base import BotView
-from weimaque.game.state import GameState
+from weimaque.games.maque.bots import get_bot
+from weimaque.games.maque.bots.base import BotView
+from weimaque.games.maque.game.state import GameState
 
 DEFAULT = "random,greedy,net,mcts:iters=200,mcts:ms=300"
 

@@ -51,11 +51,11 @@ from typing import Any
 
 import numpy as np
 
-from weimaque.game.state import GameState
+from weimaque.games.maque.game.state import GameState
+from weimaque.games.maque.rules.registry import get_rules, rules_with
 from weimaque.games.sandingguai.hands import is_legal_win, odd_bits, suit_keys, wait_bits
 from weimaque.games.sandingguai.rules import RuleConfig
 from weimaque.games.sandingguai.state import State
-from weimaque.rules.registry import get_rules, rules_with
 
 
 def best_rate(fn: Callable[[int], tuple[int, float]], repeat: int) -> float:

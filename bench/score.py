@@ -10,11 +10,11 @@ import argparse
 import random
 import time
 
-from weimaque.analysis.decompose import _groups, _with_pair, splits
-from weimaque.analysis.generate import random_hand
-from weimaque.cards import counts_of
-from weimaque.notation import HandDescription, Source
-from weimaque.scoring import score_description, waits
+from weimaque.games.maque.analysis.decompose import _groups, _with_pair, splits
+from weimaque.games.maque.analysis.generate import random_hand
+from weimaque.games.maque.cards import counts_of
+from weimaque.games.maque.notation import HandDescription, Source
+from weimaque.games.maque.scoring import score_description, waits
 
 
 def _clear() -> None:

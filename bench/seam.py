@@ -14,8 +14,8 @@ import random
 import time
 from collections.abc import Callable
 
-from weimaque.game.state import GameState
 from weimaque.games import get_game
+from weimaque.games.maque.game.state import GameState
 from weimaque.games.sandingguai import State, get_rules
 
 

@@ -45,7 +45,7 @@ from typing import Any
 import orjson
 from websockets.asyncio.client import connect
 
-from weimaque.match import Match
+from weimaque.games.maque.match import Match
 from weimaque.server.store.persist import written
 from weimaque.server.store.store import Store
 

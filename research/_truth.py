@@ -4,7 +4,7 @@
 worlds knew more than the seat's view: everything but the stock's order (:func:`truth`), only
 which cards are in the stock and which in the opponents' hands (:func:`stock_truth`), or only
 which faces each opponent waits on (:func:`wait_match`, a weight for research/chain.py's chain,
-once ``mcts:infer``). Each stands in for ``weimaque.bots.determinize.Knowledge`` (or for
+once ``mcts:infer``). Each stands in for ``weimaque.games.maque.bots.determinize.Knowledge`` (or for
 ``research/inference.py``'s ``seat_loglik``) inside the search, patched by the experiment that uses
 it; nothing in the package, the arena or the server can build these.
 """
@@ -15,13 +15,13 @@ import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from weimaque.analysis.decompose import completions
-from weimaque.bots.base import BotView
-from weimaque.bots.determinize import Knowledge
-from weimaque.bots.mcts import clone, rollout
-from weimaque.cards import NUM_FACES
-from weimaque.game.actions import Action
-from weimaque.game.state import NUM_SEATS, GameState
+from weimaque.games.maque.analysis.decompose import completions
+from weimaque.games.maque.bots.base import BotView
+from weimaque.games.maque.bots.determinize import Knowledge
+from weimaque.games.maque.bots.mcts import clone, rollout
+from weimaque.games.maque.cards import NUM_FACES
+from weimaque.games.maque.game.actions import Action
+from weimaque.games.maque.game.state import NUM_SEATS, GameState
 
 #: A stand-in for ``Knowledge``: ``of(view)`` gives an object with ``worlds(rng, ...)``.
 KnowledgeLike = Any

@@ -1,9 +1,9 @@
 """Worlds that *read* the opponents' play: a Metropolis chain over the hidden deal.
 
 An experiment, not part of the product (``mcts`` deals its worlds uniformly,
-:meth:`weimaque.bots.determinize.Knowledge.worlds`; the chain cost 3.2 points per hand over 1,200
-hands, bots-log.md). :func:`worlds` gives the states of a chain that swaps a card between an
-opponent's hand and the other opponent's or the stock and accepts by the change of ``weigh``, a
+:meth:`weimaque.games.maque.bots.determinize.Knowledge.worlds`; the chain cost 3.2 points per hand
+over 1,200 hands, bots-log.md). :func:`worlds` gives the states of a chain that swaps a card between
+an opponent's hand and the other opponent's or the stock and accepts by the change of ``weigh``, a
 log-likelihood of what each opponent did given its sampled hand (``inference.seat_loglik``, which
 walks the hand back through ``inference.outflow``), so hands that explain the opponents'
 discards come up more often.
@@ -15,9 +15,9 @@ import math
 import random
 from collections.abc import Callable, Iterator
 
-from weimaque.bots.determinize import Knowledge
-from weimaque.cards import NUM_FACES, faces_of
-from weimaque.game.state import NUM_SEATS, GameState
+from weimaque.games.maque.bots.determinize import Knowledge
+from weimaque.games.maque.cards import NUM_FACES, faces_of
+from weimaque.games.maque.game.state import NUM_SEATS, GameState
 
 #: A log-likelihood of one opponent's play so far given its sampled concealed hand of now and the
 #: deal's face-down 偎 faces: ``weigh(knowledge, seat, hand, wei_faces)``.

@@ -21,11 +21,11 @@ import random
 import numpy as np
 
 from net_labels import rate
-from weimaque.bots import get_bot
-from weimaque.bots.base import BotView
-from weimaque.bots.greedy import GreedyBot
-from weimaque.bots.mcts import MctsBot
-from weimaque.game.state import GameState
+from weimaque.games.maque.bots import get_bot
+from weimaque.games.maque.bots.base import BotView
+from weimaque.games.maque.bots.greedy import GreedyBot
+from weimaque.games.maque.bots.mcts import MctsBot
+from weimaque.games.maque.game.state import GameState
 
 
 def main() -> None:

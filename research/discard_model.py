@@ -14,11 +14,11 @@ import argparse
 import math
 import random
 
-from weimaque.analysis.arrange import melds_xi
-from weimaque.bots import get_bot
-from weimaque.bots.base import BotView
-from weimaque.bots.policy import discard_values
-from weimaque.game.state import GameState
+from weimaque.games.maque.analysis.arrange import melds_xi
+from weimaque.games.maque.bots import get_bot
+from weimaque.games.maque.bots.base import BotView
+from weimaque.games.maque.bots.policy import discard_values
+from weimaque.games.maque.game.state import GameState
 
 
 def main() -> None:

@@ -4,8 +4,9 @@ An experiment, not part of the product: ``mcts`` once had an option (``infer=N``
 its worlds from a Metropolis chain over the hidden deal (research/chain.py) weighted by
 :func:`seat_loglik`, and it
 scored 3.2 per hand below uniform worlds over 1,200 hands against greedy (bots-log.md). Here: each
-opponent's discards scored by the rollout policy's valuation (:mod:`weimaque.bots.policy`) as a
-softmax, the 碰 it let go, and the 胡 it could not have let go (the bots take every 胡).
+opponent's discards scored by the rollout policy's valuation
+(:mod:`weimaque.games.maque.bots.policy`) as a softmax, the 碰 it let go, and the 胡 it could not
+have let go (the bots take every 胡).
 """
 
 from __future__ import annotations
@@ -14,13 +15,13 @@ import functools
 import math
 from dataclasses import dataclass
 
-from weimaque.analysis.arrange import triple_xi
-from weimaque.analysis.decompose import completions
-from weimaque.bots.base import BotView
-from weimaque.bots.determinize import Knowledge
-from weimaque.bots.policy import half_value, position_value
-from weimaque.game.state import NUM_SEATS, discardable, win_check
-from weimaque.notation import Meld, Source, parse_cards
+from weimaque.games.maque.analysis.arrange import triple_xi
+from weimaque.games.maque.analysis.decompose import completions
+from weimaque.games.maque.bots.base import BotView
+from weimaque.games.maque.bots.determinize import Knowledge
+from weimaque.games.maque.bots.policy import half_value, position_value
+from weimaque.games.maque.game.state import NUM_SEATS, discardable, win_check
+from weimaque.games.maque.notation import Meld, Source, parse_cards
 
 #: Sharpness of the discard model that reads the opponents' play: the chance of discarding a face
 #: is proportional to ``exp(BETA * value left)``. The best of a grid for greedy's discards in its

@@ -38,17 +38,17 @@ import numpy as np
 
 from _truth import true_returns
 from train_phases import VALUE_SCALE, Advantages, fit_advantage
-from weimaque.bots import get_bot
-from weimaque.bots.base import BotView
-from weimaque.bots.features import NAMES, candidate_features
-from weimaque.bots.greedy import GreedyBot
-from weimaque.bots.mcts import MctsBot
-from weimaque.bots.net import Array
-from weimaque.bots.train import Dataset, greedy_decisions, init_params
-from weimaque.cards import NUM_FACES
-from weimaque.game.actions import Action
-from weimaque.game.state import GameState
-from weimaque.notation import parse_cards
+from weimaque.games.maque.bots import get_bot
+from weimaque.games.maque.bots.base import BotView
+from weimaque.games.maque.bots.features import NAMES, candidate_features
+from weimaque.games.maque.bots.greedy import GreedyBot
+from weimaque.games.maque.bots.mcts import MctsBot
+from weimaque.games.maque.bots.net import Array
+from weimaque.games.maque.bots.train import Dataset, greedy_decisions, init_params
+from weimaque.games.maque.cards import NUM_FACES
+from weimaque.games.maque.game.actions import Action
+from weimaque.games.maque.game.state import GameState
+from weimaque.games.maque.notation import parse_cards
 
 JOB_HANDS = 20
 #: Names of the columns of :func:`reading`.

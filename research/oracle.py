@@ -25,10 +25,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import weimaque.bots.mcts as mcts
 import weimaque.games.maque as maque_game
-from weimaque.bots.base import BotView
-from weimaque.game.state import GameState
+import weimaque.games.maque.bots.mcts as mcts
+from weimaque.games.maque.bots.base import BotView
+from weimaque.games.maque.game.state import GameState
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _truth import truth, wait_match

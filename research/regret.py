@@ -42,12 +42,12 @@ from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
 
-import weimaque.bots.mcts as mcts
-from weimaque.bots import get_bot
-from weimaque.bots.base import BotView
-from weimaque.bots.mcts import MctsBot
-from weimaque.game.actions import Action
-from weimaque.game.state import GameState
+import weimaque.games.maque.bots.mcts as mcts
+from weimaque.games.maque.bots import get_bot
+from weimaque.games.maque.bots.base import BotView
+from weimaque.games.maque.bots.mcts import MctsBot
+from weimaque.games.maque.game.actions import Action
+from weimaque.games.maque.game.state import GameState
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _truth import stock_truth, true_returns, truth, wait_match

@@ -13,14 +13,14 @@ import pytest
 import chain
 import inference
 from inference import seat_loglik
-from weimaque.bots import get_bot
-from weimaque.bots.base import BotView
-from weimaque.bots.determinize import Knowledge
-from weimaque.bots.policy import discard_values
-from weimaque.cards import NUM_FACES
-from weimaque.game.invariants import check_step
-from weimaque.game.observation import observation
-from weimaque.game.state import NUM_SEATS, GameState
+from weimaque.games.maque.bots import get_bot
+from weimaque.games.maque.bots.base import BotView
+from weimaque.games.maque.bots.determinize import Knowledge
+from weimaque.games.maque.bots.policy import discard_values
+from weimaque.games.maque.cards import NUM_FACES
+from weimaque.games.maque.game.invariants import check_step
+from weimaque.games.maque.game.observation import observation
+from weimaque.games.maque.game.state import NUM_SEATS, GameState
 
 
 @dataclass(frozen=True)

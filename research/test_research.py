@@ -18,14 +18,14 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from weimaque.analysis.decompose import completions
-from weimaque.bots import get_bot
-from weimaque.bots.base import BotView
-from weimaque.bots.determinize import Knowledge
-from weimaque.cards import NUM_FACES
-from weimaque.game.invariants import check_step
-from weimaque.game.observation import observation
-from weimaque.game.state import NUM_SEATS, GameState
+from weimaque.games.maque.analysis.decompose import completions
+from weimaque.games.maque.bots import get_bot
+from weimaque.games.maque.bots.base import BotView
+from weimaque.games.maque.bots.determinize import Knowledge
+from weimaque.games.maque.cards import NUM_FACES
+from weimaque.games.maque.game.invariants import check_step
+from weimaque.games.maque.game.observation import observation
+from weimaque.games.maque.game.state import NUM_SEATS, GameState
 
 RESEARCH = Path(__file__).parent
 

@@ -19,10 +19,10 @@ from train_phases import (
     rate_jobs,
     with_margin,
 )
-from weimaque.bots.features import NAMES, NUM_FEATURES
-from weimaque.bots.net import Array, NetParams
-from weimaque.bots.train import Dataset, init_params
 from weimaque.errors import WeimaqueError
+from weimaque.games.maque.bots.features import NAMES, NUM_FEATURES
+from weimaque.games.maque.bots.net import Array, NetParams
+from weimaque.games.maque.bots.train import Dataset, init_params
 
 
 def synthetic_advantages(seed: int, decisions: int) -> tuple[Advantages, Array]:

@@ -1,9 +1,9 @@
 """The learned bot's training phases measured and retired: a search teacher, after-state values
 and the teacher's rated advantages over greedy's move (bots-log.md, *The learned bot's phases*).
 
-Each trains the package's perceptron (:mod:`weimaque.bots.net`) with the package's imitation
-helpers (:mod:`weimaque.bots.train`); none scored better than greedy, so ``wmq train`` keeps only
-the imitation that makes the shipped weights.
+Each trains the package's perceptron (:mod:`weimaque.games.maque.bots.net`) with the package's
+imitation helpers (:mod:`weimaque.games.maque.bots.train`); none scored better than greedy, so ``wmq
+train`` keeps only the imitation that makes the shipped weights.
 """
 
 from __future__ import annotations
@@ -20,13 +20,13 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from weimaque.bots import get_bot
-from weimaque.bots.features import NAMES, NUM_FEATURES, candidate_features
-from weimaque.bots.greedy import GreedyBot
-from weimaque.bots.net import Array, NetParams
-from weimaque.bots.train import Dataset, _adam, _backward, greedy_decisions
 from weimaque.errors import WeimaqueError
-from weimaque.game.state import GameState
+from weimaque.games.maque.bots import get_bot
+from weimaque.games.maque.bots.features import NAMES, NUM_FEATURES, candidate_features
+from weimaque.games.maque.bots.greedy import GreedyBot
+from weimaque.games.maque.bots.net import Array, NetParams
+from weimaque.games.maque.bots.train import Dataset, _adam, _backward, greedy_decisions
+from weimaque.games.maque.game.state import GameState
 
 IntArray = npt.NDArray[np.int64]
 

@@ -26,13 +26,13 @@ import random
 
 import numpy as np
 
-from weimaque.bots.base import BotView
-from weimaque.bots.determinize import Knowledge
-from weimaque.bots.greedy import GreedyBot
-from weimaque.bots.net import Array
-from weimaque.cards import NUM_FACES, RED_FACES
-from weimaque.game.state import NUM_SEATS, GameState
-from weimaque.notation import parse_cards
+from weimaque.games.maque.bots.base import BotView
+from weimaque.games.maque.bots.determinize import Knowledge
+from weimaque.games.maque.bots.greedy import GreedyBot
+from weimaque.games.maque.bots.net import Array
+from weimaque.games.maque.cards import NUM_FACES, RED_FACES
+from weimaque.games.maque.game.state import NUM_SEATS, GameState
+from weimaque.games.maque.notation import parse_cards
 
 #: Feature columns of one (face, opponent) pair.
 FEATURES = (

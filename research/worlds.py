@@ -23,11 +23,11 @@ import statistics
 
 import chain
 from inference import seat_loglik
-from weimaque.analysis.decompose import completions
-from weimaque.bots import get_bot
-from weimaque.bots.base import BotView
-from weimaque.bots.determinize import Knowledge
-from weimaque.game.state import NUM_SEATS, GameState
+from weimaque.games.maque.analysis.decompose import completions
+from weimaque.games.maque.bots import get_bot
+from weimaque.games.maque.bots.base import BotView
+from weimaque.games.maque.bots.determinize import Knowledge
+from weimaque.games.maque.game.state import NUM_SEATS, GameState
 
 
 def main() -> None:

@@ -9,8 +9,8 @@ import json
 import random
 from pathlib import Path
 
-from weimaque.game.observation import observation
-from weimaque.game.state import GameState
+from weimaque.games.maque.game.observation import observation
+from weimaque.games.maque.game.state import GameState
 
 GOLDEN = Path(__file__).parent / "golden" / "playthrough_anxiang_seed27.jsonl"
 SEED = 27

@@ -17,12 +17,12 @@ from typer.testing import CliRunner
 
 from tests import toygame
 from weimaque.arena import ArenaConfig, bot_rng, deal_seed, play_deal, run_arena, seatings
-from weimaque.bots import BotView, get_bot
 from weimaque.cli import app
 from weimaque.errors import WeimaqueError
-from weimaque.game.state import GameState
 from weimaque.games import GameInfo, Names, register, unregister
-from weimaque.rules.registry import rules_with
+from weimaque.games.maque.bots import BotView, get_bot
+from weimaque.games.maque.game.state import GameState
+from weimaque.games.maque.rules.registry import rules_with
 
 
 @pytest.mark.parametrize("seats", [1, 2, 3, 4])
@@ -44,8 +44,9 @@ def test_seatings_come_in_cyclic_classes_of_every_permutation(seats: int) -> Non
 
 
 def _engine_deal(bots: tuple[str, ...], rules: str, options: dict[str, object], seed: int) -> list:
-    """Deal 0 of an arena played straight on 偎麻雀's engine (``GameState``, ``weimaque.bots``,
-    RULES §3's asking order), as the arena played before it spoke the seam: per seating, each
+    """Deal 0 of an arena played straight on 偎麻雀's engine (``GameState``,
+    ``weimaque.games.maque.bots``, RULES §3's asking order), as the arena played before it spoke the
+    seam: per seating, each
     bot's points."""
     config = rules_with(rules, options)
     hand_seed = deal_seed(seed, 0)

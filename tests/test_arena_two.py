@@ -10,12 +10,12 @@ import pytest
 from typer.testing import CliRunner
 
 from weimaque.arena import ArenaConfig, bot_rng, deal_seed, play_deal, run_arena, seatings
-from weimaque.bots import BotView, get_bot
 from weimaque.cli import app
 from weimaque.errors import WeimaqueError
-from weimaque.game.state import GameState
 from weimaque.games import get_game
-from weimaque.rules.registry import rules_with
+from weimaque.games.maque.bots import BotView, get_bot
+from weimaque.games.maque.game.state import GameState
+from weimaque.games.maque.rules.registry import rules_with
 
 
 def _engine_deal(bots: tuple[str, str], base: str, seed: int, deal: int) -> list[tuple[int, int]]:

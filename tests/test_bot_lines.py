@@ -1,4 +1,5 @@
-"""The lines a bot is sent (``weimaque.bots.lines``) are the ones docs/bot-protocol.md lists, each
+"""The lines a bot is sent (``weimaque.games.maque.bots.lines``) are the ones docs/bot-protocol.md
+lists, each
 field documented, and a program playing a seat gets only lines of those kinds, in their form."""
 
 from __future__ import annotations
@@ -9,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from weimaque.bots import lines
-from weimaque.bots.lines import KINDS
+from weimaque.games.maque.bots import lines
+from weimaque.games.maque.bots.lines import KINDS
 
 PROTOCOL_MD = Path(__file__).resolve().parents[1] / "docs" / "bot-protocol.md"
 

@@ -6,12 +6,12 @@ import random
 
 import pytest
 
-from weimaque.bots import REGISTRY, BotView, get_bot
-from weimaque.game.invariants import check_end
-from weimaque.game.observation import observation
-from weimaque.game.state import GameState
-from weimaque.rules import PRESET_IDS, get_rules
-from weimaque.rules.registry import rules_with
+from weimaque.games.maque.bots import REGISTRY, BotView, get_bot
+from weimaque.games.maque.game.invariants import check_end
+from weimaque.games.maque.game.observation import observation
+from weimaque.games.maque.game.state import GameState
+from weimaque.games.maque.rules import PRESET_IDS, get_rules
+from weimaque.games.maque.rules.registry import rules_with
 
 #: (spec, hands): ≥200 seeded hands for the fast bots, a few for search bots on a tiny budget.
 SPECS = [("random", 200), ("greedy", 200), ("policy", 200), ("net", 40)] + (

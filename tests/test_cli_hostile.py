@@ -25,9 +25,9 @@ from typer.testing import CliRunner
 
 from tests.test_verify import played_match
 from weimaque.cli import app
-from weimaque.game.actions import Action
-from weimaque.game.record import MAX_RECORD_BYTES, start_from_record
-from weimaque.match import Match
+from weimaque.games.maque.game.actions import Action
+from weimaque.games.maque.game.record import MAX_RECORD_BYTES, start_from_record
+from weimaque.games.maque.match import Match
 
 runner = CliRunner(env={"COLUMNS": "100"})
 #: The search bot of the review runs: a small budget, the review's cost is not under test.

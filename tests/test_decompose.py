@@ -8,7 +8,7 @@ from collections import Counter
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from weimaque.analysis.decompose import (
+from weimaque.games.maque.analysis.decompose import (
     PAIR,
     RUN,
     TRIPLE,
@@ -21,7 +21,7 @@ from weimaque.analysis.decompose import (
     splits,
     winning_faces,
 )
-from weimaque.cards import NUM_FACES, counts_of, faces_of
+from weimaque.games.maque.cards import NUM_FACES, counts_of, faces_of
 
 Counts = tuple[int, ...]
 Group = tuple[int, int]

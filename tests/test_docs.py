@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from weimaque.rules import get_rules, list_rules
+from weimaque.games.maque.rules import get_rules, list_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES_MD = ROOT / "docs" / "rules.md"

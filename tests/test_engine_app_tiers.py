@@ -15,12 +15,12 @@ import pytest
 
 from tests.test_engine_rules import deal, face, kinds, pattern_keys, script
 from weimaque import score
-from weimaque.cards import counts_of
-from weimaque.game.events import Chied, Dealt, DeclinedHu, Penged, Weied, Won
-from weimaque.game.state import GameState, TableMeld
-from weimaque.notation import HandDescription, Meld, parse_cards
-from weimaque.rules import get_rules
-from weimaque.scoring.scorer import score_deal, score_position
+from weimaque.games.maque.cards import counts_of
+from weimaque.games.maque.game.events import Chied, Dealt, DeclinedHu, Penged, Weied, Won
+from weimaque.games.maque.game.state import GameState, TableMeld
+from weimaque.games.maque.notation import HandDescription, Meld, parse_cards
+from weimaque.games.maque.rules import get_rules
+from weimaque.games.maque.scoring.scorer import score_deal, score_position
 
 APP_PRESETS = ("quanmingtang", "zuanshi", "zhizun")
 

@@ -8,10 +8,10 @@ import random
 import pytest
 
 from tests.playthrough import SEED, policy_play
-from weimaque.game.invariants import check_end, check_step
-from weimaque.game.record import hand_record, replay
-from weimaque.game.state import GameState
-from weimaque.rules import PRESET_IDS, get_rules
+from weimaque.games.maque.game.invariants import check_end, check_step
+from weimaque.games.maque.game.record import hand_record, replay
+from weimaque.games.maque.game.state import GameState
+from weimaque.games.maque.rules import PRESET_IDS, get_rules
 
 HANDS_PER_PRESET = 190  # 11 presets × 190 > 2,000 hands
 
@@ -106,8 +106,8 @@ def test_copy_is_independent_and_plays_the_same() -> None:
 
 
 def test_text_view_shows_own_hand_only() -> None:
-    from weimaque.cards import faces_str
-    from weimaque.game.observation import observation_text
+    from weimaque.games.maque.cards import faces_str
+    from weimaque.games.maque.game.observation import observation_text
 
     state = GameState.new("anxiang", 7)
     rng = random.Random(7)

@@ -17,10 +17,10 @@ from typing import Any
 
 import pytest
 
-from weimaque.cards import NUM_FACES, faces_str
 from weimaque.errors import IllegalAction
-from weimaque.game.actions import NUM_ACTIONS, Action
-from weimaque.game.events import (
+from weimaque.games.maque.cards import NUM_FACES, faces_str
+from weimaque.games.maque.game.actions import NUM_ACTIONS, Action
+from weimaque.games.maque.game.events import (
     Chied,
     Chou,
     DeadHand,
@@ -34,11 +34,11 @@ from weimaque.game.events import (
     Weied,
     Won,
 )
-from weimaque.game.observation import observation, observation_array
-from weimaque.game.state import GameState, TableMeld
-from weimaque.notation import parse_cards
-from weimaque.rules import RuleConfig, get_rules
-from weimaque.scoring.scorer import score_position
+from weimaque.games.maque.game.observation import observation, observation_array
+from weimaque.games.maque.game.state import GameState, TableMeld
+from weimaque.games.maque.notation import parse_cards
+from weimaque.games.maque.rules import RuleConfig, get_rules
+from weimaque.games.maque.scoring.scorer import score_position
 
 HU = Action("hu")
 PENG = Action("peng")

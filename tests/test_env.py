@@ -23,15 +23,15 @@ from pettingzoo.test import api_test
 import weimaque.env
 import weimaque.env.openspiel as wos
 from weimaque.arena import ArenaConfig, run_arena
-from weimaque.bots import PLUGINS, BotView, get_bot, register_plugin
 from weimaque.cli import app
 from weimaque.errors import IllegalAction, RuleConfigError, WeimaqueError
-from weimaque.game.actions import NUM_ACTIONS, Action
-from weimaque.game.observation import OBS_SIZE, observation_array
-from weimaque.game.state import GameState
 from weimaque.games import UnknownGame, get_game
 from weimaque.games.maque import MaqueHand
-from weimaque.rules.registry import get_rules
+from weimaque.games.maque.bots import PLUGINS, BotView, get_bot, register_plugin
+from weimaque.games.maque.game.actions import NUM_ACTIONS, Action
+from weimaque.games.maque.game.observation import OBS_SIZE, observation_array
+from weimaque.games.maque.game.state import GameState
+from weimaque.games.maque.rules.registry import get_rules
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "env.md"
 

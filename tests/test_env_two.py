@@ -20,9 +20,9 @@ from pettingzoo.test import api_test
 import weimaque.env
 import weimaque.env.openspiel as wos
 from weimaque.errors import WeimaqueError
-from weimaque.game.observation import OBS_SIZE, observation_array
-from weimaque.game.state import GameState
-from weimaque.rules.registry import rules_with
+from weimaque.games.maque.game.observation import OBS_SIZE, observation_array
+from weimaque.games.maque.game.state import GameState
+from weimaque.games.maque.rules.registry import rules_with
 
 TWO = {"game": "maque", "variant": "anxiang-2p"}
 

@@ -14,13 +14,13 @@ from typer.testing import CliRunner
 
 from tests.test_bot_lines import check_line
 from weimaque.arena import ArenaConfig, run_arena
-from weimaque.bots import BotView, get_bot
-from weimaque.bots.external import ExternalBot, Fault, parse_answer
-from weimaque.bots.lines import PROTOCOL
 from weimaque.cli import app
 from weimaque.errors import WeimaqueError
-from weimaque.game.actions import Action
-from weimaque.game.state import GameState
+from weimaque.games.maque.bots import BotView, get_bot
+from weimaque.games.maque.bots.external import ExternalBot, Fault, parse_answer
+from weimaque.games.maque.bots.lines import PROTOCOL
+from weimaque.games.maque.game.actions import Action
+from weimaque.games.maque.game.state import GameState
 
 ROOT = Path(__file__).resolve().parent.parent
 #: A generous time limit where timing is not under test (the machine running the suite may be busy).

@@ -14,12 +14,12 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from weimaque.analysis.decompose import can_split, splits, winning_faces
-from weimaque.cards import NUM_FACES, sorted_deck
 from weimaque.errors import IllegalAction
-from weimaque.game.actions import PASS_ID, RUN_STARTS, Action
-from weimaque.game.events import Chied, Discarded, Drew, Penged, Released, Weied
-from weimaque.game.state import (
+from weimaque.games.maque.analysis.decompose import can_split, splits, winning_faces
+from weimaque.games.maque.cards import NUM_FACES, sorted_deck
+from weimaque.games.maque.game.actions import PASS_ID, RUN_STARTS, Action
+from weimaque.games.maque.game.events import Chied, Discarded, Drew, Penged, Released, Weied
+from weimaque.games.maque.game.state import (
     GameState,
     TableMeld,
     deal_order,
@@ -28,7 +28,7 @@ from weimaque.game.state import (
     may_discard_any,
     win_check,
 )
-from weimaque.rules import PRESET_IDS
+from weimaque.games.maque.rules import PRESET_IDS
 
 
 def test_deal_order_is_random_shuffle_of_the_sorted_deck() -> None:

@@ -10,7 +10,7 @@ import pytest
 from tests.conformance.kit import step
 from weimaque.errors import RuleConfigError
 from weimaque.games import Game, HandOutcome, TableShape, get_game
-from weimaque.rules import list_rules
+from weimaque.games.maque.rules import list_rules
 
 
 def play(game: Game, variant: str, seed: int) -> HandOutcome:

@@ -8,10 +8,10 @@ import random
 import pytest
 
 from tests.playthrough import policy_play
-from weimaque.game.state import HandResult
-from weimaque.match import Match, replay_match, settle
-from weimaque.rules import get_rules
-from weimaque.scoring import score
+from weimaque.games.maque.game.state import HandResult
+from weimaque.games.maque.match import Match, replay_match, settle
+from weimaque.games.maque.rules import get_rules
+from weimaque.games.maque.scoring import score
 
 WIN_19 = score(
     "偎:十十十 吃:八九十 碰:贰贰贰 碰:柒柒柒 碰:二二二 碰:拾拾拾 手:七 胡:七", "xiaomingtang"
@@ -119,7 +119,7 @@ def test_cannot_start_a_hand_after_the_match() -> None:
 
 
 def test_views_carry_the_match_scores() -> None:
-    from weimaque.game.observation import observation
+    from weimaque.games.maque.game.observation import observation
 
     match = play_match("anxiang", 4, match_hands=3)
     match.rules = match.rules.with_options(match_hands=4)

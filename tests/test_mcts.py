@@ -7,17 +7,17 @@ from collections.abc import Iterator
 
 import pytest
 
-from weimaque.bots import get_bot
-from weimaque.bots.base import BotView
-from weimaque.bots.determinize import Knowledge, determinize
-from weimaque.bots.mcts import MctsBot, clone, rollout
-from weimaque.bots.policy import DISCARD_ACTIONS, policy_claim, policy_discard
 from weimaque.errors import WeimaqueError
-from weimaque.game.invariants import check_step
-from weimaque.game.observation import observation
-from weimaque.game.playout import MAX_STEPS
-from weimaque.game.state import NUM_SEATS, GameState
-from weimaque.rules import get_rules, rules_with
+from weimaque.games.maque.bots import get_bot
+from weimaque.games.maque.bots.base import BotView
+from weimaque.games.maque.bots.determinize import Knowledge, determinize
+from weimaque.games.maque.bots.mcts import MctsBot, clone, rollout
+from weimaque.games.maque.bots.policy import DISCARD_ACTIONS, policy_claim, policy_discard
+from weimaque.games.maque.game.invariants import check_step
+from weimaque.games.maque.game.observation import observation
+from weimaque.games.maque.game.playout import MAX_STEPS
+from weimaque.games.maque.game.state import NUM_SEATS, GameState
+from weimaque.games.maque.rules import get_rules, rules_with
 
 
 def _random_step(state: GameState, rng: random.Random) -> None:

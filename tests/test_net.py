@@ -11,13 +11,15 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from weimaque.bots import get_bot
-from weimaque.bots.base import BotView
-from weimaque.bots.features import NAMES, NUM_FEATURES, candidate_features
-from weimaque.bots.greedy import GreedyBot
-from weimaque.bots.mcts import clone
-from weimaque.bots.net import Array, NetBot, NetParams
-from weimaque.bots.train import (
+from weimaque.cli.app import app
+from weimaque.errors import WeimaqueError
+from weimaque.games.maque.bots import get_bot
+from weimaque.games.maque.bots.base import BotView
+from weimaque.games.maque.bots.features import NAMES, NUM_FEATURES, candidate_features
+from weimaque.games.maque.bots.greedy import GreedyBot
+from weimaque.games.maque.bots.mcts import clone
+from weimaque.games.maque.bots.net import Array, NetBot, NetParams
+from weimaque.games.maque.bots.train import (
     Dataset,
     agreement,
     collect,
@@ -25,9 +27,7 @@ from weimaque.bots.train import (
     init_params,
     loss_and_grads,
 )
-from weimaque.cli.app import app
-from weimaque.errors import WeimaqueError
-from weimaque.game.state import NUM_SEATS, GameState
+from weimaque.games.maque.game.state import NUM_SEATS, GameState
 
 
 def rehide(state: GameState, rng: random.Random) -> GameState:

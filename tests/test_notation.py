@@ -6,7 +6,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from weimaque.cards import BIG_CHARS, FACE_CHARS, SMALL_CHARS, is_run
 from weimaque.errors import (
     InvalidMeld,
     InvalidNotation,
@@ -16,7 +15,8 @@ from weimaque.errors import (
     WinningCardError,
     WrongCardCount,
 )
-from weimaque.notation import (
+from weimaque.games.maque.cards import BIG_CHARS, FACE_CHARS, SMALL_CHARS, is_run
+from weimaque.games.maque.notation import (
     HandDescription,
     Meld,
     format_cards,

@@ -16,8 +16,6 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from weimaque.bots import get_bot
-from weimaque.cards import FACE_CHARS, faces_str
 from weimaque.cli import app
 from weimaque.cli.play import make_bots, parse_viewer
 from weimaque.cli.tui import (
@@ -29,12 +27,14 @@ from weimaque.cli.tui import (
     should_auto_pass,
 )
 from weimaque.errors import IllegalAction, InvalidNotation, WeimaqueError
-from weimaque.game.actions import Action
-from weimaque.game.events import Chied, DeclinedHu, Discarded, Penged
-from weimaque.game.record import replay
-from weimaque.game.state import GameState
-from weimaque.match import Match, replay_match
-from weimaque.rules import get_rules
+from weimaque.games.maque.bots import get_bot
+from weimaque.games.maque.cards import FACE_CHARS, faces_str
+from weimaque.games.maque.game.actions import Action
+from weimaque.games.maque.game.events import Chied, DeclinedHu, Discarded, Penged
+from weimaque.games.maque.game.record import replay
+from weimaque.games.maque.game.state import GameState
+from weimaque.games.maque.match import Match, replay_match
+from weimaque.games.maque.rules import get_rules
 
 WMQ = Path(sys.executable).parent / "wmq"
 ENV = {**os.environ, "COLUMNS": "120", "LINES": "50", "TERM": "dumb", "NO_COLOR": "1"}

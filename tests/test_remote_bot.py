@@ -13,7 +13,7 @@ import pytest
 from starlette.testclient import TestClient, WebSocketTestSession
 
 from tests.test_bot_lines import check_line
-from weimaque.bots.lines import PROTOCOL
+from weimaque.games.maque.bots.lines import PROTOCOL
 from weimaque.server.app import create_app
 
 Msg = dict[str, Any]

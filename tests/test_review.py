@@ -10,17 +10,17 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from weimaque.bots import get_bot
-from weimaque.bots.base import BotView
-from weimaque.bots.greedy import GreedyBot
-from weimaque.bots.review import record_hands, review
-from weimaque.cards import faces_str
 from weimaque.cli.app import app
 from weimaque.errors import WeimaqueError
-from weimaque.game.actions import Action
-from weimaque.game.record import hand_record, start_from_record
-from weimaque.game.state import NUM_SEATS, GameState
-from weimaque.match import Match
+from weimaque.games.maque.bots import get_bot
+from weimaque.games.maque.bots.base import BotView
+from weimaque.games.maque.bots.greedy import GreedyBot
+from weimaque.games.maque.bots.review import record_hands, review
+from weimaque.games.maque.cards import faces_str
+from weimaque.games.maque.game.actions import Action
+from weimaque.games.maque.game.record import hand_record, start_from_record
+from weimaque.games.maque.game.state import NUM_SEATS, GameState
+from weimaque.games.maque.match import Match
 
 BOT = "mcts:iters=40"
 

@@ -8,8 +8,8 @@ from importlib import resources
 import pytest
 
 from weimaque import RuleConfig, RuleConfigError, WeimaqueError, get_rules, list_rules
-from weimaque.rules import PATTERN_NAMES, PRESET_IDS, PatternValue, parse_preset
-from weimaque.scoring import score
+from weimaque.games.maque.rules import PATTERN_NAMES, PRESET_IDS, PatternValue, parse_preset
+from weimaque.games.maque.scoring import score
 
 # RULES §7.3: the preset ids, in the order of the two tables.
 IDS = [
@@ -455,7 +455,9 @@ def test_parse_preset_options() -> None:
 @pytest.mark.parametrize("preset_id", IDS)
 def test_preset_files_reparse(preset_id: str) -> None:
     # The shipped TOML files are what get_rules serves.
-    text = (resources.files("weimaque.rules") / "presets" / f"{preset_id}.toml").read_text("utf-8")
+    text = (
+        resources.files("weimaque.games.maque.rules") / "presets" / f"{preset_id}.toml"
+    ).read_text("utf-8")
     assert parse_preset(text) == get_rules(preset_id)
 
 

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 pytest.importorskip("ray", reason="the env extra is not installed: make test installs it")
 
-import weimaque.bots
+import weimaque.games.maque.bots
 from weimaque.cli import app
 from weimaque.cli.train import evaluate
 from weimaque.scale import LOCAL_OBJECT_STORE
@@ -64,7 +64,7 @@ def test_backend_errors_are_clear() -> None:
 
 
 def test_train_checkpoint_arena_on_ray_gives_the_local_figures(local_ray: None) -> None:
-    weights = Path(weimaque.bots.__file__).parent / "net_weights.npz"
+    weights = Path(weimaque.games.maque.bots.__file__).parent / "net_weights.npz"
     local = evaluate(weights, 6, seed=3, workers=1)
     remote = evaluate(weights, 6, seed=3, workers=2, backend="ray")
     assert local == remote and local["hands"] == 6

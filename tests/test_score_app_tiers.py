@@ -18,14 +18,20 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 import weimaque
-from weimaque.analysis.generate import random_hand
 from weimaque.cli import app
 from weimaque.errors import InvalidNotation, RuleConfigError, WrongCardCount
-from weimaque.game.state import GameState
-from weimaque.notation import Meld, parse_cards, parse_hand
-from weimaque.rules import APP_PRESET_IDS, PRESET_IDS, PatternValue, get_rules, parse_preset
-from weimaque.scoring import score_description
-from weimaque.scoring.scorer import score_deal, score_deal_cards
+from weimaque.games.maque.analysis.generate import random_hand
+from weimaque.games.maque.game.state import GameState
+from weimaque.games.maque.notation import Meld, parse_cards, parse_hand
+from weimaque.games.maque.rules import (
+    APP_PRESET_IDS,
+    PRESET_IDS,
+    PatternValue,
+    get_rules,
+    parse_preset,
+)
+from weimaque.games.maque.scoring import score_description
+from weimaque.games.maque.scoring.scorer import score_deal, score_deal_cards
 
 TIERS = ("quanmingtang", "zuanshi", "zhizun")
 

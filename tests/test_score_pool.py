@@ -14,8 +14,8 @@ from typer.testing import CliRunner
 from tests.serverkit import Server, running
 from weimaque.cli import app
 from weimaque.games import get_game
-from weimaque.scoring.explain import breakdown_json
-from weimaque.scoring.scorer import score
+from weimaque.games.maque.scoring.explain import breakdown_json
+from weimaque.games.maque.scoring.scorer import score
 
 # RULES §8.5.3's example: 二三四 ×3 (硬息 10, total 160) or 二二二 三三三 四四四 (硬息 20, total 70)
 HAND = "偎:七七七 偎:贰贰贰 吃:八九十 手:二二二三三三四四四柒 胡:柒"

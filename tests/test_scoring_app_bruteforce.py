@@ -2,11 +2,11 @@
 
 Random winning hands, with random facts of RULES §7.4.4 (自吃 melds, three of the winning face
 dealt, faces declined), are read in every way by the brute force of test_scoring_bruteforce.py
-(which shares no code with ``weimaque.analysis``). On every reading that may win, the 名堂 of
-RULES §7.4.1 and those whose meaning §7.4.2 changes are restated below from the rule text, with
-the orders and exclusions §7.4.2 gives, and must be exactly the ones the scorer's ``patterns_of``
-finds; the scorer's total must be the best total over the readings. The deal 名堂 are checked
-the same way on random dealt cards.
+(which shares no code with ``weimaque.games.maque.analysis``). On every reading that may win, the
+名堂 of RULES §7.4.1 and those whose meaning §7.4.2 changes are restated below from the rule text,
+with the orders and exclusions §7.4.2 gives, and must be exactly the ones the scorer's
+``patterns_of`` finds; the scorer's total must be the best total over the readings. The deal 名堂
+are checked the same way on random dealt cards.
 """
 
 from __future__ import annotations
@@ -17,13 +17,13 @@ from collections.abc import Sequence
 from itertools import pairwise
 
 from tests.test_scoring_bruteforce import readings
-from weimaque.analysis.arrange import Arrangement
-from weimaque.cards import COPIES, NUM_FACES, RED_FACES
-from weimaque.notation import HandDescription, Meld, Source
-from weimaque.rules import APP_PRESET_IDS, RuleConfig, get_rules
-from weimaque.scoring import score_description
-from weimaque.scoring.context import Context
-from weimaque.scoring.scorer import patterns_of, score_deal
+from weimaque.games.maque.analysis.arrange import Arrangement
+from weimaque.games.maque.cards import COPIES, NUM_FACES, RED_FACES
+from weimaque.games.maque.notation import HandDescription, Meld, Source
+from weimaque.games.maque.rules import APP_PRESET_IDS, RuleConfig, get_rules
+from weimaque.games.maque.scoring import score_description
+from weimaque.games.maque.scoring.context import Context
+from weimaque.games.maque.scoring.scorer import patterns_of, score_deal
 
 #: Every key RULES §7.4.1 adds or §7.4.2 reads anew (win-time).
 CHECKED = frozenset(

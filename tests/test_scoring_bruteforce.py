@@ -1,12 +1,13 @@
 """The scorer against a brute-force maximum (RULES §4.4, §6, §7).
 
-The brute force below shares no code with ``weimaque.analysis``: it cuts the concealed cards plus
-the winning card into groups by plain recursion over a sorted card list, places the winning card in
-every group that can hold it, and computes 硬息 and 团圆 itself from RULES §6.3-§6.4. Only the 名堂
-of each reading are computed by the scorer's own ``patterns_of``, and those that depend on where the
-winning card lies (单吊, 背靠背, 手牵手, 卡偎, RULES §7.2) are checked on every reading against
-definitions written here. For every winning hand the scorer's total must equal the best total found
-here: never lower (a missed reading) and never higher (a reading that does not exist).
+The brute force below shares no code with ``weimaque.games.maque.analysis``: it cuts the concealed
+cards plus the winning card into groups by plain recursion over a sorted card list, places the
+winning card in every group that can hold it, and computes 硬息 and 团圆 itself from RULES
+§6.3-§6.4. Only the 名堂 of each reading are computed by the scorer's own ``patterns_of``, and those
+that depend on where the winning card lies (单吊, 背靠背, 手牵手, 卡偎, RULES §7.2) are checked on
+every reading against definitions written here. For every winning hand the scorer's total must equal
+the best total found here: never lower (a missed reading) and never higher (a reading that does not
+exist).
 """
 
 from __future__ import annotations
@@ -20,14 +21,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from weimaque import get_rules, list_rules
-from weimaque.analysis.arrange import Arrangement, Group
-from weimaque.analysis.generate import random_hand
-from weimaque.cards import COPIES, NUM_FACES, RED_FACES, counts_of
-from weimaque.notation import HandDescription, Meld, Source
-from weimaque.rules import RuleConfig
-from weimaque.scoring import score_description
-from weimaque.scoring.context import Context
-from weimaque.scoring.scorer import patterns_of
+from weimaque.games.maque.analysis.arrange import Arrangement, Group
+from weimaque.games.maque.analysis.generate import random_hand
+from weimaque.games.maque.cards import COPIES, NUM_FACES, RED_FACES, counts_of
+from weimaque.games.maque.notation import HandDescription, Meld, Source
+from weimaque.games.maque.rules import RuleConfig
+from weimaque.games.maque.scoring import score_description
+from weimaque.games.maque.scoring.context import Context
+from weimaque.games.maque.scoring.scorer import patterns_of
 
 PRESETS = [r.id for r in list_rules()]
 DUIDAO_KEYS = ("beikaobei", "shouqianshou", "kawei")

@@ -1,7 +1,7 @@
 """Scoring properties on random hands under every preset (RULES §6, §7).
 
-Hands come from ``weimaque.analysis.generate.random_hand`` driven by seeds that hypothesis draws
-(derandomized, so every run sees the same hands).
+Hands come from ``weimaque.games.maque.analysis.generate.random_hand`` driven by seeds that
+hypothesis draws (derandomized, so every run sees the same hands).
 """
 
 from __future__ import annotations
@@ -15,14 +15,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from weimaque import Breakdown, get_rules, list_rules, waits
-from weimaque.analysis.arrange import arrangements
-from weimaque.analysis.generate import random_hand
-from weimaque.cards import RED_FACES, Counts, counts_of, red_count
-from weimaque.notation import HandDescription, Meld, Source
-from weimaque.rules import RuleConfig
-from weimaque.scoring import score_description, score_position
-from weimaque.scoring.context import Context
-from weimaque.scoring.scorer import patterns_of
+from weimaque.games.maque.analysis.arrange import arrangements
+from weimaque.games.maque.analysis.generate import random_hand
+from weimaque.games.maque.cards import RED_FACES, Counts, counts_of, red_count
+from weimaque.games.maque.notation import HandDescription, Meld, Source
+from weimaque.games.maque.rules import RuleConfig
+from weimaque.games.maque.scoring import score_description, score_position
+from weimaque.games.maque.scoring.context import Context
+from weimaque.games.maque.scoring.scorer import patterns_of
 
 PRESETS = [r.id for r in list_rules()]
 BREAKDOWN_KEYS = {

@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 from tests.serverkit import running
-from weimaque.rules.config import PATTERN_NAMES
-from weimaque.rules.registry import APP_PRESET_IDS, PRESET_IDS
+from weimaque.games.maque.rules.config import PATTERN_NAMES
+from weimaque.games.maque.rules.registry import APP_PRESET_IDS, PRESET_IDS
 
 
 def test_presets_offer_the_app_tiers_and_a_room_plays_one(tmp_path: Path) -> None:

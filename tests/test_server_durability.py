@@ -32,8 +32,8 @@ import pytest
 from websockets.asyncio.client import connect
 
 from tests.serverkit import Server, Table
-from weimaque.game.actions import Action
-from weimaque.match import Match
+from weimaque.games.maque.game.actions import Action
+from weimaque.games.maque.match import Match
 from weimaque.server.store.store import Store, StoreUnavailable
 
 #: What the store keeps the write-ahead log under (store.WAL_LIMIT_BYTES), with one batch of

@@ -26,9 +26,9 @@ from starlette.testclient import TestClient
 from tests import serverkit
 from tests.test_server_protocol import Client, acked, room_of
 from tests.test_server_security_game import find_deals, normal, scripted_room, send
-from weimaque.game.actions import Action
-from weimaque.match import Match
-from weimaque.rules.registry import get_rules
+from weimaque.games.maque.game.actions import Action
+from weimaque.games.maque.match import Match
+from weimaque.games.maque.rules.registry import get_rules
 from weimaque.server.app import create_app
 from weimaque.server.cluster.manager import RoomManager
 from weimaque.server.store.store import Store

@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from tests.serverkit import running
-from weimaque.match import Match
-from weimaque.rules.registry import rules_with
+from weimaque.games.maque.match import Match
+from weimaque.games.maque.rules.registry import rules_with
 
 WMQ = [sys.executable, "-c", "from weimaque.cli.app import main; main()"]
 

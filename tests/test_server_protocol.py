@@ -13,11 +13,11 @@ import anyio
 import pytest
 from starlette.testclient import TestClient, WebSocketTestSession
 
-from weimaque.cards import faces_str
-from weimaque.game.actions import Action
-from weimaque.game.observation import observation
-from weimaque.game.record import start_from_record
-from weimaque.game.state import GameState
+from weimaque.games.maque.cards import faces_str
+from weimaque.games.maque.game.actions import Action
+from weimaque.games.maque.game.observation import observation
+from weimaque.games.maque.game.record import start_from_record
+from weimaque.games.maque.game.state import GameState
 from weimaque.server.app import create_app
 from weimaque.server.table.rooms import Room
 

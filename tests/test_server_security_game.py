@@ -17,11 +17,11 @@ from typing import Any
 import pytest
 
 from tests.serverkit import Client, Server, running
-from weimaque.cards import faces_str
-from weimaque.game.actions import Action
-from weimaque.game.observation import observation
-from weimaque.game.state import GameState
-from weimaque.rules.registry import get_rules
+from weimaque.games.maque.cards import faces_str
+from weimaque.games.maque.game.actions import Action
+from weimaque.games.maque.game.observation import observation
+from weimaque.games.maque.game.state import GameState
+from weimaque.games.maque.rules.registry import get_rules
 from weimaque.server.cluster.manager import RoomManager
 from weimaque.server.table.options import RoomOptions
 from weimaque.server.table.rooms import Room

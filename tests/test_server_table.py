@@ -11,14 +11,14 @@ import pytest
 from starlette.testclient import TestClient
 
 from tests.test_server_protocol import Client, acked, make_room, room_of, seat_all
-from weimaque.cards import FACE_CHARS, counts_of
 from weimaque.errors import WeimaqueError
-from weimaque.game.actions import Action
-from weimaque.game.observation import view_of
-from weimaque.match import Match
-from weimaque.rules.registry import get_rules
-from weimaque.scoring.scorer import score
-from weimaque.scoring.waits import waits
+from weimaque.games.maque.cards import FACE_CHARS, counts_of
+from weimaque.games.maque.game.actions import Action
+from weimaque.games.maque.game.observation import view_of
+from weimaque.games.maque.match import Match
+from weimaque.games.maque.rules.registry import get_rules
+from weimaque.games.maque.scoring.scorer import score
+from weimaque.games.maque.scoring.waits import waits
 from weimaque.server.app import create_app
 from weimaque.server.table.numbers import HintCache, breakdown_json, hints, seen_counts, table_xi
 from weimaque.server.table.options import DEFAULT_TURN_SECONDS

@@ -142,9 +142,9 @@ def test_the_watchdog_ends_a_worker_started_off_the_main_thread() -> None:
 def test_a_dead_bot_worker_is_replaced_and_the_bot_keeps_thinking() -> None:
     # A worker killed (out of memory, by hand) breaks its process pool; the next decision gets a
     # fresh pool instead of the random fallback for the rest of the server's life.
-    from weimaque.bots import BotView
-    from weimaque.game.state import GameState
-    from weimaque.rules.registry import get_rules
+    from weimaque.games.maque.bots import BotView
+    from weimaque.games.maque.game.state import GameState
+    from weimaque.games.maque.rules.registry import get_rules
     from weimaque.server.table.botpool import BotPool
 
     state = GameState.new(get_rules("anxiang"), 3, 0)

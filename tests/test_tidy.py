@@ -10,10 +10,10 @@ from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from tests.test_server_bounds import HOSTILE, PLACE, body_with
-from weimaque.analysis.decompose import PAIR, RUN, TRIPLE
-from weimaque.analysis.tidy import tidy
-from weimaque.cards import counts_of, faces_str
-from weimaque.notation import parse_cards
+from weimaque.games.maque.analysis.decompose import PAIR, RUN, TRIPLE
+from weimaque.games.maque.analysis.tidy import tidy
+from weimaque.games.maque.cards import counts_of, faces_str
+from weimaque.games.maque.notation import parse_cards
 from weimaque.server.app import create_app
 
 

@@ -9,16 +9,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from weimaque.bots import get_bot
-from weimaque.bots.base import BotView
-from weimaque.bots.determinize import determinize
 from weimaque.errors import RuleConfigError
-from weimaque.game.state import GameState, HandResult
 from weimaque.games import get_game
 from weimaque.games.maque import MaqueMatch
-from weimaque.match import Match, final_adjustment, replay_match, seat_persons, settle
-from weimaque.rules import rules_with
-from weimaque.scoring import score
+from weimaque.games.maque.bots import get_bot
+from weimaque.games.maque.bots.base import BotView
+from weimaque.games.maque.bots.determinize import determinize
+from weimaque.games.maque.game.state import GameState, HandResult
+from weimaque.games.maque.match import Match, final_adjustment, replay_match, seat_persons, settle
+from weimaque.games.maque.rules import rules_with
+from weimaque.games.maque.scoring import score
 
 Q1 = "偎:十十十 手:八九十七 碰:贰贰贰 碰:柒柒柒 碰:二二二 碰:拾拾拾 胡:七 --from other"
 

@@ -10,24 +10,24 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from weimaque.bots import get_bot
-from weimaque.bots.base import BotView
-from weimaque.bots.determinize import Knowledge
-from weimaque.cards import faces_str, sorted_deck
 from weimaque.errors import IllegalAction, RecordError, RuleConfigError
-from weimaque.game.actions import Action
-from weimaque.game.events import Drew, Released
-from weimaque.game.invariants import check_end, check_step
-from weimaque.game.observation import OBS_SIZE, observation, observation_array
-from weimaque.game.record import hand_record, replay
-from weimaque.game.state import HU, PASS, PENG, GameState, HandResult
 from weimaque.games import TableShape, get_game
 from weimaque.games.maque import GAME as MAQUE
-from weimaque.match import Match, replay_match, settle
-from weimaque.notation import parse_cards
-from weimaque.rules import get_rules, list_rules, rules_with
-from weimaque.rules.config import RuleConfig
-from weimaque.scoring import score
+from weimaque.games.maque.bots import get_bot
+from weimaque.games.maque.bots.base import BotView
+from weimaque.games.maque.bots.determinize import Knowledge
+from weimaque.games.maque.cards import faces_str, sorted_deck
+from weimaque.games.maque.game.actions import Action
+from weimaque.games.maque.game.events import Drew, Released
+from weimaque.games.maque.game.invariants import check_end, check_step
+from weimaque.games.maque.game.observation import OBS_SIZE, observation, observation_array
+from weimaque.games.maque.game.record import hand_record, replay
+from weimaque.games.maque.game.state import HU, PASS, PENG, GameState, HandResult
+from weimaque.games.maque.match import Match, replay_match, settle
+from weimaque.games.maque.notation import parse_cards
+from weimaque.games.maque.rules import get_rules, list_rules, rules_with
+from weimaque.games.maque.rules.config import RuleConfig
+from weimaque.games.maque.scoring import score
 
 TWO = rules_with("anxiang", {"players": 2})
 TWO_41 = rules_with("anxiang", {"players": 2, "maipai": False})
@@ -541,7 +541,7 @@ def test_the_seam_shape_follows_the_rules() -> None:
 def test_greedy_knows_the_two_player_claim_order() -> None:
     """Greedy's cost of showing a card (RULES §2.5.3): with ``chi_opponent_discard`` off a
     discard feeds no 吃, a release still does; with two seats every draw is a 吃 source."""
-    from weimaque.bots.greedy import _Table
+    from weimaque.games.maque.bots.greedy import _Table
 
     on = _Table(BotView.of(GameState.new(TWO, 21, 0), 0))
     off = _Table(BotView.of(GameState.new(TWO_OFF, 21, 0), 0))
@@ -571,8 +571,9 @@ def test_s2_5_7_deal_patterns_ask_the_dealer_then_the_other() -> None:
 
 @pytest.mark.parametrize("rules", ALL_TWO, ids=["maipai", "stock41", "no-chi-discard"])
 def test_two_player_determinizations_keep_the_seats_view(rules: RuleConfig) -> None:
-    """The search bots' sampled worlds (``weimaque.bots.determinize``) at two seats: every
-    invariant holds (the buried pile dealt among the unseen cards, RULES §2.5.9), the seat's view
+    """The search bots' sampled worlds (``weimaque.games.maque.bots.determinize``) at two seats:
+    every invariant holds (the buried pile dealt among the unseen cards, RULES §2.5.9), the seat's
+    view
     and legal actions are the same, and the engine's checks give the seat's own options."""
     checked = 0
     for seed in range(6):
@@ -595,7 +596,7 @@ def test_two_player_determinizations_keep_the_seats_view(rules: RuleConfig) -> N
 def test_a_hand_keeps_to_the_shared_key_attributes() -> None:
     """Seat counts live in one ``Table`` so that every hand, its copies and the search's worlds
     keep at most ``MAX_STATE_ATTRIBUTES`` attributes (more and every attribute read is slower)."""
-    from weimaque.game.state import MAX_STATE_ATTRIBUTES
+    from weimaque.games.maque.game.state import MAX_STATE_ATTRIBUTES
 
     for rules in (get_rules("anxiang"), TWO_OFF):
         state = GameState.new(rules, 3, 0)

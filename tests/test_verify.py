@@ -13,12 +13,12 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.test_play import play_through_pty
-from weimaque.bots import RandomBot
-from weimaque.bots.base import choose
 from weimaque.cli import app
 from weimaque.errors import RecordError
-from weimaque.game.actions import Action
-from weimaque.match import Match
+from weimaque.games.maque.bots import RandomBot
+from weimaque.games.maque.bots.base import choose
+from weimaque.games.maque.game.actions import Action
+from weimaque.games.maque.match import Match
 from weimaque.server.table.fairness import (
     VerifyError,
     commitment,

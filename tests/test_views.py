@@ -25,12 +25,12 @@ from tests.test_engine_rules import (
     pass_and_discard,
     script,
 )
-from weimaque.cards import NUM_FACES, faces_str
-from weimaque.game.events import Won
-from weimaque.game.observation import OBS_SIZE, observation, observation_array, view_of
-from weimaque.game.record import hand_record, replay
-from weimaque.game.state import GameState
-from weimaque.notation import parse_cards
+from weimaque.games.maque.cards import NUM_FACES, faces_str
+from weimaque.games.maque.game.events import Won
+from weimaque.games.maque.game.observation import OBS_SIZE, observation, observation_array, view_of
+from weimaque.games.maque.game.record import hand_record, replay
+from weimaque.games.maque.game.state import GameState
+from weimaque.games.maque.notation import parse_cards
 
 BANS_AT = OBS_SIZE - 7 * NUM_FACES  # ban_discard × 3, ban_chi × 3, ban_peng (observation.py)
 
@@ -254,8 +254,8 @@ def test_a_discard_as_its_seat_is_shown_it_while_others_decide() -> None:
     the card leaves the seat's hand and lies in the middle with no decision; where a window opens
     on it the seat is not settled (and is shown this view meanwhile), and its hand is the one the
     engine holds."""
-    from weimaque.game.observation import answered_view, settled, view_of
-    from weimaque.game.state import GameState
+    from weimaque.games.maque.game.observation import answered_view, settled, view_of
+    from weimaque.games.maque.game.state import GameState
 
     rng = random.Random(5)
     checked = held = 0

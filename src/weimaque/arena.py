@@ -200,8 +200,8 @@ class ArenaConfig:
     #: the Ray cluster to join (``ray.init(address=...)``); None starts a local Ray
     address: str | None = None
     #: modules each worker imports before it builds the bots: those that register the plugin
-    #: bots named in ``bots`` (``weimaque.bots.register_plugin``), e.g. weimaque.env.openspiel,
-    #: or a game from outside the package (``weimaque.games.register``)
+    #: bots named in ``bots`` (``weimaque.games.maque.bots.register_plugin``), e.g.
+    #: weimaque.env.openspiel, or a game from outside the package (``weimaque.games.register``)
     plugins: tuple[str, ...] = ()
     #: the game's id or alias (``weimaque.games.get_game``)
     game: str = "maque"

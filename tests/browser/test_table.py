@@ -36,11 +36,11 @@ from tests.browser.test_browser import (  # noqa: F401  (pytestmark: skip withou
     shot,
 )
 from tests.test_server_table import SCRIPTED, SCRIPTED_SEED
-from weimaque.game.actions import Action
-from weimaque.game.observation import view_of
-from weimaque.match import Match
-from weimaque.rules.registry import get_rules
-from weimaque.scoring.scorer import score
+from weimaque.games.maque.game.actions import Action
+from weimaque.games.maque.game.observation import view_of
+from weimaque.games.maque.match import Match
+from weimaque.games.maque.rules.registry import get_rules
+from weimaque.games.maque.scoring.scorer import score
 from weimaque.server.table.numbers import HintCache, hints, table_xi
 
 LANDSCAPE = {"width": 844, "height": 390}

@@ -47,11 +47,11 @@ def test_a_name_taken_by_another_game_is_refused() -> None:
 def test_the_seam_imports_no_game_until_asked() -> None:
     code = (
         "import sys, weimaque.games as g\n"
-        "assert not any(m.startswith(('weimaque.game.', 'weimaque.games.sandingguai', "
+        "assert not any(m.startswith(('weimaque.games.maque.game.', 'weimaque.games.sandingguai', "
         "'weimaque.games.maque')) for m in sys.modules), sorted(sys.modules)\n"
         "g.get_game('sandingguai')\n"
         "assert 'weimaque.games.sandingguai.game' in sys.modules\n"
-        "assert 'weimaque.game.state' not in sys.modules\n"
+        "assert 'weimaque.games.maque.game.state' not in sys.modules\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
 

@@ -12,10 +12,10 @@ from rich.console import Console
 
 from weimaque.cli.render import breakdown_renderable, rules_table
 from weimaque.errors import WeimaqueError
-from weimaque.rules.config import OPTION_NAMES, RuleConfig
-from weimaque.rules.registry import get_rules, list_rules
-from weimaque.scoring.breakdown import Breakdown
-from weimaque.scoring.scorer import liuzi_take, score, score_deal_cards, score_tianhu
+from weimaque.games.maque.rules.config import OPTION_NAMES, RuleConfig
+from weimaque.games.maque.rules.registry import get_rules, list_rules
+from weimaque.games.maque.scoring.breakdown import Breakdown
+from weimaque.games.maque.scoring.scorer import liuzi_take, score, score_deal_cards, score_tianhu
 
 app = typer.Typer(
     help=(

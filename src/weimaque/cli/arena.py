@@ -22,9 +22,9 @@ from weimaque.arena import (
     run_arena,
     split_bot_specs,
 )
-from weimaque.bots import REGISTRY, parse_params
 from weimaque.errors import WeimaqueError, quoted
 from weimaque.games import get_game
+from weimaque.games.maque.bots import REGISTRY, parse_params
 
 EXIT_BAD_INPUT = 2
 
@@ -39,9 +39,10 @@ def _load_ismcts() -> str:
     return plugin.__name__
 
 
-#: Plugin bot name → a loader that imports the module registering it (``weimaque.bots.PLUGINS``,
-#: docs/bots.md) and returns that module's name, for the arena's workers to import too. They are
-#: 偎麻雀's bots (``weimaque.bots``); the other games build every bot they offer themselves.
+#: Plugin bot name → a loader that imports the module registering it
+#: (``weimaque.games.maque.bots.PLUGINS``, docs/bots.md) and returns that module's name, for the
+#: arena's workers to import too. They are 偎麻雀's bots (``weimaque.games.maque.bots``); the other
+#: games build every bot they offer themselves.
 PLUGIN_LOADERS: Final[dict[str, Callable[[], str]]] = {"ismcts": _load_ismcts}
 #: The game whose bot specs may name a plugin bot.
 PLUGIN_GAME: Final = "maque"

@@ -14,7 +14,6 @@ from typing import Annotated, Any, Final
 import typer
 from rich.console import Console
 
-from weimaque.bots import REGISTRY, Bot, get_bot, parse_params
 from weimaque.cli.records import (
     DEFAULT_GAME,
     SLIPPED,
@@ -26,10 +25,11 @@ from weimaque.cli.records import (
 )
 from weimaque.cli.tui import QuitGame, Replayer, TerminalGame, record_hands
 from weimaque.errors import RecordError, WeimaqueError
-from weimaque.game.events import Viewer
-from weimaque.game.record import check_hand_record, replay
-from weimaque.match import Match, replay_match
-from weimaque.rules.registry import get_rules
+from weimaque.games.maque.bots import REGISTRY, Bot, get_bot, parse_params
+from weimaque.games.maque.game.events import Viewer
+from weimaque.games.maque.game.record import check_hand_record, replay
+from weimaque.games.maque.match import Match, replay_match
+from weimaque.games.maque.rules.registry import get_rules
 
 DEFAULT_BOTS: Final = "greedy,mcts"
 FALLBACK_BOT: Final = "random"

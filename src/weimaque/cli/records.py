@@ -1,8 +1,8 @@
 """Record files for the commands that read them (``wmq verify``, ``review``, ``replay``).
 
-A file is read only up to :data:`~weimaque.game.record.MAX_RECORD_BYTES` and checked by
-:func:`~weimaque.game.record.parse_record` before any command looks inside; whatever is wrong
-with it is told in one line on stderr, and the command exits 2 (docs/terminal.md).
+A file is read only up to :data:`~weimaque.games.maque.game.record.MAX_RECORD_BYTES` and checked by
+:func:`~weimaque.games.maque.game.record.parse_record` before any command looks inside; whatever is
+wrong with it is told in one line on stderr, and the command exits 2 (docs/terminal.md).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any, Final
 import typer
 
 from weimaque.errors import RecordError, WeimaqueError, quoted
-from weimaque.game.record import MAX_RECORD_BYTES, parse_record
+from weimaque.games.maque.game.record import MAX_RECORD_BYTES, parse_record
 
 EXIT_BAD_INPUT: Final = 2
 #: The longest message line a command prints about a bad record.
@@ -58,9 +58,9 @@ def read_record(path: Path) -> Any:
 
 def check_record(doc: Any) -> None:
     """Refuse a document that is no hand or match record, as ``wmq verify`` would (exit 2)."""
-    from weimaque.game.record import check_hand_record
-    from weimaque.match import check_match_record
-    from weimaque.rules.registry import rules_with
+    from weimaque.games.maque.game.record import check_hand_record
+    from weimaque.games.maque.match import check_match_record
+    from weimaque.games.maque.rules.registry import rules_with
 
     if not isinstance(doc, dict):
         raise RecordError(f"not a hand or match record: expected a JSON object: {quoted(doc)}")

@@ -9,9 +9,9 @@ from rich.console import Group as RenderGroup
 from rich.table import Table
 from rich.text import Text
 
-from weimaque.cards import FACE_CHARS, RED_FACES
-from weimaque.rules.config import PATTERN_NAMES, RuleConfig
-from weimaque.scoring.breakdown import Breakdown
+from weimaque.games.maque.cards import FACE_CHARS, RED_FACES
+from weimaque.games.maque.rules.config import PATTERN_NAMES, RuleConfig
+from weimaque.games.maque.scoring.breakdown import Breakdown
 
 GROUP_LABELS = {
     "peng": "碰",

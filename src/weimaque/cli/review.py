@@ -11,9 +11,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from weimaque.bots.review import DEFAULT_BOT, Review, review
 from weimaque.cli.records import SLIPPED, check_record, read_record, refuse
 from weimaque.errors import WeimaqueError
+from weimaque.games.maque.bots.review import DEFAULT_BOT, Review, review
 
 
 def review_table(result: Review) -> Table:

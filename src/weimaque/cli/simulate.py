@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from weimaque.game.invariants import check_end, check_step
-from weimaque.game.state import GameState
-from weimaque.rules.config import RuleConfig
+from weimaque.games.maque.game.invariants import check_end, check_step
+from weimaque.games.maque.game.state import GameState
+from weimaque.games.maque.rules.config import RuleConfig
 
 
 @dataclass

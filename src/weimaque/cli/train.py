@@ -1,8 +1,8 @@
 """``wmq train``: train the ``net`` bot (numpy) and print its learning curve against greedy.
 
-Imitation of greedy on self-play positions (:mod:`weimaque.bots.train`), in ``--chunks`` steps:
-the way the shipped weights are made (docs/bots.md). At every checkpoint the current weights play
-an arena against two greedy bots (duplicate deals, fixed seed), and the curve (points per hand
+Imitation of greedy on self-play positions (:mod:`weimaque.games.maque.bots.train`), in ``--chunks``
+steps: the way the shipped weights are made (docs/bots.md). At every checkpoint the current weights
+play an arena against two greedy bots (duplicate deals, fixed seed), and the curve (points per hand
 with the 95% interval) is printed, written as ``curve.json`` and, with the ``train`` extra
 (matplotlib), drawn as ``curve.png``.
 """
@@ -19,9 +19,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from weimaque.arena import ArenaConfig, deals_for_hands, run_arena
-from weimaque.bots.net import WEIGHTS_FILE, NetParams
-from weimaque.bots.train import Dataset, agreement, collect, fit, init_params
 from weimaque.errors import WeimaqueError
+from weimaque.games.maque.bots.net import WEIGHTS_FILE, NetParams
+from weimaque.games.maque.bots.train import Dataset, agreement, collect, fit, init_params
 
 EXIT_BAD_INPUT = 2
 

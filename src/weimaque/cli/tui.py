@@ -16,20 +16,20 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from weimaque.analysis.arrange import triple_xi
-from weimaque.bots import Bot, BotView
-from weimaque.cards import FACE_CHARS, NUM_FACES, RED_FACES, counts_of
 from weimaque.cli.render import breakdown_renderable, cards_text
 from weimaque.errors import IllegalAction, InvalidNotation, WeimaqueError
-from weimaque.game.actions import Action
-from weimaque.game.events import Event, Viewer
-from weimaque.game.observation import observation
-from weimaque.game.record import hand_record, start_from_record
-from weimaque.game.state import NUM_SEATS, GameState
-from weimaque.match import Match, Settlement, replay_match
-from weimaque.notation import Meld, parse_cards
-from weimaque.scoring.breakdown import Breakdown
-from weimaque.scoring.waits import waits
+from weimaque.games.maque.analysis.arrange import triple_xi
+from weimaque.games.maque.bots import Bot, BotView
+from weimaque.games.maque.cards import FACE_CHARS, NUM_FACES, RED_FACES, counts_of
+from weimaque.games.maque.game.actions import Action
+from weimaque.games.maque.game.events import Event, Viewer
+from weimaque.games.maque.game.observation import observation
+from weimaque.games.maque.game.record import hand_record, start_from_record
+from weimaque.games.maque.game.state import NUM_SEATS, GameState
+from weimaque.games.maque.match import Match, Settlement, replay_match
+from weimaque.games.maque.notation import Meld, parse_cards
+from weimaque.games.maque.scoring.breakdown import Breakdown
+from weimaque.games.maque.scoring.waits import waits
 
 InputFn = Callable[[str], str]
 

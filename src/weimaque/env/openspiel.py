@@ -24,10 +24,10 @@ view, as JSON.
 
 ``IsmctsBot`` (arena spec ``ismcts``, parameters ``sims``, ``uct`` and ``rollout``) runs
 OpenSpiel's own information-set MCTS from a 偎麻雀 seat's view over ``python_weimaque``: each
-simulation starts from a world dealt by :func:`weimaque.bots.determinize.determinize`, so the
-search never sees hidden cards. Leaves are evaluated by OpenSpiel's random rollouts
+simulation starts from a world dealt by :func:`weimaque.games.maque.bots.determinize.determinize`,
+so the search never sees hidden cards. Leaves are evaluated by OpenSpiel's random rollouts
 (``rollout=random``, the default) or by the ``mcts`` bot's playing policy (``rollout=policy``).
-Importing this module also registers it with :func:`weimaque.bots.register_plugin`, so
+Importing this module also registers it with :func:`weimaque.games.maque.bots.register_plugin`, so
 ``get_bot("ismcts")`` works from then on. It stays 偎麻雀's: an arena bot reads only its seat's
 bot view, and the seam builds no hand from a bot view (``resample`` is a hand's), so the worlds
 come from 偎麻雀's own ``determinize``.
@@ -46,18 +46,19 @@ import numpy.typing as npt
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
-# The ismcts plugin below is 偎麻雀's (see the module docstring): these are the only imports of
-# a game's internals in weimaque.env (pyproject.toml, contract ``env-speaks-the-seam``).
-from weimaque.bots import register_plugin
-from weimaque.bots.base import BotView
-from weimaque.bots.determinize import determinize
-from weimaque.bots.mcts import rollout
 from weimaque.env.core import DEFAULT_GAME, resolve
 from weimaque.errors import WeimaqueError, quoted
-from weimaque.game.actions import Action
-from weimaque.game.state import PASS
 from weimaque.games import Game, Hand, get_game, list_games
 from weimaque.games.maque import MaqueHand
+
+# The ismcts plugin below is 偎麻雀's (see the module docstring): these are the only imports of
+# a game's internals in weimaque.env (pyproject.toml, contract ``env-speaks-the-seam``).
+from weimaque.games.maque.bots import register_plugin
+from weimaque.games.maque.bots.base import BotView
+from weimaque.games.maque.bots.determinize import determinize
+from weimaque.games.maque.bots.mcts import rollout
+from weimaque.games.maque.game.actions import Action
+from weimaque.games.maque.game.state import PASS
 
 #: The deal's chance nodes: the seed's bytes, most significant first, each uniform over 256.
 SEED_BYTES: Final = 4

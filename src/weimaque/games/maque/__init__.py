@@ -1,13 +1,14 @@
 """偎麻雀 behind the game protocol (:mod:`weimaque.games.protocol`, docs/new-game.md).
 
-A thin adapter over the engine where it lives today (``weimaque.rules``, ``weimaque.game``,
-``weimaque.match``, ``weimaque.bots``): the option schema is read off :class:`RuleConfig`'s fields
-and ranges (labels are this module's data), every preset of RULES §7.3 and §7.4 is a variant with
-the table of RULES §2.2 (three seats, the dealer 20 cards, the others 19, a stock of 22) and the
-two-player presets of RULES §2.5 one with two seats (20 and 19, a stock of 22 or 41: the shape
-follows the options too), a
+A thin adapter over the engine where it lives today (``weimaque.games.maque.rules``,
+``weimaque.games.maque.game``, ``weimaque.games.maque.match``, ``weimaque.games.maque.bots``): the
+option schema is read off :class:`RuleConfig`'s fields and ranges (labels are this module's data),
+every preset of RULES §7.3 and §7.4 is a variant with the table of RULES §2.2 (three seats, the
+dealer 20 cards, the others 19, a stock of 22) and the two-player presets of RULES §2.5 one with two
+seats (20 and 19, a stock of 22 or 41: the shape follows the options too), a
 :class:`MaqueHand` forwards to :class:`GameState` with actions as their fixed ids
-(:mod:`weimaque.game.actions`), views come from :mod:`weimaque.game.observation`.
+(:mod:`weimaque.games.maque.game.actions`), views come from
+:mod:`weimaque.games.maque.game.observation`.
 """
 
 from __future__ import annotations
@@ -20,15 +21,15 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from weimaque.bots import get_bot
-from weimaque.bots.base import Bot, BotView
-from weimaque.bots.determinize import determinize
-from weimaque.bots.greedy import GreedyBot
-from weimaque.cards import NUM_FACES, faces_str
 from weimaque.errors import IllegalAction, RecordError, quoted
-from weimaque.game.actions import NUM_ACTIONS, Action
-from weimaque.game.events import Event
-from weimaque.game.observation import (
+from weimaque.games.maque.bots import get_bot
+from weimaque.games.maque.bots.base import Bot, BotView
+from weimaque.games.maque.bots.determinize import determinize
+from weimaque.games.maque.bots.greedy import GreedyBot
+from weimaque.games.maque.cards import NUM_FACES, faces_str
+from weimaque.games.maque.game.actions import NUM_ACTIONS, Action
+from weimaque.games.maque.game.events import Event
+from weimaque.games.maque.game.observation import (
     OBS_SIZE,
     Observation,
     answered_view,
@@ -37,8 +38,9 @@ from weimaque.game.observation import (
     settled,
     view_of,
 )
-from weimaque.game.record import hand_record, replay
-from weimaque.game.state import DEALER_CARDS, GameState, buried_size, stock_size
+from weimaque.games.maque.game.record import hand_record, replay
+from weimaque.games.maque.game.state import DEALER_CARDS, GameState, buried_size, stock_size
+from weimaque.games.maque.match import MATCH_VERSION, Match
 from weimaque.games.maque.numbers import (
     HintCache,
     hand_end_json,
@@ -46,6 +48,14 @@ from weimaque.games.maque.numbers import (
     replay_steps,
     table_xi,
 )
+from weimaque.games.maque.rules.config import (
+    _CHOICES,
+    OPTION_NAMES,
+    OPTION_RANGES,
+    PATTERN_NAMES,
+    RuleConfig,
+)
+from weimaque.games.maque.rules.registry import get_rules, list_rules, overrides_of, rules_with
 from weimaque.games.protocol import (
     BASE_COUNTERS,
     JSON,
@@ -65,9 +75,6 @@ from weimaque.games.protocol import (
     Viewer,
     base_counts,
 )
-from weimaque.match import MATCH_VERSION, Match
-from weimaque.rules.config import _CHOICES, OPTION_NAMES, OPTION_RANGES, PATTERN_NAMES, RuleConfig
-from weimaque.rules.registry import get_rules, list_rules, overrides_of, rules_with
 
 #: The label of every option (RULES §7.3, docs/rules.md), in both languages.
 LABELS: Final[Mapping[str, tuple[str, str]]] = {
@@ -196,8 +203,8 @@ SCHEMA: Final = OptionSchema(
     ),
 )
 _F: Final = NUM_FACES
-#: The flat array's pieces (the block table of :mod:`weimaque.game.observation`), with shapes:
-#: one layout for every table, three seat blocks, the third left empty at a two-player table
+#: The flat array's pieces (the block table of :mod:`weimaque.games.maque.game.observation`), with
+#: shapes: one layout for every table, three seat blocks, the third left empty at a two-player table
 #: (RULES §2.5), so an environment keeps one observation space for the game.
 LAYOUT: Final = ObservationLayout(
     tuple(
@@ -258,7 +265,8 @@ class MaqueHand:
         return self.state.phase == "claim"
 
     def settled(self, viewer: Viewer) -> bool:
-        """RULES §3.1.5, docs/protocol.md §2.3 (:func:`weimaque.game.observation.settled`)."""
+        """RULES §3.1.5, docs/protocol.md §2.3
+        (:func:`weimaque.games.maque.game.observation.settled`)."""
         return settled(self.state, viewer)
 
     def opening_view(self, viewer: Viewer) -> Observation:
@@ -268,7 +276,8 @@ class MaqueHand:
     def legal_actions(self, seat: int) -> tuple[int, ...]:
         """Legal action ids of ``seat``, sorted."""
         ids = IDS
-        # A discard's id is its face (weimaque.game.actions): no lookup on the common path.
+        # A discard's id is its face (weimaque.games.maque.game.actions): no lookup on the common
+        # path.
         legal = [
             a.face if a.kind == "discard" and a.face is not None else ids[a]
             for a in self.state.legal_actions(seat)
@@ -316,7 +325,7 @@ class MaqueHand:
         return observation_array(self.state, seat)
 
     def bot_view(self, seat: int) -> BotView:
-        """What the bots of :mod:`weimaque.bots` read."""
+        """What the bots of :mod:`weimaque.games.maque.bots` read."""
         return BotView.of(self.state, seat)
 
     def deal(self) -> JSON:
@@ -332,7 +341,7 @@ class MaqueHand:
         return out
 
     def record(self) -> JSON:
-        """The hand's record (:func:`weimaque.game.record.hand_record`)."""
+        """The hand's record (:func:`weimaque.games.maque.game.record.hand_record`)."""
         return hand_record(self.state)
 
     def clone(self) -> MaqueHand:
@@ -343,7 +352,8 @@ class MaqueHand:
         return MaqueHand(other)
 
     def resample(self, seat: int, rng: random.Random) -> MaqueHand:
-        """A position consistent with ``seat``'s view (:func:`weimaque.bots.determinize`)."""
+        """A position consistent with ``seat``'s view
+        (:func:`weimaque.games.maque.bots.determinize`)."""
         return MaqueHand(determinize(BotView.of(self.state, seat), rng))
 
 
@@ -377,7 +387,7 @@ class MaqueMatch:
 
 
 #: The bots offered in rooms (docs/bots.md); ``bot()`` also builds the arena's research bots
-#: and ``cmd:COMMAND`` (:func:`weimaque.bots.get_bot`).
+#: and ``cmd:COMMAND`` (:func:`weimaque.games.maque.bots.get_bot`).
 BOTS: Final = (
     BotInfo(
         "greedy",
@@ -404,7 +414,7 @@ BOTS: Final = (
 
 @dataclass(frozen=True, slots=True)
 class _SeatBot:
-    """A 偎麻雀 bot (:class:`weimaque.bots.Bot`) answering with action ids."""
+    """A 偎麻雀 bot (:class:`weimaque.games.maque.bots.Bot`) answering with action ids."""
 
     bot: Bot
 
@@ -506,7 +516,8 @@ class Maque:
         return answered_view(view, _action(action))
 
     def playout(self, hand: Any, seat: int, rng: random.Random) -> int:
-        """The ``greedy`` bot's choice (:mod:`weimaque.bots.greedy`), from the seat's view."""
+        """The ``greedy`` bot's choice (:mod:`weimaque.games.maque.bots.greedy`), from the seat's
+        view."""
         if not isinstance(hand, MaqueHand):
             raise TypeError(f"not a 偎麻雀 hand: {hand!r}")
         return IDS[_GREEDY.act(hand.bot_view(seat), rng)]
@@ -585,8 +596,8 @@ class Maque:
         return replay_steps(record)
 
     def review(self, record: JSON, seat: int, spec: str) -> JSON:
-        """复盘 by a search bot (:mod:`weimaque.bots.review`)."""
-        from weimaque.bots.review import review
+        """复盘 by a search bot (:mod:`weimaque.games.maque.bots.review`)."""
+        from weimaque.games.maque.bots.review import review
 
         result: JSON = review(record, seat, spec, None).to_dict()
         return result
@@ -609,9 +620,10 @@ class Maque:
         A request of the wrong form is a ``BadRequest``; a bad preset or option a
         ``RuleConfigError``; a bad hand the scorer's own ``InvalidNotation`` kind, each quoting
         the input."""
+        from weimaque.games.maque.rules.registry import get_rules
+        from weimaque.games.maque.scoring.explain import breakdown_json
+        from weimaque.games.maque.scoring.scorer import liuzi_take, score
         from weimaque.games.protocol import BadRequest
-        from weimaque.scoring.explain import breakdown_json
-        from weimaque.scoring.scorer import liuzi_take, score
 
         if not isinstance(request, dict):
             raise BadRequest("the body must be a JSON object")

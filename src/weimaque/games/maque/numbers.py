@@ -12,18 +12,18 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any, Final
 
-from weimaque.analysis.arrange import Group, triple_xi
-from weimaque.cards import COPIES, FACE_CHARS, NUM_FACES, counts_of
-from weimaque.game.actions import Action
-from weimaque.game.events import Event, Won
-from weimaque.game.observation import Observation, observation, shown_xi, view_of
-from weimaque.game.record import start_from_record
-from weimaque.game.state import GameState
-from weimaque.match import Match
-from weimaque.notation import Meld
-from weimaque.rules.config import RuleConfig
-from weimaque.scoring.breakdown import Breakdown
-from weimaque.scoring.waits import Wait, waits
+from weimaque.games.maque.analysis.arrange import triple_xi
+from weimaque.games.maque.cards import COPIES, FACE_CHARS, NUM_FACES, counts_of
+from weimaque.games.maque.game.actions import Action
+from weimaque.games.maque.game.events import Event, Won
+from weimaque.games.maque.game.observation import Observation, observation, shown_xi, view_of
+from weimaque.games.maque.game.record import start_from_record
+from weimaque.games.maque.game.state import GameState
+from weimaque.games.maque.match import Match
+from weimaque.games.maque.notation import Meld
+from weimaque.games.maque.rules.config import RuleConfig
+from weimaque.games.maque.scoring.explain import breakdown_json, group_tags
+from weimaque.games.maque.scoring.waits import Wait, waits
 
 _CACHE_SIZE: Final = 512
 
@@ -119,47 +119,6 @@ def hints(obs: Observation, rules: RuleConfig, cache: HintCache) -> dict[str, An
                 )
     elif size == 19:
         out["waits"] = [_wait_json(w, seen) for w in cache.waits(own, tuple(hand), rules)]
-    return out
-
-
-def group_tags(g: Group, total: list[int], forced: bool) -> list[str]:
-    """The tags a result shows beside a group: 明团圆 / 暗团圆, 转弯, 胡张, forced 偎."""
-    tags: list[str] = []
-    if g.tuanyuan is not None:
-        tags.append(f"tuanyuan_{g.tuanyuan}")
-    if g.kind == "maque" and total[g.faces[0]] >= 3:
-        tags.append("zhuanwan")
-    if g.win:
-        tags.append("win")
-        if forced:
-            tags.append("forced_wei")
-    return tags
-
-
-def breakdown_json(b: Breakdown) -> dict[str, Any]:
-    """A breakdown for the result panel: ``to_dict`` plus group tags, 名堂 effects and the sum."""
-    out = b.to_dict()
-    # The winner's 20 cards are the groups' (a 团圆 bonus line repeats cards: leave it out).
-    total = list(counts_of(f for g in b.groups if g.kind != "tuanyuan" for f in g.faces))
-    forced = any(g.win and g.kind == "wei" and not g.meld for g in b.groups)
-    for row, g in zip(out["groups"], b.groups, strict=True):
-        row["tags"] = group_tags(g, total, forced)
-        row["meld"] = g.meld
-    out["patterns"] = [
-        {
-            "key": p.key,
-            "name": p.name,
-            "mode": p.mode,
-            "value": p.value,
-            "units": p.units,
-            "points": p.points,
-            "effect": p.effect(),
-        }
-        for p in b.patterns
-    ]
-    additions = sum(p.points for p in b.patterns if p.mode == "add")
-    out["additions"] = additions
-    out["formula"] = f"{b.hard_xi} × {b.multiplier} + {additions} = {b.total}"
     return out
 
 

@@ -389,7 +389,7 @@ class RoomManager:
             key = (room.id, seat_id)
             seat = room.seating.seat(seat_id)
             held = any(c.seat == seat_id or c.held == seat_id for c in room.conns)
-            if seat.token is None or held or room.state is not None:
+            if seat.token is None or held or room.table.hand is not None:
                 self._absent.pop(key, None)
                 continue
             since = self._absent.setdefault(key, now)

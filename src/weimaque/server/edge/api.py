@@ -18,11 +18,11 @@ import orjson
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from weimaque.bots import REGISTRY, SPEC_BOUNDS, check_spec
 from weimaque.errors import WeimaqueError
+from weimaque.games.maque.bots import REGISTRY, SPEC_BOUNDS, check_spec
+from weimaque.games.maque.rules.config import OPTION_NAMES, PATTERN_NAMES, RuleConfig
+from weimaque.games.maque.rules.registry import DEFAULT_PRESET, list_rules
 from weimaque.games.registry import list_games
-from weimaque.rules.config import OPTION_NAMES, PATTERN_NAMES, RuleConfig
-from weimaque.rules.registry import DEFAULT_PRESET, list_rules
 from weimaque.server.base.limits import BodyError, client_address, read_json
 from weimaque.server.cluster.leases import ClusterUnavailable
 from weimaque.server.edge.context import Server, server_of
@@ -242,7 +242,7 @@ async def open_room(s: Server, request: Request, raw: Any, club: str | None = No
         opts = RoomOptions.from_json(raw)
         if club is not None:
             opts = dataclasses.replace(opts, club=club)
-        seats = Setup.of(opts).shape.seats
+        seats = Setup.of(opts, bots=False).shape.seats  # its bots are made once, by the room
     except RoomError as exc:
         return _error(400, exc.code, str(exc))
     bots_only = len(opts.bots) == seats

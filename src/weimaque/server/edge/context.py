@@ -365,7 +365,7 @@ class Server:
             for k, seat in enumerate(room.seats):
                 if seat.player != player_id or seat.token is None:
                     continue
-                if room.state is None:
+                if room.table.hand is None:
                     room.free_seat(k)
                 else:
                     seat.autoplay = seat.ready = True

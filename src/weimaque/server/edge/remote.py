@@ -31,9 +31,9 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from weimaque.bots import lines
-from weimaque.bots.lines import PROTOCOL
-from weimaque.rules.config import RuleConfig
+from weimaque.games.maque.bots import lines
+from weimaque.games.maque.bots.lines import PROTOCOL
+from weimaque.games.maque.rules.config import RuleConfig
 from weimaque.server.base.limits import (
     CLOSE_SILENT,
     BodyError,

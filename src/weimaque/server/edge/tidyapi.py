@@ -1,4 +1,5 @@
-"""``POST /api/tidy``: a hand grouped into 坎, 句 and pairs (:mod:`weimaque.analysis.tidy`).
+"""``POST /api/tidy``: a hand grouped into 坎, 句 and pairs
+(:mod:`weimaque.games.maque.analysis.tidy`).
 
 The browser's 自动理牌 asks it once per change of the hand; it is stateless and sees only the
 faces it is sent.
@@ -8,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from weimaque.analysis.decompose import PAIR, RUN, TRIPLE
-from weimaque.analysis.tidy import tidy
-from weimaque.cards import FACE_CHARS, counts_of, faces_str
 from weimaque.errors import TooManyCopies, UnknownCard, quoted
-from weimaque.notation import check_copies
+from weimaque.games.maque.analysis.decompose import PAIR, RUN, TRIPLE
+from weimaque.games.maque.analysis.tidy import tidy
+from weimaque.games.maque.cards import FACE_CHARS, counts_of, faces_str
+from weimaque.games.maque.notation import check_copies
 from weimaque.server.edge.scoreapi import ScoreError
 
 #: The most cards a hand holds: the dealer's 21 (RULES §2.2).

@@ -1,8 +1,8 @@
 """Bot thinking off the event loop, in a bounded pool shared by every room of the server.
 
-A bot decision is pure computation on the seat's view (:class:`weimaque.bots.BotView`). Run in
-the server's own thread it would hold the interpreter lock and slow every table; here it runs in
-worker processes (``Limits.bot_workers`` of them, started on the first decision), so the event
+A bot decision is pure computation on the seat's view (:class:`weimaque.games.maque.bots.BotView`).
+Run in the server's own thread it would hold the interpreter lock and slow every table; here it runs
+in worker processes (``Limits.bot_workers`` of them, started on the first decision), so the event
 loop keeps its core however many bots think. Decisions wait their turn in the pool's queue; each
 room has at most one in flight. ``random`` is instant and is played inline.
 
@@ -30,13 +30,13 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Final, TypeVar
 
-from weimaque.bots import BotView, get_bot
-from weimaque.bots.base import Bot
-from weimaque.game.actions import Action
+from weimaque.games.maque.bots import BotView, get_bot
+from weimaque.games.maque.bots.base import Bot
+from weimaque.games.maque.game.actions import Action
+from weimaque.games.maque.rules.config import RuleConfig
+from weimaque.games.maque.rules.registry import overrides_of, rules_with
 from weimaque.games.protocol import Game, SeatBot, TableExtras
 from weimaque.games.registry import get_game
-from weimaque.rules.config import RuleConfig
-from weimaque.rules.registry import overrides_of, rules_with
 
 log = logging.getLogger("weimaque.server")
 T = TypeVar("T")

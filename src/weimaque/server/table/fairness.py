@@ -18,13 +18,13 @@ import secrets
 from dataclasses import dataclass
 from typing import Any, Final
 
-from weimaque.cards import faces_str
 from weimaque.errors import RecordError, WeimaqueError, quoted
-from weimaque.game.actions import Action
-from weimaque.game.record import check_hand_record, hand_record, start_from_record
-from weimaque.game.state import GameState
-from weimaque.match import Match, check_match_record
-from weimaque.rules.registry import rules_with
+from weimaque.games.maque.cards import faces_str
+from weimaque.games.maque.game.actions import Action
+from weimaque.games.maque.game.record import check_hand_record, hand_record, start_from_record
+from weimaque.games.maque.game.state import GameState
+from weimaque.games.maque.match import Match, check_match_record
+from weimaque.games.maque.rules.registry import rules_with
 
 SCHEME: Final = "sha256-v1"
 _PREFIX: Final = "weimaque-deal-v1"

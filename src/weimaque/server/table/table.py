@@ -47,9 +47,10 @@ class Setup:
     rules: object | None
 
     @staticmethod
-    def of(opts: RoomOptions) -> Setup:
+    def of(opts: RoomOptions, bots: bool = True) -> Setup:
         """The setup of a room's options; ``RoomError`` ``bad_options`` quoting a bad preset or
-        option, ``bad_bots`` a bot the game does not offer."""
+        option, ``bad_bots`` a bot the game does not offer (``bots``: its bots made once to
+        check them; else only their seats)."""
         game = get_game(opts.game)
         options = dict(opts.options)
         extras = game if isinstance(game, TableExtras) else None
@@ -64,6 +65,8 @@ class Setup:
         for seat, spec in opts.bots.items():
             if not 0 <= seat < shape.seats:
                 raise RoomError("bad_bots", f"no seat {seat} at a table of {shape.seats}")
+            if not bots:
+                continue
             try:
                 game.bot(spec, variant, options)
             except WeimaqueError as exc:

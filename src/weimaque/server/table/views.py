@@ -191,7 +191,7 @@ class Views:
             events = events[: self.table.shape.seats if held.upto is None else held.upto]
             view = held.view
             answer = next((a for s, a, _ in held.actors if s == viewer), None)
-            if view is not None and _legal_texts(view) and answer is not None:
+            if view is not None and answer is not None and _decides(view):
                 # The viewer has answered the decision shown: as far as it knows, its answer.
                 view = self.table.game.answered(view, answer)
             legal = [] if view is None else _legal_texts(view)
@@ -421,9 +421,17 @@ class Views:
 
 
 def _legal_texts(view: View) -> list[str]:
-    """The legal actions a view shows, as text (its JSON's ``legal_actions``)."""
+    """The legal actions a held view still shows, as text (its JSON's ``legal_actions``; a view
+    the claim-window rule holds has answered its decision, or has none: docs/protocol.md §2.3)."""
     legal = view.to_json().get("legal_actions")
     return [str(t) for t in legal] if isinstance(legal, list) else []
+
+
+def _decides(view: View) -> bool:
+    """Whether a view poses its viewer a decision it may have answered since: not one that
+    lists no legal actions (``legal_actions: []``)."""
+    legal = view.to_json().get("legal_actions")
+    return not isinstance(legal, list) or bool(legal)
 
 
 __all__ = ["Views", "replay_steps"]

@@ -28,7 +28,7 @@ class Actor(TypedDict):
 
 
 class LegalAction(TypedDict):
-    """One legal action: its text and its id (:mod:`weimaque.game.actions`)."""
+    """One legal action: its text and its id (:mod:`weimaque.games.maque.game.actions`)."""
 
     text: str
     id: int
