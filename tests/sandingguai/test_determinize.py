@@ -150,7 +150,7 @@ def test_a_sample_is_a_function_of_the_view_alone() -> None:
 
 def test_a_view_the_seat_is_not_shown_is_refused() -> None:
     rules = get_rules("sandingguai")
-    state, view = _rob_positions()[0]
+    state, _ = _rob_positions()[0]
     outsider = next(s for s in range(3) if s not in state.options)
     with pytest.raises(ValueError, match="not deciding"):
         Knowledge.of(observe(state, outsider), rules)
