@@ -11,8 +11,10 @@ action (one core, wall clock; ``observe`` not included).
 
 The same run then measures SearchBot (:mod:`weimaque.games.sandingguai.search`, its default
 budget unless ``--sims``/``--ms`` say otherwise) against two GreedyBots the same way over
-``--search-hands`` hands (0: skip), split into ``--jobs`` processes that each play their share
-of the deals from seed ``seed * 1000 + job``: the search seat's mean points per hand, which is
+``--search-hands`` hands (0: skip), in tasks of five deals (task ``i`` seeded ``seed * 1000 +
+i``) handed one by one to ``--jobs`` processes; with ``--search-minutes`` no task starts after
+that time, and the figures are over the tasks played. It prints the search seat's mean points
+per hand, which is
 its gain over a GreedyBot in its place (a deal played by three GreedyBots nets zero over its
 three seatings), with its 95% interval, and the median and p90 of its decision time.
 """
@@ -22,8 +24,9 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 
 from weimaque.games.sandingguai import get_rules
 from weimaque.games.sandingguai.bots import GreedyBot, RandomBot, duplicate_match
@@ -55,7 +58,7 @@ class TimedSearch(SearchBot):
     __slots__ = ("times",)
 
     def __init__(self, rules: RuleConfig, times: list[float], **params: float) -> None:
-        super().__init__(rules, **params)  # type: ignore[arg-type]
+        super().__init__(rules, **params)
         self.times = times
 
     def act(self, view: View, rng: random.Random) -> int:
@@ -79,6 +82,10 @@ def _search_share(
     return result.per_deal(), times, [net[seat] for _, seat, net in result.rows]
 
 
+#: Deals per task of the search part: tasks are handed to the processes one by one.
+CHUNK = 5
+
+
 def _search(args: argparse.Namespace) -> None:
     deals = max(1, args.search_hands // 3)
     params: dict[str, float] = {}
@@ -86,15 +93,30 @@ def _search(args: argparse.Namespace) -> None:
         params["sims"] = args.sims
     if args.ms is not None:
         params["ms"] = args.ms
-    jobs = max(1, min(args.jobs, deals))
-    shares = [deals // jobs + (j < deals % jobs) for j in range(jobs)]
+    tasks = [min(CHUNK, deals - i) for i in range(0, deals, CHUNK)]
+    limit = args.search_minutes * 60 if args.search_minutes else float("inf")
     start = time.perf_counter()
-    with ProcessPoolExecutor(jobs) as pool:
-        futures = [
-            pool.submit(_search_share, args.preset, n, args.seed * 1000 + j, params)
-            for j, n in enumerate(shares)
-        ]
-        parts = [f.result() for f in futures]
+    parts = []
+    with ProcessPoolExecutor(max(1, args.jobs)) as pool:
+        running: set[Future[tuple[list[float], list[float], list[int]]]] = set()
+        i = 0
+        while i < len(tasks) or running:
+            while i < len(tasks) and len(running) < args.jobs:
+                if time.perf_counter() - start > limit:
+                    tasks = tasks[:i]  # out of time: no new task
+                    break
+                seed = args.seed * 1000 + i
+                running.add(pool.submit(_search_share, args.preset, tasks[i], seed, params))
+                i += 1
+            done, running = wait(running, return_when=FIRST_COMPLETED)
+            parts += [f.result() for f in done]
+            so_far = [x for p in parts for x in p[0]]
+            print(
+                f"  {len(so_far)} deals, {statistics.fmean(so_far):+.2f} points/hand so far "
+                f"({time.perf_counter() - start:.0f} s)",
+                file=sys.stderr,
+                flush=True,
+            )
     elapsed = time.perf_counter() - start
     per_deal = [x for p in parts for x in p[0]]
     times = sorted(x for p in parts for x in p[1])
@@ -104,7 +126,8 @@ def _search(args: argparse.Namespace) -> None:
     label = ", ".join(f"{k}={v:g}" for k, v in params.items()) or "default budget"
     print(
         f"search ({label}) vs 2 greedy: {len(per_deal)} deals x 3 seatings = {len(points)} "
-        f"hands, seeds {args.seed * 1000}..{args.seed * 1000 + jobs - 1}"
+        f"hands, {len(tasks)} tasks of {CHUNK} deals seeded {args.seed * 1000}.."
+        f"{args.seed * 1000 + len(tasks) - 1}"
     )
     print(
         f"search vs 2 greedy: {mean:+.2f} points/hand over greedy in its seat "
@@ -117,7 +140,7 @@ def _search(args: argparse.Namespace) -> None:
         f"search decision time: median {statistics.median(times):.1f} ms, "
         f"p90 {times[int(0.9 * (len(times) - 1))]:.1f} ms over {len(times)} decisions"
     )
-    print(f"search wall time {elapsed:.1f} s in {jobs} processes")
+    print(f"search wall time {elapsed:.1f} s in {args.jobs} processes")
 
 
 def main() -> None:
@@ -129,6 +152,9 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1, help="processes for the search part")
     parser.add_argument("--sims", type=int, default=None, help="search rollouts per decision")
     parser.add_argument("--ms", type=float, default=None, help="search ms per decision")
+    parser.add_argument(
+        "--search-minutes", type=float, default=0, help="start no search task after this"
+    )
     args = parser.parse_args()
     rules = get_rules(args.preset)
     deals = max(1, args.hands // 3)

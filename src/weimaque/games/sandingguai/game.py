@@ -355,7 +355,7 @@ BOTS: Final = (
 
 
 def _bot(name: str, params: dict[str, str], rules: RuleConfig) -> Bot:
-    """The bot of one spec for a table of ``rules`` (``search:sims=96,width=3,...``: the
+    """The bot of one spec for a table of ``rules`` (``search:sims=64,width=2,...``: the
     parameters of :data:`.search.PARAMS`)."""
     if name == "search":
         try:
@@ -394,7 +394,7 @@ class Sandingguai:
     bots: Final = BOTS
 
     def bot(self, spec: str, variant: str, options: Mapping[str, object] | None = None) -> Bot:
-        """A bot by spec (``greedy``, ``random``, ``search:sims=96``) for a table of a preset
+        """A bot by spec (``greedy``, ``random``, ``search:sims=64``) for a table of a preset
         with options."""
         name, _, rest = spec.strip().partition(":")
         params = dict(kv.partition("=")[::2] for kv in rest.split(",") if kv.strip())

@@ -5,23 +5,29 @@
 :class:`~.bots.GreedyBot`). Otherwise it takes :class:`~.bots.GreedyBot`'s choice as the
 default and a few candidates beside it: on its own turn the ``width`` best discards by
 GreedyBot's rating (each with 报听 where legal, SDG §4.6) and every kong (§4.5); in a claim or
-rob window every option (§3). Each *world* is a deal of the tiles the seat has not seen
-(:class:`~.determinize.Knowledge`: the view alone, never the real state); in each world every
+rob window every option (§3); a decision with a claim, a kong or 报听 among its candidates
+gets three times the budget (they are rare and change the hand most). Each *world* is a deal
+of the tiles the seat has not seen (:class:`~.determinize.Knowledge`: the view alone, never
+the real state); in each world every
 candidate still racing is taken and the hand played out by :func:`rollout`, all candidates
 with the same rollout seed (common random numbers: the same draws and the same policy choices
 wherever the lines do not differ), and the outcome is the seat's points of the hand (SDG §9).
 
-Every ``batch`` worlds the race drops a candidate whose paired mean against the leader is
-below zero by more than ``z`` standard errors (progressive pruning). The budget is ``sims``
-rollouts (deterministic for a given ``rng``) or, with ``ms``, a wall-clock limit per decision.
-The answer is the candidate with the best mean, but GreedyBot's choice is kept unless the best
-beats it by more than ``z`` standard errors of the paired difference (or it was pruned): noise
-alone never moves the bot off the greedy line.
+From the second ``batch`` of worlds on, after each batch the race drops a candidate whose
+paired mean against the leader is below zero by more than ``z`` standard errors (progressive
+pruning); GreedyBot's choice is never dropped. The budget is ``sims`` rollouts (deterministic
+for a given ``rng``) or, with ``ms``, a wall-clock limit per decision. The answer is GreedyBot's
+choice unless, after at least two batches, the best candidate beats it by more than ``z``
+standard errors of the paired difference: outcomes of a hand are noisy (a few worlds' chickens
+and 查叫 swing tens of points), and the rollout policy and a uniform deal of the unseen tiles
+are only models of the real opponents, so the search moves off the greedy line only where
+its evidence is strong.
 
 :func:`rollout` plays every seat of a world by a fast policy that reads only that seat's own
 tiles in the world (cached 向听, :func:`~.bots.shanten`): 胡 whenever legal, the discard that
-leaves the hand nearest 叫 (isolated tiles first, fixed chickens last), a kong or a 碰 when it
-brings the hand no farther from 叫, never 报听. It is some 15 times faster than GreedyBot.
+leaves the hand nearest 叫 (isolated tiles first, fixed chickens last, a kind a 报听 seat has
+thrown before one it has not), a kong or a 碰 when it brings the hand no farther from 叫, 报听
+with two winning kinds or more. It is some 15 times faster than GreedyBot.
 """
 
 from __future__ import annotations
@@ -45,7 +51,7 @@ from weimaque.games.sandingguai.actions import (
 )
 from weimaque.games.sandingguai.bots import GreedyBot, _blocks, _suit_choices, _table
 from weimaque.games.sandingguai.determinize import Knowledge
-from weimaque.games.sandingguai.hands import KEY_STEP, suit_keys
+from weimaque.games.sandingguai.hands import KEY_STEP, suit_keys, waits
 from weimaque.games.sandingguai.notation import Meld
 from weimaque.games.sandingguai.observation import View
 from weimaque.games.sandingguai.rules import RuleConfig
@@ -55,11 +61,11 @@ from weimaque.games.sandingguai.tiles import NUM_KINDS, WUGU, YAOJI
 #: The parameters of :class:`SearchBot`, their defaults and their bounds (bot specs
 #: ``search:sims=200,width=4``, docs/bots.md).
 PARAMS: Final[dict[str, tuple[float, float, float]]] = {
-    "sims": (96, 1, 100_000),
+    "sims": (64, 1, 100_000),
     "ms": (0, 0, 60_000),
-    "width": (3, 1, 27),
+    "width": (2, 1, 27),
     "batch": (8, 1, 1000),
-    "z": (1.5, 0.0, 10.0),
+    "z": (2.5, 0.0, 10.0),
 }
 
 
@@ -70,6 +76,8 @@ PARAMS: Final[dict[str, tuple[float, float, float]]] = {
 _SUIT_VALUE: dict[int, tuple[int, int]] = {}
 #: Points a tile outside the suits the hand may finish in costs (SDG §5.3: it must go).
 _OFF_SUIT: Final = 1.5
+#: Points a discard a 报听 seat has not thrown costs (SDG §4.6, §9.2: 杀报).
+_UNSAFE: Final = 1.0
 #: A meld is a set: 2 points.
 _MELD: Final = 2
 
@@ -93,10 +101,16 @@ def _suit_value(key: int) -> tuple[int, int]:
     return value
 
 
-def _hand_value(keys: list[int], sizes: list[int], choices: tuple[tuple[int, ...], ...]) -> float:
+def _hand_value(
+    keys: list[int],
+    sizes: list[int],
+    choices: tuple[tuple[int, ...], ...],
+    pairs: list[int] | None = None,
+) -> float:
     """How near 叫 concealed tiles are (about 8 less their 向听): the best over the suit sets
-    the hand may finish in of 2 per set and 1 per partial set and the pair, less
-    :data:`_OFF_SUIT` per tile outside them."""
+    the hand may finish in of 2 per set and 1 per partial set and the pair, or with no melds
+    (``pairs``: per suit) 2 and 1 per pair (七对, SDG §6.1), less :data:`_OFF_SUIT` per tile
+    outside them."""
     values = [_suit_value(k) for k in keys]
     total = sum(sizes)
     best = -99.0
@@ -104,13 +118,17 @@ def _hand_value(keys: list[int], sizes: list[int], choices: tuple[tuple[int, ...
         base = 0
         bonus = 0
         inside = 0
+        held = 0
         for s in chosen:
             f0, f1 = values[s]
             base += f0
             if f1 - f0 > bonus:
                 bonus = f1 - f0
             inside += sizes[s]
-        v = base + bonus - _OFF_SUIT * (total - inside)
+            if pairs is not None:
+                held += pairs[s]
+        v = max(base + bonus, 2 + min(held, 7) if pairs is not None else 0)
+        v -= _OFF_SUIT * (total - inside)
         if v > best:
             best = v
     return best
@@ -136,6 +154,14 @@ def _discard(
     melds = st.melds[p]
     choices = _suit_choices(st.rules.max_suits, st.que[p], _mask(melds))
     sizes = [sum(hand[0:9]), sum(hand[9:18]), sum(hand[18:27])]
+    pairs = None if melds else [sum(c // 2 for c in hand[9 * q : 9 * q + 9]) for q in range(3)]
+    # SDG §4.6: a 报听 seat throws every draw that does not win it, so the kinds in its row
+    # are the likely safe ones (as GreedyBot).
+    safe: set[int] | None = None
+    for q in range(3):
+        if q != p and st.baoting[q]:
+            row = set(st.discards[q])
+            safe = row if safe is None else safe & row
     best: list[int] = []
     best_key = (-99.0, -99.0)
     for t in range(NUM_KINDS):
@@ -145,7 +171,14 @@ def _discard(
         s = t // 9
         keys[s] -= KEY_STEP[t]
         sizes[s] -= 1
-        v = _hand_value(keys, sizes, choices)
+        even = pairs is not None and c % 2 == 0
+        if even:
+            pairs[s] -= 1  # type: ignore[index]
+        v = _hand_value(keys, sizes, choices, pairs)
+        if even:
+            pairs[s] += 1  # type: ignore[index]
+        if safe is not None and t not in safe:
+            v -= _UNSAFE
         keys[s] += KEY_STEP[t]
         sizes[s] += 1
         base, r = t - t % 9, t % 9
@@ -165,7 +198,8 @@ def _value(st: State, p: int, hand: list[int], melds: int, extra_mask: int = 0) 
     keys = list(suit_keys(hand))
     sizes = [sum(hand[0:9]), sum(hand[9:18]), sum(hand[18:27])]
     choices = _suit_choices(st.rules.max_suits, st.que[p], _mask(st.melds[p]) | extra_mask)
-    return _hand_value(keys, sizes, choices) + _MELD * melds
+    pairs = None if melds else [sum(c // 2 for c in hand[9 * q : 9 * q + 9]) for q in range(3)]
+    return _hand_value(keys, sizes, choices, pairs) + _MELD * melds
 
 
 def policy(st: State, p: int, rng: random.Random) -> int:
@@ -175,6 +209,7 @@ def policy(st: State, p: int, rng: random.Random) -> int:
         return legal[0]
     if HU in legal:
         return HU
+    rules = st.rules
     if st.phase == SELF:
         tile, value = _discard(st, p, rng)
         n = len(st.melds[p])
@@ -192,6 +227,12 @@ def policy(st: State, p: int, rng: random.Random) -> int:
                 hand[t] -= 1
                 if _value(st, p, hand, n + 1) >= value:
                     return a
+        if TING + tile in legal:
+            # 报听 (SDG §4.6) with two winning kinds or more, as GreedyBot with its waits.
+            hand = list(st.hands[p])
+            hand[tile] -= 1
+            if len(waits(tuple(hand), (), rules.max_suits, st.que[p])) >= 2:
+                return TING + tile
         return DISCARD + tile
     if st.phase == DINGQUE:
         hand = st.hands[p]
@@ -266,19 +307,22 @@ class SearchBot:
 
     ``sims``: rollouts per decision (deterministic for a given ``rng``); ``ms``: a wall-clock
     budget per decision instead (0: off); ``width``: discards searched beside the greedy one;
-    ``batch``: worlds between prunings; ``z``: standard errors a candidate must lose by to be
-    dropped, and beat GreedyBot's choice by to replace it."""
+    ``batch``: worlds between prunings (the first after two); ``z``: standard errors a
+    candidate must lose by to be dropped, and beat GreedyBot's choice by to replace it."""
 
     __slots__ = ("batch", "greedy", "ms", "rules", "sims", "width", "z")
+
+    #: The budget of a claim, kong or 报听 decision, in multiples of ``sims`` (or ``ms``).
+    BIG: Final = 3
 
     def __init__(
         self,
         rules: RuleConfig | None = None,
-        sims: int = 96,
+        sims: float = 64,
         ms: float = 0,
-        width: int = 3,
-        batch: int = 8,
-        z: float = 1.5,
+        width: float = 2,
+        batch: float = 8,
+        z: float = 2.5,
     ) -> None:
         self.rules = rules or RuleConfig()
         self.greedy = GreedyBot(self.rules)
@@ -308,7 +352,10 @@ class SearchBot:
         candidates = self.candidates(view, default)
         if len(candidates) == 1:
             return Decision(default, default, (), 0)
-        return self.search(view, candidates, default, rng)
+        # A claim, a kong or 报听 changes the hand's shape and its worth most (SDG §4.3-§4.6),
+        # and is rare: three times the budget.
+        big = view.phase != "self" or any(a >= TING for a in candidates)
+        return self.search(view, candidates, default, rng, self.BIG if big else 1)
 
     def candidates(self, view: View, default: int) -> list[int]:
         """GreedyBot's choice first, then on the seat's turn the ``width`` best discards by
@@ -319,7 +366,10 @@ class SearchBot:
         table = _table(view)
         tiles = [a - DISCARD for a in legal if DISCARD <= a < TING]
         rated = self.greedy._rate_discards(table.hand, table.melds, table, tiles)
-        order = sorted(rated, key=lambda t: rated[t], reverse=True)[: self.width]
+        # Only the discards that leave the hand nearest 叫 are close calls (GreedyBot rates
+        # the others -inf): a farther one is never searched.
+        near = [t for t in rated if rated[t][1] != float("-inf")]
+        order = sorted(near, key=lambda t: rated[t], reverse=True)[: self.width]
         out = [default]
         for t in order:
             for a in (DISCARD + t, TING + t):
@@ -329,16 +379,23 @@ class SearchBot:
         return out
 
     def search(
-        self, view: View, candidates: list[int], default: int, rng: random.Random
+        self,
+        view: View,
+        candidates: list[int],
+        default: int,
+        rng: random.Random,
+        scale: int = 1,
     ) -> Decision:
-        """The race of ``candidates`` over determinized worlds (module doc)."""
+        """The race of ``candidates`` over determinized worlds (module doc), with ``scale``
+        times the budget."""
         knowledge = Knowledge.of(view, self.rules)
         seat = view.viewer
         arms = [Arm(a) for a in candidates]
         live = list(arms)
         seed = rng.getrandbits(64)
-        deadline = time.perf_counter() + self.ms / 1000 if self.ms > 0 else math.inf
-        budget = self.sims if self.ms <= 0 else 1 << 62
+        limit = scale * self.ms / 1000
+        deadline = time.perf_counter() + limit if self.ms > 0 else math.inf
+        budget = scale * self.sims if self.ms <= 0 else 1 << 62
         used = 0
         world_no = 0
         while used < budget and len(live) > 1:
@@ -351,20 +408,19 @@ class SearchBot:
                 arm.returns.append(rollout(st, random.Random(roll_seed))[seat])
             used += len(live)
             world_no += 1
-            if world_no % self.batch == 0:
-                live = self._prune(live)
+            if world_no % self.batch == 0 and world_no >= 2 * self.batch:
+                live = self._prune(live, default)
             if time.perf_counter() >= deadline:
                 break
-        return Decision(self._choose(arms, live, default), default, tuple(arms), used)
+        return Decision(self._choose(live, default), default, tuple(arms), used)
 
-    def _prune(self, live: list[Arm]) -> list[Arm]:
-        """Drop every arm whose paired mean against the leader is below zero by more than
-        ``z`` standard errors (the leader's worlds are each arm's: all live arms play every
-        world)."""
+    def _prune(self, live: list[Arm], default: int) -> list[Arm]:
+        """Drop every arm but GreedyBot's whose paired mean against the leader is below zero
+        by more than ``z`` standard errors (all live arms play every world)."""
         leader = max(live, key=Arm.mean)
         keep = []
         for arm in live:
-            if arm is leader:
+            if arm is leader or arm.action == default:
                 keep.append(arm)
                 continue
             mean, se = paired(arm.returns, leader.returns)
@@ -372,15 +428,13 @@ class SearchBot:
                 keep.append(arm)
         return keep
 
-    def _choose(self, arms: list[Arm], live: list[Arm], default: int) -> int:
-        """The best live arm, if it beats GreedyBot's choice by more than ``z`` standard
-        errors or that choice was pruned; else GreedyBot's choice."""
+    def _choose(self, live: list[Arm], default: int) -> int:
+        """The best live arm if, over two batches of worlds or more, it beats GreedyBot's
+        choice by more than ``z`` standard errors; else GreedyBot's choice."""
         best = max(live, key=Arm.mean)
-        if best.action == default:
+        base = next(a for a in live if a.action == default)
+        if best is base or len(base.returns) < 2 * self.batch:
             return default
-        base = next(a for a in arms if a.action == default)
-        if base not in live:
-            return best.action
         mean, se = paired(best.returns, base.returns)
         return best.action if mean > self.z * se else default
 
