@@ -127,8 +127,8 @@ def _hand_value(
             inside += sizes[s]
             if pairs is not None:
                 held += pairs[s]
-        v = max(base + bonus, 2 + min(held, 7) if pairs is not None else 0)
-        v -= _OFF_SUIT * (total - inside)
+        shape = max(base + bonus, 2 + min(held, 7) if pairs is not None else 0)
+        v = shape - _OFF_SUIT * (total - inside)
         if v > best:
             best = v
     return best
