@@ -23,11 +23,14 @@ and 查叫 swing tens of points), and the rollout policy and a uniform deal of t
 are only models of the real opponents, so the search moves off the greedy line only where
 its evidence is strong.
 
-:func:`rollout` plays every seat of a world by a fast policy that reads only that seat's own
-tiles in the world (cached 向听, :func:`~.bots.shanten`): 胡 whenever legal, the discard that
-leaves the hand nearest 叫 (isolated tiles first, fixed chickens last, a kind a 报听 seat has
-thrown before one it has not), a kong or a 碰 when it brings the hand no farther from 叫, 报听
-with two winning kinds or more. It is some 15 times faster than GreedyBot.
+:func:`rollout` plays every seat of a world by a fast policy (:func:`policy`) that reads only
+that seat's own tiles in the world and the public table: 胡 whenever legal; the discard that
+leaves the best hand value (:func:`_hand_value`: 2 per set, 1 per partial set and 1 for the
+pair from cached per-suit splits, or 2 + 1 per pair for 七对, over the suits the hand may finish
+in, less 1.5 per tile outside them), then isolated tiles first, fixed chickens last, a kind a
+报听 seat has thrown before one it has not; a kong or a 碰 when the value does not fall; 报听
+with two winning kinds or more. A rollout from the deal is about 3.5 ms, a GreedyBot hand about
+50 ms; the policy alone loses some 4 points a hand to two GreedyBots (docs/sandingguai.md §12).
 """
 
 from __future__ import annotations
