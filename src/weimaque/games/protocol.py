@@ -454,6 +454,10 @@ class BotInfo:
     names: Names
     #: One line on how it plays, in both languages.
     about: Names
+    #: A search bot whose hand takes seconds or more at its default budget: suites that play
+    #: every bot through every preset (tests/conformance/test_bots.py) leave it to its own
+    #: tests and bench.
+    slow: bool = False
 
     def to_json(self) -> JSON:
         """JSON form."""

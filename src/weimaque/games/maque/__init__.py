@@ -403,11 +403,13 @@ BOTS: Final = (
         "mcts",
         Names("搜索", "search"),
         Names("在与所见一致的牌局中模拟", "simulates deals consistent with its view"),
+        slow=True,
     ),
     BotInfo(
         "policy",
         Names("策略", "policy"),
         Names("模仿搜索的线性策略", "a linear policy trained on the search bot"),
+        slow=True,
     ),
 )
 

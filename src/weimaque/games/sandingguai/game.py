@@ -64,6 +64,7 @@ from weimaque.games.sandingguai.rules import (
     RuleConfig,
     get_rules,
 )
+from weimaque.games.sandingguai.search import SearchBot, parse_params
 from weimaque.games.sandingguai.state import CLAIMS, DEALT, DINGQUE, NUM_SEATS, ROB, State
 
 #: The label of every option (SDG §11, docs/sandingguai.md §10), in both languages.
@@ -340,11 +341,28 @@ BOTS: Final = (
         Names("随机", "random"),
         Names("随机选一个合法动作", "a uniformly random legal action"),
     ),
+    BotInfo(
+        "search",
+        Names("搜索", "search"),
+        Names(
+            "在与所见一致的牌局中把贪心的几种候选各打到底，取平均得分最高者",
+            "plays greedy's best few candidates out in deals consistent with its view, "
+            "keeps the best average",
+        ),
+        slow=True,
+    ),
 )
 
 
 def _bot(name: str, params: dict[str, str], rules: RuleConfig) -> Bot:
-    """The bot of one spec for a table of ``rules``."""
+    """The bot of one spec for a table of ``rules`` (``search:sims=64,width=2,...``: the
+    parameters of :data:`.search.PARAMS`)."""
+    if name == "search":
+        try:
+            kwargs = parse_params(params)
+        except ValueError as exc:
+            raise WeimaqueError(f"bot spec search: {exc}") from None
+        return SearchBot(rules, **kwargs)
     if params:
         raise WeimaqueError(f"bot {name!r} takes no parameters, not {quoted(params)}")
     if name == "random":
@@ -376,7 +394,8 @@ class Sandingguai:
     bots: Final = BOTS
 
     def bot(self, spec: str, variant: str, options: Mapping[str, object] | None = None) -> Bot:
-        """A bot by spec (``greedy``, ``random``) for a table of a preset with options."""
+        """A bot by spec (``greedy``, ``random``, ``search:sims=64``) for a table of a preset
+        with options."""
         name, _, rest = spec.strip().partition(":")
         params = dict(kv.partition("=")[::2] for kv in rest.split(",") if kv.strip())
         return _bot(name.strip(), params, self.rules(variant, options))
