@@ -1,4 +1,4 @@
-"""The search bot of 三丁拐 (games/sandingguai/search.py, docs/sandingguai.md §12): legal from its
+"""The search bot of 三丁拐 (games/sandingguai/search.py, docs/sandingguai.md §13): legal from its
 view alone, seeded, quick on trivial decisions, its race able to overrule GreedyBot, and its
 spec checked. Small budgets: the strength is measured in bench/sandingguai_bots.py."""
 

@@ -30,7 +30,7 @@ pair from cached per-suit splits, or 2 + 1 per pair for 七对, over the suits t
 in, less 1.5 per tile outside them), then isolated tiles first, fixed chickens last, a kind a
 报听 seat has thrown before one it has not; a kong or a 碰 when the value does not fall; 报听
 with two winning kinds or more. A rollout from the deal is about 3.5 ms, a GreedyBot hand about
-50 ms; the policy alone loses some 4 points a hand to two GreedyBots (docs/sandingguai.md §12).
+50 ms; the policy alone loses some 4 points a hand to two GreedyBots (docs/sandingguai.md §13).
 """
 
 from __future__ import annotations
