@@ -50,6 +50,7 @@ from weimaque.games.sandingguai.events import (
 )
 from weimaque.games.sandingguai.hands import (
     KEY_STEP,
+    SUIT_CLASS,
     WinContext,
     bits_kinds,
     four_bits,
@@ -350,9 +351,11 @@ class State:
         else:
             acts = list(compress(DISCARD_IDS, hand))
             melds = self.melds[p]
-            if self._may_baoting(p):
-                acts += [TING + t for t in compress(KINDS, hand) if self._ting_ok(p, t)]
-            if self._can_zimo(p):
+            if not melds and not self.n_discards[p]:  # _may_baoting (SDG §4.6)
+                acts += self._ting_actions(p)
+            drawn = self.drawn
+            assert drawn is not None  # the turn began with a draw (after a 碰: the branch above)
+            if self.jiao[p] >> drawn & 1:  # _can_zimo
                 acts.append(HU)
             if self.tail >= self.head:  # a kong needs a non-empty wall (SDG §3.1.4)
                 if self.fours[p]:
@@ -389,6 +392,36 @@ class State:
     def _may_baoting(self, p: int) -> bool:
         """SDG §4.6: 报听 only with the seat's first discard, and with no melds."""
         return self.n_discards[p] == 0 and not self.melds[p]
+
+    def _ting_actions(self, p: int) -> list[int]:
+        """The 报听 discards of the turn seat ``p`` (SDG §4.6): :meth:`_ting_ok` of each held
+        kind, asked only where a cheap bound lets the 13 tiles left be 叫. 叫 of sets and a
+        pair needs two suits that already split into sets (or sets + the pair) with the third
+        a tile short (``hands.wait_bits``); discarding ``t`` changes only the key of its own
+        suit, so where neither other suit splits, or one does and ``t``'s suit without ``t``
+        does not, only 七对 is left, which needs every kind paired but one after the discard
+        (SDG §6.1): no odd kinds now, or two with ``t`` one of them."""
+        hand = self.hands[p]
+        keys = self.keys[p]
+        odd = self.odd[p]
+        split = [SUIT_CLASS.get(k, 0) > 0 for k in keys]
+        n_split = split[0] + split[1] + split[2]
+        any_qidui = odd == 0
+        two_odd = odd.bit_count() == 2
+        out = []
+        for t in compress(KINDS, hand):
+            s = t // 9
+            others = n_split - split[s]
+            if (
+                others < 2
+                and not (others == 1 and SUIT_CLASS.get(keys[s] - KEY_STEP[t], 0))
+                and not any_qidui
+                and not (two_odd and odd >> t & 1)
+            ):
+                continue  # neither shape can be 叫 after this discard
+            if self._ting_ok(p, t):
+                out.append(TING + t)
+        return out
 
     def _ting_ok(self, p: int, t: int) -> bool:
         """Whether discarding ``t`` leaves 13 tiles that are 叫, within the 报听 window."""
@@ -587,15 +620,27 @@ class State:
                 self.pending_first = (t, p)
         self.claim_tile, self.claim_from = t, p
         self.phase = CLAIMS
-        self.drawn = None
-        melds = self.melds[p]
         jiao = self.jiao
-        jiao[p] = wait_bits(keys, odd, not melds, melds, rules.max_suits, self.que[p])
+        if t != self.drawn:
+            # The 13 tiles left are those before the draw when the drawn tile goes (摸打), and
+            # the kept 叫 is theirs already; otherwise made again.
+            melds = self.melds[p]
+            jiao[p] = wait_bits(keys, odd, not melds, melds, rules.max_suits, self.que[p])
+        self.drawn = None
+        hands = self.hands
+        q1, q2 = ASK_ORDER[p]
+        if hands[q1][t] < 2 and hands[q2][t] < 2 and not (jiao[q1] | jiao[q2]) >> t & 1:
+            # Neither 碰 nor 胡 for anyone (most discards): no window (SDG §3 CLAIMS 3). The
+            # options are empty already: every window empties them when it closes.
+            if self.pending_first is not None:
+                self._note_first(None, None, events)
+            self._draw(q1, False, events)
+            return
         options: dict[int, tuple[int, ...]] = {}
-        for q in ASK_ORDER[p]:
-            n = self.hands[q][t]
+        for q in (q1, q2):
+            n = hands[q][t]
             if n < 2 and not jiao[q] >> t & 1:
-                continue  # neither 碰 nor 胡: most discards, at once
+                continue  # neither 碰 nor 胡 for this seat
             hu = (
                 jiao[q] >> t & 1
                 and not self._locked(q, t)
@@ -790,7 +835,7 @@ class State:
         for w in table.winners:
             fan = score(win_context(table, w.seat), self.rules).fan
             events.append(Won(w.seat, w.tile, w.way, w.source, fan))
-        result = HandResult(table, settle(table, self.rules))
+        result = HandResult(table, settle(table, self.rules, self._is_jiao()))
         self.result = result
         hands = tuple(format_counts(h) for h in self.hands)
         events.append(
@@ -803,6 +848,20 @@ class State:
                 (hands[0], hands[1], hands[2]),
             )
         )
+
+    def _is_jiao(self) -> tuple[bool, bool, bool]:
+        """Whether each seat's 3n+1 concealed tiles are 叫 (``settle.is_jiao``), from the kept
+        bits: a kind the seat holds all four of, its melds with them, cannot come
+        (``hands.waits``)."""
+        out = []
+        for s in range(NUM_SEATS):
+            bits = self.jiao[s]
+            hand = self.hands[s]
+            for m in self.melds[s]:
+                if hand[m.tile] + m.size >= COPIES:
+                    bits &= ~(1 << m.tile)
+            out.append(bits != 0)
+        return out[0], out[1], out[2]
 
     def table(self, flip: int | None = None) -> TableDescription:
         """The table as SDG §1.5 describes it (concealed tiles without the winning tile)."""
