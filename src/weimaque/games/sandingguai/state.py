@@ -150,7 +150,6 @@ class State:
         "events",
         "first_keys",
         "firsts",
-        "fours",
         "from_kong",
         "hands",
         "head",
@@ -219,12 +218,10 @@ class State:
             hand = self.hands[s]
             for t in dealt[s]:
                 hand[t] += 1
-        #: Per seat the base-5 key of each suit of its concealed tiles (hands.suit_keys), the
-        #: kinds it holds an odd number of (hands.odd_bits) and those it holds four of (暗杠),
-        #: as bits, kept in step with ``hands``.
+        #: Per seat the base-5 key of each suit of its concealed tiles (hands.suit_keys) and the
+        #: kinds it holds an odd number of (hands.odd_bits), as bits, kept in step with ``hands``.
         self.keys: list[list[int]] = [list(suit_keys(h)) for h in self.hands]
         self.odd = [odd_bits(h) for h in self.hands]
-        self.fours = [four_bits(h) for h in self.hands]
         self.melds: list[list[Meld]] = [[] for _ in range(NUM_SEATS)]
         self.discards: list[list[int]] = [[] for _ in range(NUM_SEATS)]
         self.taken: list[list[bool]] = [[] for _ in range(NUM_SEATS)]
@@ -292,6 +289,11 @@ class State:
     # ----------------------------------------------------------------- who acts, what is legal
 
     @property
+    def fours(self) -> list[int]:
+        """Per seat the kinds it holds four of (暗杠, SDG §4.5), as bits."""
+        return [four_bits(h) for h in self.hands]
+
+    @property
     def wall_left(self) -> int:
         """Tiles left in the wall."""
         return self.tail - self.head + 1
@@ -335,9 +337,7 @@ class State:
 
     def _self_actions(self) -> list[int]:
         """SDG §3 SELF: 自摸, 暗杠, 补杠, 出 (with or without 报听), in id order; kept until the
-        state changes."""
-        if self._self_cache is not None:
-            return self._self_cache
+        state changes (``legal_actions`` reads the kept list first)."""
         p = self.turn
         hand = self.hands[p]
         acts: list[int]
@@ -358,8 +358,8 @@ class State:
             if self.jiao[p] >> drawn & 1:  # _can_zimo
                 acts.append(HU)
             if self.tail >= self.head:  # a kong needs a non-empty wall (SDG §3.1.4)
-                if self.fours[p]:
-                    acts += [ANGANG + t for t in bits_kinds(self.fours[p])]
+                if COPIES in hand:
+                    acts += [ANGANG + t for t in bits_kinds(four_bits(hand))]
                 if melds:
                     bugang = [
                         BUGANG + m.tile for m in melds if hand[m.tile] and m.kind is PENG_KIND
@@ -380,10 +380,6 @@ class State:
         hand[t] += n
         self.keys[p][t // 9] += n * KEY_STEP[t]
         self.odd[p] ^= (n & 1) << t
-        if hand[t] == COPIES:
-            self.fours[p] |= 1 << t
-        else:
-            self.fours[p] &= ~(1 << t)
 
     def _wins_with(self, q: int, x: int) -> bool:
         """Whether seat ``q``'s 13 tiles and ``x`` are a legal win (SDG §6.1)."""
@@ -570,7 +566,7 @@ class State:
                     self._resolve_rob(events)
                 else:
                     self._resolve_que(events)
-        if self.phase == SELF and self.baoting[self.turn]:
+        if True in self.baoting and self.phase == SELF and self.baoting[self.turn]:
             self._advance(events)
         self.events += events
         return tuple(events)
@@ -599,7 +595,6 @@ class State:
         keys[t // 9] -= KEY_STEP[t]
         odd = self.odd[p] ^ 1 << t
         self.odd[p] = odd
-        self.fours[p] &= ~(1 << t)
         self.discards[p].append(t)
         self.taken[p].append(False)
         self.n_discards[p] += 1
@@ -619,7 +614,6 @@ class State:
                 self.first_keys.add(key)
                 self.pending_first = (t, p)
         self.claim_tile, self.claim_from = t, p
-        self.phase = CLAIMS
         jiao = self.jiao
         if t != self.drawn:
             # The 13 tiles left are those before the draw when the drawn tile goes (摸打), and
@@ -636,6 +630,7 @@ class State:
                 self._note_first(None, None, events)
             self._draw(q1, False, events)
             return
+        self.phase = CLAIMS
         options: dict[int, tuple[int, ...]] = {}
         for q in (q1, q2):
             n = hands[q][t]
@@ -796,19 +791,17 @@ class State:
         hand[t] += 1
         self.keys[p][t // 9] += KEY_STEP[t]
         self.odd[p] ^= 1 << t
-        if hand[t] == COPIES:
-            self.fours[p] |= 1 << t
         self.n_draws[p] += 1
-        locks = self.locks[p]
-        if locks:
-            locks.clear()
-        self.lock_any[p] = False
+        lock_any = self.lock_any
+        if lock_any[p]:  # 过水 lasts until the seat draws (SDG §5.2); a lock sets both
+            lock_any[p] = False
+            self.locks[p].clear()
         self.phase = SELF
         self.turn = p
         self.drawn = t
         self.from_kong = replacement
         self.after_claim = False
-        self._self_cache = None
+        # ``_self_cache`` is empty already: every action of a turn empties it (``apply``).
         events.append(DREW[p][t][replacement][tail - head + 1])
 
     def _win_self(self, p: int, events: list[Event]) -> None:
@@ -902,7 +895,6 @@ class State:
         other.hands = [list(h) for h in self.hands]
         other.keys = [list(k) for k in self.keys]
         other.odd = list(self.odd)
-        other.fours = list(self.fours)
         other.jiao = list(self.jiao)
         other.melds = [list(m) for m in self.melds]
         other.discards = [list(d) for d in self.discards]
@@ -944,7 +936,6 @@ class State:
                 other.hands[s][t] += 1
             other.keys[s] = list(suit_keys(other.hands[s]))
             other.odd[s] = odd_bits(other.hands[s])
-            other.fours[s] = four_bits(other.hands[s])
             i += n
             if other.phase == SELF and other.turn == s and other.drawn is not None:
                 other.drawn = next(k for k in range(NUM_KINDS) if other.hands[s][k])
