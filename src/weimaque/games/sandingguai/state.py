@@ -50,6 +50,7 @@ from weimaque.games.sandingguai.events import (
 )
 from weimaque.games.sandingguai.hands import (
     KEY_STEP,
+    SPLIT_KEYS,
     SUIT_CLASS,
     WinContext,
     bits_kinds,
@@ -617,9 +618,19 @@ class State:
         jiao = self.jiao
         if t != self.drawn:
             # The 13 tiles left are those before the draw when the drawn tile goes (摸打), and
-            # the kept 叫 is theirs already; otherwise made again.
+            # the kept 叫 is theirs already. Otherwise it is made again where it can be any:
+            # 叫 needs two suits that split into sets (or sets and the pair), or for 七对 (no
+            # melds) a single odd kind (hands.wait_bits, SDG §6.1); most hands have neither.
             melds = self.melds[p]
-            jiao[p] = wait_bits(keys, odd, not melds, melds, rules.max_suits, self.que[p])
+            k0, k1, k2 = keys
+            if (
+                (k0 in SPLIT_KEYS and (k1 in SPLIT_KEYS or k2 in SPLIT_KEYS))
+                or (k1 in SPLIT_KEYS and k2 in SPLIT_KEYS)
+                or (not melds and odd and not odd & (odd - 1))
+            ):
+                jiao[p] = wait_bits(keys, odd, not melds, melds, rules.max_suits, self.que[p])
+            else:
+                jiao[p] = 0
         self.drawn = None
         hands = self.hands
         q1, q2 = ASK_ORDER[p]
