@@ -160,8 +160,6 @@ class State:
         "lock_any",
         "locks",
         "melds",
-        "n_discards",
-        "n_draws",
         "odd",
         "options",
         "pending_first",
@@ -227,8 +225,6 @@ class State:
         self.discards: list[list[int]] = [[] for _ in range(NUM_SEATS)]
         self.taken: list[list[bool]] = [[] for _ in range(NUM_SEATS)]
         self.baoting = [False] * NUM_SEATS
-        self.n_discards = [0] * NUM_SEATS
-        self.n_draws = [0] * NUM_SEATS
         self.locks: list[set[int]] = [set() for _ in range(NUM_SEATS)]
         self.lock_any = [False] * NUM_SEATS
         self.repao_kind: list[MeldKind | None] = [None] * NUM_SEATS
@@ -288,6 +284,20 @@ class State:
         return wait_bits(keys, odd, not melds, melds, self.rules.max_suits, self.que[p])
 
     # ----------------------------------------------------------------- who acts, what is legal
+
+    @property
+    def n_discards(self) -> list[int]:
+        """Per seat the tiles it has discarded (its row, claimed ones included)."""
+        return [len(row) for row in self.discards]
+
+    @property
+    def n_draws(self) -> list[int]:
+        """Per seat the tiles it has drawn, replacements included (SDG §3 DRAW)."""
+        out = [0] * NUM_SEATS
+        for e in self.events:
+            if type(e) is Drew:
+                out[e.seat] += 1
+        return out
 
     @property
     def fours(self) -> list[int]:
@@ -352,13 +362,14 @@ class State:
         else:
             acts = list(compress(DISCARD_IDS, hand))
             melds = self.melds[p]
-            if not melds and not self.n_discards[p]:  # _may_baoting (SDG §4.6)
+            if not melds and not self.discards[p]:  # _may_baoting (SDG §4.6)
                 acts += self._ting_actions(p)
             drawn = self.drawn
             assert drawn is not None  # the turn began with a draw (after a 碰: the branch above)
             if self.jiao[p] >> drawn & 1:  # _can_zimo
                 acts.append(HU)
-            if self.tail >= self.head:  # a kong needs a non-empty wall (SDG §3.1.4)
+            if (melds or COPIES in hand) and self.tail >= self.head:
+                # a kong needs a non-empty wall (SDG §3.1.4)
                 if COPIES in hand:
                     acts += [ANGANG + t for t in bits_kinds(four_bits(hand))]
                 if melds:
@@ -388,7 +399,7 @@ class State:
 
     def _may_baoting(self, p: int) -> bool:
         """SDG §4.6: 报听 only with the seat's first discard, and with no melds."""
-        return self.n_discards[p] == 0 and not self.melds[p]
+        return not self.discards[p] and not self.melds[p]
 
     def _ting_actions(self, p: int) -> list[int]:
         """The 报听 discards of the turn seat ``p`` (SDG §4.6): :meth:`_ting_ok` of each held
@@ -598,7 +609,6 @@ class State:
         self.odd[p] = odd
         self.discards[p].append(t)
         self.taken[p].append(False)
-        self.n_discards[p] += 1
         if ting:
             self.baoting[p] = True
         repao = self.repao_kind[p]
@@ -607,14 +617,12 @@ class State:
         else:
             self.repao_kind[p] = None
             events.append(Discarded(p, t, ting, True))
-        self.claim_repao = repao
         rules = self.rules
         if t == YAOJI or (t == WUGU and rules.wugu):
             key = t if rules.chongfeng_per_kind else 0
             if key not in self.first_keys:
                 self.first_keys.add(key)
                 self.pending_first = (t, p)
-        self.claim_tile, self.claim_from = t, p
         jiao = self.jiao
         if t != self.drawn:
             # The 13 tiles left are those before the draw when the drawn tile goes (摸打), and
@@ -641,7 +649,10 @@ class State:
                 self._note_first(None, None, events)
             self._draw(q1, False, events)
             return
+        # The window (SDG §3 CLAIMS): its tile, its discarder and whether a 热炮.
         self.phase = CLAIMS
+        self.claim_tile, self.claim_from = t, p
+        self.claim_repao = repao
         options: dict[int, tuple[int, ...]] = {}
         for q in (q1, q2):
             n = hands[q][t]
@@ -802,7 +813,6 @@ class State:
         hand[t] += 1
         self.keys[p][t // 9] += KEY_STEP[t]
         self.odd[p] ^= 1 << t
-        self.n_draws[p] += 1
         lock_any = self.lock_any
         if lock_any[p]:  # 过水 lasts until the seat draws (SDG §5.2); a lock sets both
             lock_any[p] = False
@@ -825,7 +835,7 @@ class State:
     def _add_winner(
         self, q: int, t: int, way: WinWay, source: int | None, events: list[Event]
     ) -> None:
-        early = self.n_discards[q] == 0 and not self.claim_made
+        early = not self.discards[q] and not self.claim_made
         self.winners.append(Winner(q, t, way, source, early))
 
     def _end(self, events: list[Event]) -> None:
@@ -911,8 +921,6 @@ class State:
         other.discards = [list(d) for d in self.discards]
         other.taken = [list(t) for t in self.taken]
         other.baoting = list(self.baoting)
-        other.n_discards = list(self.n_discards)
-        other.n_draws = list(self.n_draws)
         other.locks = [set(lk) for lk in self.locks]
         other.lock_any = list(self.lock_any)
         other.repao_kind = list(self.repao_kind)
