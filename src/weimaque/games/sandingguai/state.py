@@ -212,8 +212,11 @@ class State:
         self.head = 3 * DEALT + 1
         self.tail = len(deck) - 1
         dealt = [self._dealt_tiles(s) for s in range(NUM_SEATS)]
-        # each kind's count among the dealt tiles (``tuple.count``, kind by kind)
-        self.hands: list[list[int]] = [list(map(tiles.count, KINDS)) for tiles in dealt]
+        self.hands: list[list[int]] = [[0] * NUM_KINDS for _ in range(NUM_SEATS)]
+        for s in range(NUM_SEATS):
+            hand = self.hands[s]
+            for t in dealt[s]:
+                hand[t] += 1
         #: Per seat the base-5 key of each suit of its concealed tiles (hands.suit_keys) and the
         #: kinds it holds an odd number of (hands.odd_bits), as bits, kept in step with ``hands``.
         self.keys: list[list[int]] = [list(suit_keys(h)) for h in self.hands]
