@@ -151,6 +151,7 @@ class State:
         "events",
         "first_keys",
         "firsts",
+        "fours",
         "from_kong",
         "hands",
         "head",
@@ -217,10 +218,12 @@ class State:
             hand = self.hands[s]
             for t in dealt[s]:
                 hand[t] += 1
-        #: Per seat the base-5 key of each suit of its concealed tiles (hands.suit_keys) and the
-        #: kinds it holds an odd number of (hands.odd_bits), as bits, kept in step with ``hands``.
+        #: Per seat the base-5 key of each suit of its concealed tiles (hands.suit_keys), the
+        #: kinds it holds an odd number of (hands.odd_bits) and those it holds four of (暗杠),
+        #: as bits, kept in step with ``hands``.
         self.keys: list[list[int]] = [list(suit_keys(h)) for h in self.hands]
         self.odd = [odd_bits(h) for h in self.hands]
+        self.fours = [four_bits(h) for h in self.hands]
         self.melds: list[list[Meld]] = [[] for _ in range(NUM_SEATS)]
         self.discards: list[list[int]] = [[] for _ in range(NUM_SEATS)]
         self.taken: list[list[bool]] = [[] for _ in range(NUM_SEATS)]
@@ -300,11 +303,6 @@ class State:
         return out
 
     @property
-    def fours(self) -> list[int]:
-        """Per seat the kinds it holds four of (暗杠, SDG §4.5), as bits."""
-        return [four_bits(h) for h in self.hands]
-
-    @property
     def wall_left(self) -> int:
         """Tiles left in the wall."""
         return self.tail - self.head + 1
@@ -368,10 +366,11 @@ class State:
             assert drawn is not None  # the turn began with a draw (after a 碰: the branch above)
             if self.jiao[p] >> drawn & 1:  # _can_zimo
                 acts.append(HU)
-            if (melds or COPIES in hand) and self.tail >= self.head:
+            fours = self.fours[p]
+            if (melds or fours) and self.tail >= self.head:
                 # a kong needs a non-empty wall (SDG §3.1.4)
-                if COPIES in hand:
-                    acts += [ANGANG + t for t in bits_kinds(four_bits(hand))]
+                if fours:
+                    acts += [ANGANG + t for t in bits_kinds(fours)]
                 if melds:
                     bugang = [
                         BUGANG + m.tile for m in melds if hand[m.tile] and m.kind is PENG_KIND
@@ -392,6 +391,10 @@ class State:
         hand[t] += n
         self.keys[p][t // 9] += n * KEY_STEP[t]
         self.odd[p] ^= (n & 1) << t
+        if hand[t] == COPIES:
+            self.fours[p] |= 1 << t
+        else:
+            self.fours[p] &= ~(1 << t)
 
     def _wins_with(self, q: int, x: int) -> bool:
         """Whether seat ``q``'s 13 tiles and ``x`` are a legal win (SDG §6.1)."""
@@ -578,7 +581,7 @@ class State:
                     self._resolve_rob(events)
                 else:
                     self._resolve_que(events)
-        if True in self.baoting and self.phase == SELF and self.baoting[self.turn]:
+        if self.phase == SELF and self.baoting[self.turn]:
             self._advance(events)
         self.events += events
         return tuple(events)
@@ -607,6 +610,9 @@ class State:
         keys[t // 9] -= KEY_STEP[t]
         odd = self.odd[p] ^ 1 << t
         self.odd[p] = odd
+        fours = self.fours
+        if fours[p]:
+            fours[p] &= ~(1 << t)
         self.discards[p].append(t)
         self.taken[p].append(False)
         if ting:
@@ -813,6 +819,8 @@ class State:
         hand[t] += 1
         self.keys[p][t // 9] += KEY_STEP[t]
         self.odd[p] ^= 1 << t
+        if hand[t] == COPIES:
+            self.fours[p] |= 1 << t
         lock_any = self.lock_any
         if lock_any[p]:  # 过水 lasts until the seat draws (SDG §5.2); a lock sets both
             lock_any[p] = False
@@ -916,6 +924,7 @@ class State:
         other.hands = [list(h) for h in self.hands]
         other.keys = [list(k) for k in self.keys]
         other.odd = list(self.odd)
+        other.fours = list(self.fours)
         other.jiao = list(self.jiao)
         other.melds = [list(m) for m in self.melds]
         other.discards = [list(d) for d in self.discards]
@@ -955,6 +964,7 @@ class State:
                 other.hands[s][t] += 1
             other.keys[s] = list(suit_keys(other.hands[s]))
             other.odd[s] = odd_bits(other.hands[s])
+            other.fours[s] = four_bits(other.hands[s])
             i += n
             if other.phase == SELF and other.turn == s and other.drawn is not None:
                 other.drawn = next(k for k in range(NUM_KINDS) if other.hands[s][k])
