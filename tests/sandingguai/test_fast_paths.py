@@ -181,8 +181,9 @@ def _near_win_deck(rng: random.Random, dealer: int) -> list[int]:
 @pytest.mark.parametrize("preset", ["sandingguai", "baike-3p", "dingque", "dealt_hand"])
 def test_kept_jiao_is_a_full_remake_through_play(preset: str) -> None:
     """The kept 叫 of every seat is what ``hands.wait_bits`` makes from its tiles at every
-    step (the engine skips the remake on 摸打 and where no two suits split, SDG §6.1), and the
-    报听 discards are those whose 13 tiles are 叫, every held kind asked (SDG §4.6)."""
+    step (the engine skips the remake on 摸打 and where no two suits split, SDG §6.1), its
+    kept held kinds are those of its tiles, and the 报听 discards are those whose 13 tiles are
+    叫, every held kind asked (SDG §4.6)."""
     if preset == "dingque":
         rules = get_rules(dingque=True)
     elif preset == "dealt_hand":
@@ -197,6 +198,7 @@ def test_kept_jiao_is_a_full_remake_through_play(preset: str) -> None:
         state = State(rules, k, dealer, deck=deck)
         while not state.is_terminal():
             for seat in range(3):
+                assert state.held[seat] == [t for t in range(27) if state.hands[seat][t]]
                 own = state.phase in (SELF, DINGQUE) and seat == state.turn
                 if not (own and state.drawn is None):  # after a 碰: no 叫 until the discard
                     assert state.jiao[seat] == state._wait_bits(seat), (seat, state)

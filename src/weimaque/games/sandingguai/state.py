@@ -14,6 +14,7 @@ discarder's 下家; nobody's choice is shown before all have chosen, then 胡 be
 from __future__ import annotations
 
 import random
+from bisect import insort
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import compress
@@ -101,6 +102,8 @@ ASK_ORDER: Final = tuple(((s + 1) % 3, (s + 2) % 3) for s in range(NUM_SEATS))
 #: The action id of discarding each kind, and the kinds (``compress`` picks the held ones).
 DISCARD_IDS: Final = tuple(DISCARD + t for t in range(NUM_KINDS))
 KINDS: Final = tuple(range(NUM_KINDS))
+# A seat's held kinds (``State.held``) are its discard ids as they stand.
+assert DISCARD_IDS == KINDS
 PENG_KIND: Final = MeldKind.PENG
 #: Shared immutable events of every turn, made once: a plain 出 per seat and kind, a draw per
 #: seat, kind, kind of draw and wall count.
@@ -155,6 +158,7 @@ class State:
         "from_kong",
         "hands",
         "head",
+        "held",
         "history",
         "jiao",
         "keys",
@@ -224,6 +228,8 @@ class State:
         self.keys: list[list[int]] = [list(suit_keys(h)) for h in self.hands]
         self.odd = [odd_bits(h) for h in self.hands]
         self.fours = [four_bits(h) for h in self.hands]
+        #: Per seat the kinds it holds, in kind order: its discard ids (SDG §4.1).
+        self.held = [list(compress(KINDS, h)) for h in self.hands]
         self.melds: list[list[Meld]] = [[] for _ in range(NUM_SEATS)]
         self.discards: list[list[int]] = [[] for _ in range(NUM_SEATS)]
         self.taken: list[list[bool]] = [[] for _ in range(NUM_SEATS)]
@@ -352,13 +358,13 @@ class State:
         acts: list[int]
         if self.after_claim:
             # SDG §3: after a 碰 the claimant may only discard.
-            acts = list(compress(DISCARD_IDS, hand))
+            acts = self.held[p].copy()
         elif self.baoting[p]:
             # SDG §4.6: locked hand: 自摸 or discard the tile just drawn.
             assert self.drawn is not None
             acts = [DISCARD + self.drawn, HU] if self._can_zimo(p) else [DISCARD + self.drawn]
         else:
-            acts = list(compress(DISCARD_IDS, hand))
+            acts = self.held[p].copy()
             melds = self.melds[p]
             if not melds and not self.discards[p]:  # _may_baoting (SDG §4.6)
                 acts += self._ting_actions(p)
@@ -391,6 +397,7 @@ class State:
         hand[t] += n
         self.keys[p][t // 9] += n * KEY_STEP[t]
         self.odd[p] ^= (n & 1) << t
+        self.held[p] = list(compress(KINDS, hand))
         if hand[t] == COPIES:
             self.fours[p] |= 1 << t
         else:
@@ -412,7 +419,6 @@ class State:
         suit, so where neither other suit splits, or one does and ``t``'s suit without ``t``
         does not, only 七对 is left, which needs every kind paired but one after the discard
         (SDG §6.1): no odd kinds now, or two with ``t`` one of them."""
-        hand = self.hands[p]
         keys = self.keys[p]
         odd = self.odd[p]
         split = [SUIT_CLASS.get(k, 0) > 0 for k in keys]
@@ -420,7 +426,7 @@ class State:
         any_qidui = odd == 0
         two_odd = odd.bit_count() == 2
         out = []
-        for t in compress(KINDS, hand):
+        for t in self.held[p]:
             s = t // 9
             others = n_split - split[s]
             if (
@@ -606,7 +612,10 @@ class State:
     def _discard(self, p: int, t: int, ting: bool, events: list[Event]) -> None:
         """出 (SDG §4.1), with 报听 (§4.6); then the claim window (§3 CLAIMS)."""
         keys = self.keys[p]
-        self.hands[p][t] -= 1
+        hand = self.hands[p]
+        hand[t] -= 1
+        if not hand[t]:
+            self.held[p].remove(t)
         keys[t // 9] -= KEY_STEP[t]
         odd = self.odd[p] ^ 1 << t
         self.odd[p] = odd
@@ -816,10 +825,12 @@ class State:
             t = self.wall[head]
             head = self.head = head + 1
         hand = self.hands[p]
-        hand[t] += 1
+        n = hand[t] = hand[t] + 1
         self.keys[p][t // 9] += KEY_STEP[t]
         self.odd[p] ^= 1 << t
-        if hand[t] == COPIES:
+        if n == 1:
+            insort(self.held[p], t)
+        elif n == COPIES:
             self.fours[p] |= 1 << t
         lock_any = self.lock_any
         if lock_any[p]:  # 过水 lasts until the seat draws (SDG §5.2); a lock sets both
@@ -925,6 +936,7 @@ class State:
         other.keys = [list(k) for k in self.keys]
         other.odd = list(self.odd)
         other.fours = list(self.fours)
+        other.held = [list(h) for h in self.held]
         other.jiao = list(self.jiao)
         other.melds = [list(m) for m in self.melds]
         other.discards = [list(d) for d in self.discards]
@@ -965,6 +977,7 @@ class State:
             other.keys[s] = list(suit_keys(other.hands[s]))
             other.odd[s] = odd_bits(other.hands[s])
             other.fours[s] = four_bits(other.hands[s])
+            other.held[s] = list(compress(KINDS, other.hands[s]))
             i += n
             if other.phase == SELF and other.turn == s and other.drawn is not None:
                 other.drawn = next(k for k in range(NUM_KINDS) if other.hands[s][k])
