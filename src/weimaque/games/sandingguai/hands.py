@@ -17,7 +17,6 @@ import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import compress
-from operator import mul
 from typing import Final
 
 from weimaque.games.sandingguai.notation import HandDescription, Meld, Way
@@ -99,10 +98,13 @@ TO_SET, TO_PAIR = _wait_tables()
 def suit_keys(c: Sequence[int]) -> tuple[int, int, int]:
     """The base-5 key of each suit of a count vector."""
     return (
-        sum(map(mul, _POW5, c[0:9])),
-        sum(map(mul, _POW5, c[9:18])),
-        sum(map(mul, _POW5, c[18:27])),
-    )
+        c[0] + 5 * c[1] + 25 * c[2] + 125 * c[3] + 625 * c[4]
+        + 3125 * c[5] + 15625 * c[6] + 78125 * c[7] + 390625 * c[8],
+        c[9] + 5 * c[10] + 25 * c[11] + 125 * c[12] + 625 * c[13]
+        + 3125 * c[14] + 15625 * c[15] + 78125 * c[16] + 390625 * c[17],
+        c[18] + 5 * c[19] + 25 * c[20] + 125 * c[21] + 625 * c[22]
+        + 3125 * c[23] + 15625 * c[24] + 78125 * c[25] + 390625 * c[26],
+    )  # fmt: skip
 
 
 @functools.lru_cache(maxsize=1 << 18)

@@ -15,7 +15,6 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from operator import mul
 from typing import Final, Literal
 
 from weimaque.errors import InvalidNotation, quoted
@@ -144,8 +143,7 @@ def format_counts(counts: Sequence[int], chinese: bool = False) -> str:
     out = ""
     for suit in range(3):
         base = 9 * suit
-        # each rank digit repeated by its count (str * int), a held rank at a time
-        ranks = "".join(map(mul, _DIGITS, counts[base : base + 9]))
+        ranks = "".join([_DIGITS[r] * counts[base + r] for r in range(9) if counts[base + r]])
         if ranks:
             out += ranks + SUIT_LETTERS[suit]
     return out
