@@ -12,6 +12,8 @@ import random
 
 import pytest
 
+from weimaque.errors import IllegalAction
+from weimaque.games.sandingguai.actions import DISCARD, HU, TING
 from weimaque.games.sandingguai.hands import (
     bits_kinds,
     four_bits,
@@ -23,7 +25,8 @@ from weimaque.games.sandingguai.hands import (
 )
 from weimaque.games.sandingguai.notation import Meld, MeldKind, format_tiles
 from weimaque.games.sandingguai.rules import get_rules
-from weimaque.games.sandingguai.state import DINGQUE, SELF, State
+from weimaque.games.sandingguai.settle import is_jiao, settle
+from weimaque.games.sandingguai.state import DINGQUE, SELF, State, stack_deck
 from weimaque.games.sandingguai.tiles import counts_of, shuffled_deck, sorted_deck
 
 
@@ -139,3 +142,97 @@ def test_kept_bits_follow_random_play(preset: str) -> None:
                 _kept_bits_agree(state)
                 if rng.random() < 0.1:  # a world dealt again keeps its 叫 in step too
                     _kept_bits_agree(state.resample(rng.randrange(3), rng))
+
+
+def _keeper(state: State, rng: random.Random, hu: float = 0.5) -> int:
+    """A policy that reaches 叫 and keeps it: a 叫 seat 自摸s with chance ``hu``, else
+    discards the tile it drew (摸打); otherwise random, claiming half the time."""
+    legal = state.legal_actions()
+    seat = state.current_player()
+    if state.phase == SELF and state.drawn is not None and state.jiao[seat]:
+        if HU in legal and rng.random() < hu:
+            return HU
+        if state.drawn + DISCARD in legal:
+            return state.drawn + DISCARD
+    claims = [a for a in legal if a >= HU]
+    return rng.choice(claims if claims and rng.random() < 0.5 else legal)
+
+
+def _near_win_deck(rng: random.Random, dealer: int) -> list[int]:
+    """A deck that deals each seat tiles one or two tiles from a win shape (the dealer's 14:
+    a win shape with one tile changed), so 报听, 叫 and 查叫 come often."""
+    while True:
+        hands: list[list[int]] = []
+        for seat in range(3):
+            tiles = _winning(rng, 4)
+            if tiles is None:
+                break
+            tiles.pop(rng.randrange(len(tiles)))
+            if seat == dealer:
+                tiles.append(rng.randrange(27))
+            hands.append(tiles)
+        else:
+            try:
+                return stack_deck(hands, dealer=dealer)
+            except IllegalAction:
+                continue  # more than four copies of a kind over the three hands
+
+
+@pytest.mark.parametrize("preset", ["sandingguai", "baike-3p", "dingque", "dealt_hand"])
+def test_kept_jiao_is_a_full_remake_through_play(preset: str) -> None:
+    """The kept 叫 of every seat is what ``hands.wait_bits`` makes from its tiles at every
+    step (the engine skips the remake on 摸打 and where no two suits split, SDG §6.1), its
+    kept held kinds are those of its tiles, and the 报听 discards are those whose 13 tiles are
+    叫, every held kind asked (SDG §4.6)."""
+    if preset == "dingque":
+        rules = get_rules(dingque=True)
+    elif preset == "dealt_hand":
+        rules = get_rules(baoting_window="dealt_hand")
+    else:
+        rules = get_rules(preset)
+    rng = random.Random(11)
+    tings = 0
+    for k in range(60):
+        dealer = k % 3
+        deck = _near_win_deck(rng, dealer) if k % 2 else None
+        state = State(rules, k, dealer, deck=deck)
+        while not state.is_terminal():
+            for seat in range(3):
+                assert state.held[seat] == [t for t in range(27) if state.hands[seat][t]]
+                own = state.phase in (SELF, DINGQUE) and seat == state.turn
+                if not (own and state.drawn is None):  # after a 碰: no 叫 until the discard
+                    assert state.jiao[seat] == state._wait_bits(seat), (seat, state)
+            if state.phase == SELF:
+                p = state.turn
+                legal = state.legal_actions()
+                ting = [a - TING for a in legal if TING <= a < HU]
+                if not state.baoting[p] and not state.after_claim and state._may_baoting(p):
+                    held = [t for t in range(27) if state.hands[p][t]]
+                    assert ting == [t for t in held if state._ting_ok(p, t)], state
+                    tings += bool(ting)
+            state.apply(_keeper(state, rng))
+    assert tings > 5  # the 报听 check met hands that may declare it
+
+
+@pytest.mark.parametrize("preset", ["sandingguai", "dingque", "baike-3p"])
+def test_settlement_from_kept_jiao_is_that_of_the_table(preset: str) -> None:
+    """A hand's settlement, made with the 叫 the engine keeps (``settle(..., known_jiao)``),
+    is the one made from its table alone (SDG §9.3 查叫, §7.6): 荒庄 with 叫 seats, and wins."""
+    rules = get_rules(dingque=True) if preset == "dingque" else get_rules(preset)
+    rng = random.Random(7)
+    jiao_ends = wins = 0
+    for k in range(80):
+        dealer = k % 3
+        state = State(rules, k, dealer, deck=_near_win_deck(rng, dealer) if k % 4 else None)
+        while not state.is_terminal():
+            state.apply(_keeper(state, rng, hu=0.05))
+        assert state.result is not None
+        table = state.result.table
+        assert state.result.settlement == settle(table, rules)
+        winners = {w.seat for w in table.winners}
+        for i, s in enumerate(table.seats):
+            if i not in winners:  # a winner's kept bits are not of its 13 tiles: 叫 anyway
+                assert state._is_jiao()[i] == is_jiao(s, rules), (i, table)
+        wins += bool(winners)
+        jiao_ends += table.huang and any(state._is_jiao())
+    assert wins > 5 and jiao_ends > 5

@@ -163,6 +163,9 @@ SUIT_KINDS: Final = (0x1FF, 0x1FF << 9, 0x1FF << 18)
 #: (0). The classes of two suits add up to 2 only when both are sets and to 5 only when one is
 #: sets, the other sets + a pair.
 SUIT_CLASS: Final = {**{k: 1 for k in SET_KEYS}, **{k: 4 for k in PAIR_KEYS}}
+#: The suit keys that split into sets, or into sets + one pair (:data:`SUIT_CLASS`'s keys): a
+#: 叫 of sets and a pair needs two such suits (:func:`wait_bits`).
+SPLIT_KEYS: Final = frozenset(SUIT_CLASS)
 #: Per suit key: the ranks (as bits) whose addition makes sets, or sets + one pair.
 TO_SET_BITS: Final = {k: sum(1 << r for r in v) for k, v in TO_SET.items()}
 TO_PAIR_BITS: Final = {k: sum(1 << r for r in v) for k, v in TO_PAIR.items()}

@@ -7,6 +7,7 @@ transfers; :func:`settle` runs them in the order of SDG §9.2 and applies the de
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -423,14 +424,19 @@ def next_dealer(table: TableDescription, rules: RuleConfig) -> tuple[int, int]:
 
 
 def settle_items(
-    table: TableDescription, rules: RuleConfig
+    table: TableDescription, rules: RuleConfig, known_jiao: Sequence[bool] | None = None
 ) -> tuple[tuple[Transfer, ...], tuple[bool, bool, bool], tuple[bool, bool, bool], tuple[int, ...]]:
     """The items of one finished hand before the dealer's stake (SDG §9.2, §9.3), with the
     seats that were 叫 and burned and the chicken values: what :func:`settle` stakes and sums,
-    and what the calculator (``calc.py``) explains."""
+    and what the calculator (``calc.py``) explains. ``known_jiao``: whether each seat's 13
+    tiles are 叫 (:func:`is_jiao`), when the caller already knows it (the engine keeps every
+    seat's 叫 as it plays); read from the table otherwise. A winner is 叫 either way."""
     book = _Book()
     winners = {w.seat for w in table.winners}
-    jiao_list = [i in winners or is_jiao(s, rules) for i, s in enumerate(table.seats)]
+    if known_jiao is None:
+        jiao_list = [i in winners or is_jiao(s, rules) for i, s in enumerate(table.seats)]
+    else:
+        jiao_list = [i in winners or bool(known_jiao[i]) for i in range(NUM_SEATS)]
     jiao = (jiao_list[0], jiao_list[1], jiao_list[2])
     burned = burned_seats(table, rules)
     if table.huang:
@@ -452,10 +458,15 @@ def settle_items(
     return tuple(book.items), jiao, burned, v
 
 
-def settle(table: TableDescription, rules: RuleConfig | None = None) -> Settlement:
-    """Settle one finished hand (SDG §9): every item a transfer, the dealer's stake applied."""
+def settle(
+    table: TableDescription,
+    rules: RuleConfig | None = None,
+    known_jiao: Sequence[bool] | None = None,
+) -> Settlement:
+    """Settle one finished hand (SDG §9): every item a transfer, the dealer's stake applied;
+    ``known_jiao`` as :func:`settle_items` takes it."""
     rules = rules or RuleConfig()
-    items, jiao, burned, v = settle_items(table, rules)
+    items, jiao, burned, v = settle_items(table, rules, known_jiao)
     transfers = tuple(stake(table, rules, t) for t in items)
     net = [0, 0, 0]
     for t in transfers:

@@ -14,6 +14,7 @@ discarder's 下家; nobody's choice is shown before all have chosen, then 胡 be
 from __future__ import annotations
 
 import random
+from bisect import insort
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import compress
@@ -50,6 +51,8 @@ from weimaque.games.sandingguai.events import (
 )
 from weimaque.games.sandingguai.hands import (
     KEY_STEP,
+    SPLIT_KEYS,
+    SUIT_CLASS,
     WinContext,
     bits_kinds,
     four_bits,
@@ -99,6 +102,8 @@ ASK_ORDER: Final = tuple(((s + 1) % 3, (s + 2) % 3) for s in range(NUM_SEATS))
 #: The action id of discarding each kind, and the kinds (``compress`` picks the held ones).
 DISCARD_IDS: Final = tuple(DISCARD + t for t in range(NUM_KINDS))
 KINDS: Final = tuple(range(NUM_KINDS))
+# A seat's held kinds (``State.held``) are its discard ids as they stand.
+assert DISCARD_IDS == KINDS
 PENG_KIND: Final = MeldKind.PENG
 #: Shared immutable events of every turn, made once: a plain 出 per seat and kind, a draw per
 #: seat, kind, kind of draw and wall count.
@@ -153,14 +158,13 @@ class State:
         "from_kong",
         "hands",
         "head",
+        "held",
         "history",
         "jiao",
         "keys",
         "lock_any",
         "locks",
         "melds",
-        "n_discards",
-        "n_draws",
         "odd",
         "options",
         "pending_first",
@@ -224,12 +228,12 @@ class State:
         self.keys: list[list[int]] = [list(suit_keys(h)) for h in self.hands]
         self.odd = [odd_bits(h) for h in self.hands]
         self.fours = [four_bits(h) for h in self.hands]
+        #: Per seat the kinds it holds, in kind order: its discard ids (SDG §4.1).
+        self.held = [list(compress(KINDS, h)) for h in self.hands]
         self.melds: list[list[Meld]] = [[] for _ in range(NUM_SEATS)]
         self.discards: list[list[int]] = [[] for _ in range(NUM_SEATS)]
         self.taken: list[list[bool]] = [[] for _ in range(NUM_SEATS)]
         self.baoting = [False] * NUM_SEATS
-        self.n_discards = [0] * NUM_SEATS
-        self.n_draws = [0] * NUM_SEATS
         self.locks: list[set[int]] = [set() for _ in range(NUM_SEATS)]
         self.lock_any = [False] * NUM_SEATS
         self.repao_kind: list[MeldKind | None] = [None] * NUM_SEATS
@@ -291,6 +295,20 @@ class State:
     # ----------------------------------------------------------------- who acts, what is legal
 
     @property
+    def n_discards(self) -> list[int]:
+        """Per seat the tiles it has discarded (its row, claimed ones included)."""
+        return [len(row) for row in self.discards]
+
+    @property
+    def n_draws(self) -> list[int]:
+        """Per seat the tiles it has drawn, replacements included (SDG §3 DRAW)."""
+        out = [0] * NUM_SEATS
+        for e in self.events:
+            if type(e) is Drew:
+                out[e.seat] += 1
+        return out
+
+    @property
     def wall_left(self) -> int:
         """Tiles left in the wall."""
         return self.tail - self.head + 1
@@ -334,29 +352,31 @@ class State:
 
     def _self_actions(self) -> list[int]:
         """SDG §3 SELF: 自摸, 暗杠, 补杠, 出 (with or without 报听), in id order; kept until the
-        state changes."""
-        if self._self_cache is not None:
-            return self._self_cache
+        state changes (``legal_actions`` reads the kept list first)."""
         p = self.turn
         hand = self.hands[p]
         acts: list[int]
         if self.after_claim:
             # SDG §3: after a 碰 the claimant may only discard.
-            acts = list(compress(DISCARD_IDS, hand))
+            acts = self.held[p].copy()
         elif self.baoting[p]:
             # SDG §4.6: locked hand: 自摸 or discard the tile just drawn.
             assert self.drawn is not None
             acts = [DISCARD + self.drawn, HU] if self._can_zimo(p) else [DISCARD + self.drawn]
         else:
-            acts = list(compress(DISCARD_IDS, hand))
+            acts = self.held[p].copy()
             melds = self.melds[p]
-            if self._may_baoting(p):
-                acts += [TING + t for t in compress(KINDS, hand) if self._ting_ok(p, t)]
-            if self._can_zimo(p):
+            if not melds and not self.discards[p]:  # _may_baoting (SDG §4.6)
+                acts += self._ting_actions(p)
+            drawn = self.drawn
+            assert drawn is not None  # the turn began with a draw (after a 碰: the branch above)
+            if self.jiao[p] >> drawn & 1:  # _can_zimo
                 acts.append(HU)
-            if self.tail >= self.head:  # a kong needs a non-empty wall (SDG §3.1.4)
-                if self.fours[p]:
-                    acts += [ANGANG + t for t in bits_kinds(self.fours[p])]
+            fours = self.fours[p]
+            if (melds or fours) and self.tail >= self.head:
+                # a kong needs a non-empty wall (SDG §3.1.4)
+                if fours:
+                    acts += [ANGANG + t for t in bits_kinds(fours)]
                 if melds:
                     bugang = [
                         BUGANG + m.tile for m in melds if hand[m.tile] and m.kind is PENG_KIND
@@ -377,6 +397,7 @@ class State:
         hand[t] += n
         self.keys[p][t // 9] += n * KEY_STEP[t]
         self.odd[p] ^= (n & 1) << t
+        self.held[p] = list(compress(KINDS, hand))
         if hand[t] == COPIES:
             self.fours[p] |= 1 << t
         else:
@@ -388,7 +409,36 @@ class State:
 
     def _may_baoting(self, p: int) -> bool:
         """SDG §4.6: 报听 only with the seat's first discard, and with no melds."""
-        return self.n_discards[p] == 0 and not self.melds[p]
+        return not self.discards[p] and not self.melds[p]
+
+    def _ting_actions(self, p: int) -> list[int]:
+        """The 报听 discards of the turn seat ``p`` (SDG §4.6): :meth:`_ting_ok` of each held
+        kind, asked only where a cheap bound lets the 13 tiles left be 叫. 叫 of sets and a
+        pair needs two suits that already split into sets (or sets + the pair) with the third
+        a tile short (``hands.wait_bits``); discarding ``t`` changes only the key of its own
+        suit, so where neither other suit splits, or one does and ``t``'s suit without ``t``
+        does not, only 七对 is left, which needs every kind paired but one after the discard
+        (SDG §6.1): no odd kinds now, or two with ``t`` one of them."""
+        keys = self.keys[p]
+        odd = self.odd[p]
+        split = [SUIT_CLASS.get(k, 0) > 0 for k in keys]
+        n_split = split[0] + split[1] + split[2]
+        any_qidui = odd == 0
+        two_odd = odd.bit_count() == 2
+        out = []
+        for t in self.held[p]:
+            s = t // 9
+            others = n_split - split[s]
+            if (
+                others < 2
+                and not (others == 1 and SUIT_CLASS.get(keys[s] - KEY_STEP[t], 0))
+                and not any_qidui
+                and not (two_odd and odd >> t & 1)
+            ):
+                continue  # neither shape can be 叫 after this discard
+            if self._ting_ok(p, t):
+                out.append(TING + t)
+        return out
 
     def _ting_ok(self, p: int, t: int) -> bool:
         """Whether discarding ``t`` leaves 13 tiles that are 叫, within the 报听 window."""
@@ -562,14 +612,18 @@ class State:
     def _discard(self, p: int, t: int, ting: bool, events: list[Event]) -> None:
         """出 (SDG §4.1), with 报听 (§4.6); then the claim window (§3 CLAIMS)."""
         keys = self.keys[p]
-        self.hands[p][t] -= 1
+        hand = self.hands[p]
+        hand[t] -= 1
+        if not hand[t]:
+            self.held[p].remove(t)
         keys[t // 9] -= KEY_STEP[t]
         odd = self.odd[p] ^ 1 << t
         self.odd[p] = odd
-        self.fours[p] &= ~(1 << t)
+        fours = self.fours
+        if fours[p]:
+            fours[p] &= ~(1 << t)
         self.discards[p].append(t)
         self.taken[p].append(False)
-        self.n_discards[p] += 1
         if ting:
             self.baoting[p] = True
         repao = self.repao_kind[p]
@@ -578,24 +632,47 @@ class State:
         else:
             self.repao_kind[p] = None
             events.append(Discarded(p, t, ting, True))
-        self.claim_repao = repao
         rules = self.rules
         if t == YAOJI or (t == WUGU and rules.wugu):
             key = t if rules.chongfeng_per_kind else 0
             if key not in self.first_keys:
                 self.first_keys.add(key)
                 self.pending_first = (t, p)
-        self.claim_tile, self.claim_from = t, p
-        self.phase = CLAIMS
-        self.drawn = None
-        melds = self.melds[p]
         jiao = self.jiao
-        jiao[p] = wait_bits(keys, odd, not melds, melds, rules.max_suits, self.que[p])
+        if t != self.drawn:
+            # The 13 tiles left are those before the draw when the drawn tile goes (摸打), and
+            # the kept 叫 is theirs already. Otherwise it is made again where it can be any:
+            # 叫 needs two suits that split into sets (or sets and the pair), or for 七对 (no
+            # melds) a single odd kind (hands.wait_bits, SDG §6.1); most hands have neither.
+            melds = self.melds[p]
+            k0, k1, k2 = keys
+            if (
+                (k0 in SPLIT_KEYS and (k1 in SPLIT_KEYS or k2 in SPLIT_KEYS))
+                or (k1 in SPLIT_KEYS and k2 in SPLIT_KEYS)
+                or (not melds and odd and not odd & (odd - 1))
+            ):
+                jiao[p] = wait_bits(keys, odd, not melds, melds, rules.max_suits, self.que[p])
+            else:
+                jiao[p] = 0
+        self.drawn = None
+        hands = self.hands
+        q1, q2 = ASK_ORDER[p]
+        if hands[q1][t] < 2 and hands[q2][t] < 2 and not (jiao[q1] | jiao[q2]) >> t & 1:
+            # Neither 碰 nor 胡 for anyone (most discards): no window (SDG §3 CLAIMS 3). The
+            # options are empty already: every window empties them when it closes.
+            if self.pending_first is not None:
+                self._note_first(None, None, events)
+            self._draw(q1, False, events)
+            return
+        # The window (SDG §3 CLAIMS): its tile, its discarder and whether a 热炮.
+        self.phase = CLAIMS
+        self.claim_tile, self.claim_from = t, p
+        self.claim_repao = repao
         options: dict[int, tuple[int, ...]] = {}
-        for q in ASK_ORDER[p]:
-            n = self.hands[q][t]
+        for q in (q1, q2):
+            n = hands[q][t]
             if n < 2 and not jiao[q] >> t & 1:
-                continue  # neither 碰 nor 胡: most discards, at once
+                continue  # neither 碰 nor 胡 for this seat
             hu = (
                 jiao[q] >> t & 1
                 and not self._locked(q, t)
@@ -748,22 +825,23 @@ class State:
             t = self.wall[head]
             head = self.head = head + 1
         hand = self.hands[p]
-        hand[t] += 1
+        n = hand[t] = hand[t] + 1
         self.keys[p][t // 9] += KEY_STEP[t]
         self.odd[p] ^= 1 << t
-        if hand[t] == COPIES:
+        if n == 1:
+            insort(self.held[p], t)
+        elif n == COPIES:
             self.fours[p] |= 1 << t
-        self.n_draws[p] += 1
-        locks = self.locks[p]
-        if locks:
-            locks.clear()
-        self.lock_any[p] = False
+        lock_any = self.lock_any
+        if lock_any[p]:  # 过水 lasts until the seat draws (SDG §5.2); a lock sets both
+            lock_any[p] = False
+            self.locks[p].clear()
         self.phase = SELF
         self.turn = p
         self.drawn = t
         self.from_kong = replacement
         self.after_claim = False
-        self._self_cache = None
+        # ``_self_cache`` is empty already: every action of a turn empties it (``apply``).
         events.append(DREW[p][t][replacement][tail - head + 1])
 
     def _win_self(self, p: int, events: list[Event]) -> None:
@@ -776,7 +854,7 @@ class State:
     def _add_winner(
         self, q: int, t: int, way: WinWay, source: int | None, events: list[Event]
     ) -> None:
-        early = self.n_discards[q] == 0 and not self.claim_made
+        early = not self.discards[q] and not self.claim_made
         self.winners.append(Winner(q, t, way, source, early))
 
     def _end(self, events: list[Event]) -> None:
@@ -790,7 +868,7 @@ class State:
         for w in table.winners:
             fan = score(win_context(table, w.seat), self.rules).fan
             events.append(Won(w.seat, w.tile, w.way, w.source, fan))
-        result = HandResult(table, settle(table, self.rules))
+        result = HandResult(table, settle(table, self.rules, self._is_jiao()))
         self.result = result
         hands = tuple(format_counts(h) for h in self.hands)
         events.append(
@@ -803,6 +881,20 @@ class State:
                 (hands[0], hands[1], hands[2]),
             )
         )
+
+    def _is_jiao(self) -> tuple[bool, bool, bool]:
+        """Whether each seat's 3n+1 concealed tiles are 叫 (``settle.is_jiao``), from the kept
+        bits: a kind the seat holds all four of, its melds with them, cannot come
+        (``hands.waits``)."""
+        out = []
+        for s in range(NUM_SEATS):
+            bits = self.jiao[s]
+            hand = self.hands[s]
+            for m in self.melds[s]:
+                if hand[m.tile] + m.size >= COPIES:
+                    bits &= ~(1 << m.tile)
+            out.append(bits != 0)
+        return out[0], out[1], out[2]
 
     def table(self, flip: int | None = None) -> TableDescription:
         """The table as SDG §1.5 describes it (concealed tiles without the winning tile)."""
@@ -844,13 +936,12 @@ class State:
         other.keys = [list(k) for k in self.keys]
         other.odd = list(self.odd)
         other.fours = list(self.fours)
+        other.held = [list(h) for h in self.held]
         other.jiao = list(self.jiao)
         other.melds = [list(m) for m in self.melds]
         other.discards = [list(d) for d in self.discards]
         other.taken = [list(t) for t in self.taken]
         other.baoting = list(self.baoting)
-        other.n_discards = list(self.n_discards)
-        other.n_draws = list(self.n_draws)
         other.locks = [set(lk) for lk in self.locks]
         other.lock_any = list(self.lock_any)
         other.repao_kind = list(self.repao_kind)
@@ -886,6 +977,7 @@ class State:
             other.keys[s] = list(suit_keys(other.hands[s]))
             other.odd[s] = odd_bits(other.hands[s])
             other.fours[s] = four_bits(other.hands[s])
+            other.held[s] = list(compress(KINDS, other.hands[s]))
             i += n
             if other.phase == SELF and other.turn == s and other.drawn is not None:
                 other.drawn = next(k for k in range(NUM_KINDS) if other.hands[s][k])
