@@ -207,10 +207,10 @@ class Knowledge:
         st.taken = [[taken for _, taken in s.discards] for s in view.seats]
         st.baoting = [s.baoting for s in view.seats]
         st.que = [s.que for s in view.seats]
-        st.n_discards = [len(s.discards) for s in view.seats]
-        st.n_draws = [
+        st.held = [[k for k in range(NUM_KINDS) if h[k]] for h in hands]
+        st.draws_before = tuple(
             self.held[s] - DEALT - (s == view.dealer) for s in range(NUM_SEATS)
-        ]  # SDG §2.2: every tile a seat held beyond its deal was drawn
+        )  # SDG §2.2: every tile a seat held beyond its deal was drawn
         st.locks = [set() for _ in range(NUM_SEATS)]
         st.locks[me] = set(view.locks)
         st.lock_any = [False] * NUM_SEATS

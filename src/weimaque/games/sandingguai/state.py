@@ -149,6 +149,7 @@ class State:
         "dealer",
         "decisions",
         "deck",
+        "draws_before",
         "discards",
         "drawn",
         "events",
@@ -257,6 +258,9 @@ class State:
         #: The decisions taken, as (seat, action id); automatic steps are not decisions.
         self.history: list[tuple[int, int]] = []
         self.events: list[Event] = [Dealt(s, dealt[s], dealer) for s in range(NUM_SEATS)]
+        #: Per seat the draws made before ``events`` begins: none for a dealt hand; a position
+        #: built from a seat's view (determinize.py) has no events and counts them here.
+        self.draws_before: tuple[int, ...] = (0,) * NUM_SEATS
         #: The current player's legal actions in its own turn, until the state changes (never
         #: changed in place: legal_actions hands out copies).
         self._self_cache: list[int] | None = None
@@ -302,7 +306,7 @@ class State:
     @property
     def n_draws(self) -> list[int]:
         """Per seat the tiles it has drawn, replacements included (SDG §3 DRAW)."""
-        out = [0] * NUM_SEATS
+        out = list(self.draws_before)
         for e in self.events:
             if type(e) is Drew:
                 out[e.seat] += 1
@@ -1011,6 +1015,7 @@ class State:
 
 _PLAIN_FIELDS: Final = (
     "rules",
+    "draws_before",
     "seed",
     "dealer",
     "streak",
