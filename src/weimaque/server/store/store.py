@@ -134,6 +134,13 @@ class StoredRoom:
 ENDED_BY: Final = {"vote": 1, "leave": 2, "idle": 3}
 
 
+def _seats_of(record: dict[str, Any]) -> list[Any]:
+    """Each seat's points in a finished hand record's settlement (its seat count)."""
+    settlement = record.get("settlement")
+    seats = settlement.get("seats") if isinstance(settlement, dict) else None
+    return seats if isinstance(seats, list) else []
+
+
 def _dump(value: Any) -> str:
     # The same compact UTF-8 JSON as json.dumps(ensure_ascii=False), a few times faster.
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
@@ -841,7 +848,7 @@ class Store:
         seat_rows = [
             (room_id, number, seat, match, player, name, bot, club, finished, *figures, *counts)
             for seat, player, name, bot, *figures in accounts.seat_rows(
-                record, players or [(None, None, None)] * 3
+                record, players or [(None, None, None)] * len(_seats_of(record))
             )
         ]
         code = record.get("replay_code")
