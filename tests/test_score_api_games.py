@@ -12,8 +12,8 @@ import pytest
 from tests.sandingguai.test_settlement import EXAMPLES
 from tests.serverkit import Server, running
 from weimaque.games import get_game
+from weimaque.games.maque.numbers import breakdown_json
 from weimaque.games.maque.scoring.scorer import score
-from weimaque.server.table.numbers import breakdown_json
 
 MAQUE_HAND = "碰:七七七 偎:捌捌捌 吃:一二三 手:贰贰贰四五六柒捌玖九 胡:九"
 E6 = next(t for e, t, *_ in EXAMPLES if e.startswith("E6"))

@@ -16,11 +16,11 @@ from weimaque.games.maque.cards import FACE_CHARS, counts_of
 from weimaque.games.maque.game.actions import Action
 from weimaque.games.maque.game.observation import view_of
 from weimaque.games.maque.match import Match
+from weimaque.games.maque.numbers import HintCache, breakdown_json, hints, seen_counts, table_xi
 from weimaque.games.maque.rules.registry import get_rules
 from weimaque.games.maque.scoring.scorer import score
 from weimaque.games.maque.scoring.waits import waits
 from weimaque.server.app import create_app
-from weimaque.server.table.numbers import HintCache, breakdown_json, hints, seen_counts, table_xi
 from weimaque.server.table.options import DEFAULT_TURN_SECONDS
 from weimaque.server.table.seats import hash_token
 

@@ -39,9 +39,9 @@ from tests.test_server_table import SCRIPTED, SCRIPTED_SEED
 from weimaque.games.maque.game.actions import Action
 from weimaque.games.maque.game.observation import view_of
 from weimaque.games.maque.match import Match
+from weimaque.games.maque.numbers import HintCache, hints, table_xi
 from weimaque.games.maque.rules.registry import get_rules
 from weimaque.games.maque.scoring.scorer import score
-from weimaque.server.table.numbers import HintCache, hints, table_xi
 
 LANDSCAPE = {"width": 844, "height": 390}
 DOCS = ROOT / "docs" / "img"

@@ -90,14 +90,14 @@ def verify_game_hand(game_id: str, doc: Any, require_commitment: bool = True) ->
     result as recorded). ``VerifyError`` with the first thing that does not hold."""
     from weimaque.errors import RecordError
     from weimaque.games import get_game
-    from weimaque.server.table.fairness import Verified, VerifyError, _check_commitment
+    from weimaque.server.table.fairness import Verified, VerifyError, check_commitment
 
     hand = game_hand_record(doc, game_id)
     where = "hand 1"
     seed = hand.get("seed")
     if hand.get("fairness") is None and hand.get("commitment") is not None:
         raise VerifyError(f"{where}: commitment never revealed")
-    committed = _check_commitment(where, hand, seed)
+    committed = check_commitment(where, hand, seed)
     if not committed and require_commitment:
         raise VerifyError(
             f"{where}: no deal commitment, so nothing shows its deal was fixed before play "

@@ -88,7 +88,7 @@ def _hands_of(doc: Any) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
     raise RecordError(f"not a record: no hand, hands or actions (keys: {quoted(sorted(doc))})")
 
 
-def _check_commitment(where: str, hand: dict[str, Any], seed: Any) -> bool:
+def check_commitment(where: str, hand: dict[str, Any], seed: Any) -> bool:
     """Check the hand's revealed secret against its commitment; whether it had one."""
     block = hand.get("fairness")
     if block is None:
@@ -122,7 +122,7 @@ def verify_hand(
     """
     check_hand_record(hand, where)
     seed = hand.get("seed")
-    committed = _check_commitment(where, hand, seed)
+    committed = check_commitment(where, hand, seed)
     if hand.get("fairness") is None and hand.get("commitment") is not None:
         raise VerifyError(f"{where}: commitment {quoted(hand['commitment'])} never revealed")
     if not committed and require_commitment:

@@ -1,4 +1,4 @@
-// 听 hints (server/table/numbers.py hints): which discards leave the hand waiting and on what, with the
+// 听 hints (games/maque/numbers.py hints): which discards leave the hand waiting and on what, with the
 // totals by 自摸 / by another's card and the unseen copies left. Computed by the server from
 // this seat's own view only.
 import { h } from "./dom.js";

@@ -13,7 +13,7 @@ export function effectText(p) {
 }
 
 /**
- * The breakdown of a win (server/table/numbers.py breakdown_json): every group with its 息 and tags,
+ * The breakdown of a win (games/maque/numbers.py breakdown_json): every group with its 息 and tags,
  * every 名堂 with its effect, and the formula 硬息 × M + additions = total.
  */
 export function breakdownView(b) {

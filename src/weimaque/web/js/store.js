@@ -12,7 +12,7 @@ export function emptyRoomState(roomId) {
     obs: null, // observation of this connection's viewer
     history: [], // event views of the current hand
     legal: [], // [{text, id}]
-    numbers: null, // 明息 of every seat, our own 息 (server/table/numbers.py table_xi)
+    numbers: null, // 明息 of every seat, our own 息 (games/maque/numbers.py table_xi)
     hints: null, // 听 hints, when asked for
     toAct: false,
     deadline: null, // local Date.now()-based deadline of our decision
