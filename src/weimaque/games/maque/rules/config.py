@@ -7,7 +7,7 @@ import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, cast
 
 from weimaque import presets
 from weimaque.errors import RuleConfigError, quoted
@@ -370,7 +370,10 @@ def _plain_fields(config: RuleConfig) -> tuple[tuple[str, object], ...]:
 @functools.lru_cache(maxsize=64)
 def _rebuild(fields: tuple[tuple[str, object], ...]) -> RuleConfig:
     """A rule set from :func:`_plain_fields` (unpickling); equal to the one pickled."""
-    return RuleConfig(**{k: dict(v) if k in _MAPS else v for k, v in fields})  # type: ignore[arg-type]
+    values: dict[str, Any] = {}
+    for key, value in fields:
+        values[key] = dict(cast("tuple[tuple[str, object], ...]", value)) if key in _MAPS else value
+    return RuleConfig(**values)
 
 
 _MAPS: Final = frozenset({"patterns", "optional_patterns", "names"})
