@@ -589,7 +589,9 @@ class TableExtras(Protocol):
 
     def match_summary(self, play: MatchPlay) -> JSON:
         """What a match's end and its record show beyond its ledger: ``final_pool_share`` (a
-        pool shared out at the end), and the match record's ``version``."""
+        pool shared out at the end), the match record's ``version``, and optionally
+        ``ledger``, the record's own form of the ledger (where it differs from
+        ``Ledger.to_json``)."""
         ...
 
     def rebook(self, play: MatchPlay, record: JSON) -> tuple[Hand, tuple[int, ...]]:

@@ -588,13 +588,15 @@ class Maque:
         return play.match.hands[-1]
 
     def match_summary(self, play: Any) -> JSON:
-        """The match record's version, and the 留子 pool shared out at the match's end (RULES
-        §8.5), if it was."""
+        """The match record's version, its ledger as the record keeps it, and the 留子 pool
+        shared out at the match's end (RULES §8.5), if it was."""
         assert isinstance(play, MaqueMatch)
         share = play.match.final_share
         return {
             "version": MATCH_VERSION,
             "final_pool_share": None if share is None else list(share),
+            # the record's own form: per person with a rotating 守醒 (RULES §8.6.1)
+            "ledger": play.match.ledger(),
         }
 
     def rebook(self, play: Any, record: JSON) -> tuple[MaqueHand, tuple[int, ...]]:

@@ -96,6 +96,9 @@ class HandDriver:
         self.wake = wake
         #: Held while an action is written and applied: one at a time, in order.
         self.acting = ActionLock()
+        #: Called once the match has booked a hand or begun: where persons take turns at the
+        #: seats, they move to the next hand's (RULES §2.1.1; the room's ``_place``).
+        self.placed: Callable[[], None] = lambda: None
 
     # ----------------------------------------------------------------- the hand
 
@@ -177,13 +180,14 @@ class HandDriver:
             booked = self._booked(last, deltas)
             # What a replay cannot give back: the revealed commitment, the deal as dealt and
             # the hand's 回放码.
-            for key in ("fairness", "deal", "replay_code"):
+            for key in ("fairness", "deal", "replay_code", "seat_persons"):
                 if key in record:
                     booked[key] = record[key]
             table.records.append(booked)
         if last is not None:
             table.last_state = last
             table.last_hand = self.views.hand_end(table.hand_number, last, deltas)
+        self.placed()  # the persons at the seats the booked hands lead to (RULES §2.1.1)
         if stored.dissolved and not table.is_over():
             # Ended early (解散): settled as it stood, the hand then in progress dropped.
             self._end_early()
@@ -374,6 +378,9 @@ class HandDriver:
         number = table.hand_number
         deltas = table.match.finish(hand)
         record = self._booked(hand, deltas)
+        if self.seating.persons is not None:
+            # who played each seat, persons taking turns at the seats (RULES §2.1.1)
+            record["seat_persons"] = [self.seating.person_of(s) for s in range(table.shape.seats)]
         table.records.append(record)
         table.hand, table.actions = None, []
         record["replay_code"] = new_code()  # the hand's 回放码 (docs/protocol.md §7.4)
@@ -402,13 +409,15 @@ class HandDriver:
             over,
             match=table.match_number,
             players=[
-                (s.player, s.name, s.bot if s.kind == "bot" else None) for s in self.seating.seats
+                (s.player, s.name, s.bot if s.kind == "bot" else None)
+                for s in (self.seating.persons or self.seating.seats)  # per person: §2.1.1
             ],
             club=table.opts.club,
             played=played,
             ranked=ranked,
         )
         self.out.send_all(messages.hand_end(last))
+        self.placed()
         if over:
             self.out.send_all(self.match_end())
         elif table.closing:
@@ -430,7 +439,7 @@ class HandDriver:
         """The ``match_end`` message: the current match's totals as they stand now."""
         table = self.table
         scores = table.scores()
-        ranking = sorted(range(table.shape.seats), key=lambda s: (-scores[s], s))
+        ranking = sorted(range(len(scores)), key=lambda s: (-scores[s], s))
         extras = self.views.extras
         summary = {} if extras is None else extras.match_summary(table.match)
         return messages.match_end(
@@ -554,6 +563,7 @@ class HandDriver:
         for seat_id in freed:
             self.clear_seat(seat_id)
         self.table.next_match()
+        self.placed()
         self.views.reset()
         for s, seat in enumerate(self.seating.seats):
             seat.ready = False
