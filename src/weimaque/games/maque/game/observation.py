@@ -269,7 +269,7 @@ def view_of(state: GameState, viewer: Viewer) -> Observation:
     hand = None
     to_act = False
     legal: tuple[str, ...] = ()
-    hands = None
+    hands: tuple[tuple[int, ...] | None, ...] | None = None
     if isinstance(viewer, int):
         hand = tuple(state.hand_faces(viewer))
         to_act = viewer in state.to_act()
