@@ -245,15 +245,17 @@ def test_four_persons_play_three_hands_through_a_restart(tmp_path: Path, sees: s
         first = four.ended[1]
         assert first["seat_persons"] == [0, 1, 3]
         assert len(first["ledger"]["seats"]) == 4
+        # between hands everyone stays where the hand was played (unless 下一局 dealt already)
+        between = four.info()
+        if between["status"] == "between_hands":
+            assert [p["seat"] for p in between["persons"]] == [0, 1, "shouxing", 2]
         # the role moves with the deal (RULES §8.2.1): the next dealer person deals hand 2
         dealer = first["settlement"]["next_dealer"]
-        four.pump()
-        time.sleep(0.3)
+        wait_deal(four, 2)
         four.pump()
         info = four.info()
         assert [p["seat"] for p in info["persons"]].index("shouxing") == (dealer + 2) % 4
         assert four.people.index(four.sitting_out()) == (dealer + 2) % 4
-        wait_deal(four, 2)
         places = {p: four.people[p].seat for p in range(4)}
         assert tuple(next(p for p in range(4) if places[p] == s) for s in range(3)) == seat_persons(
             dealer

@@ -96,8 +96,8 @@ class HandDriver:
         self.wake = wake
         #: Held while an action is written and applied: one at a time, in order.
         self.acting = ActionLock()
-        #: Called once the match has booked a hand or begun: where persons take turns at the
-        #: seats, they move to the next hand's (RULES §2.1.1; the room's ``_place``).
+        #: Called as a hand is dealt (or a room restored): where persons take turns at the
+        #: seats, they move to this hand's (RULES §2.1.1; the room's ``_place``).
         self.placed: Callable[[], None] = lambda: None
 
     # ----------------------------------------------------------------- the hand
@@ -187,15 +187,17 @@ class HandDriver:
         if last is not None:
             table.last_state = last
             table.last_hand = self.views.hand_end(table.hand_number, last, deltas)
-        self.placed()  # the persons at the seats the booked hands lead to (RULES §2.1.1)
         if stored.dissolved and not table.is_over():
             # Ended early (解散): settled as it stood, the hand then in progress dropped.
             self._end_early()
             table.dissolved = True
             table.ended_by = stored.ended_by
         current = stored.current
+        if current is None or table.is_over():
+            self.placed()  # between hands: the persons where the last hand was played
         if current is not None and not table.is_over():
             hand = table.hand = table.match.next_hand()
+            self.placed()  # the persons at this hand's seats (RULES §2.1.1)
             table.actions = []
             if hand.seed != current["seed"] or hand.dealer != current["dealer"]:
                 raise WeimaqueError(f"room {table.id}: stored hand does not follow the match")
@@ -267,6 +269,7 @@ class HandDriver:
         if not self.ready_to_deal():
             return False
         state = self.table.hand = self.table.match.next_hand()
+        self.placed()  # persons taking turns at the seats sit where this hand puts them
         self.table.actions = []
         for seat in self.seating.seats:
             seat.ready = False
@@ -417,7 +420,6 @@ class HandDriver:
             ranked=ranked,
         )
         self.out.send_all(messages.hand_end(last))
-        self.placed()
         if over:
             self.out.send_all(self.match_end())
         elif table.closing:
@@ -563,7 +565,6 @@ class HandDriver:
         for seat_id in freed:
             self.clear_seat(seat_id)
         self.table.next_match()
-        self.placed()
         self.views.reset()
         for s, seat in enumerate(self.seating.seats):
             seat.ready = False

@@ -171,16 +171,22 @@ class Room:
 
     def _place(self) -> None:
         """Where persons take turns at the seats (RULES §2.1.1): put them at the seats of the
-        next hand, the one sitting out at the 守醒's place; bots follow their persons, and each
-        connection that moved is told its new seat (a welcome and a snapshot)."""
+        hand in progress (called as it is dealt), or between hands where the last one was
+        played (its record's ``seat_persons``), the one sitting out at the 守醒's place. Bots
+        follow their persons; each connection that moved is told its new seat (a welcome: the
+        deal's snapshots follow, held as the claim-window rule holds them)."""
+        table = self.table
         if self.seating.persons is None:
             return
-        moved = self.seating.place(self._seat_persons())
+        last = table.records[-1].get("seat_persons") if table.records else None
+        if table.hand is None and isinstance(last, list):
+            order = tuple(int(p) for p in last)
+        else:
+            order = self._seat_persons()
+        moved = self.seating.place(order)
         self.auto.bots = {s: self.bot(seat.bot) for s, seat in enumerate(self.seats) if seat.bot}
         for conn in moved:
             conn.send(self.views.welcome(conn, None))
-            conn.send(self.views.snapshot(conn, None))
-        self.out.room_changed()
 
     # ----------------------------------------------------------------- what others ask of it
 
