@@ -847,7 +847,9 @@ export function startRoom(app, roomId) {
     const me = mySeat();
     const r = s.room?.rematch;
     const chosen = r?.chosen || (s.room?.seats || []).map(() => false);
-    const mine = me !== null && chosen[me];
+    // four persons (RULES §2.1.1): the one who sat the last hand out chooses too
+    const out = persons() && s.you.seat === "shouxing";
+    const mine = out ? Boolean(r?.shouxing) : me !== null && chosen[me];
     return h(
       "div",
       { class: "rematch", "data-testid": "rematch" },
@@ -861,7 +863,7 @@ export function startRoom(app, roomId) {
             h("span", { class: "countdown", "data-testid": "rematch-countdown" }, t("rematch_in", { s: secondsLeft(s.rematchDeadline) })),
           )
         : null,
-      me !== null && !mine
+      (me !== null || out) && !mine
         ? h("button", { class: "primary", "data-testid": "rematch-button", disabled: !online(), onclick: () => socket.send("rematch") }, t("rematch"))
         : null,
       mine ? h("span", { class: "ready-done" }, t("rematch_chosen")) : null,
