@@ -15,6 +15,7 @@ import pytest
 
 from tests.serverkit import Client, Server
 from tests.test_server_durability import crash
+from tests.test_store_games import call, sign_up
 from weimaque.games.maque.match import replay_match, seat_persons
 
 Msg = dict[str, Any]
@@ -61,8 +62,8 @@ def test_the_room_options(server: Server) -> None:
 class Person:
     """One person's socket: the seat it holds now and its latest view."""
 
-    def __init__(self, server: Server, room_id: str) -> None:
-        self.ws: Client = server.ws(room_id)
+    def __init__(self, server: Server, room_id: str, head: dict[str, str] | None = None) -> None:
+        self.ws: Client = server.ws(room_id, additional_headers=head)
         self.seat: int | str | None = None
         self.view: Msg | None = None
         self.token = ""
@@ -106,9 +107,18 @@ class Person:
 class Four:
     """Four persons at one room, each playing its first legal action when asked."""
 
-    def __init__(self, server: Server, room_id: str, tokens: list[str] | None = None) -> None:
+    def __init__(
+        self,
+        server: Server,
+        room_id: str,
+        tokens: list[str] | None = None,
+        heads: list[dict[str, str]] | None = None,
+    ) -> None:
+        """``heads``: each person's socket's (a signed-in player's, docs/protocol.md §7.2)."""
         self.server, self.room_id = server, room_id
-        self.people = [Person(server, room_id) for _ in range(4)]
+        self.people = [
+            Person(server, room_id, None if heads is None else heads[p]) for p in range(4)
+        ]
         self.ended: dict[int, Msg] = {}
         self.match_end: Msg | None = None
         for p, person in enumerate(self.people):
@@ -310,3 +320,45 @@ def test_the_person_sitting_out_may_chat_and_may_not_act(server: Server) -> None
         assert err["type"] == "error"
     finally:
         four.close()
+
+
+def test_zhanji_is_per_person_through_a_restart(store_target: str, tmp_path: Path) -> None:
+    """docs/protocol.md §7.3 at a table of four persons, on SQLite and PostgreSQL: four
+    signed-in players play a three-hand match (the server SIGKILLed and restarted after the first
+    hand); each one's 战绩 lists the match once, with the four people and each one's total as the
+    ledger has it (the 守醒's shares included), counted over the three hands at the table."""
+    server = Server(tmp_path, {"room_burst": 1000}, db=store_target)
+    people = [sign_up(server, f"P{p}") for p in range(4)]
+    heads = [head for _, head in people]
+    made = server.room(options=FOUR, seed=5, turn_seconds=600, next_seconds=None)
+    room_id = made["room_id"]
+    four = Four(server, room_id, heads=heads)
+    try:
+        wait_deal(four, 1)
+        play_hand(four, "all")
+        tokens = [p.token for p in four.people]
+        four.close()
+        crash(server)
+        server = Server(tmp_path, {"room_burst": 1000}, db=store_target)
+        four = Four(server, room_id, tokens, heads=heads)
+        wait_deal(four, 2)
+        while four.match_end is None:
+            play_hand(four, "all")
+            four.pump()
+        ledger = four.match_end["ledger"]["seats"]
+        for p, (player, head) in enumerate(people):
+            status, body = call(server, "GET", "/api/me/matches", head)
+            assert status == 200, body
+            (match,) = body["matches"]
+            assert match["seat"] == p and match["hands"] == 3
+            assert match["total"] == ledger[p]
+            totals = {x["seat"]: x["total"] for x in match["players"]}
+            assert totals == dict(enumerate(ledger))
+            assert {x["player_id"] for x in match["players"]} == {pid for pid, _ in people}
+            assert (
+                player
+                == match["players"][[x["seat"] for x in match["players"]].index(p)]["player_id"]
+            )
+    finally:
+        four.close()
+        server.stop()
