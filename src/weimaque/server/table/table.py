@@ -125,6 +125,8 @@ def hand_summary(
         "settlement": record.get("settlement"),
         "record_url": f"/api/rooms/{room_id}/hands/{number}",
         "code": record.get("replay_code"),
+        # who played each seat, persons taking turns at the seats (RULES §2.1.1)
+        **({"seat_persons": record["seat_persons"]} if "seat_persons" in record else {}),
     }
 
 

@@ -284,8 +284,10 @@ export function startRoom(app, roomId) {
 
   function showReplay(hand) {
     ui.menu = false;
+    // four persons (RULES §2.1.1): the hand's seats named by who played them then
+    const seatPersons = persons() && hand.seat_persons;
     ui.replay = new Replay(roomId, hand.number, {
-      label,
+      label: seatPersons ? (seat) => personLabel(seatPersons[seat]) : label,
       title: hand.title,
       bottom: mySeat() ?? 0,
       changed: draw,
