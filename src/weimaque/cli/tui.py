@@ -512,4 +512,6 @@ class Replayer:
         """The viewer in words."""
         if isinstance(self.viewer, int):
             return f"座{self.viewer}"
+        if not isinstance(self.viewer, str):
+            return "守醒"  # one who sees some seats only (RULES §2.1.2)
         return {"shouxing": "守醒", "all": "全部", "public": "旁观"}[self.viewer]

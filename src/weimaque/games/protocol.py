@@ -62,7 +62,8 @@ class GameInfo:
     #: ``"playout"`` (:class:`Playout`, on the game), ``"calculate"`` (:class:`Calculator`, on
     #: the game), ``"table"`` (:class:`TableExtras`, on the game), ``"tidy"``
     #: (:class:`Tidier`, on the game), ``"presets"`` (:class:`PresetList`, on the game),
-    #: ``"verify"`` (:class:`RecordChecker`, on the game).
+    #: ``"verify"`` (:class:`RecordChecker`, on the game), ``"rotation"``
+    #: (:class:`Rotation`, on the matches of a table whose shape has ``persons``).
     capabilities: frozenset[str] = frozenset()
 
     def to_json(self) -> JSON:
@@ -152,29 +153,42 @@ class TableShape:
 
     ``deal[k]`` is what the seat ``k`` places after the dealer is dealt (``deal[0]``: the
     dealer's); ``stock`` the cards or tiles left after the deal; ``deck`` all of them.
+    ``persons``: how many persons sit round the table when more of them take turns at the seats
+    than a hand has seats (偎麻雀's four with a rotating 守醒); 0 where each person keeps a seat.
+    Then the match has the ``"rotation"`` capability (:class:`Rotation`).
     """
 
     seats: int
     deal: tuple[int, ...]
     stock: int
     deck: int
+    persons: int = 0
 
     def __post_init__(self) -> None:
         if (
             self.seats < 1
             or len(self.deal) != self.seats
             or sum(self.deal) + self.stock > self.deck
+            or (self.persons and self.persons <= self.seats)
         ):
             raise ValueError(f"not a table shape: {self!r}")
 
+    @property
+    def people(self) -> int:
+        """The persons at the table: ``persons``, or one per seat."""
+        return self.persons or self.seats
+
     def to_json(self) -> JSON:
-        """JSON form."""
-        return {
+        """JSON form (``persons`` only where it is not one per seat)."""
+        out: JSON = {
             "seats": self.seats,
             "deal": list(self.deal),
             "stock": self.stock,
             "deck": self.deck,
         }
+        if self.persons:
+            out["persons"] = self.persons
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -551,6 +565,13 @@ class TableExtras(Protocol):
         """Viewers beyond the seats and ``"public"`` the rules seat (偎麻雀's ``"shouxing"``)."""
         ...
 
+    def event_viewer(self, hand: Hand, viewer: str) -> object:
+        """One of the :meth:`extra_viewers` as ``hand``'s events take it (``GameEvent.view``):
+        the hand's views take the name itself, and an event may need what the hand knows
+        (偎麻雀's 守醒 who may see the dealer's hand only, RULES §2.1.2, names this hand's
+        dealer)."""
+        ...
+
     def figures(self, view: View, rules: object) -> JSON | None:
         """Numbers shown beside ``view`` (None: none)."""
         ...
@@ -581,7 +602,9 @@ class TableExtras(Protocol):
 
     def match_summary(self, play: MatchPlay) -> JSON:
         """What a match's end and its record show beyond its ledger: ``final_pool_share`` (a
-        pool shared out at the end), and the match record's ``version``."""
+        pool shared out at the end), the match record's ``version``, and optionally
+        ``ledger``, the record's own form of the ledger (where it differs from
+        ``Ledger.to_json``)."""
         ...
 
     def rebook(self, play: MatchPlay, record: JSON) -> tuple[Hand, tuple[int, ...]]:
@@ -648,7 +671,8 @@ class PresetList(Protocol):
 
 
 class MatchPlay(Protocol):
-    """Hands in sequence and the ledger across them."""
+    """Hands in sequence and the ledger across them. Its :class:`Ledger` has one entry per
+    person (``TableShape.people``): per seat, unless persons take turns at the seats."""
 
     def is_over(self) -> bool:
         """Whether every hand of the match has been played."""
@@ -665,6 +689,25 @@ class MatchPlay(Protocol):
     def ledger(self) -> Ledger:
         """The accounts so far."""
         ...
+
+
+@runtime_checkable
+class Rotation(Protocol):
+    """The optional ``"rotation"`` capability of a :class:`MatchPlay` whose table seats more
+    persons than a hand has seats (``TableShape.persons``; 偎麻雀's four persons with a
+    rotating 守醒, RULES §2.1.1): who plays each seat of a hand follows from the match. The
+    persons are numbered ``0 .. persons - 1``; the match's :class:`Ledger` is theirs."""
+
+    def seat_persons(self) -> tuple[int, ...]:
+        """The person at each seat of the hand in progress, or of the next one between hands
+        (``seat_persons()[seat]``); a person not named sits that hand out."""
+        ...
+
+
+def sitting_out(play: Rotation, persons: int) -> tuple[int, ...]:
+    """The persons who sit out the hand in progress (or the next), of ``persons``."""
+    playing = set(play.seat_persons())
+    return tuple(p for p in range(persons) if p not in playing)
 
 
 class Game(Protocol):

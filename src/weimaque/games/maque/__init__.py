@@ -37,12 +37,13 @@ from weimaque.games.maque.game.observation import (
     dealt_view,
     observation_array,
     settled,
+    shouxing_viewer,
     view_of,
 )
 from weimaque.games.maque.game.record import hand_record, replay
 from weimaque.games.maque.game.state import DEALER_CARDS, GameState, buried_size, stock_size
 from weimaque.games.maque.lobby import presets_info
-from weimaque.games.maque.match import MATCH_VERSION, Match
+from weimaque.games.maque.match import MATCH_VERSION, PERSONS, Match
 from weimaque.games.maque.numbers import (
     HintCache,
     hand_end_json,
@@ -111,6 +112,7 @@ LABELS: Final[Mapping[str, tuple[str, str]]] = {
     "final_bonus_below": ("低于加分", "add points to a final score below this (0: off)"),
     "final_bonus": ("加分", "the points added"),
     "shouxing_rotation": ("四人轮守醒", "four persons, the 守醒 moving with the deal"),
+    "shouxing_sees": ("守醒看牌", "the hands the 守醒 may see: all three, or the dealer's"),
     "enable_patterns": ("启用名堂", "名堂 turned on"),
     "disable_patterns": ("停用名堂", "名堂 turned off"),
 }
@@ -122,11 +124,13 @@ IDS: Final = {a: a.id for a in ACTIONS}
 
 def shape_of(rules: RuleConfig) -> TableShape:
     """RULES §2.2, §2.5.2: the dealer 20 cards, the others 19, the stock (22, or 41 with two
-    players and the third hand added), of 80 (with two players and 埋牌, 19 stay buried)."""
+    players and the third hand added), of 80 (with two players and 埋牌, 19 stay buried); with
+    a rotating 守醒 four persons at the table (RULES §2.1.1)."""
     seats = rules.players
     deal = (DEALER_CARDS,) + (DEALER_CARDS - 1,) * (seats - 1)
     stock = stock_size(rules)
-    return TableShape(seats, deal, stock, sum(deal) + stock + buried_size(rules))
+    persons = PERSONS if rules.shouxing_rotation else 0
+    return TableShape(seats, deal, stock, sum(deal) + stock + buried_size(rules), persons)
 
 
 #: RULES §2.2: the three-player table, the dealer 20 cards, the others 19, 22 in the stock, of 80.
@@ -383,6 +387,12 @@ class MaqueMatch:
             raise IllegalAction("finish() takes the current hand, once it is over")
         return self.match.finish_hand().seats
 
+    def seat_persons(self) -> tuple[int, ...]:
+        """The ``"rotation"`` capability (RULES §2.1.1): the persons at seats 0, 1, 2 of the
+        hand in progress or the next (the dealer person D, D+1, D+3; D+2 sits out as 守醒);
+        the seats themselves at a table without a rotating 守醒."""
+        return self.match.persons()
+
     def ledger(self) -> Ledger:
         """Seats, 守醒 and 留子 pool: they sum to zero (RULES §8). With a rotating 守醒 (RULES
         §2.1.1, §8.6.1) the entries are the four persons (the 守醒's account is theirs: 0)."""
@@ -455,7 +465,7 @@ class Maque:
         ("weimaque", "偎麻雀", "anxiang-maque"),
         zero_sum=True,
         capabilities=frozenset(
-            {"resample", "playout", "calculate", "table", "tidy", "presets", "verify"}
+            {"resample", "playout", "calculate", "table", "tidy", "presets", "verify", "rotation"}
         ),
     )
     schema: Final = SCHEMA
@@ -547,9 +557,16 @@ class Maque:
         return rules.options()
 
     def extra_viewers(self, rules: object) -> tuple[str, ...]:
-        """The 守醒, where the rules seat one (RULES §2.1): it sees the three hands."""
+        """The 守醒, where the rules seat one (RULES §2.1): he sees what ``shouxing_sees`` lets
+        him (RULES §2.1.2)."""
         assert isinstance(rules, RuleConfig)
         return ("shouxing",) if rules.shouxing else ()
+
+    def event_viewer(self, hand: Any, viewer: str) -> object:
+        """The 守醒 as this hand's events take him: one who sees the three hands, or the
+        dealer's only (``shouxing_sees``, RULES §2.1.2)."""
+        assert isinstance(hand, MaqueHand)
+        return shouxing_viewer(hand.state) if viewer == "shouxing" else viewer
 
     def figures(self, view: Any, rules: object) -> JSON | None:
         """明息 of every seat, and a seated viewer's own 息 (``numbers.table_xi``)."""
@@ -582,13 +599,15 @@ class Maque:
         return play.match.hands[-1]
 
     def match_summary(self, play: Any) -> JSON:
-        """The match record's version, and the 留子 pool shared out at the match's end (RULES
-        §8.5), if it was."""
+        """The match record's version, its ledger as the record keeps it, and the 留子 pool
+        shared out at the match's end (RULES §8.5), if it was."""
         assert isinstance(play, MaqueMatch)
         share = play.match.final_share
         return {
             "version": MATCH_VERSION,
             "final_pool_share": None if share is None else list(share),
+            # the record's own form: per person with a rotating 守醒 (RULES §8.6.1)
+            "ledger": play.match.ledger(),
         }
 
     def rebook(self, play: Any, record: JSON) -> tuple[MaqueHand, tuple[int, ...]]:

@@ -41,6 +41,8 @@ def option_types(room_options: Sequence[str]) -> dict[str, Any]:
             out[name] = ["seat0", "random"]
         elif name == "liuzi_when":  # RULES §8.5.1
             out[name] = ["deal", "chou", "start_and_chou"]
+        elif name == "shouxing_sees":  # RULES §2.1.2
+            out[name] = ["all", "dealer"]
         else:
             out[name] = "bool" if isinstance(value, bool) else "int"
     out["enable_patterns"] = "list of keys of the preset's optional_patterns"

@@ -35,6 +35,8 @@ ROOM_OPTIONS: Final = (
     "first_dealer",
     "shouxing",
     "shouxing_liuju_reward",
+    "shouxing_rotation",  # four persons, the 守醒 moving with the deal (RULES §2.1.1)
+    "shouxing_sees",  # what the 守醒 may see (RULES §2.1.2)
     "liuzi",
     "liuzi_dealer",
     "liuzi_other",

@@ -75,6 +75,19 @@ class Views:
             return "public"
         return conn.seat
 
+    def _event_viewer(self, viewer: Viewer, hand: Hand | None) -> Any:
+        """A viewer as ``hand``'s events take it: one of the game's extra viewers as the game
+        names it for this hand (``TableExtras.event_viewer``: 偎麻雀's 守醒 who may see the
+        dealer's hand only, RULES §2.1.2), else the viewer itself."""
+        if (
+            isinstance(viewer, str)
+            and viewer != "public"
+            and hand is not None
+            and self.extras is not None
+        ):
+            return self.extras.event_viewer(hand, viewer)
+        return seen_by(viewer)
+
     def _timer(self, seat: SeatId | None) -> Timer | None:
         if not isinstance(seat, int):
             return None
@@ -204,7 +217,8 @@ class Views:
                 "turn_timer": None,
                 "numbers": None if view is None else self._figures(view),
             }
-        history = [v for e in events if (v := e.view(viewer)) is not None]
+        seen = self._event_viewer(viewer, shown)
+        history = [v for e in events if (v := e.view(seen)) is not None]
         return messages.snapshot(
             re,
             fields,
@@ -317,7 +331,8 @@ class Views:
                 continue
             if all_events is None:
                 all_events = hand.events()
-            views = [v for e in all_events[start:] if (v := e.view(viewer)) is not None]
+            sees = self._event_viewer(viewer, hand)
+            views = [v for e in all_events[start:] if (v := e.view(sees)) is not None]
             # Count only what this viewer saw: a gap would betray a hidden event, such as
             # another seat's declined 胡 (RULES §3.1.5).
             seen = self._visible_before(viewer, start)
@@ -387,7 +402,8 @@ class Views:
         if done > upto:
             done, count = 0, 0
         if upto > done:
-            count += sum(1 for e in hand.events()[done:upto] if e.view(viewer) is not None)
+            seen = self._event_viewer(viewer, hand)
+            count += sum(1 for e in hand.events()[done:upto] if e.view(seen) is not None)
         self.counted[viewer] = (upto, count)
         return count
 
@@ -417,6 +433,11 @@ class Views:
             "final_pool_share": final_share,
             "match_over": table.is_over(),
             "record_url": f"/api/rooms/{table.id}/hands/{number}",
+            **(
+                {}
+                if self.seating.persons is None or not table.records
+                else {"seat_persons": table.records[-1].get("seat_persons")}
+            ),
         }
 
 

@@ -6,7 +6,7 @@
 import { createRef, h, mount } from "./dom.js";
 import { api, myRoomIds } from "./net.js";
 import { onLangChange, presetDesc, presetName, refusal, t } from "./i18n.js";
-import { loadPresets, optionFields, ruleOverrides, ruleSection } from "./rules.js";
+import { loadPresets, optionFields, roomMay, ruleOverrides, ruleSection } from "./rules.js";
 import { header, nameField } from "./page.js";
 import { botLevel, botTitle, byLevel } from "./bots.js";
 import { autositKey, creatorKey, inviteKey, NAME_KEY, noTimerKey, spacedNumber, startRoom } from "./room.js";
@@ -45,13 +45,17 @@ function roomRequest(form, preset) {
   const v = (name) => form.elements[name].value;
   const num = (name) => Number.parseInt(v(name), 10) || 0;
   const bots = {};
-  for (const seat of [0, 1, 2]) {
+  // Four persons with a rotating 守醒 (RULES §2.1.1): a bot is a person's, 0–3.
+  const four = form.elements.people?.value === "4";
+  for (const seat of four ? [0, 1, 2, 3] : [0, 1, 2]) {
     if (v(`seat${seat}`)) bots[String(seat)] = v(`seat${seat}`);
   }
+  const options = ruleOverrides(form, preset);
+  if (four) Object.assign(options, { shouxing: true, shouxing_rotation: true });
   const seconds = num("turn_seconds");
   const body = {
     preset: preset.id,
-    options: ruleOverrides(form, preset),
+    options,
     bots,
     turn_seconds: seconds > 0 ? seconds : null,
     bot_delay_ms: num("bot_delay_ms"),
@@ -74,9 +78,12 @@ function roomRequest(form, preset) {
 export function enterCreatedRoom(res, req, here = null) {
   // The creator sits at the first seat left for a person (none: watches the bots).
   const bots = req.bots || {};
-  const seats = res.room?.seats?.map((x) => x.seat) ?? [0, 1, 2];
-  const human = seats.find((s) => !(String(s) in bots));
-  if (human !== undefined) sessionStorage.setItem(autositKey(res.room_id), String(human));
+  // [key of its bot, place]: a seat, or with four persons each person's place (RULES §2.1.1).
+  const places = res.room?.persons
+    ? res.room.persons.map((p) => [p.person, p.seat])
+    : (res.room?.seats?.map((x) => x.seat) ?? [0, 1, 2]).map((s) => [s, s]);
+  const human = places.find(([key]) => !(String(key) in bots));
+  if (human !== undefined) sessionStorage.setItem(autositKey(res.room_id), String(human[1]));
   // Shown once by the server: the 守醒 invitation and the creator's token stay with this browser.
   if (res.shouxing_invite) localStorage.setItem(inviteKey(res.room_id), res.shouxing_invite);
   if (res.creator_token) localStorage.setItem(creatorKey(res.room_id), res.creator_token);
@@ -288,7 +295,7 @@ export function startLobby(app) {
               // A new preset brings its own defaults for every option and its own 名堂.
               ui.preset = e.target.value;
               const p = byId(ui.preset);
-              ui.toggles = { liuzi: p.options.liuzi, shouxing: p.options.shouxing };
+              ui.toggles = { liuzi: p.options.liuzi, shouxing: p.options.shouxing, four: ui.toggles.four };
               draw();
             },
           },
@@ -306,9 +313,33 @@ export function startLobby(app) {
           "fieldset",
           {},
           h("legend", {}, t("seats")),
-          [0, 1, 2].map(seatField),
-          field(t("shouxing"), checkbox("shouxing", opts.shouxing, toggle("shouxing")), "field-shouxing"),
-          optionFields(data, preset, ["shouxing_liuju_reward"], toggles),
+          // 人数: three, or four persons with the 守醒 moving with the deal (RULES §2.1.1).
+          roomMay(data, "shouxing_rotation")
+            ? field(
+                t("people"),
+                h(
+                  "select",
+                  {
+                    name: "people",
+                    "data-testid": "people",
+                    onchange: (e) => {
+                      ui.toggles = { ...ui.toggles, four: e.target.value === "4" };
+                      draw();
+                    },
+                  },
+                  h("option", { value: "3", selected: !toggles.four }, t("people_3")),
+                  h("option", { value: "4", selected: Boolean(toggles.four) }, t("people_4")),
+                ),
+                "field-people",
+              )
+            : null,
+          (toggles.four ? [0, 1, 2, 3] : [0, 1, 2]).map(seatField),
+          toggles.four
+            ? optionFields(data, preset, ["shouxing_sees", "shouxing_liuju_reward"], { ...toggles, shouxing: true })
+            : [
+                field(t("shouxing"), checkbox("shouxing", opts.shouxing, toggle("shouxing")), "field-shouxing"),
+                optionFields(data, preset, ["shouxing_liuju_reward"], toggles),
+              ],
         ),
         h(
           "fieldset",

@@ -185,8 +185,27 @@ export function startRoom(app, roomId) {
   const seatInfo = (seat) => s.room?.seats?.[seat];
   const between = () => s.room && s.room.status !== "playing";
 
+  // Four persons with a rotating 守醒 (RULES §2.1.1): RoomInfo `persons`, each with the seat it
+  // holds this hand ("shouxing": sitting out); the match's scores and ledger are theirs.
+  const persons = () => s.room?.persons ?? null;
+  const personOf = (seat) => (seat === "shouxing" ? s.room?.shouxing?.person : seatInfo(seat)?.person);
+
+  /** A person's name (four persons at the table): as `label`, numbered by person. */
+  function personLabel(p) {
+    const info = persons()?.[p];
+    const unnamed = !info?.name || info.name === `玩家${p + 1}`;
+    const name =
+      info?.kind === "bot"
+        ? t("bot_named", { n: p + 1, level: botLevel(info.bot) })
+        : unnamed
+          ? t("player_n", { n: p + 1 })
+          : info.name;
+    return p === personOf(s.you.seat) && s.you.seat !== null && s.you.seat !== undefined ? `${name}（${t("you")}）` : name;
+  }
+
   /** A seat's name for people: the player's name, or a bot's level (新手 / 普通 / 高手). */
   function label(seat) {
+    if (persons() && personOf(seat) !== undefined) return personLabel(personOf(seat));
     const info = seatInfo(seat);
     // The server names an unnamed player 玩家N: show that in the chosen language.
     const unnamed = !info?.name || info.name === `玩家${seat + 1}`;
@@ -217,7 +236,7 @@ export function startRoom(app, roomId) {
     ].filter(Boolean);
   }
 
-  const score = (seat) => s.match?.scores?.[seat] ?? 0;
+  const score = (seat) => s.match?.scores?.[persons() ? personOf(seat) : seat] ?? 0;
 
   /** Send an action once: the controls stay disabled until the server answers. */
   function act(text) {
@@ -265,8 +284,10 @@ export function startRoom(app, roomId) {
 
   function showReplay(hand) {
     ui.menu = false;
+    // four persons (RULES §2.1.1): the hand's seats named by who played them then
+    const seatPersons = persons() && hand.seat_persons;
     ui.replay = new Replay(roomId, hand.number, {
-      label,
+      label: seatPersons ? (seat) => personLabel(seatPersons[seat]) : label,
       title: hand.title,
       bottom: mySeat() ?? 0,
       changed: draw,
@@ -503,9 +524,9 @@ export function startRoom(app, roomId) {
       s.room.shouxing
         ? h(
             "span",
-            { key: "shouxing", class: `seat-chip${s.you.seat === "shouxing" ? " me" : ""}` },
+            { key: "shouxing", class: `seat-chip${s.you.seat === "shouxing" ? " me" : ""}`, "data-testid": "seat-chip-shouxing" },
             "守醒 ",
-            s.room.shouxing.name || t("empty"),
+            persons() && s.room.shouxing.taken ? personLabel(s.room.shouxing.person) : s.room.shouxing.name || t("empty"),
             withSit && seatless && shouxingFree ? button("sit-shouxing", () => sit("shouxing"), t("sit"), { class: "small primary" }) : null,
           )
         : null,
@@ -828,7 +849,9 @@ export function startRoom(app, roomId) {
     const me = mySeat();
     const r = s.room?.rematch;
     const chosen = r?.chosen || (s.room?.seats || []).map(() => false);
-    const mine = me !== null && chosen[me];
+    // four persons (RULES §2.1.1): the one who sat the last hand out chooses too
+    const out = persons() && s.you.seat === "shouxing";
+    const mine = out ? Boolean(r?.shouxing) : me !== null && chosen[me];
     return h(
       "div",
       { class: "rematch", "data-testid": "rematch" },
@@ -842,7 +865,7 @@ export function startRoom(app, roomId) {
             h("span", { class: "countdown", "data-testid": "rematch-countdown" }, t("rematch_in", { s: secondsLeft(s.rematchDeadline) })),
           )
         : null,
-      me !== null && !mine
+      (me !== null || out) && !mine
         ? h("button", { class: "primary", "data-testid": "rematch-button", disabled: !online(), onclick: () => socket.send("rematch") }, t("rematch"))
         : null,
       mine ? h("span", { class: "ready-done" }, t("rematch_chosen")) : null,
@@ -858,7 +881,7 @@ export function startRoom(app, roomId) {
       "section",
       { class: "match-end", "data-testid": "match-end", "data-dissolved": end.dissolved ? "true" : "false" },
       h("h2", {}, end.dissolved ? t(end.ended_by === "leave" ? "ended_leave" : end.ended_by === "idle" ? "ended_idle" : "dissolved") : t("match_over")),
-      matchTotals(end, label),
+      matchTotals(end, persons() ? personLabel : label),
     );
   }
 
@@ -881,7 +904,7 @@ export function startRoom(app, roomId) {
           { class: "result-body" },
           matchEndPanel(),
           end && !(dissolved && end.hand_number !== s.handNumber)
-            ? gameBoard().handEnd(end, { label, s, title: t("hand_n", { n: end.hand_number - (s.room?.first_hand ?? 1) + 1 }) })
+            ? gameBoard().handEnd(end, { label, person: persons() ? personLabel : null, s, title: t("hand_n", { n: end.hand_number - (s.room?.first_hand ?? 1) + 1 }) })
             : null,
         ),
       ),
@@ -927,11 +950,32 @@ export function startRoom(app, roomId) {
     );
   }
 
+  /** Four persons (RULES §2.1.1): who sits this hand out as 守醒, over the board; the one who
+   * does watches the table with what `shouxing_sees` lets him see (RULES §2.1.2). */
+  function shouxingLine() {
+    const out = s.room?.shouxing;
+    if (!persons() || !out || out.person === undefined) return null;
+    const me = s.you.seat === "shouxing";
+    const sees = s.room.rules?.overrides?.shouxing_sees === "dealer" ? "sees_dealer" : "sees_all";
+    return h(
+      "p",
+      { class: `shouxing-line${me ? " me" : ""}`, "data-testid": "shouxing-line", "data-person": String(out.person) },
+      h("span", { class: "badge shouxing" }, "守醒"),
+      " ",
+      personLabel(out.person),
+      " · ",
+      me ? t("you_sit_out") : t("sits_out"),
+      " · ",
+      t(sees),
+    );
+  }
+
   function main() {
     if (ui.replay) return [ui.replay.render()];
     const end = s.lastHand || s.matchEnd;
     return [
       joinPanel(),
+      shouxingLine(),
       s.obs
         ? board()
         : h(

@@ -21,6 +21,8 @@ const OPTIONS = [
   { name: "match_hands", kind: "int", min: 1, label: "match_hands" },
   { name: "shouxing", kind: "bool", label: "shouxing" },
   { name: "shouxing_liuju_reward", kind: "int", min: 0, needs: "shouxing" },
+  // RULES §2.1.2: what the 守醒 may see (drawn with four persons, lobby.js)
+  { name: "shouxing_sees", kind: "choice", choices: ["all", "dealer"], needs: "shouxing" },
   { name: "liuzi", kind: "bool", label: "liuzi" },
   { name: "liuzi_dealer", kind: "int", min: 0, needs: "liuzi", label: "liuzi_dealer" },
   { name: "liuzi_other", kind: "int", min: 0, needs: "liuzi", label: "liuzi_other" },

@@ -92,7 +92,8 @@ function seatPanel(obs, seat, rel, ctx) {
       "data-rel": rel,
     },
     seatHeader(obs, seat, rel, ctx),
-    hand !== undefined
+    // a 守醒 who sees the dealer's hand only is sent null for the others (RULES §2.1.2)
+    hand != null
       ? h("div", { class: "open-hand" }, cardRow(hand, { size: "s" }))
       : h(
           "div",
@@ -229,7 +230,7 @@ function ownArea(obs, seat, ctx) {
       "div",
       { class: "own-body" },
       h("div", { class: "own-table" }, melds(obs.melds[seat], "m"), discardRow(obs.rows[seat])),
-      hand !== undefined
+      hand != null
         ? handView(hand, ctx)
         : h(
             "div",

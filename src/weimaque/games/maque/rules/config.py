@@ -138,6 +138,8 @@ _CHOICES: Final[dict[str, tuple[str, ...]]] = {
     "mingtang_rules": ("seed", "app"),
     # RULES §8.5.1: when the 逗溜子 pool is fed
     "liuzi_when": ("deal", "chou", "start_and_chou"),
+    # RULES §2.1.2: whose concealed cards the 守醒 may see
+    "shouxing_sees": ("all", "dealer"),
 }
 
 
@@ -229,6 +231,8 @@ class RuleConfig:
     final_bonus: int = 0
     # RULES §2.1.1: four persons round the table, the one opposite the dealer the 守醒
     shouxing_rotation: bool = False
+    # RULES §2.1.2: the 守醒 sees the three hands ("all") or the dealer's only ("dealer")
+    shouxing_sees: str = "all"
 
     # RULES §7.2, §7.3
     patterns: Mapping[str, PatternValue] = field(default_factory=_patterns, hash=False)
@@ -267,7 +271,7 @@ class RuleConfig:
 
     def _validate_table(self) -> None:
         """The options that mean something only at some tables keep their defaults elsewhere,
-        so one config has one meaning (RULES §2.5 [D], §2.5.8, §8.7.1, §2.1.1)."""
+        so one config has one meaning (RULES §2.5 [D], §2.5.8, §8.7.1, §2.1.1, §2.1.2)."""
         if self.players == 3:
             for name in ("maipai", "chi_opponent_discard"):
                 if getattr(self, name) is not True:
@@ -294,6 +298,11 @@ class RuleConfig:
         if self.shouxing_rotation and not (self.shouxing and self.players == 3):
             raise RuleConfigError(
                 "option 'shouxing_rotation' needs shouxing true and players 3 (RULES §2.1.1)"
+            )
+        if self.shouxing_sees != "all" and not self.shouxing:
+            raise RuleConfigError(
+                "option 'shouxing_sees' applies only where a 守醒 sits (RULES §2.1.2): with "
+                f"shouxing false it must stay 'all', not {quoted(self.shouxing_sees)}"
             )
 
     def pattern_name(self, key: str) -> str:
