@@ -267,6 +267,7 @@ export function startRoom(app, roomId) {
     ui.menu = false;
     ui.replay = new Replay(roomId, hand.number, {
       label,
+      game: s.room?.game,
       title: hand.title,
       bottom: mySeat() ?? 0,
       changed: draw,
@@ -957,7 +958,7 @@ export function startRoom(app, roomId) {
   function draw() {
     document.body.dataset.busy = ui.busy ? "true" : "false"; // for tests: an action in flight
     if (s.notFound) {
-      mount(app, header(), h("main", { class: "not-found" }, notFoundPage(roomId)));
+      mount(app, header(null, false, s.room?.game), h("main", { class: "not-found" }, notFoundPage(roomId)));
       return;
     }
     const offline = s.conn === "closed";
@@ -985,6 +986,7 @@ export function startRoom(app, roomId) {
           avTools(),
         ],
         offline,
+        s.room?.game,
       ),
       h(
         "main",

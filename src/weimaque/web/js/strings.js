@@ -3,6 +3,7 @@
 export const STRINGS = {
   zh: {
     title: "安乡偎麻雀",
+    title_sandingguai: "三丁拐",
     lang: "English",
     create_room: "开房间",
     preset: "规则",
@@ -720,6 +721,7 @@ export const STRINGS = {
   },
   en: {
     title: "Anxiang Wei Maque",
+    title_sandingguai: "Sandingguai",
     lang: "中文",
     create_room: "New room",
     preset: "Rules",
