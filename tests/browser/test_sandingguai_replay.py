@@ -30,6 +30,7 @@ PICTURES = {
     "sandingguai-replay-end-desktop",
     "sandingguai-replay-review-phone-landscape",
     "sandingguai-replay-code-desktop",
+    "sandingguai-rematch-rules-desktop",
 }
 
 
@@ -189,4 +190,35 @@ def test_a_sandingguai_hand_replayed_and_reviewed(
     assert fits(viewer)
     doc_shot(viewer, f"sandingguai-replay-code-{name}")
     viewer.close()
+
+    # The match ends (解散, only bots to agree): 再来一局, and beside it a new room at the
+    # game's own rule form (gameform.js), filled in at this room's rules.
+    page.get_by_test_id("menu").click()
+    page.get_by_test_id("dissolve").click()
+    page.get_by_test_id("confirm-yes").click()
+    page.get_by_test_id("match-end").or_(page.get_by_test_id("result-show")).first.wait_for()
+    if page.get_by_test_id("result-show").count():
+        page.get_by_test_id("result-show").click()
+    page.get_by_test_id("rematch-button").wait_for()
+    page.get_by_test_id("rematch-rules-open").click()
+    form = page.locator("[data-testid=rematch-form][data-game=sandingguai]")
+    form.wait_for()
+    assert form.get_by_test_id("rematch-preset").input_value() == "sandingguai"
+    assert form.locator("[data-testid^=rematch-opt-]").count() >= 20  # the schema's options
+    form.get_by_test_id("rematch-options").click()
+    hands = form.get_by_test_id("rematch-opt-match_hands")
+    hands.fill("2")
+    hands.dispatch_event("change")
+    assert fits(page)  # the dialog scrolls itself, never the page
+    form.evaluate("form => { form.scrollTop = 0; }")
+    doc_shot(page, f"sandingguai-rematch-rules-{name}")
+    form.get_by_test_id("rematch-create").click()
+    page.wait_for_url(lambda url: "/r/" in url and not url.endswith(f"/r/{room}"))
+    fresh = page.url.rsplit("/r/", 1)[1]
+    info = page.evaluate(
+        "async (room) => (await (await fetch(`/api/rooms/${room}`)).json()).room", fresh
+    )
+    assert (info["game"], info["rules"]["overrides"]) == ("sandingguai", {"match_hands": 2})
+    assert [x["kind"] for x in info["seats"]] == ["human", "bot", "bot"]
+    page.locator("[data-testid=board][data-game=sandingguai]").wait_for()
     assert page_errors == []

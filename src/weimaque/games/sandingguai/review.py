@@ -245,17 +245,17 @@ def review(record: Mapping[str, Any], seat: int, spec: str = "review") -> dict[s
     gen = replayed(dict(record))
     state, _, _ = next(gen)
     view = observe(state, seat) if len(state.legal_actions(seat)) > 1 else None
-    for step, (_, taken, _) in enumerate(gen):
-        assert taken is not None
-        if view is not None and taken[0] == seat:
-            pending.append((step, view, taken[1]))
+    for step, (_, moved, _) in enumerate(gen):
+        assert moved is not None
+        if view is not None and moved[0] == seat:
+            pending.append((step, view, moved[1]))
         mine = not state.is_terminal() and len(state.legal_actions(seat)) > 1
         view = observe(state, seat) if mine else None
     # The bot's own rule for leaving GreedyBot's line, over two halves of the worlds.
     bot = SearchBot(state.rules, batch=max(1, worlds // 2))
     decisions: list[dict[str, Any]] = []
-    for step, view, taken in pending:
-        decisions.append(_decision(bot, view, taken, step, worlds, state.rules))
+    for step, seen, taken in pending:
+        decisions.append(_decision(bot, seen, taken, step, worlds, state.rules))
     got = state.result.net[seat] if state.result is not None else None
     return {
         "seat": seat,
