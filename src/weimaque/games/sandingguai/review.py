@@ -24,9 +24,9 @@ rollout policy with the same random numbers (common random numbers, no pruning).
 
 The output has the shape of 偎麻雀's review (``weimaque.games.maque.bots.review``), so the page
 draws either. Each decision's random numbers come from its step number alone, so a review
-depends only on what the seat saw. With the server's default of 16 worlds a decision costs some
-4 to 80 rollouts of a few milliseconds; a seat's ~20 decisions take a few seconds in all
-(docs/sandingguai.md §14).
+depends only on what the seat saw. At the server's default of 15 worlds a decision costs a few
+dozen rollouts of a few milliseconds at most; a seat's 10 to 25 decisions take a few seconds in
+all (docs/sandingguai.md §14).
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ from weimaque.games.sandingguai.state import NUM_SEATS
 #: A decision is a clear mistake when it costs at least this many points and two standard errors.
 MISTAKE_POINTS: Final = 3.0
 #: The worlds a decision is weighed in by default (``review:worlds=N``); bounds of the parameter.
-DEFAULT_WORLDS: Final = 16
+DEFAULT_WORLDS: Final = 15
 MAX_WORLDS: Final = 400
 
 
