@@ -8,6 +8,7 @@ or record is refused quoting it; a review depends only on what the seat saw)."""
 from __future__ import annotations
 
 import copy
+import random
 from collections.abc import Iterator
 from typing import Any
 
@@ -175,3 +176,28 @@ def test_a_review_depends_only_on_what_the_seat_saw(played: tuple[TestClient, st
     first = game.review(record, 1, "review:worlds=4")
     assert game.review(copy.deepcopy(record), 1, "review:worlds=4") == first
     assert first["bot"] == "review:worlds=4"
+
+
+def test_a_declined_hu_is_graded_against_the_hu() -> None:
+    # SDG §6.2: a legal 胡 always scores, and the bot always takes it; a seat that passes one is
+    # shown the 胡 as the bot's choice, with what it scored. Seed 1: seat 0 passes its first 胡.
+    game = get_game("sandingguai")
+    assert isinstance(game, Reviewing)
+    hand = game.new_hand("sandingguai", None, seed=1)
+    bot = game.bot("greedy", "sandingguai")
+    rng = random.Random(1)
+    passed = None
+    while not hand.is_terminal():
+        seat = hand.to_act()[0]
+        legal = hand.legal_actions(seat)
+        hu, pass_ = game.parse_action("胡").id, game.parse_action("过").id
+        if seat == 0 and passed is None and hu in legal and pass_ in legal:
+            action, passed = pass_, len(hand.record()["actions"])
+        else:
+            action = bot.act(hand.bot_view(seat), rng)
+        hand.apply(seat, action)
+    assert passed is not None
+    review = game.review(hand.record(), 0, "review:worlds=4")
+    (decision,) = [d for d in review["decisions"] if d["step"] == passed]
+    assert (decision["taken"], decision["best"]) == ("过", "胡")
+    assert decision["why"]["kind"] == "declined_hu" and decision["why"]["score"] > 0

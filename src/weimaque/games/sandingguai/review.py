@@ -107,11 +107,11 @@ def _race(
     return arms
 
 
-def _why(taken: int, best: int, legal: tuple[int, ...], cost: float, se: float) -> dict[str, Any]:
+def _why(taken: int, best: int, value: float, cost: float, se: float) -> dict[str, Any]:
     if taken == best:
         return {"kind": "agrees"}
     if best == HU:
-        return {"kind": "declined_hu", "score": round(cost)}
+        return {"kind": "declined_hu", "score": round(value)}
     numbers = {"best": str(Action.from_id(best)), "cost": round(cost, 1), "se": round(se, 1)}
     if cost >= 2 * se and cost > 0:
         return {"kind": "preference", **numbers}
@@ -123,7 +123,7 @@ def _reason(why: Mapping[str, Any]) -> str:
     if kind == "agrees":
         return "agrees with the bot"
     if kind == "declined_hu":
-        return f"declined 胡: it was worth about {why['score']:+d} here"
+        return f"declined 胡: the 胡 scored about {why['score']:+d} here"
     if kind == "preference":
         return f"preference: {why['best']} is ahead by {why['cost']:.1f} ± {why['se']:.1f}"
     return (
@@ -158,7 +158,7 @@ def _decision(
     by = {a.action: a for a in arms}
     cost, se = paired(by[best].returns, by[taken].returns) if best != taken else (0.0, 0.0)
     se = 0.0 if se == float("inf") else se
-    why = _why(taken, best, legal, cost, se)
+    why = _why(taken, best, by[best].mean(), cost, se)
     mistake = taken != best and cost >= MISTAKE_POINTS and cost >= 2 * se
     return {
         "hand": 1,
