@@ -214,9 +214,10 @@ export class Replay {
     }
     const { steps, i, view } = this;
     const step = steps[i];
-    const obs = step.observation;
+    // A game without the "replay" capability has steps of actions alone (docs/new-game.md).
+    const obs = step.observation || { seats: [] };
     const seat = view === "all" ? this.opts.bottom : view;
-    const seats = obs.seats?.length ?? obs.hands?.length ?? 3;
+    const seats = obs.seats?.length || obs.hands?.length || 3;
     // From a seat: only that seat's hand shows; from above: all three.
     const hands = view === "all" ? obs.hands : obs.hands.map((hand, s) => (s === view ? hand : undefined));
     const scoreAt = (s) => obs.scores[s];
@@ -292,7 +293,7 @@ export class Replay {
         "ul",
         { class: "replay-events", "data-testid": "replay-events" },
         step.action ? h("li", { class: "actor" }, `${label(step.seat)}: ${step.action}`) : null,
-        step.events
+        (step.events || [])
           .filter((e) => e.type !== "dealt")
           .map((e) => h("li", {}, this.board ? this.board.eventText(e, label) : eventText(e, label))),
       ),
@@ -306,6 +307,7 @@ export class Replay {
    * chickens, every payment), with a button to look at the table as it ended instead. */
   boardParts(step, i, seat, atEnd) {
     const { label } = this.opts;
+    if (!step.observation) return { body: h("p", { class: "replay-plain", "data-testid": "replay-plain" }, step.action ?? "—"), toggle: null };
     const obs = this.view === "all" ? step.observation : seatView(step.observation, seat);
     const history = this.steps.slice(0, i + 1).flatMap((x) => x.events || []);
     const paid = atEnd ? step.settlement?.seats : null;
