@@ -21,8 +21,9 @@ export async function loadHistory(roomId) {
   return data.hands;
 }
 
-/** The list of finished hands, each with a replay button. */
-export function historyView(hands, { label, onReplay }) {
+/** The list of finished hands, each with a replay button; `drawn`: what the game calls a hand
+ * nobody won (the board's `drawnText`, else 偎麻雀's 臭). */
+export function historyView(hands, { label, onReplay, drawn = null }) {
   return h(
     "section",
     { class: "panel history", "data-testid": "history" },
@@ -36,7 +37,7 @@ export function historyView(hands, { label, onReplay }) {
           "li",
           { key: hand.number, "data-testid": "history-hand" },
           h("span", {}, titleOf(hand.title) ?? t("hand_n", { n: hand.number }), " · "),
-          h("span", {}, hand.chou ? t("chou") : `${t("winner", { who: label(hand.winner) })}`),
+          h("span", {}, hand.chou ? drawn ?? t("chou") : `${t("winner", { who: label(hand.winner) })}`),
           hand.chou || !hand.total ? null : h("span", {}, ` ${hand.total}`),
           h("span", { class: "moves" }, " (", (hand.settlement?.seats || []).map(signed).join(" / "), ")"),
           // A game whose board has no replay viewer lists its hands without one.

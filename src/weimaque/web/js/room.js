@@ -585,7 +585,7 @@ export function startRoom(app, roomId) {
         ui.history
           ? ui.history.error
             ? h("p", { class: "error" }, t("error", { msg: ui.history.error }))
-            : historyView(ui.history.hands, { label, onReplay: boardFor(s.room?.game)?.replays === false ? null : showReplay })
+            : historyView(ui.history.hands, { label, onReplay: boardFor(s.room?.game)?.replays === false ? null : showReplay, drawn: boardFor(s.room?.game)?.drawnText?.() })
           : null,
         log(true),
       ),

@@ -14,6 +14,7 @@ export const sandingguai = {
   id: "sandingguai",
   hints: false,
   replays: true, // the replay viewer (replay.js) draws each step with this board
+  drawnText: () => t("sdg_huang"), // a hand nobody won, in the list of hands: 荒庄
   create(shell) {
     return new SandingguaiBoard(shell);
   },
