@@ -62,8 +62,9 @@ class GameInfo:
     #: ``"playout"`` (:class:`Playout`, on the game), ``"calculate"`` (:class:`Calculator`, on
     #: the game), ``"table"`` (:class:`TableExtras`, on the game), ``"tidy"``
     #: (:class:`Tidier`, on the game), ``"presets"`` (:class:`PresetList`, on the game),
-    #: ``"verify"`` (:class:`RecordChecker`, on the game), ``"rotation"``
-    #: (:class:`Rotation`, on the matches of a table whose shape has ``persons``).
+    #: ``"verify"`` (:class:`RecordChecker`, on the game), ``"rotation"`` (:class:`Rotation`, on
+    #: the matches of a table whose shape has ``persons``), ``"replay"`` (:class:`Replaying`, on
+    #: the game) and ``"review"`` (:class:`Reviewing`, on the game).
     capabilities: frozenset[str] = frozenset()
 
     def to_json(self) -> JSON:
@@ -533,6 +534,36 @@ class Calculator(Protocol):
 
     def calculate(self, request: JSON) -> JSON:
         """The explained answer to ``request``."""
+        ...
+
+
+@runtime_checkable
+class Replaying(Protocol):
+    """The optional ``"replay"`` capability of a :class:`Game`: a finished hand's record as the
+    steps a replay viewer shows (a game with :class:`TableExtras` has it there too)."""
+
+    def steps(self, record: JSON) -> list[JSON]:
+        """The steps of a finished hand's record: the deal, then each action (``action``: its
+        text, ``seat``) with its ``events`` and the all-seeing ``observation`` (the view
+        ``"all"``) after it; the last with the ``settlement``. A bad record is a
+        ``RecordError`` quoting what is wrong."""
+        ...
+
+
+@runtime_checkable
+class Reviewing(Protocol):
+    """The optional ``"review"`` capability of a :class:`Game`: 复盘, each decision of one seat
+    in a finished hand weighed by a search bot from what the seat could see then."""
+
+    def review_spec(self, budget: int) -> str:
+        """The reviewer a server runs, at its effort ``budget`` (its ``review_iters``; a game
+        maps it to its own search's bound, so that a review stays within seconds)."""
+        ...
+
+    def review(self, record: JSON, seat: int, spec: str) -> JSON:
+        """The review of ``seat``: ``{"seat", "bot", "decisions": [{"step", "taken", "best",
+        "cost", "se", "mistake", "why", "value", …}], "summary": {…}}`` (the shape of
+        偎麻雀's, docs/bots.md); a ``WeimaqueError`` quoting a bad seat, spec or record."""
         ...
 
 

@@ -466,6 +466,7 @@ class Maque:
         zero_sum=True,
         capabilities=frozenset(
             {"resample", "playout", "calculate", "table", "tidy", "presets", "verify", "rotation"}
+            | {"replay", "review"}
         ),
     )
     schema: Final = SCHEMA
@@ -626,6 +627,11 @@ class Maque:
     def steps(self, record: JSON) -> list[JSON]:
         """A finished hand as steps (``numbers.replay_steps``)."""
         return replay_steps(record)
+
+    def review_spec(self, budget: int) -> str:
+        """The reviewer at a server's budget (``Reviewing``): the search bot with that many
+        iterations per decision."""
+        return f"mcts:iters={budget}"
 
     def review(self, record: JSON, seat: int, spec: str) -> JSON:
         """复盘 by a search bot (:mod:`weimaque.games.maque.bots.review`)."""

@@ -19,7 +19,15 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from weimaque.errors import WeimaqueError
-from weimaque.games import BadRequest, PresetList, TableExtras, Tidier, UnknownGame, get_game
+from weimaque.games import (
+    BadRequest,
+    PresetList,
+    Reviewing,
+    TableExtras,
+    Tidier,
+    UnknownGame,
+    get_game,
+)
 from weimaque.games.registry import list_games
 from weimaque.server.base.limits import BodyError, client_address, read_json
 from weimaque.server.cluster.leases import ClusterUnavailable
@@ -525,15 +533,16 @@ async def hand_replay(request: Request) -> Response:
 
 
 async def hand_review(request: Request) -> Response:
-    """复盘 of one seat of a finished hand (bots.review), computed once and kept."""
+    """复盘 of one seat of a finished hand, by the game's ``"review"`` capability (its search
+    bot, ``Reviewing``), computed once and kept."""
     s = server_of(request)
     found = await finished(s, request)
     if isinstance(found, JSONResponse):
         return found
     room, number, _, record = found
-    if room.table.game.info.id != DEFAULT_GAME:
+    if "review" not in room.table.game.info.capabilities:
         game = room.table.game.info.id
-        return _error(404, "no_review", f"复盘 is computed for 偎麻雀 hands, not {quoted(game)}")
+        return _error(404, "no_review", f"game {quoted(game)} offers no 复盘")
     body = await review_of(s, request, room.id, number, record)
     if isinstance(body, JSONResponse):
         return body
@@ -545,6 +554,10 @@ async def review_of(
 ) -> dict[str, Any] | JSONResponse:
     """复盘 of the seat ``?seat=N`` of hand ``number`` of a room (its ``record``): the body's
     review fields, or the error to answer."""
+    named = record.get("game")
+    game = get_game(named if isinstance(named, str) else DEFAULT_GAME)
+    if "review" not in game.info.capabilities or not isinstance(game, Reviewing):
+        return _error(404, "no_review", f"game {quoted(game.info.id)} offers no 复盘")
     seat_text = request.query_params.get("seat")
     if seat_text not in ("0", "1", "2"):
         return _error(400, "bad_seat", f"seat must be 0, 1 or 2, not {quoted(seat_text)}")

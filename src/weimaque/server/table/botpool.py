@@ -30,7 +30,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Final, TypeVar
 
-from weimaque.games.protocol import Game, SeatBot, TableExtras
+from weimaque.games.protocol import Game, Reviewing, SeatBot
 from weimaque.games.registry import get_game
 
 log = logging.getLogger("weimaque.server")
@@ -94,11 +94,11 @@ def decide_job(job: tuple[Any, ...]) -> int:
 
 def review_job(job: tuple[dict[str, Any], int, str]) -> dict[str, Any]:
     """In a worker: the 复盘 of one seat of a recorded hand, by the game its record names (else
-    the default game) through its ``"table"`` capability (``TableExtras.review``)."""
+    the default game) through its ``"review"`` capability (``Reviewing.review``)."""
     record, seat, spec = job
     named = record.get("game")
     game = get_game(named if isinstance(named, str) else "maque")
-    if not isinstance(game, TableExtras):
+    if not isinstance(game, Reviewing):
         raise ValueError(f"game {game.info.id!r} offers no 复盘")
     return game.review(record, seat, spec)
 

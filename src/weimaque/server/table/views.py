@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from weimaque.games.protocol import Game, GameEvent, Hand, TableExtras, View
+from weimaque.games.protocol import Game, GameEvent, Hand, Replaying, TableExtras, View
 from weimaque.games.registry import get_game
 from weimaque.server.table.broadcast import Broadcaster
 from weimaque.server.table.clocks import DecisionClocks
@@ -25,12 +25,13 @@ from weimaque.server.wire.messages import Actor, LegalAction, Timer, ViewFields
 
 def replay_steps(record: dict[str, Any], game: Game | None = None) -> list[dict[str, Any]]:
     """A finished hand of ``game`` (default: the one its record names, else the default game) as
-    steps for replay, as the game's ``"table"`` capability makes them (``TableExtras.steps``);
-    one step per action otherwise: the action alone, the record holding the rest."""
+    steps for replay, as the game's ``"replay"`` capability makes them (``Replaying.steps``:
+    the all-seeing view after each action); one step per action otherwise: the action alone,
+    the record holding the rest."""
     if game is None:
         named = record.get("game")
         game = get_game(named if isinstance(named, str) else DEFAULT_GAME)
-    if isinstance(game, TableExtras):
+    if "replay" in game.info.capabilities and isinstance(game, Replaying):
         return game.steps(record)
     actions = record.get("actions") or []
     steps: list[dict[str, Any]] = [{"action": None, "seat": None}]

@@ -23,6 +23,7 @@ import { BUBBLE_MS, bubble, chatContent, chatPanel, icon, mutedSeats, setSeatMut
 import { boardFor } from "./boards/index.js";
 import { discardConfirmWanted, setDiscardConfirm } from "./boards/common.js";
 import { gameOf, loadGames, schemaRulesSummary } from "./gameform.js";
+import { RematchRules } from "./rematch.js";
 
 export const NAME_KEY = "wmq.name";
 export const autositKey = (roomId) => `wmq.autosit.${roomId}`;
@@ -67,6 +68,8 @@ export function startRoom(app, roomId) {
     return boards[kind.id];
   }
   const gameBoard = () => boardOf(s.room?.game);
+  // 再来一局 at other rules, in a new room: the rule form of a game drawn from its schema.
+  const rematchRules = new RematchRules({ changed: () => draw() });
   const cues = new TableCues(gameBoard);
   const socket = new RoomSocket(roomId, {
     // 听 hints are asked for only at a game that offers them.
@@ -288,6 +291,7 @@ export function startRoom(app, roomId) {
     const seatPersons = persons() && hand.seat_persons;
     ui.replay = new Replay(roomId, hand.number, {
       label: seatPersons ? (seat) => personLabel(seatPersons[seat]) : label,
+      game: s.room?.game,
       title: hand.title,
       bottom: mySeat() ?? 0,
       changed: draw,
@@ -316,8 +320,15 @@ export function startRoom(app, roomId) {
   /** The rules named as their game names them: 偎麻雀's presets (rules.js), another game's
    * schema (GET /api/games) once loaded. */
   function roomRules() {
-    const game = s.room?.game && s.room.game !== "maque" ? gameOf(ui.games, s.room.game) : null;
-    return game ? schemaRulesSummary(game, s.room.rules) : rulesSummary(s.room.rules);
+    const other = s.room?.game && s.room.game !== "maque";
+    const game = schemaGame();
+    // Another game's rules before its schema is loaded: the name the room gives them.
+    return game ? schemaRulesSummary(game, s.room.rules) : other ? s.room.rules.name ?? "" : rulesSummary(s.room.rules);
+  }
+
+  /** The room's game when its rules are drawn from its schema (not 偎麻雀), once loaded. */
+  function schemaGame() {
+    return s.room?.game && s.room.game !== "maque" ? gameOf(ui.games, s.room.game) : null;
   }
 
   /** The room's rules: its preset and every option its creator changed; its timer. */
@@ -595,7 +606,7 @@ export function startRoom(app, roomId) {
         ui.history
           ? ui.history.error
             ? h("p", { class: "error" }, t("error", { msg: ui.history.error }))
-            : historyView(ui.history.hands, { label, onReplay: boardFor(s.room?.game)?.replays === false ? null : showReplay })
+            : historyView(ui.history.hands, { label, onReplay: boardFor(s.room?.game)?.replays === false ? null : showReplay, drawn: boardFor(s.room?.game)?.drawnText?.() })
           : null,
         log(true),
       ),
@@ -869,6 +880,7 @@ export function startRoom(app, roomId) {
         ? h("button", { class: "primary", "data-testid": "rematch-button", disabled: !online(), onclick: () => socket.send("rematch") }, t("rematch"))
         : null,
       mine ? h("span", { class: "ready-done" }, t("rematch_chosen")) : null,
+      schemaGame() ? button("rematch-rules-open", () => rematchRules.open(schemaGame(), s.room), t("rematch_rules")) : null,
       h("a", { href: "/", class: "button", "data-testid": "to-lobby" }, t("back_lobby")),
     );
   }
@@ -1001,7 +1013,7 @@ export function startRoom(app, roomId) {
   function draw() {
     document.body.dataset.busy = ui.busy ? "true" : "false"; // for tests: an action in flight
     if (s.notFound) {
-      mount(app, header(), h("main", { class: "not-found" }, notFoundPage(roomId)));
+      mount(app, header(null, false, s.room?.game), h("main", { class: "not-found" }, notFoundPage(roomId)));
       return;
     }
     const offline = s.conn === "closed";
@@ -1029,6 +1041,7 @@ export function startRoom(app, roomId) {
           avTools(),
         ],
         offline,
+        s.room?.game,
       ),
       h(
         "main",
@@ -1039,6 +1052,7 @@ export function startRoom(app, roomId) {
       resultOverlay(),
       elsewhereBanner(),
       votePanel(),
+      rematchRules.render(),
       chatDrawer(),
       shouxingBubble(),
       drawer(),

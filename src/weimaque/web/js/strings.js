@@ -3,6 +3,7 @@
 export const STRINGS = {
   zh: {
     title: "安乡偎麻雀",
+    title_sandingguai: "三丁拐",
     lang: "English",
     create_room: "开房间",
     preset: "规则",
@@ -397,6 +398,9 @@ export const STRINGS = {
     rematch: "再来一局",
     rematch_chosen: "已选再来一局 ✓",
     rematch_in: "{s} 秒后开始",
+    rematch_rules: "换规则再来",
+    rematch_rules_title: "换规则再来一局",
+    rematch_rules_help: "开一个同样玩法的新房间：规则从本房间的开始改，机器人坐原位。",
     // lobby
     quick_start: "快速开始",
     quick_start_help: "和两个普通机器人打一场，按默认规则，马上入座。",
@@ -730,6 +734,7 @@ export const STRINGS = {
   },
   en: {
     title: "Anxiang Wei Maque",
+    title_sandingguai: "Sandingguai",
     lang: "中文",
     create_room: "New room",
     preset: "Rules",
@@ -1098,6 +1103,9 @@ export const STRINGS = {
     rematch: "Play again",
     rematch_chosen: "Play again ✓",
     rematch_in: "starts in {s}s",
+    rematch_rules: "Other rules",
+    rematch_rules_title: "Play again at other rules",
+    rematch_rules_help: "A new room of the same game: the rules start from this room's, the bots keep their seats.",
     quick_start: "Quick start",
     quick_start_help: "A match against two Regular bots at the default rules, seated at once.",
     no_page_title: "Nothing here",
