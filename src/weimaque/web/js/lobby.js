@@ -6,7 +6,7 @@
 import { createRef, h, mount } from "./dom.js";
 import { api, myRoomIds } from "./net.js";
 import { onLangChange, presetDesc, presetName, refusal, t } from "./i18n.js";
-import { loadPresets, optionFields, ruleOverrides, ruleSection } from "./rules.js";
+import { loadPresets, optionFields, roomMay, ruleOverrides, ruleSection } from "./rules.js";
 import { header, nameField } from "./page.js";
 import { botLevel, botTitle, byLevel } from "./bots.js";
 import { autositKey, creatorKey, inviteKey, NAME_KEY, noTimerKey, spacedNumber, startRoom } from "./room.js";
@@ -46,7 +46,8 @@ function roomRequest(form, preset) {
   const num = (name) => Number.parseInt(v(name), 10) || 0;
   const bots = {};
   for (const seat of [0, 1, 2]) {
-    if (v(`seat${seat}`)) bots[String(seat)] = v(`seat${seat}`);
+    // A table of two (RULES §2.5) has no third seat.
+    if (form.elements[`seat${seat}`] && v(`seat${seat}`)) bots[String(seat)] = v(`seat${seat}`);
   }
   const seconds = num("turn_seconds");
   const body = {
@@ -256,6 +257,8 @@ export function startLobby(app) {
     const preset = byId(ui.preset);
     const opts = preset.options;
     const toggles = ui.toggles;
+    // 人数 (RULES §2.5): three seats, or two at a table of two.
+    const seats = toggles.players ?? opts.players ?? 3;
     const toggle = (name) => (e) => {
       ui.toggles = { ...ui.toggles, [name]: e.target.checked };
       draw();
@@ -306,7 +309,18 @@ export function startLobby(app) {
           "fieldset",
           {},
           h("legend", {}, t("seats")),
-          [0, 1, 2].map(seatField),
+          roomMay(data, "players")
+            ? field(
+                t("opt_players"),
+                h(
+                  "select",
+                  { name: "players", "data-testid": "players", onchange: (e) => { ui.toggles = { ...ui.toggles, players: Number(e.target.value) }; draw(); } },
+                  [3, 2].map((n) => h("option", { value: String(n), selected: n === seats }, String(n))),
+                ),
+                "field-players",
+              )
+            : null,
+          [0, 1, 2].slice(0, seats).map(seatField),
           field(t("shouxing"), checkbox("shouxing", opts.shouxing, toggle("shouxing")), "field-shouxing"),
           optionFields(data, preset, ["shouxing_liuju_reward"], toggles),
         ),
@@ -317,7 +331,7 @@ export function startLobby(app) {
           field(t("liuzi"), checkbox("liuzi", opts.liuzi, toggle("liuzi")), "field-liuzi"),
           field(t("liuzi_dealer"), h("input", { type: "number", name: "liuzi_dealer", defaultValue: String(opts.liuzi_dealer), min: 0, disabled: !toggles.liuzi }), "field-liuzi-dealer"),
           field(t("liuzi_other"), h("input", { type: "number", name: "liuzi_other", defaultValue: String(opts.liuzi_other), min: 0, disabled: !toggles.liuzi }), "field-liuzi-other"),
-          optionFields(data, preset, ["deng_value", "liuzi_min_xi"], toggles),
+          optionFields(data, preset, ["deng_value", "liuzi_min_xi", "liuzi_when"], toggles),
         ),
         ruleSection(data, preset),
       ),
