@@ -178,8 +178,13 @@ export function handEndView(end, { label, title }) {
   );
 }
 
-/** The final standings of a match (protocol match_end), best first. */
+/**
+ * The final standings of a match (protocol match_end), best first; where the 留子 pool was
+ * shared out at the end (RULES §8.5.4, `final_pool_share`), each seat's share, already in its
+ * total, beside it.
+ */
 export function matchTotals(end, label) {
+  const share = end.final_pool_share?.some((x) => x) ? end.final_pool_share : null;
   return h(
     "ol",
     { class: "final", "data-testid": "final-totals" },
@@ -188,6 +193,7 @@ export function matchTotals(end, label) {
         "li",
         { key: seat, "data-testid": `final-${seat}` },
         h("span", { class: "who" }, label(seat)),
+        share ? h("small", { class: "pool-share", "data-testid": `pool-share-${seat}`, "data-share": share[seat] }, t("pool_share", { n: signed(share[seat]) || "0" })) : null,
         h("span", { class: "num" }, signed(end.ledger.seats[seat]) || "0"),
       ),
     ),
