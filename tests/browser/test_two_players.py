@@ -271,8 +271,15 @@ def test_two_people_play_a_quanmingtang_match_of_two(
         ledger = page.get_by_test_id("ledger").first
         assert ledger.locator("[data-testid=ledger-0]").inner_text() == f"+{expected[0]['net'][0]}"
         assert ledger.locator("[data-testid=ledger-1]").inner_text() == str(expected[0]["net"][1])
-    snap(people[0], f"two-people-win-{name}")
-    people[1].wait_for_timeout(10)
+    # Each 名堂 with what it means, in the page's language: Chinese for one person, English
+    # for the other once they switch (docs/rules.md §7.4.1).
+    kahu = "[data-testid=pattern][data-key=kahu] [data-testid=pattern-about]"
+    assert "硬息正好够起胡" in people[0].locator(kahu).inner_text()
+    people[1].get_by_test_id("lang-toggle").click()
+    assert "硬息 exactly the minimum to win" in people[1].locator(kahu).inner_text()
+    biankan = "[data-testid=pattern][data-key=biankan] [data-testid=pattern-about]"
+    assert "mid-run" in people[1].locator(biankan).inner_text()
+    (doc_shot if name == "desktop" else snap)(people[1], f"two-people-win-{name}")
     # The match's end: both people's totals, each with its share of the pool.
     totals = [a + b for a, b in zip(expected[0]["net"], expected[1]["net"], strict=True)]
     share = expected[2]["share"]
@@ -293,4 +300,21 @@ def test_two_people_play_a_quanmingtang_match_of_two(
     assert [h["winner"] for h in hands] == [expected[0]["winner"], expected[1]["winner"]]
     assert hands[1]["chou"] and hands[1]["settlement"]["pool"] == 3
     assert record["ledger"]["seats"] == [t + s for t, s in zip(totals, share, strict=True)]
+    assert page_errors == []
+
+
+def test_every_mingtang_is_explained(server: str, browser: Browser, page_errors: list[str]) -> None:
+    """The result sheet explains each 名堂 (web/js/mingtang.js): every key the server names
+    (``GET /api/presets`` ``pattern_names``) has a line in both languages."""
+    page = new_page(browser, page_errors, DESKTOP)
+    page.goto(server + "/")
+    keys = sorted(get(server, "/api/presets")["pattern_names"])
+    explained = page.evaluate(
+        """async (keys) => {
+          const m = await import('/static/js/mingtang.js');
+          return keys.filter((k) => !m.aboutPattern(k));
+        }""",
+        keys,
+    )
+    assert explained == []
     assert page_errors == []

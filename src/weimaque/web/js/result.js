@@ -4,6 +4,7 @@ import { h } from "./dom.js";
 import { cardRow } from "./cards.js";
 import { t } from "./i18n.js";
 import { melds, signed } from "./table.js";
+import { aboutPattern } from "./mingtang.js";
 
 /** A 名堂's effect as players write it: ×N for a multiplier, +N (× units) for an addition. */
 export function effectText(p) {
@@ -57,7 +58,7 @@ export function breakdownView(b) {
             h(
               "tr",
               { "data-testid": "pattern", "data-key": p.key },
-              h("td", {}, p.name),
+              h("td", {}, p.name, h("small", { class: "pattern-about", "data-testid": "pattern-about" }, aboutPattern(p.key))),
               h("td", { class: "num", "data-testid": "pattern-effect" }, effectText(p)),
             ),
           ),
