@@ -318,3 +318,32 @@ def test_every_mingtang_is_explained(server: str, browser: Browser, page_errors:
     )
     assert explained == []
     assert page_errors == []
+
+
+def test_the_ban_line_tells_a_pair_from_a_passed_face(
+    server: str, browser: Browser, page_errors: list[str]
+) -> None:
+    """The 不能吃 line says only what holds (RULES §4.6, §5.3; at two, §2.5.4): at the dealer's
+    first turn nothing is 过张 yet, and the faces he holds twice or more are banned only while
+    he holds two (``holder_may_not_chi``), so they are said apart (手有两张不能吃); a face he
+    has discarded joins 不能吃 for the rest of the hand."""
+    page = new_page(browser, page_errors, DESKTOP)
+    room = _room(server, 5)
+    page.goto(f"{server}/r/{room}")
+    page.get_by_test_id("sit-0").click()
+    page.wait_for_function(ASKED_JS)
+    assert page.get_by_test_id("bans-chi").count() == 0
+    # seed 5's dealer holds 四四 五五 九九 拾拾拾
+    assert page.get_by_test_id("bans-held").inner_text().split()[-1] == "四五九拾"
+    # a single card: once discarded it is 不能吃 to the hand's end (RULES §4.6(1))
+    singles = page.locator("[data-testid=hand-face][data-legal=true]").evaluate_all(
+        "bs => bs.filter(b => b.querySelectorAll('.card').length === 1).map(b => b.dataset.face)"
+    )
+    face = singles[0]
+    page.locator(f"[data-testid=hand-face][data-face={face}]").click()
+    page.wait_for_function(
+        f"() => (document.querySelector('[data-testid=bans-chi]')?.textContent || '')"
+        f".includes('{face}')"
+    )
+    assert face not in page.get_by_test_id("bans-held").inner_text()
+    assert page_errors == []

@@ -146,6 +146,8 @@ export const STRINGS = {
     reason: "原因",
     // table: seats, 旁观, 离座, 托管
     ban_chi: "不能吃",
+    ban_chi_held: "手有两张不能吃",
+    ban_chi_held_help: "手里有两张或以上的牌不能吃；拆开后可以再吃",
     ban_peng: "不能碰",
     shangjia: "上家",
     xiajia: "下家",
@@ -870,6 +872,8 @@ export const STRINGS = {
     hidden: "a hidden card",
     reason: "Reason",
     ban_chi: "no 吃 on",
+    ban_chi_held: "holding two, no 吃 on",
+    ban_chi_held_help: "No 吃 on a face you hold twice or more, until the pair is broken",
     ban_peng: "no 碰 on",
     shangjia: "上家 left",
     xiajia: "下家 right",
