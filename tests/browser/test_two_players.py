@@ -347,3 +347,28 @@ def test_the_ban_line_tells_a_pair_from_a_passed_face(
     )
     assert face not in page.get_by_test_id("bans-held").inner_text()
     assert page_errors == []
+
+
+def test_the_lobby_makes_a_quanmingtang_table_of_two(
+    server: str, browser: Browser, page_errors: list[str]
+) -> None:
+    """The lobby's 偎麻雀 form offers 人数 (RULES §2.5) on any preset and 逗溜子时机 (§8.5.1):
+    a 全名堂 room of two with the pool fed after a 臭 hand, its third seat gone from the form."""
+    page = new_page(browser, page_errors, DESKTOP)
+    page.goto(server + "/")
+    page.get_by_test_id("create-form").wait_for()
+    page.get_by_test_id("preset").select_option("quanmingtang")
+    assert page.get_by_test_id("seat-kind-2").count() == 1
+    page.get_by_test_id("players").select_option("2")
+    page.wait_for_function("() => !document.querySelector('[data-testid=seat-kind-2]')")
+    page.get_by_test_id("seat-kind-1").select_option("greedy")
+    page.get_by_test_id("liuzi").check()
+    page.locator("select[name=liuzi_when]").select_option("chou")
+    page.get_by_test_id("create-room").click()
+    page.wait_for_url("**/r/*")
+    page.get_by_test_id("board").wait_for()
+    room = get(server, f"/api/rooms/{page.url.rsplit('/', 1)[1]}")["room"]
+    assert len(room["seats"]) == 2
+    assert room["rules"]["id"] == "quanmingtang"
+    assert room["rules"]["overrides"] == {"players": 2, "liuzi": True, "liuzi_when": "chou"}
+    assert page_errors == []
