@@ -369,6 +369,7 @@ def test_the_lobby_makes_a_quanmingtang_table_of_two(
     assert page.get_by_test_id("seat-kind-2").count() == 1
     page.get_by_test_id("players").select_option("2")
     page.wait_for_function("() => !document.querySelector('[data-testid=seat-kind-2]')")
+    assert page.get_by_test_id("shouxing").is_disabled()  # no 守醒 at two (RULES §2.5.8)
     page.get_by_test_id("seat-kind-1").select_option("greedy")
     page.get_by_test_id("liuzi").check()
     page.locator("select[name=liuzi_when]").select_option("chou")

@@ -321,7 +321,8 @@ export function startLobby(app) {
               )
             : null,
           [0, 1, 2].slice(0, seats).map(seatField),
-          field(t("shouxing"), checkbox("shouxing", opts.shouxing, toggle("shouxing")), "field-shouxing"),
+          // No 守醒 at a table of two (RULES §2.5.8): greyed out, so not sent.
+          field(t("shouxing"), h("input", { type: "checkbox", name: "shouxing", defaultChecked: opts.shouxing, disabled: seats === 2, "data-testid": "shouxing", onchange: toggle("shouxing") }), "field-shouxing"),
           optionFields(data, preset, ["shouxing_liuju_reward"], toggles),
         ),
         h(
