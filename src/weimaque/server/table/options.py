@@ -43,6 +43,9 @@ ROOM_OPTIONS: Final = (
     "deng_value",
     "liuzi_min_xi",
     "liuzi_when",  # when the 留子 pool is fed (RULES §8.5.1)
+    "players",  # a table of two (RULES §2.5)
+    "maipai",
+    "chi_opponent_discard",
     "match_hands",
     "score_target",
 )

@@ -45,12 +45,17 @@ function roomRequest(form, preset) {
   const v = (name) => form.elements[name].value;
   const num = (name) => Number.parseInt(v(name), 10) || 0;
   const bots = {};
-  // Four persons with a rotating 守醒 (RULES §2.1.1): a bot is a person's, 0–3.
-  const four = form.elements.people?.value === "4";
+  // 人数: two seats (RULES §2.5), three, or four persons with a rotating 守醒 (RULES §2.1.1),
+  // whose bots are a person's, 0–3.
+  const people = form.elements.people?.value;
+  const four = people === "4";
   for (const seat of four ? [0, 1, 2, 3] : [0, 1, 2]) {
-    if (v(`seat${seat}`)) bots[String(seat)] = v(`seat${seat}`);
+    // A table of two has no third seat.
+    if (form.elements[`seat${seat}`] && v(`seat${seat}`)) bots[String(seat)] = v(`seat${seat}`);
   }
   const options = ruleOverrides(form, preset);
+  const players = people === "2" ? 2 : 3;
+  if (people && players !== (preset.options.players ?? 3)) options.players = players;
   if (four) Object.assign(options, { shouxing: true, shouxing_rotation: true });
   const seconds = num("turn_seconds");
   const body = {
@@ -263,6 +268,9 @@ export function startLobby(app) {
     const preset = byId(ui.preset);
     const opts = preset.options;
     const toggles = ui.toggles;
+    // 人数: two seats at a table of two (RULES §2.5), three, or four persons (RULES §2.1.1).
+    const people = toggles.people ?? (toggles.four ? 4 : (toggles.players ?? opts.players ?? 3));
+    const seats = people === 2 ? 2 : 3;
     const toggle = (name) => (e) => {
       ui.toggles = { ...ui.toggles, [name]: e.target.checked };
       draw();
@@ -313,8 +321,9 @@ export function startLobby(app) {
           "fieldset",
           {},
           h("legend", {}, t("seats")),
-          // 人数: three, or four persons with the 守醒 moving with the deal (RULES §2.1.1).
-          roomMay(data, "shouxing_rotation")
+          // 人数: two seats (RULES §2.5), three, or four persons with the 守醒 moving with the
+          // deal (RULES §2.1.1).
+          roomMay(data, "players") || roomMay(data, "shouxing_rotation")
             ? field(
                 t("people"),
                 h(
@@ -323,21 +332,26 @@ export function startLobby(app) {
                     name: "people",
                     "data-testid": "people",
                     onchange: (e) => {
-                      ui.toggles = { ...ui.toggles, four: e.target.value === "4" };
+                      const n = Number(e.target.value);
+                      ui.toggles = { ...ui.toggles, people: n, players: n === 2 ? 2 : 3, four: n === 4 };
                       draw();
                     },
                   },
-                  h("option", { value: "3", selected: !toggles.four }, t("people_3")),
-                  h("option", { value: "4", selected: Boolean(toggles.four) }, t("people_4")),
+                  roomMay(data, "players") ? h("option", { value: "2", selected: people === 2 }, t("people_2")) : null,
+                  h("option", { value: "3", selected: people === 3 }, t("people_3")),
+                  roomMay(data, "shouxing_rotation")
+                    ? h("option", { value: "4", selected: people === 4 }, t("people_4"))
+                    : null,
                 ),
                 "field-people",
               )
             : null,
-          (toggles.four ? [0, 1, 2, 3] : [0, 1, 2]).map(seatField),
+          (toggles.four ? [0, 1, 2, 3] : [0, 1, 2].slice(0, seats)).map(seatField),
           toggles.four
             ? optionFields(data, preset, ["shouxing_sees", "shouxing_liuju_reward"], { ...toggles, shouxing: true })
             : [
-                field(t("shouxing"), checkbox("shouxing", opts.shouxing, toggle("shouxing")), "field-shouxing"),
+                // No 守醒 at a table of two (RULES §2.5.8): greyed out, so not sent.
+                field(t("shouxing"), h("input", { type: "checkbox", name: "shouxing", defaultChecked: opts.shouxing, disabled: seats === 2, "data-testid": "shouxing", onchange: toggle("shouxing") }), "field-shouxing"),
                 optionFields(data, preset, ["shouxing_liuju_reward"], toggles),
               ],
         ),
@@ -348,7 +362,7 @@ export function startLobby(app) {
           field(t("liuzi"), checkbox("liuzi", opts.liuzi, toggle("liuzi")), "field-liuzi"),
           field(t("liuzi_dealer"), h("input", { type: "number", name: "liuzi_dealer", defaultValue: String(opts.liuzi_dealer), min: 0, disabled: !toggles.liuzi }), "field-liuzi-dealer"),
           field(t("liuzi_other"), h("input", { type: "number", name: "liuzi_other", defaultValue: String(opts.liuzi_other), min: 0, disabled: !toggles.liuzi }), "field-liuzi-other"),
-          optionFields(data, preset, ["deng_value", "liuzi_min_xi"], toggles),
+          optionFields(data, preset, ["deng_value", "liuzi_min_xi", "liuzi_when"], toggles),
         ),
         ruleSection(data, preset),
       ),

@@ -4,6 +4,7 @@ import { h } from "./dom.js";
 import { cardRow } from "./cards.js";
 import { t } from "./i18n.js";
 import { melds, signed } from "./table.js";
+import { aboutPattern } from "./mingtang.js";
 
 /** A 名堂's effect as players write it: ×N for a multiplier, +N (× units) for an addition. */
 export function effectText(p) {
@@ -57,7 +58,7 @@ export function breakdownView(b) {
             h(
               "tr",
               { "data-testid": "pattern", "data-key": p.key },
-              h("td", {}, p.name),
+              h("td", {}, p.name, h("small", { class: "pattern-about", "data-testid": "pattern-about" }, aboutPattern(p.key))),
               h("td", { class: "num", "data-testid": "pattern-effect" }, effectText(p)),
             ),
           ),
@@ -193,8 +194,13 @@ export function handEndView(end, { label: seatLabel, title, person = null }) {
   );
 }
 
-/** The final standings of a match (protocol match_end), best first. */
+/**
+ * The final standings of a match (protocol match_end), best first; where the 留子 pool was
+ * shared out at the end (RULES §8.5.4, `final_pool_share`), each seat's share, already in its
+ * total, beside it.
+ */
 export function matchTotals(end, label) {
+  const share = end.final_pool_share?.some((x) => x) ? end.final_pool_share : null;
   return h(
     "ol",
     { class: "final", "data-testid": "final-totals" },
@@ -203,6 +209,7 @@ export function matchTotals(end, label) {
         "li",
         { key: seat, "data-testid": `final-${seat}` },
         h("span", { class: "who" }, label(seat)),
+        share ? h("small", { class: "pool-share", "data-testid": `pool-share-${seat}`, "data-share": share[seat] }, t("pool_share", { n: signed(share[seat]) || "0" })) : null,
         h("span", { class: "num" }, signed(end.ledger.seats[seat]) || "0"),
       ),
     ),
