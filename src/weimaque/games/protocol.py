@@ -60,8 +60,9 @@ class GameInfo:
     zero_sum: bool = True
     #: Optional capabilities, by name: ``"resample"`` (:class:`Resampling`, on its hands),
     #: ``"playout"`` (:class:`Playout`, on the game), ``"calculate"`` (:class:`Calculator`, on
-    #: the game), ``"table"`` (:class:`TableExtras`, on
-    #: the game).
+    #: the game), ``"table"`` (:class:`TableExtras`, on the game), ``"invariants"``
+    #: (:class:`Invariants`, on the game), ``"terminal"`` (:class:`TerminalFrontEnd`, on the
+    #: game).
     capabilities: frozenset[str] = frozenset()
 
     def to_json(self) -> JSON:
@@ -589,9 +590,106 @@ class TableExtras(Protocol):
         the settlement."""
         ...
 
-    def review(self, record: JSON, seat: int, spec: str) -> JSON:
-        """复盘: each decision of ``seat`` in a finished hand's record, weighed by the bot
-        ``spec`` from what the seat could see then."""
+    def review(self, record: JSON, seat: int, spec: str, hand: int | None = None) -> JSON:
+        """复盘: each decision of ``seat`` in a finished hand's record (or in each hand of a
+        match record, or only its hand number ``hand``), weighed by the bot ``spec`` (``""``:
+        the game's own reviewer) from what the seat could see then. The answer holds ``seat``,
+        ``bot``, ``decisions`` (each with ``hand``, ``step``, ``taken``, ``best``, ``cost``,
+        ``se``, ``mistake``, ``reason``) and ``summary`` (with its ``text``): ``wmq review``
+        prints it as a table."""
+        ...
+
+
+@runtime_checkable
+class Invariants(Protocol):
+    """The optional ``"invariants"`` capability of a :class:`Game`: the game's own checks of a
+    hand in progress (cards conserved, hidden sets consistent …), which ``wmq simulate
+    --check`` runs after every action beside the seam's own (legal actions for whoever must
+    act, the outcome summing as declared)."""
+
+    def invariants(self, hand: Any) -> list[str]:
+        """What does not hold of ``hand`` now, in words (empty: all holds); at the end of the
+        hand, the end's checks too."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """A game's JSON answer as its terminal front end shows it: what a rich console prints,
+    what ``--json`` prints, and the command's exit status."""
+
+    renderable: Any
+    json: JSON
+    exit: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PlayRequest:
+    """A match at the terminal (``wmq play``): a person at seat 0, the game's bots at the
+    others. ``bots`` is the ``--bots`` text as typed (None: the game's default line-up),
+    ``hands`` the hands to play (None: the match's own), ``save`` a path for the record."""
+
+    variant: str | None = None
+    options: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
+    bots: str | None = None
+    hands: int | None = None
+    seed: int = 0
+    save: str | None = None
+    auto_pass: bool = False
+
+
+class ArenaRun(Protocol):
+    """The platform's arena lent to a game's front end (``wmq train`` weighs each checkpoint
+    with it, docs/bots.md): the first bot of ``bots`` over duplicate deals of ``hands`` hands,
+    as ``{"hands", "points_per_hand", "ci95", "win_rate"}``."""
+
+    def __call__(
+        self,
+        bots: tuple[str, ...],
+        hands: int,
+        seed: int,
+        workers: int,
+        backend: str,
+        address: str | None,
+    ) -> JSON:
+        """Play the arena and answer the first bot's figures."""
+        ...
+
+
+class Terminal(Protocol):
+    """A game's own terminal front end (docs/architecture.md, "The CLI"): its board, its
+    renderers and the commands only it has, built on rich and typer in the game's package. The
+    CLI owns the command names and their options and hands them over."""
+
+    def calculation(self, answer: JSON, lang: str) -> Shown:
+        """The calculator's answer (:class:`Calculator`) as ``wmq score`` shows it."""
+        ...
+
+    def play(self, console: Any, ask: Any, request: PlayRequest) -> None:
+        """Play a match at the terminal: ``console`` a rich ``Console``, ``ask`` a function
+        ``prompt -> line`` (``EOFError`` ends the game). A bad preset, option or bot is a
+        ``WeimaqueError`` quoting it, raised before anything is played."""
+        ...
+
+    def replay(self, console: Any, ask: Any, record: object, hand: int | None, seat: str) -> None:
+        """Step through a record of this game as ``seat`` sees it (``ask`` None: no stepping):
+        the whole record replayed first, a bad one a ``WeimaqueError``."""
+        ...
+
+    def commands(self, arena: ArenaRun) -> tuple[tuple[str, Any], ...]:
+        """The commands only this game has, by name: a typer command function or a
+        ``typer.Typer`` group, which the CLI adds at its top level."""
+        ...
+
+
+@runtime_checkable
+class TerminalFrontEnd(Protocol):
+    """The optional ``"terminal"`` capability of a :class:`Game`: its own terminal front end,
+    loaded when the CLI first asks (the engine imports no rich or typer). A game without it is
+    played and shown by the CLI's generic forms: views' JSON, actions' text forms."""
+
+    def terminal(self) -> Terminal:
+        """The front end."""
         ...
 
 
