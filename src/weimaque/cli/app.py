@@ -311,7 +311,7 @@ def simulate_cmd(
     try:
         found = get_game(game)
         variant = found.schema.variant(rules).id if rules else found.schema.variants[0].id
-        options = dict(found.schema.validate(parse_options(options_text)))
+        options: dict[str, object] = dict(found.schema.validate(parse_options(options_text)))
         found.shape(variant, options)
     except WeimaqueError as exc:
         raise _fail(str(exc)) from exc

@@ -146,7 +146,7 @@ class SeamMatch:
             raise WeimaqueError("--auto-pass is 偎麻雀's (a claim offering only 吃)")
         schema = game.schema
         variant = schema.variant(request.variant).id if request.variant else schema.variants[0].id
-        options = dict(schema.validate(dict(request.options)))
+        options: dict[str, object] = dict(schema.validate(dict(request.options)))
         seats = game.shape(variant, options).seats
         names = [n.strip() for n in (request.bots or game.bots[0].name).split(",") if n.strip()]
         if len(names) == 1:

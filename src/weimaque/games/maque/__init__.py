@@ -21,7 +21,7 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from weimaque.errors import IllegalAction, RecordError, quoted
+from weimaque.errors import IllegalAction, RecordError, RuleConfigError, quoted
 from weimaque.games.maque.bots import get_bot
 from weimaque.games.maque.bots.base import Bot, BotView
 from weimaque.games.maque.bots.determinize import determinize
@@ -663,7 +663,7 @@ class Maque:
 
         if not isinstance(request, dict):
             raise BadRequest("the body must be a JSON object")
-        known = ("hand", "rules", "source", "last", "pool", "players", "options")
+        known: tuple[str, ...] = ("hand", "rules", "source", "last", "pool", "players", "options")
         known += ("tianhu", "deal", "dealt_kan", "declined")
         unknown = sorted(set(request) - set(known))
         if unknown:
@@ -703,7 +703,14 @@ class Maque:
         if pool is not None:
             options.update(liuzi=True, liuzi_choice=True)
         two = rules in TWO_PLAYER_BASES
-        config = self.rules(rules, options) if options or two else get_rules(rules)
+        # A plain preset is scored as it is; options, or a variant of the seam's own
+        # (anxiang-2p), through the schema, whose message names every preset.
+        try:
+            config = self.rules(rules, options) if options or two else get_rules(rules)
+        except RuleConfigError:
+            if options or two:
+                raise
+            config, two = self.rules(rules, options), True  # a variant by another name
         if dealt == "tianhu":  # the dealer's 20 dealt cards as 天胡
             breakdown = score_tianhu(hand, rules=config)
         elif dealt == "deal":  # a seat's dealt cards for the deal 名堂
