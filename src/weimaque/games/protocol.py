@@ -60,7 +60,9 @@ class GameInfo:
     zero_sum: bool = True
     #: Optional capabilities, by name: ``"resample"`` (:class:`Resampling`, on its hands),
     #: ``"playout"`` (:class:`Playout`, on the game), ``"calculate"`` (:class:`Calculator`, on
-    #: the game), ``"table"`` (:class:`TableExtras`, on the game), ``"invariants"``
+    #: the game), ``"table"`` (:class:`TableExtras`, on the game), ``"tidy"``
+    #: (:class:`Tidier`, on the game), ``"presets"`` (:class:`PresetList`, on the game),
+    #: ``"verify"`` (:class:`RecordChecker`, on the game), ``"invariants"``
     #: (:class:`Invariants`, on the game), ``"terminal"`` (:class:`TerminalFrontEnd`, on the
     #: game).
     capabilities: frozenset[str] = frozenset()
@@ -495,8 +497,14 @@ class Playout(Protocol):
 
 
 class BadRequest(WeimaqueError):
-    """A calculator request that is not of the form the game's calculator reads: not an
-    object, an unknown field, a field of the wrong type (it quotes what is wrong)."""
+    """A request that is not of the form the game's service reads (:class:`Calculator`,
+    :class:`Tidier`): not an object, an unknown field, a field of the wrong type (it quotes
+    what is wrong). ``code`` names the fault for a client's translations (docs/protocol.md)."""
+
+    def __init__(self, message: str, code: str = "bad_request") -> None:
+        """A refusal with its code."""
+        super().__init__(message)
+        self.code = code
 
 
 @runtime_checkable
@@ -534,6 +542,11 @@ class TableExtras(Protocol):
     def rules_info(self, rules: object) -> JSON:
         """The rules as a table shows and stores them: ``id``, ``name`` and ``overrides`` (the
         options that differ from the preset)."""
+        ...
+
+    def rule_options(self, rules: object) -> JSON:
+        """Every rule option of ``rules`` with its value, as a bot is told them
+        (docs/bot-protocol.md ``hello``)."""
         ...
 
     def extra_viewers(self, rules: object) -> tuple[str, ...]:
@@ -597,6 +610,12 @@ class TableExtras(Protocol):
         ``bot``, ``decisions`` (each with ``hand``, ``step``, ``taken``, ``best``, ``cost``,
         ``se``, ``mistake``, ``reason``) and ``summary`` (with its ``text``): ``wmq review``
         prints it as a table."""
+        ...
+
+    def check_bot(self, spec: object) -> str:
+        """A bot spec from an untrusted source (a room's creator), checked against what a
+        server runs: a bot of :attr:`Game.bots`, its parameters within bounds (``WeimaqueError``
+        quoting what is wrong). A game without this capability is checked by ``Game.bot``."""
         ...
 
 
@@ -690,6 +709,40 @@ class TerminalFrontEnd(Protocol):
 
     def terminal(self) -> Terminal:
         """The front end."""
+        ...
+
+
+@runtime_checkable
+class RecordChecker(Protocol):
+    """The optional ``"verify"`` capability of a :class:`Game`: its hand and match records
+    checked whole (``wmq verify``, docs/fairness.md). A game without it has each hand record
+    checked through :meth:`Game.replay` (:func:`weimaque.games.fairness.verify_hand_record`)."""
+
+    def verify_record(self, doc: object, require_commitments: bool = True) -> Any:
+        """What the check covered (``weimaque.games.fairness.Verified``); ``VerifyError`` with
+        the first thing that does not hold, ``RecordError`` for a document that is no record."""
+        ...
+
+
+@runtime_checkable
+class Tidier(Protocol):
+    """The optional ``"tidy"`` capability of a :class:`Game`: 理牌, a hand grouped for the
+    page's 自动理牌 (``POST /api/tidy``, docs/protocol.md), JSON in, JSON out."""
+
+    def tidy(self, request: JSON) -> JSON:
+        """The hand of ``request`` grouped; :class:`BadRequest` with its ``code`` for a
+        request the game cannot read."""
+        ...
+
+
+@runtime_checkable
+class PresetList(Protocol):
+    """The optional ``"presets"`` capability of a :class:`Game`: its presets in the form the
+    page's own rule form for this game reads (``GET /api/presets``, docs/protocol.md §1)."""
+
+    def presets(self, room_options: tuple[str, ...]) -> JSON:
+        """The default preset, every preset, the types of ``room_options`` (those a room may
+        set), names to label them by, and the bots a room may seat."""
         ...
 
 

@@ -22,7 +22,8 @@ import numpy as np
 import numpy.typing as npt
 
 from weimaque.errors import IllegalAction, RecordError, RuleConfigError, quoted
-from weimaque.games.maque.bots import get_bot
+from weimaque.games.fairness import Verified
+from weimaque.games.maque.bots import check_spec, get_bot
 from weimaque.games.maque.bots.base import Bot, BotView
 from weimaque.games.maque.bots.determinize import determinize
 from weimaque.games.maque.bots.greedy import GreedyBot
@@ -40,6 +41,7 @@ from weimaque.games.maque.game.observation import (
 )
 from weimaque.games.maque.game.record import hand_record, replay
 from weimaque.games.maque.game.state import DEALER_CARDS, GameState, buried_size, stock_size
+from weimaque.games.maque.lobby import presets_info
 from weimaque.games.maque.match import MATCH_VERSION, Match
 from weimaque.games.maque.numbers import (
     HintCache,
@@ -56,6 +58,8 @@ from weimaque.games.maque.rules.config import (
     RuleConfig,
 )
 from weimaque.games.maque.rules.registry import get_rules, list_rules, overrides_of, rules_with
+from weimaque.games.maque.tidyrequest import tidy_request
+from weimaque.games.maque.verify import verify_document
 from weimaque.games.protocol import (
     BASE_COUNTERS,
     JSON,
@@ -452,7 +456,17 @@ class Maque:
         ("weimaque", "偎麻雀", "anxiang-maque"),
         zero_sum=True,
         capabilities=frozenset(
-            {"resample", "playout", "calculate", "table", "invariants", "terminal"}
+            {
+                "resample",
+                "playout",
+                "calculate",
+                "table",
+                "tidy",
+                "presets",
+                "verify",
+                "invariants",
+                "terminal",
+            }
         ),
     )
     schema: Final = SCHEMA
@@ -538,6 +552,11 @@ class Maque:
         assert isinstance(rules, RuleConfig)
         return {"id": rules.id, "name": rules.name, "overrides": overrides_of(rules)}
 
+    def rule_options(self, rules: object) -> JSON:
+        """Every option of the rule set (``RuleConfig.options``)."""
+        assert isinstance(rules, RuleConfig)
+        return rules.options()
+
     def extra_viewers(self, rules: object) -> tuple[str, ...]:
         """The 守醒, where the rules seat one (RULES §2.1): it sees the three hands."""
         assert isinstance(rules, RuleConfig)
@@ -612,6 +631,23 @@ class Maque:
         bot = DEFAULT_BOT if spec in ("", "mcts") else spec
         result: JSON = review(record, seat, bot, hand).to_dict()
         return result
+
+    def verify_record(self, doc: object, require_commitments: bool = True) -> Verified:
+        """A hand or match record checked whole (:mod:`.verify`, docs/fairness.md)."""
+        return verify_document(doc, require_commitments)
+
+    def check_bot(self, spec: object) -> str:
+        """A bot spec a server may run: a bot of ``get_bot`` with its parameters in bounds
+        (``check_spec``, docs/protocol.md §1)."""
+        return check_spec(spec)
+
+    def tidy(self, request: JSON) -> JSON:
+        """理牌: ``{"hand": "…"}`` grouped into 坎, 句 and pairs (:mod:`.tidyrequest`)."""
+        return tidy_request(request)
+
+    def presets(self, room_options: tuple[str, ...]) -> JSON:
+        """The presets for the lobby's 偎麻雀 form (:mod:`.lobby`)."""
+        return presets_info(room_options)
 
     # ------------------------------------------------------------ "invariants", "terminal"
 

@@ -14,12 +14,12 @@ from concurrent.futures import Future
 from typing import Any
 
 from weimaque.errors import WeimaqueError
+from weimaque.games.fairness import commitment, new_secret, reveal
 from weimaque.games.protocol import GameAction, Hand
 from weimaque.server.store.accounts import new_code
 from weimaque.server.store.persist import Recorder, on_loop
 from weimaque.server.store.store import StoredRoom
 from weimaque.server.table.clocks import DecisionClocks
-from weimaque.server.table.fairness import commitment, new_secret, reveal
 from weimaque.server.table.seats import Conn
 from weimaque.server.table.table import Table
 from weimaque.server.table.views import Views

@@ -84,6 +84,16 @@ class Setup:
         variant = self.game.schema.variant(self.variant)
         return {"id": variant.id, "name": variant.names.zh, "overrides": self.options}
 
+    def rule_options(self) -> dict[str, Any]:
+        """Every rule option of the table with its value, as a bot is told them
+        (docs/bot-protocol.md ``hello``): the game's own where it has the ``"table"``
+        capability, else the schema's defaults under the preset's values and the room's."""
+        if self.extras is not None:
+            return dict(self.extras.rule_options(self.rules))
+        variant = self.game.schema.variant(self.variant)
+        out: dict[str, Any] = {spec.key: spec.default for spec in self.game.schema.options}
+        return out | dict(variant.options) | self.options
+
     def extra_viewers(self) -> tuple[str, ...]:
         """Viewers beyond the seats and the public (偎麻雀's 守醒)."""
         return () if self.extras is None else self.extras.extra_viewers(self.rules)

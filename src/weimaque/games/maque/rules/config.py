@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, cast
 
 from weimaque import presets
 from weimaque.errors import RuleConfigError, quoted
@@ -333,6 +334,11 @@ class RuleConfig:
         """Every plain option with its value (no identity fields, no patterns)."""
         return {name: getattr(self, name) for name in OPTION_NAMES}
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled as its fields in plain data (its 名堂 tables are mapping proxies), so a bot's
+        # view travels to a worker process as any game's does (docs/scale.md).
+        return (_rebuild, (_plain_fields(self),))
+
 
 _IDENTITY: Final = frozenset(
     {
@@ -351,6 +357,26 @@ OPTION_NAMES: Final[tuple[str, ...]] = tuple(
     f.name for f in dataclasses.fields(RuleConfig) if f.name not in _IDENTITY
 )
 _DEFAULTS: Final = RuleConfig()
+
+
+def _plain_fields(config: RuleConfig) -> tuple[tuple[str, object], ...]:
+    out = []
+    for f in dataclasses.fields(RuleConfig):
+        value = getattr(config, f.name)
+        out.append((f.name, tuple(sorted(value.items())) if isinstance(value, Mapping) else value))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=64)
+def _rebuild(fields: tuple[tuple[str, object], ...]) -> RuleConfig:
+    """A rule set from :func:`_plain_fields` (unpickling); equal to the one pickled."""
+    values: dict[str, Any] = {}
+    for key, value in fields:
+        values[key] = dict(cast("tuple[tuple[str, object], ...]", value)) if key in _MAPS else value
+    return RuleConfig(**values)
+
+
+_MAPS: Final = frozenset({"patterns", "optional_patterns", "names"})
 
 
 def _keys(raw: object, name: str) -> list[str]:
