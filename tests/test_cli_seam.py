@@ -1,6 +1,7 @@
-"""``wmq score`` through the seam's ``Calculator``: the 偎麻雀 front end prints the calculator's
-answer as ``wmq score`` always has (``Breakdown.to_dict`` and the gain with ``--json``), and the
-calculator takes every flag of ``wmq score`` (docs/protocol.md §1 ``POST /api/score``)."""
+"""The CLI through the seam for 偎麻雀: ``wmq score`` asks the ``Calculator`` and its front end
+prints the answer as ``wmq score`` always has (``Breakdown.to_dict`` and the gain with
+``--json``), the calculator takes every flag of ``wmq score`` (docs/protocol.md §1 ``POST
+/api/score``), and ``wmq play --options`` reaches its board (docs/terminal.md)."""
 
 from __future__ import annotations
 
@@ -90,3 +91,14 @@ def test_score_refuses_what_the_calculator_refuses() -> None:
     assert res.exit_code == 2 and "nosuch" in res.output and "anxiang-2p" in res.output
     res = runner.invoke(app, ["score", "--tianhu", "--deal", TIANHU])
     assert res.exit_code == 2 and "exclude" in res.output
+
+
+def test_play_takes_rule_options_and_refuses_a_table_it_cannot_seat() -> None:
+    args = ["play", "--bots", "random", "--seed", "4", "--options", '{"match_hands": 1}']
+    res = runner.invoke(app, args, input="1\n" * 2000)
+    assert res.exit_code == 0, res.output
+    assert "局数 1" in res.stdout and "第 1/1 局" in res.stdout and "比赛结束" in res.stdout
+    res = runner.invoke(app, ["play", "--options", '{"players": 2}'], input="")
+    assert res.exit_code == 2 and "three players, not 2" in res.output
+    res = runner.invoke(app, ["play", "--options", '{"nosuch": 1}'], input="")
+    assert res.exit_code == 2 and "nosuch" in res.output

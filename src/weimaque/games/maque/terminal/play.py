@@ -71,6 +71,11 @@ def play_match(console: Console, ask: Callable[[str], str], request: PlayRequest
         config = config.with_options(**dict(request.options))
     if request.hands is not None:
         config = config.with_options(match_hands=request.hands)
+    if config.players != 3:  # the board seats a person and two bots (RULES §8.6)
+        raise WeimaqueError(
+            f"wmq play seats three players, not {config.players}: "
+            "a two-player table (RULES §2.5) is played in a server room or the arena"
+        )
     players = make_bots(request.bots, err)
     match = Match.new(config, request.seed)
     save = None if request.save is None else Path(request.save)
