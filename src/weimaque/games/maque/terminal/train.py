@@ -177,7 +177,8 @@ def train_command(arena: ArenaRun) -> Callable[..., None]:
         outc.print(table)
         outc.print(f"weights: {final}" + (f", curve: {out / 'curve.png'}" if drawn else ""))
         if install:
-            target = Path(__file__).resolve().parent.parent / "bots" / WEIGHTS_FILE  # the package's
+            # weimaque.games.maque.bots, where the net bot loads its weights from
+            target = Path(__file__).resolve().parent.parent / "bots" / WEIGHTS_FILE
             params.save(target)
             outc.print(f"installed: {target}")
 
