@@ -64,7 +64,9 @@ class GameInfo:
     #: (:class:`Tidier`, on the game), ``"presets"`` (:class:`PresetList`, on the game),
     #: ``"verify"`` (:class:`RecordChecker`, on the game), ``"rotation"`` (:class:`Rotation`, on
     #: the matches of a table whose shape has ``persons``), ``"replay"`` (:class:`Replaying`, on
-    #: the game) and ``"review"`` (:class:`Reviewing`, on the game).
+    #: the game), ``"review"`` (:class:`Reviewing`, on the game), ``"invariants"``
+    #: (:class:`Invariants`, on the game) and ``"terminal"`` (:class:`TerminalFrontEnd`, on the
+    #: game).
     capabilities: frozenset[str] = frozenset()
 
     def to_json(self) -> JSON:
@@ -560,10 +562,13 @@ class Reviewing(Protocol):
         maps it to its own search's bound, so that a review stays within seconds)."""
         ...
 
-    def review(self, record: JSON, seat: int, spec: str) -> JSON:
-        """The review of ``seat``: ``{"seat", "bot", "decisions": [{"step", "taken", "best",
-        "cost", "se", "mistake", "why", "value", …}], "summary": {…}}`` (the shape of
-        偎麻雀's, docs/bots.md); a ``WeimaqueError`` quoting a bad seat, spec or record."""
+    def review(self, record: JSON, seat: int, spec: str, hand: int | None = None) -> JSON:
+        """The review of ``seat`` in a finished hand's record (or in each hand of a match record
+        the game reads, or only its hand number ``hand``), by the bot ``spec`` (``""``: the
+        game's own reviewer): ``{"seat", "bot", "decisions": [{"step", "taken", "best", "cost",
+        "se", "mistake", "why", "value", …}], "summary": {…}}`` (the shape of 偎麻雀's,
+        docs/bots.md; ``wmq review`` prints it as a table); a ``WeimaqueError`` quoting a bad
+        seat, spec or record."""
         ...
 
 
@@ -655,15 +660,103 @@ class TableExtras(Protocol):
         the settlement."""
         ...
 
-    def review(self, record: JSON, seat: int, spec: str) -> JSON:
-        """复盘: each decision of ``seat`` in a finished hand's record, weighed by the bot
-        ``spec`` from what the seat could see then."""
-        ...
-
     def check_bot(self, spec: object) -> str:
         """A bot spec from an untrusted source (a room's creator), checked against what a
         server runs: a bot of :attr:`Game.bots`, its parameters within bounds (``WeimaqueError``
         quoting what is wrong). A game without this capability is checked by ``Game.bot``."""
+        ...
+
+
+@runtime_checkable
+class Invariants(Protocol):
+    """The optional ``"invariants"`` capability of a :class:`Game`: the game's own checks of a
+    hand in progress (cards conserved, hidden sets consistent …), which ``wmq simulate
+    --check`` runs after every action beside the seam's own (legal actions for whoever must
+    act, the outcome summing as declared)."""
+
+    def invariants(self, hand: Any) -> list[str]:
+        """What does not hold of ``hand`` now, in words (empty: all holds); at the end of the
+        hand, the end's checks too."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """A game's JSON answer as its terminal front end shows it: what a rich console prints,
+    what ``--json`` prints, and the command's exit status."""
+
+    renderable: Any
+    json: JSON
+    exit: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PlayRequest:
+    """A match at the terminal (``wmq play``): a person at seat 0, the game's bots at the
+    others. ``bots`` is the ``--bots`` text as typed (None: the game's default line-up),
+    ``hands`` the hands to play (None: the match's own), ``save`` a path for the record."""
+
+    variant: str | None = None
+    options: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
+    bots: str | None = None
+    hands: int | None = None
+    seed: int = 0
+    save: str | None = None
+    auto_pass: bool = False
+
+
+class ArenaRun(Protocol):
+    """The platform's arena lent to a game's front end (``wmq train`` weighs each checkpoint
+    with it, docs/bots.md): the first bot of ``bots`` over duplicate deals of ``hands`` hands,
+    as ``{"hands", "points_per_hand", "ci95", "win_rate"}``."""
+
+    def __call__(
+        self,
+        bots: tuple[str, ...],
+        hands: int,
+        seed: int,
+        workers: int,
+        backend: str,
+        address: str | None,
+    ) -> JSON:
+        """Play the arena and answer the first bot's figures."""
+        ...
+
+
+class Terminal(Protocol):
+    """A game's own terminal front end (docs/architecture.md, "The CLI"): its board, its
+    renderers and the commands only it has, built on rich and typer in the game's package. The
+    CLI owns the command names and their options and hands them over."""
+
+    def calculation(self, answer: JSON, lang: str) -> Shown:
+        """The calculator's answer (:class:`Calculator`) as ``wmq score`` shows it."""
+        ...
+
+    def play(self, console: Any, ask: Any, request: PlayRequest) -> None:
+        """Play a match at the terminal: ``console`` a rich ``Console``, ``ask`` a function
+        ``prompt -> line`` (``EOFError`` ends the game). A bad preset, option or bot is a
+        ``WeimaqueError`` quoting it, raised before anything is played."""
+        ...
+
+    def replay(self, console: Any, ask: Any, record: object, hand: int | None, seat: str) -> None:
+        """Step through a record of this game as ``seat`` sees it (``ask`` None: no stepping):
+        the whole record replayed first, a bad one a ``WeimaqueError``."""
+        ...
+
+    def commands(self, arena: ArenaRun) -> tuple[tuple[str, Any], ...]:
+        """The commands only this game has, by name: a typer command function or a
+        ``typer.Typer`` group, which the CLI adds at its top level."""
+        ...
+
+
+@runtime_checkable
+class TerminalFrontEnd(Protocol):
+    """The optional ``"terminal"`` capability of a :class:`Game`: its own terminal front end,
+    loaded when the CLI first asks (the engine imports no rich or typer). A game without it is
+    played and shown by the CLI's generic forms: views' JSON, actions' text forms."""
+
+    def terminal(self) -> Terminal:
+        """The front end."""
         ...
 
 

@@ -21,7 +21,7 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from weimaque.errors import IllegalAction, RecordError, quoted
+from weimaque.errors import IllegalAction, RecordError, RuleConfigError, quoted
 from weimaque.games.fairness import Verified
 from weimaque.games.maque.bots import check_spec, get_bot
 from weimaque.games.maque.bots.base import Bot, BotView
@@ -76,6 +76,7 @@ from weimaque.games.protocol import (
     OptionSchema,
     OptionSpec,
     TableShape,
+    Terminal,
     Variant,
     Viewer,
     base_counts,
@@ -466,7 +467,7 @@ class Maque:
         zero_sum=True,
         capabilities=frozenset(
             {"resample", "playout", "calculate", "table", "tidy", "presets", "verify", "rotation"}
-            | {"replay", "review"}
+            | {"replay", "review", "invariants", "terminal"}
         ),
     )
     schema: Final = SCHEMA
@@ -633,11 +634,17 @@ class Maque:
         iterations per decision."""
         return f"mcts:iters={budget}"
 
-    def review(self, record: JSON, seat: int, spec: str) -> JSON:
-        """复盘 by a search bot (:mod:`weimaque.games.maque.bots.review`)."""
-        from weimaque.games.maque.bots.review import review
+    def review(self, record: JSON, seat: int, spec: str, hand: int | None = None) -> JSON:
+        """复盘 by a search bot (:mod:`weimaque.games.maque.bots.review`) of a hand record, a
+        match record (each hand, or hand number ``hand``) or a server's ``{"record": …}``,
+        checked as a record file first (docs/terminal.md); ``""`` or ``"mcts"`` is the
+        reviewer's own budget (``DEFAULT_BOT``)."""
+        from weimaque.games.maque.bots.review import DEFAULT_BOT, review
+        from weimaque.games.maque.match import check_record_document
 
-        result: JSON = review(record, seat, spec, None).to_dict()
+        check_record_document(record)
+        bot = DEFAULT_BOT if spec in ("", "mcts") else spec
+        result: JSON = review(record, seat, bot, hand).to_dict()
         return result
 
     def verify_record(self, doc: object, require_commitments: bool = True) -> Verified:
@@ -656,6 +663,26 @@ class Maque:
     def presets(self, room_options: tuple[str, ...]) -> JSON:
         """The presets for the lobby's 偎麻雀 form (:mod:`.lobby`)."""
         return presets_info(room_options)
+
+    # ------------------------------------------------------------ "invariants", "terminal"
+
+    def invariants(self, hand: Any) -> list[str]:
+        """The engine's invariants (:mod:`weimaque.games.maque.game.invariants`): after every
+        action, and the end's once the hand is over."""
+        from weimaque.games.maque.game.invariants import check_end, check_step
+
+        if not isinstance(hand, MaqueHand):
+            raise TypeError(f"not a 偎麻雀 hand: {hand!r}")
+        problems = check_step(hand.state)
+        if hand.state.is_terminal():
+            problems += check_end(hand.state)
+        return problems
+
+    def terminal(self) -> Terminal:
+        """偎麻雀's terminal front end (:mod:`weimaque.games.maque.terminal`), loaded now."""
+        from weimaque.games.maque.terminal import FRONT_END
+
+        return FRONT_END
 
     def counts(self, outcome: HandOutcome) -> tuple[dict[str, int], ...]:
         """Hands, wins, points and 自摸 per seat."""
@@ -677,12 +704,18 @@ class Maque:
         the input."""
         from weimaque.games.maque.rules.registry import get_rules
         from weimaque.games.maque.scoring.explain import breakdown_json
-        from weimaque.games.maque.scoring.scorer import liuzi_take, score
+        from weimaque.games.maque.scoring.scorer import (
+            liuzi_take,
+            score,
+            score_deal_cards,
+            score_tianhu,
+        )
         from weimaque.games.protocol import BadRequest
 
         if not isinstance(request, dict):
             raise BadRequest("the body must be a JSON object")
-        known = ("hand", "rules", "source", "last", "pool", "players", "options")
+        known: tuple[str, ...] = ("hand", "rules", "source", "last", "pool", "players", "options")
+        known += ("tianhu", "deal", "dealt_kan", "declined")
         unknown = sorted(set(request) - set(known))
         if unknown:
             raise BadRequest(f"unknown fields {unknown}; known: {', '.join(known)}")
@@ -695,6 +728,13 @@ class Maque:
         last = request.get("last", False)
         if not isinstance(rules, str) or not isinstance(source, str) or not isinstance(last, bool):
             raise BadRequest("rules and source are strings, last a boolean")
+        flags = {k: request.get(k, False) for k in ("tianhu", "deal", "dealt_kan")}
+        declined = request.get("declined", "")
+        if not all(isinstance(v, bool) for v in flags.values()) or not isinstance(declined, str):
+            raise BadRequest("tianhu, deal and dealt_kan are booleans, declined a string")
+        dealt = "tianhu" if flags["tianhu"] else "deal" if flags["deal"] else None
+        if flags["tianhu"] and flags["deal"]:
+            raise BadRequest("tianhu and deal exclude each other")
         pool, players = request.get("pool"), request.get("players")
         largest = 1_000_000  # the largest pool read (docs/protocol.md §1)
         if pool is not None and (
@@ -703,6 +743,8 @@ class Maque:
             raise BadRequest(f"pool must be an integer 0..{largest}, not {quoted(pool)}")
         if players is not None and (isinstance(players, bool) or players not in (2, 3)):
             raise BadRequest(f"players must be 2 or 3, not {quoted(players)}")
+        if dealt is not None and (flags["dealt_kan"] or declined or pool is not None):
+            raise BadRequest(f"{dealt} scores dealt cards: not a win's dealt_kan, declined or pool")
         options = request.get("options", {})
         if not isinstance(options, dict):
             raise BadRequest(f"options must be an object of rule options, not {quoted(options)}")
@@ -712,8 +754,28 @@ class Maque:
         if pool is not None:
             options.update(liuzi=True, liuzi_choice=True)
         two = rules in TWO_PLAYER_BASES
-        config = self.rules(rules, options) if options or two else get_rules(rules)
-        breakdown = score(hand, rules=config, source=source, last=last, pool=pool)
+        # A plain preset is scored as it is; options, or a variant of the seam's own
+        # (anxiang-2p), through the schema, whose message names every preset.
+        try:
+            config = self.rules(rules, options) if options or two else get_rules(rules)
+        except RuleConfigError:
+            if options or two:
+                raise
+            config, two = self.rules(rules, options), True  # a variant by another name
+        if dealt == "tianhu":  # the dealer's 20 dealt cards as 天胡
+            breakdown = score_tianhu(hand, rules=config)
+        elif dealt == "deal":  # a seat's dealt cards for the deal 名堂
+            breakdown = score_deal_cards(hand, rules=config)
+        else:
+            breakdown = score(
+                hand,
+                rules=config,
+                source=source,
+                last=last,
+                pool=pool,
+                dealt_kan=flags["dealt_kan"],
+                declined=declined,
+            )
         answer: JSON = {"rules": config.id, "breakdown": breakdown_json(breakdown)}
         if options or two:
             take = liuzi_take(breakdown.hard_xi, pool, config) if pool and breakdown.winning else 0

@@ -479,11 +479,15 @@ class Sandingguai:
         docs/sandingguai.md §14)."""
         return f"review:worlds={max(4, min(64, budget // 20))}"
 
-    def review(self, record: JSON, seat: int, spec: str) -> JSON:
-        """复盘 of one seat of a finished hand (``Reviewing``; :func:`.review.review`)."""
+    def review(self, record: JSON, seat: int, spec: str, hand: int | None = None) -> JSON:
+        """复盘 of one seat of a finished hand (``Reviewing``; :func:`.review.review`): a hand
+        record is one hand (``hand`` None or 1); ``""`` is the reviewer at the default budget."""
+        from weimaque.errors import RecordError
         from weimaque.games.sandingguai.review import review
 
-        return review(record, seat, spec)
+        if hand not in (None, 1):
+            raise RecordError(f"a 三丁拐 hand record holds hand 1 only, not {quoted(hand)}")
+        return review(record, seat, spec or self.review_spec(300))
 
     def calculate(self, request: JSON) -> JSON:
         """The calculator (``Calculator``, docs/sandingguai.md §12): a hand description scored
