@@ -82,7 +82,7 @@ def test_a_stale_owners_writes_are_refused_and_it_drops_the_room(
             assert [[s, str(x)] for s, x in taken.state.actions] == acked
             assert room.recorder.refused() is None  # A would act: only the store can say no
             # A's 解散 (a vote passing in that instant) and A's next move: refused, unmade.
-            room.hands.dissolve()
+            room.driver.dissolve()
             seat = state.to_act()[0]
             with pytest.raises(Fenced):
                 await room.recorder.action(1, state, seat, state.legal_actions(seat)[0])
@@ -190,10 +190,10 @@ def test_a_room_whose_lease_is_not_trusted_changes_and_decides_nothing() -> None
     assert say(room, conns[2], type="ping", t=1, id="p") == {}  # read-only: answered
     # The vote's time runs out while the lease is not trusted: nothing is decided.
     vote.deadline = room.table.clock() - 1
-    room.hands.settle_vote()
+    room.driver.settle_vote()
     assert room.table.vote is vote and not room.table.dissolved
     assert vote.answers == [True, None, None]
     # Trusted again (the renewal went through): the vote passes on its deadline.
     room.recorder.guard = None
-    room.hands.settle_vote()
+    room.driver.settle_vote()
     assert room.table.vote is None and room.table.dissolved

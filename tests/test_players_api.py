@@ -251,10 +251,10 @@ def play_hand(client: TestClient, room_id: str, seats: dict[int, Client]) -> Non
     """Play the room's hand to its end, each seat of ``seats`` its first legal action (the
     room's bots play theirs)."""
     room = room_of(client, room_id)
-    number = room.hand_number
+    number = room.table.hand_number
     for _ in range(400):
         state = room.state
-        if state is None or state.is_terminal() or room.hand_number != number:
+        if state is None or state.is_terminal() or room.table.hand_number != number:
             # The hand's record (and its seats' rows) follows its last action into the store
             # (docs/protocol.md §4): the reads of 战绩 that come next wait for it.
             store = client.app.state.manager.store  # type: ignore[attr-defined]

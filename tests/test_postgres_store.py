@@ -126,7 +126,7 @@ def played_room(target: str) -> dict[str, Any]:
                     if room.state is None:
                         break
                 room.table.between_since = -1e9
-                room.hands.maybe_deal()
+                room.driver.maybe_deal()
             state = room.state
             assert state is not None
             for _ in range(3):
@@ -150,7 +150,7 @@ def summary(room: Room) -> dict[str, Any]:
     state = room.state
     assert state is not None
     return {
-        "hand": room.hand_number,
+        "hand": room.table.hand_number,
         "match": room.table.match_number,
         "scores": list(room.match.scores),
         # Each run draws its own 回放码 and its own deals' secrets (docs/fairness.md).

@@ -34,7 +34,7 @@ def test_a_phrase_reaches_every_connection_and_the_game_is_untouched(client: Tes
         for c in (*clients.values(), watcher):
             c.drain()
         room = room_of(client, room_id)
-        before = (room.hand_number, room.state, len(room.match.hands))
+        before = (room.table.hand_number, room.state, len(room.match.hands))
         clients[0].send(type="chat", phrase="hurry")
         want = {"v": 1, "type": "chat", "seat": 0, "phrase": "hurry", "emote": None}
         for c in (*clients.values(), watcher):
@@ -43,7 +43,7 @@ def test_a_phrase_reaches_every_connection_and_the_game_is_untouched(client: Tes
         for c in (*clients.values(), watcher):
             got = c.until(lambda m: m["type"] == "chat")
             assert (got["seat"], got["phrase"], got["emote"]) == (1, None, "thumbs")
-        assert (room.hand_number, room.state, len(room.match.hands)) == before
+        assert (room.table.hand_number, room.state, len(room.match.hands)) == before
 
 
 def test_unknown_ids_and_spectators_are_refused(client: TestClient) -> None:

@@ -116,7 +116,7 @@ def autoplay_hand(room: Room, clients: dict[int, Client]) -> Msg:
 
 def shorten(room: Room, **fields: Any) -> None:
     """Give a live room shorter clocks than a request may ask for (the length is not the point)."""
-    room.table.opts = dataclasses.replace(room.opts, **fields)
+    room.table.opts = dataclasses.replace(room.table.opts, **fields)
 
 
 def faceless(messages: list[Msg]) -> int:
@@ -265,7 +265,7 @@ def test_cancelling_autoplay_while_its_move_is_written_keeps_it_cancelled(
                 state is not None
                 and state.phase != "claim"
                 and state.to_act() == (0,)
-                and room.acting.held  # the move taken from the queue, waiting on the lock
+                and room.driver.acting.held  # the move taken from the queue, waiting on the lock
             ):
                 break
             store._write_lock.release()
@@ -280,7 +280,7 @@ def test_cancelling_autoplay_while_its_move_is_written_keeps_it_cancelled(
             store._write_lock.release()
         # The 托管 mark for the move is set (or not) before the move is applied.
         wait_for(lambda: len(state.actions) > before, why="the stored move is played")
-        assert not room.seats[0].autoplay
+        assert not room.seating.seats[0].autoplay
         assert not room.info()["seats"][0]["autoplay"]
 
 
@@ -295,7 +295,7 @@ def test_nobody_to_press_waits_for_the_countdown_or_for_ever(client: TestClient)
         time.sleep(0.3)
         assert room.state is None and room.info()["next_hand"] is None
         c.reply(c.send(type="next"), "snapshot")
-        assert room.hand_number == 2
+        assert room.table.hand_number == 2
 
 
 # ------------------------------------------------------------------ 解散 by vote
@@ -326,7 +326,7 @@ def test_a_vote_passes_with_two_agreeing_and_one_silent(client: TestClient) -> N
                     decision=room.decision_of(seat),
                 ),
             )
-        number = room.hand_number
+        number = room.table.hand_number
         proposed = time.monotonic()
         answer = clients[0].reply(clients[0].send(type="dissolve"), "room")
         vote = answer["room"]["vote"]
@@ -660,7 +660,7 @@ def test_an_offline_player_is_played_in_a_claim_window_and_comes_back(client: Te
         assert not marked["room"]["seats"][2]["autoplay"]
         # 托管 answered the window for the offline seat: the table plays on, no timer spent.
         wait_for(lambda: any(s == 2 for s, _ in deal.actions), 5, "托管 in the window")
-        assert not room.seats[2].autoplay and time.monotonic() - closed < 5
+        assert not room.seating.seats[2].autoplay and time.monotonic() - closed < 5
         # Back with the token: plays again at once, not under 托管.
         back = Client(stack.enter_context(client.websocket_connect(f"/ws/{room_id}")))
         snap = back.reply(back.send(type="join", token=token), "snapshot")
@@ -768,8 +768,8 @@ def test_the_creator_gives_a_gone_players_seat_to_a_bot(client: TestClient, tmp_
     try:
         restored = RoomManager(store).restore(room_id)
         assert restored is not None
-        assert [s.kind for s in restored.seats] == ["human", "bot", "bot"]
-        assert restored.seats[1].bot == "greedy" and restored.seats[1].token is None
+        assert [s.kind for s in restored.seating.seats] == ["human", "bot", "bot"]
+        assert restored.seating.seats[1].bot == "greedy" and restored.seating.seats[1].token is None
     finally:
         store.close()
 
@@ -864,7 +864,7 @@ def test_a_database_of_the_first_schema_opens_and_restores(tmp_path: Path) -> No
                 if room.state is None:
                     break
             room.table.between_since = -1e9
-            room.hands.maybe_deal()
+            room.driver.maybe_deal()
         state = room.state
         assert state is not None
         for _ in range(3):
@@ -874,7 +874,11 @@ def test_a_database_of_the_first_schema_opens_and_restores(tmp_path: Path) -> No
     asyncio.run(play())
     state = room.state
     assert state is not None
-    want = (room.hand_number, list(room.match.scores), [[s, str(a)] for s, a in state.actions])
+    want = (
+        room.table.hand_number,
+        list(room.match.scores),
+        [[s, str(a)] for s, a in state.actions],
+    )
     store.close()
     old = tmp_path / "old.db"
     db = sqlite3.connect(old)
@@ -915,11 +919,11 @@ def test_a_database_of_the_first_schema_opens_and_restores(tmp_path: Path) -> No
             restored.table.dissolved,
         ) == (1, 1, False)
         got = (
-            restored.hand_number,
+            restored.table.hand_number,
             list(restored.match.scores),
             [[s, str(a)] for s, a in restored.state.actions],
         )
-        assert got == want and restored.hand_number == 3
+        assert got == want and restored.table.hand_number == 3
     finally:
         store.close()
     assert Store(old).load(room.id) is not None  # opened twice: the migration is done once

@@ -65,7 +65,7 @@ def test_watching_keeps_the_seat_and_sitting_back_returns_it(client: TestClient)
         assert welcome["token"] == tokens[0]
         snap = c.reply(i, "snapshot")
         assert snap["you"]["held"] == 0 and "hand" not in (snap["observation"] or {})
-        assert room.seats[0].away and room.seats[0].token == hash_token(tokens[0])
+        assert room.seating.seats[0].away and room.seating.seats[0].token == hash_token(tokens[0])
         # The seat is played by 托管 meanwhile: the hand goes on without us.
         deadline = time.monotonic() + 60
         while room.state is not None and time.monotonic() < deadline:
@@ -78,7 +78,7 @@ def test_watching_keeps_the_seat_and_sitting_back_returns_it(client: TestClient)
         # Sitting back: the same seat, by the same token.
         back = c.reply(c.send(type="join", token=tokens[0]), "welcome")
         assert back["seat"] == 0 and back["token"] == tokens[0]
-        assert not room.seats[0].away and not room.seats[0].autoplay
+        assert not room.seating.seats[0].away and not room.seating.seats[0].autoplay
 
 
 def test_a_seat_is_left_only_between_hands(client: TestClient) -> None:
@@ -90,7 +90,9 @@ def test_a_seat_is_left_only_between_hands(client: TestClient) -> None:
         room = room_of(client, room_id)
         assert room.state is not None
         err = c.reply(c.send(type="leave"), "error")
-        assert err["code"] == "hand_in_progress" and room.seats[0].token == hash_token(tokens[0])
+        assert err["code"] == "hand_in_progress" and room.seating.seats[0].token == hash_token(
+            tokens[0]
+        )
         assert "解散" in err["message"]
         c.reply(c.send(type="autoplay", on=True), "snapshot")
         clients[1].reply(clients[1].send(type="autoplay", on=True), "snapshot")
@@ -101,7 +103,7 @@ def test_a_seat_is_left_only_between_hands(client: TestClient) -> None:
         i = c.send(type="leave")
         welcome = c.reply(i, "welcome")
         assert welcome["seat"] is None and welcome["token"] is None and welcome["held"] is None
-        assert not room.seats[0].taken
+        assert not room.seating.seats[0].taken
         # The old token holds nothing now.
         err = c.reply(c.send(type="join", token=tokens[0]), "error")
         assert err["code"] == "bad_token"
@@ -121,7 +123,7 @@ def test_autoplay_on_and_off(client: TestClient) -> None:
         assert auto["actor"]["auto"] is True
         # 取消托管: one message, and the seat waits for its player again (a full turn).
         snap = c.reply(c.send(type="autoplay", on=False), "snapshot")
-        assert snap["room"]["seats"][0]["autoplay"] is False and not room.seats[0].autoplay
+        assert snap["room"]["seats"][0]["autoplay"] is False and not room.seating.seats[0].autoplay
         bad = Client(stack.enter_context(client.websocket_connect(f"/ws/{room_id}")))
         err = bad.reply(bad.send(type="autoplay", on=True), "error")
         assert err["code"] == "not_seated"
@@ -138,7 +140,7 @@ def test_a_vanished_human_never_blocks_the_bots(client: TestClient) -> None:
     while room.state is not None and time.monotonic() < deadline:
         time.sleep(0.05)
     assert room.state is None and len(room.match.hands) == 1
-    assert room.seats[0].autoplay
+    assert room.seating.seats[0].autoplay
 
 
 def _play(seed: int, moves: int) -> tuple[Match, list[Action]]:

@@ -87,12 +87,17 @@ class RoomManager:
         the load balancer sends the room's id, and the process there restores it. A table of
         bots, which plays with nobody connected, and a public room, which the lobby lists from
         its owner's entries, stay."""
-        if self.cluster is None or room.conns or room.seating.all_bots() or room.opts.public:
+        if (
+            self.cluster is None
+            or room.seating.conns
+            or room.seating.all_bots()
+            or room.table.opts.public
+        ):
             return
         if self.rooms.get(room.id) is not room:
             return
         await room.recorder.written()
-        if room.conns or self.rooms.get(room.id) is not room:
+        if room.seating.conns or self.rooms.get(room.id) is not room:
             return
         del self.rooms[room.id]
         await room.close()
@@ -103,10 +108,14 @@ class RoomManager:
         room id → JSON of when it was made, whether it is public, and its information."""
         return {
             room.id: orjson.dumps(
-                {"created": room.table.created, "public": room.opts.public, "info": room.info()}
+                {
+                    "created": room.table.created,
+                    "public": room.table.opts.public,
+                    "info": room.info(),
+                }
             ).decode()
             for room in self.rooms.values()
-            if room.status != "over" and room.opts.club is None
+            if room.table.status != "over" and room.table.opts.club is None
         }
 
     def holds(self, room_id: str) -> bool:
@@ -121,7 +130,7 @@ class RoomManager:
         self._idle.pop(room_id, None)
         if room is None:
             return
-        for conn in list(room.conns):
+        for conn in list(room.seating.conns):
             conn.client.fail("the room moved to another server")
         room.stop()
 
@@ -160,19 +169,22 @@ class RoomManager:
                 room_id = self._new_id()
         room = Room(room_id, opts, seed, self.store, setup=setup)
         self._guard(room, FIRST_EPOCH)
-        room.table.unattended_delay = self.limits.unattended_delay_ms / 1000
-        room.table.rest_seconds = self.limits.rest_seconds
+        room.table.configure(self.limits.unattended_delay_ms / 1000, self.limits.rest_seconds)
         room.recorder.created(opts.to_json(), room.seating.to_store(), setup.rules_info(), seed)
         self.rooms[room_id] = room
         room.start()
-        room.hands.maybe_deal()  # three bots: play at once
+        room.driver.maybe_deal()  # three bots: play at once
         return room
 
     def issue_keys(self, room: Room) -> dict[str, str | None]:
         """The creator's token (frees seats) and the 守醒 invitation, shown once, kept hashed."""
         creator = new_token()
         # the 守醒 of a table of four persons is whoever sits out: no invitation (RULES §2.1.1)
-        invite = new_token() if room.shouxing is not None and room.seating.persons is None else None
+        invite = (
+            new_token()
+            if room.seating.shouxing is not None and room.seating.persons is None
+            else None
+        )
         room.creator = hash_token(creator)
         room.invite = None if invite is None else hash_token(invite)
         room.recorder.keys(room.creator, room.invite)
@@ -186,7 +198,7 @@ class RoomManager:
             if room is not None and self._sweeper is not None:
                 # Back from the store while the server runs (it had left memory): play on.
                 room.start()
-                room.hands.maybe_deal()
+                room.driver.maybe_deal()
         return room
 
     async def fetch(self, room_id: str) -> Room | None:
@@ -261,7 +273,7 @@ class RoomManager:
         room = self.rooms.setdefault(room_id, built)
         if room is built and self._sweeper is not None:
             room.start()
-            room.hands.maybe_deal()
+            room.driver.maybe_deal()
         return room
 
     def restore(self, room_id: str) -> Room | None:
@@ -300,12 +312,11 @@ class RoomManager:
             room_id, opts, data.seed, self.store, seats, shouxing, data.created, persons=persons
         )
         self._guard(room, epoch)
-        room.table.unattended_delay = self.limits.unattended_delay_ms / 1000
-        room.table.rest_seconds = self.limits.rest_seconds
+        room.table.configure(self.limits.unattended_delay_ms / 1000, self.limits.rest_seconds)
         store = self.store
-        room.hands.resume(data, lambda number: store.deal(room_id, number))
+        room.driver.resume(data, lambda number: store.deal(room_id, number))
         room.creator, room.invite = self.store.keys(room_id)
-        room.table.number = self.store.read(lambda db: accounts.room_number(db, room_id))
+        room.table.numbered(self.store.read(lambda db: accounts.room_number(db, room_id)))
         return room
 
     def restore_all(self) -> int:
@@ -328,7 +339,7 @@ class RoomManager:
         """Start the automatic play of every room, and the sweeper (inside the running loop)."""
         for room in self.rooms.values():
             room.start()
-            room.hands.maybe_deal()
+            room.driver.maybe_deal()
         if self._sweeper is None:
             self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
 
@@ -353,19 +364,19 @@ class RoomManager:
         now = time.monotonic() if now is None else now
         for room_id, room in list(self.rooms.items()):
             self._free_absent(room, now)
-            if room.conns:
+            if room.seating.conns:
                 self._idle.pop(room_id, None)
                 continue
             since = self._idle.setdefault(room_id, now)
             limit = self.limits.idle_evict
-            if room.status == "over":
+            if room.table.status == "over":
                 limit = min(limit, 30.0)
             if self.store is not None and now - since >= limit:
-                if room.acting.held or self.store.failing is not None:
+                if room.driver.acting.held or self.store.failing is not None:
                     continue  # it leaves once what it did is in the store
                 # Everything it did is in the store before it leaves memory.
                 await room.recorder.written()
-                if room.conns or self.rooms.get(room_id) is not room:
+                if room.seating.conns or self.rooms.get(room_id) is not room:
                     continue
                 del self.rooms[room_id]
                 self._idle.pop(room_id, None)
@@ -379,13 +390,15 @@ class RoomManager:
         in a resting room, whose match is closed as it stands first (docs/protocol.md §2.4)."""
         if room.table.rest_deadline() is not None:
             return
-        seats: list[SeatId] = [s for s, seat in enumerate(room.seats) if seat.kind == "human"]
-        if room.shouxing is not None:
+        seats: list[SeatId] = [
+            s for s, seat in enumerate(room.seating.seats) if seat.kind == "human"
+        ]
+        if room.seating.shouxing is not None:
             seats.append("shouxing")
         for seat_id in seats:
             key = (room.id, seat_id)
             seat = room.seating.seat(seat_id)
-            held = any(c.seat == seat_id or c.held == seat_id for c in room.conns)
+            held = any(c.seat == seat_id or c.held == seat_id for c in room.seating.conns)
             if seat.token is None or held or room.table.hand is not None:
                 self._absent.pop(key, None)
                 continue
@@ -398,7 +411,7 @@ class RoomManager:
     def hand_record(self, room_id: str, number: int) -> tuple[int, dict[str, Any]] | None:
         """(match number, record) of a finished hand of the room (never the hand in progress)."""
         room = self.get(room_id)
-        return None if room is None else room.hand_record(number)
+        return None if room is None else room.table.hand_record(number)
 
 
 def _stored_seat(s: dict[str, Any]) -> Seat:

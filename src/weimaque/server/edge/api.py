@@ -287,7 +287,7 @@ async def give_number(s: Server, room: Room) -> None:
         except StoreUnavailable:
             continue  # another process gave it at the same moment, or the store failed
         if given and given[0]:
-            room.table.number = number
+            room.table.numbered(number)
             return
 
 
@@ -371,7 +371,7 @@ async def free_seat(request: Request) -> Response:
     if isinstance(found, JSONResponse):
         return found
     room, _ = found
-    seat = seat_param(request, shouxing=True, seats=len(room.seats))
+    seat = seat_param(request, shouxing=True, seats=len(room.seating.seats))
     if isinstance(seat, JSONResponse):
         return seat
     if room.table.hand is not None:
@@ -388,7 +388,7 @@ async def seat_bot(request: Request) -> Response:
     if isinstance(found, JSONResponse):
         return found
     room, raw = found
-    seat = seat_param(request, shouxing=False, seats=len(room.seats))
+    seat = seat_param(request, shouxing=False, seats=len(room.seating.seats))
     if isinstance(seat, JSONResponse):
         return seat
     assert isinstance(seat, int)
@@ -402,7 +402,7 @@ async def seat_bot(request: Request) -> Response:
         room.bot(spec)
     except WeimaqueError as exc:
         return _error(400, "bad_bots", f"bot {quoted(spec)}: {clean_text(str(exc), 300)}")
-    if room.seats[seat].kind == "bot":
+    if room.seating.seats[seat].kind == "bot":
         return _error(409, "bad_seat", f"seat {seat} is played by a bot already")
     if room.seating.present(seat):
         return _error(
@@ -411,7 +411,7 @@ async def seat_bot(request: Request) -> Response:
             f"seat {seat}'s player is connected: only a gone player's "
             "seat (or an empty one) is given to a bot",
         )
-    if sum(s.kind == "bot" for s in room.seats) == 2:  # it becomes a room of bots only
+    if sum(s.kind == "bot" for s in room.seating.seats) == 2:  # it becomes a room of bots only
         address = client_address(request.scope)
         refused = await s.too_many_rooms(address, bots_only=True)
         if refused is not None:
@@ -428,7 +428,9 @@ async def list_rooms(request: Request) -> Response:
     listed: dict[str, tuple[float, dict[str, Any]]] = {
         r.id: (r.table.created, r.info())
         for r in s.manager.rooms.values()
-        if r.status != "over" and r.opts.club is None and (r.opts.public or r.id in asked)
+        if r.table.status != "over"
+        and r.table.opts.club is None
+        and (r.table.opts.public or r.id in asked)
     }
     if s.cluster is not None:
         # The other processes' rooms, as their owners last wrote them (docs/scale.md).
@@ -494,9 +496,9 @@ async def finished(
     if not text.isdecimal() or len(text) > 12:
         return _error(404, "hand_not_found", f"hand numbers are integers, not {quoted(text)}")
     number = int(text)
-    found = room.hand_record(number)
+    found = room.table.hand_record(number)
     if found is None:
-        if number == room.hand_number and room.table.hand is not None:
+        if number == room.table.hand_number and room.table.hand is not None:
             return _error(404, "hand_not_finished", f"hand {number} is still being played")
         return _error(404, "hand_not_found", f"no finished hand {number}")
     match, record = found

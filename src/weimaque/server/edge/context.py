@@ -303,7 +303,7 @@ class Server:
     async def may_see(self, connection: HTTPConnection, room: Room) -> bool:
         """Whether the asker may see the room: any room but a club's, which only its members
         (not those waiting for approval) see."""
-        club = room.opts.club
+        club = room.table.opts.club
         if club is None:
             return True
         player = await self.player_of(connection)
@@ -318,7 +318,7 @@ class Server:
         live = []
         for room_id in list(ids):
             room = self.manager.rooms.get(room_id)
-            if room is None or room.status == "over":
+            if room is None or room.table.status == "over":
                 ids.discard(room_id)  # over, or left memory (where it plays no more)
             else:
                 live.append(room)
@@ -364,13 +364,13 @@ class Server:
         closed."""
         closed = 0
         for room in list(self.manager.rooms.values()):
-            if room.opts.club != club_id:
+            if room.table.opts.club != club_id:
                 continue
-            for conn in list(room.conns):
+            for conn in list(room.seating.conns):
                 if conn.player is not None and conn.player[0] == player_id:
                     conn.client.fail(REMOVED_REASON)
                     closed += 1
-            for k, seat in enumerate(room.seats):
+            for k, seat in enumerate(room.seating.seats):
                 if seat.player != player_id or seat.token is None:
                     continue
                 if room.table.hand is None:

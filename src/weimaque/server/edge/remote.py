@@ -129,7 +129,7 @@ class RemoteBots:
         if refused is not None:  # its lease is not trusted: nothing is changed (docs/scale.md)
             message = f"this server may not change the room now ({refused}); try again"
             return _error(503, "storage_unavailable", message)
-        seat = room.seats[seat_id]
+        seat = room.seating.seats[seat_id]
         if seat.kind == "bot" or seat.taken:
             # Never a taken seat, mid-hand or not: whoever held the new token would read the
             # hand its player holds.
@@ -140,7 +140,7 @@ class RemoteBots:
         # Offline until the bot connects (docs/protocol.md §3).
         room.seating.gone_at(seat_id, room.table.clock())
         room.save_seats()
-        if not room.hands.maybe_deal():
+        if not room.driver.maybe_deal():
             room.out.room_changed()
         body = {"v": PROTOCOL_VERSION, "seat": seat_id, "bot_token": bot_token}
         body["ws"] = f"/ws/{room_id}/bot"
@@ -178,7 +178,7 @@ class RemoteBots:
         if room is None:
             await _refuse(websocket, "room_not_found", "no such room", CLOSE_NO_ROOM)
             return
-        if len(room.conns) >= self.limits.conns_per_room:  # the players' socket's cap, too
+        if len(room.seating.conns) >= self.limits.conns_per_room:  # the players' socket's cap, too
             message = f"room {room.id} has {self.limits.conns_per_room} connections already"
             await _refuse(websocket, "rate_limited", message, CLOSE_FULL)
             return

@@ -75,7 +75,7 @@ class ServerCollector(Collector):
         yield _gauge("wmq_store_failing", "1 while the store cannot write", failing)
         states = {"seated": 0, "watching": 0, "spectating": 0}
         for room in rooms:
-            for conn in room.conns:
+            for conn in room.seating.conns:
                 if conn.seat is not None:
                     states["seated"] += 1
                 elif conn.held is not None:

@@ -126,7 +126,7 @@ async def ws_endpoint(websocket: WebSocket) -> None:
         shown = room_id[:64].encode("utf-8", "replace").decode("utf-8")
         await refuse(websocket, 4404, error_message("room_not_found", f"no room {shown!r}", shown))
         return
-    if len(room.conns) >= s.limits.conns_per_room:
+    if len(room.seating.conns) >= s.limits.conns_per_room:
         message = f"room {room_id} has {s.limits.conns_per_room} connections already"
         await refuse(websocket, 4429, error_message("room_full", message))
         return

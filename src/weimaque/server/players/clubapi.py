@@ -84,7 +84,9 @@ async def _club_json(s: Server, club: dict[str, Any], role: Role) -> dict[str, A
         m["online"] = m["player"]["id"] in online
         (pending if m["role"] == "pending" else members).append(m)
     ids = await s.read(lambda db: accounts.open_rooms(db, club=club_id))
-    open_ = await s.rooms_named(ids, lambda r: r.opts.club == club_id and r.status != "over")
+    open_ = await s.rooms_named(
+        ids, lambda r: r.table.opts.club == club_id and r.table.status != "over"
+    )
     tables = [r.info() for r in open_]
     out = {
         "id": club_id,

@@ -202,7 +202,9 @@ async def me(request: Request, s: Server, player: Player) -> Response:
     clubs = await s.read(lambda db: accounts.clubs_of(db, player.id))
 
     def holds(room: Room) -> bool:
-        return room.status != "over" and any(seat.player == player.id for seat in room.seats)
+        return room.table.status != "over" and any(
+            seat.player == player.id for seat in room.seating.seats
+        )
 
     # Those in memory (a seat just taken may not be written yet) and those stored.
     ids = [r.id for r in s.manager.rooms.values() if holds(r)]

@@ -28,12 +28,14 @@ log = logging.getLogger("weimaque.server")
 class AutoPlay:
     """The automatic decisions and deadlines of one room, in its own task."""
 
-    def __init__(self, hands: HandDriver, clocks: DecisionClocks, bots: dict[int, SeatBot]) -> None:
-        """Automatic play at the table ``hands`` drives; ``bots`` play the bots' seats."""
-        self.hands = hands
-        self.table = hands.table
-        self.seating = hands.table.seating
-        self.out = hands.out
+    def __init__(
+        self, driver: HandDriver, clocks: DecisionClocks, bots: dict[int, SeatBot]
+    ) -> None:
+        """Automatic play at the table ``driver`` drives; ``bots`` play the bots' seats."""
+        self.driver = driver
+        self.table = driver.table
+        self.seating = driver.table.seating
+        self.out = driver.out
         self.clocks = clocks
         self.bots = bots
         self._auto: SeatBot | None = None
@@ -58,7 +60,7 @@ class AutoPlay:
 
     def due(self) -> tuple[float, int | None]:
         """(seconds until the next automatic decision, its seat or None)."""
-        state = self.table.state
+        state = self.table.hand
         if state is None:
             return math.inf, None
         now = self.table.clock()
@@ -98,7 +100,7 @@ class AutoPlay:
     def next_clock(self, now: float) -> float:
         """When the next of the room's own clocks is due (offline marks, vote, 再来一局, deal)."""
         times = [self.seating.next_offline(now)]
-        if self.hands.recorder.failing is not None:
+        if self.driver.recorder.failing is not None:
             times.append(now + 1.0)  # look again whether the store writes (a deal waits for it)
         if self.table.vote is not None:
             times.append(self.table.vote.deadline)
@@ -121,18 +123,18 @@ class AutoPlay:
         if self.seating.mark_offline(now):
             self.out.room_changed()
             done = True
-        if self.hands.presence():
+        if self.driver.presence():
             self.out.room_changed()
             done = True
-        if self.hands.close_if_idle():
+        if self.driver.close_if_idle():
             done = True
         if self.table.vote is not None and now >= self.table.vote.deadline:
-            self.hands.settle_vote()
+            self.driver.settle_vote()
             done = True
         if self.table.rematch is not None and now >= self.table.rematch.deadline:
-            self.hands.settle_rematch()
+            self.driver.settle_rematch()
             done = True
-        if self.table.state is None and self.hands.maybe_deal():
+        if self.table.hand is None and self.driver.maybe_deal():
             done = True
         return done
 
@@ -177,7 +179,7 @@ class AutoPlay:
         if action not in legal:
             log.error("bot %s chose illegal %s; playing the first legal action", spec, action)
             action = legal[0]
-        async with self.hands.acting:  # looked at again once no action is being written
+        async with self.driver.acting:  # looked at again once no action is being written
             if moved():
                 return True  # someone acted meanwhile; look again
             now = self.table.clock()
@@ -193,7 +195,7 @@ class AutoPlay:
                 s.kind == "human" and not (s.autoplay or s.away or absent) and not hand.in_window()
             )
             # Written first: what the table is shown is stored (StoreUnavailable: see drive).
-            if not await self.hands.logged(seat, action):
+            if not await self.driver.logged(seat, action):
                 return True
             if timed_out:
                 # The turn timer ran out: the 托管 badge goes up, on a turn everyone sees, never
@@ -202,7 +204,7 @@ class AutoPlay:
                 # back.
                 s.autoplay = True
                 self.out.room_changed()
-            self.hands.apply(seat, action, auto=True)
+            self.driver.apply(seat, action, auto=True)
         return True
 
     async def drive(self) -> None:

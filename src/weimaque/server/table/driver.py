@@ -138,14 +138,9 @@ class HandDriver:
         back restarts the countdown. Whether anything changed."""
         table = self.table
         if table.resting():
-            if table.empty_since is not None:
-                return False
-            table.empty_since = table.clock()
-            table.next_deadline = None
-            return True
-        if table.empty_since is None:
+            return table.rest()
+        if not table.wake():
             return False
-        table.empty_since = None
         self.maybe_deal()
         return True
 
@@ -163,10 +158,9 @@ class HandDriver:
         hands replayed, a 解散 kept, the hand in progress dealt again with its stored actions
         (``deal_of`` gives a hand's stored commitment and secret). Nothing is sent."""
         table = self.table
-        table.match_number = stored.match_number
-        table.archive = list(stored.archive)
         last: Hand | None = None
         deltas: tuple[int, ...] = ()
+        records: list[dict[str, Any]] = []
         extras = self.views.extras
         for record in stored.hands:
             if extras is not None:
@@ -183,34 +177,32 @@ class HandDriver:
             for key in ("fairness", "deal", "replay_code", "seat_persons"):
                 if key in record:
                     booked[key] = record[key]
-            table.records.append(booked)
-        if last is not None:
-            table.last_state = last
-            table.last_hand = self.views.hand_end(table.hand_number, last, deltas)
+            records.append(booked)
+        table.restore(
+            stored.match_number,
+            stored.archive,
+            records,
+            last,
+            lambda hand: self.views.hand_end(table.hand_number, hand, deltas),
+        )
         if stored.dissolved and not table.is_over():
             # Ended early (解散): settled as it stood, the hand then in progress dropped.
-            self._end_early()
-            table.dissolved = True
-            table.ended_by = stored.ended_by
+            table.end_match(stored.ended_by)
         current = stored.current
         if current is None or table.is_over():
             self.placed()  # between hands: the persons where the last hand was played
         if current is not None and not table.is_over():
-            hand = table.hand = table.match.next_hand()
+            hand = table.deal_hand()
             self.placed()  # the persons at this hand's seats (RULES §2.1.1)
-            table.actions = []
             if hand.seed != current["seed"] or hand.dealer != current["dealer"]:
                 raise WeimaqueError(f"room {table.id}: stored hand does not follow the match")
             gate = self.views.gate
             gate.dealt(hand)
             for seat, text in current["actions"]:
-                action = self._action_id(text)
-                gate.replay(hand, int(seat), action)
-                table.actions.append((int(seat), action))
-            table.last_hand = table.last_state = None
+                table.apply(int(seat), self._action_id(text), via=gate.replay)
             found = deal_of(table.hand_number)
             if found is not None:
-                table.deal_commitment, table.deal_secret = found
+                table.commit_deal(*found)
             self.track()
             if hand.is_terminal():
                 self.end_hand()
@@ -233,15 +225,6 @@ class HandDriver:
         record["settlement"] = {"seats": list(deltas), "winners": winners}
         return record
 
-    def _end_early(self) -> None:
-        """The current match ends now, as it stands (the game settles what it keeps)."""
-        table = self.table
-        if self.views.extras is not None:
-            self.views.extras.end_early(table.match)
-        table.ended_early = True
-        table.hand = None
-        table.actions = []
-
     def countdown(self) -> bool:
         """Between hands with every seat taken: start the countdown if none runs; whether it did.
 
@@ -258,7 +241,7 @@ class HandDriver:
             or self.table.resting()
         ):
             return False
-        self.table.next_deadline = self.table.clock() + seconds
+        self.table.start_countdown(seconds)
         return True
 
     def maybe_deal(self, origin: Conn | None = None, re: Any = None) -> bool:
@@ -268,20 +251,14 @@ class HandDriver:
             self.out.room_changed()
         if not self.ready_to_deal():
             return False
-        state = self.table.hand = self.table.match.next_hand()
+        state = self.table.deal_hand()
         self.placed()  # persons taking turns at the seats sit where this hand puts them
-        self.table.actions = []
         for seat in self.seating.seats:
             seat.ready = False
-        self.table.next_deadline = None
-        self.table.last_hand = None
-        self.table.last_state = None
         # Who plays this hand themselves from its deal (docs/protocol.md §7.4).
-        self.table.attended = {
-            s
-            for s, seat in enumerate(self.seating.seats)
-            if seat.kind == "human" and self.seating.connected(s) and not seat.autoplay
-        }
+        for s, seat in enumerate(self.seating.seats):
+            if seat.kind == "human" and self.seating.connected(s) and not seat.autoplay:
+                self.table.attend(s)
         self._commit(state.seed)
         self.recorder.hand_started(self.table.hand_number, self.table.setup.rules_info(), state)
         self.track()
@@ -294,11 +271,11 @@ class HandDriver:
     def _commit(self, seed: int | None) -> None:
         """Commit to the new hand's seed with a fresh secret, stored before anyone plays."""
         if seed is None:  # a hand dealt from explicit cards (tests) has no seed to commit to
-            self.table.deal_commitment = self.table.deal_secret = None
             return
         secret = new_secret()
-        self.table.deal_commitment, self.table.deal_secret = commitment(secret, seed), secret
-        self.recorder.deal(self.table.hand_number, self.table.deal_commitment, secret)
+        published = commitment(secret, seed)
+        self.table.commit_deal(published, secret)
+        self.recorder.deal(self.table.hand_number, published, secret)
 
     def _reveal(self, record: dict[str, Any], hand: Hand) -> None:
         """Add the revealed secret and the deal to a finished hand's record (the deal as the
@@ -306,7 +283,6 @@ class HandDriver:
         if self.table.deal_secret is not None and hand.seed is not None:
             record["fairness"] = reveal(self.table.deal_secret, hand.seed)
             record["deal"] = {k: v for k, v in hand.deal().items() if k not in record}
-        self.table.deal_commitment = self.table.deal_secret = None
 
     def track(self) -> None:
         """Start the decision clock of each seat posed a decision (docs/protocol.md §3).
@@ -363,8 +339,7 @@ class HandDriver:
         assert hand is not None
         first = len(hand.events())
         before = hand.clone()
-        new = hand.apply(seat, action)
-        self.table.actions.append((seat, action))
+        new = self.table.apply(seat, action)
         self.clocks.end(seat)
         self.track()
         self.views.send_events(new, first, seat, action, auto, origin, re, before)
@@ -384,24 +359,16 @@ class HandDriver:
         if self.seating.persons is not None:
             # who played each seat, persons taking turns at the seats (RULES §2.1.1)
             record["seat_persons"] = [self.seating.person_of(s) for s in range(table.shape.seats)]
-        table.records.append(record)
-        table.hand, table.actions = None, []
         record["replay_code"] = new_code()  # the hand's 回放码 (docs/protocol.md §7.4)
         self._reveal(record, hand)
-        table.last_state = hand
-        table.last_hand = last = self.views.hand_end(number, hand, deltas)
+        last = table.end_hand(record, lambda hand: self.views.hand_end(number, hand, deltas))
         last["fairness"] = record.get("fairness")
-        table.between_since = table.clock()
         for seat in self.seating.seats:
             seat.ready = False  # 托管 stays on until its player cancels it
         self.clocks.clear()
         over = table.is_over()
-        table.next_deadline = None
         played, ranked = self.counts()
-        if over:
-            table.vote = None  # the match ended on its own: nothing left to vote on
-            table.closing = False
-        else:
+        if not over:
             self.countdown()
         # The hand's end follows from its last action, stored before it was applied: a restart
         # ends the hand again if this write has not been made (the store keeps trying it).
@@ -472,14 +439,13 @@ class HandDriver:
         ]
         present = self.seating.present
         if refused:
-            self.table.vote = None
-            self.table.refused[vote.by] = now
+            self.table.close_vote(refused_at=now)
             self.out.send_all(messages.vote_result(passed=False, by=vote.by, refused_by=refused))
             self.out.room_changed()
         elif vote.passed(voters, now, present):
-            self.table.vote = None
+            self.table.close_vote(refused_at=None)
             self.out.send_all(messages.vote_result(passed=True, by=vote.by, refused_by=[]))
-            if self.table.state is not None and voters == [vote.by]:
+            if self.table.hand is not None and voters == [vote.by]:
                 # Nobody but bots to agree: the hand is not dropped (no deal is redealt at
                 # will); 托管 plays it out, it counts, and the match ends with it.
                 self.leave_after_hand(vote.by)
@@ -488,8 +454,7 @@ class HandDriver:
         elif now >= vote.deadline:
             # Lapsed: a silent player whose connection dropped has not agreed.
             absent = vote.absent(voters, present)
-            self.table.vote = None
-            self.table.refused[vote.by] = now
+            self.table.close_vote(refused_at=now)
             self.out.send_all(
                 messages.vote_result(passed=False, by=vote.by, refused_by=[], absent=absent)
             )
@@ -498,7 +463,7 @@ class HandDriver:
     def leave_after_hand(self, seat: int) -> None:
         """The seat's player leaves a match played against bots only, mid-hand: 托管 plays the
         hand out, and the match ends as it stands when the hand does (docs/protocol.md §2.4)."""
-        self.table.closing = True
+        self.table.close_after_hand()
         self.seating.seats[seat].autoplay = True
         self.out.room_changed()
         self.wake()
@@ -511,15 +476,9 @@ class HandDriver:
         """
         self.out.flush()
         abandoned = self.table.hand_number if self.table.hand is not None else None
-        self._end_early()
-        self.table.dissolved = True
-        self.table.ended_by = how
-        self.table.closing = False
-        self.table.vote = None
-        self.clocks.clear()
         # The dropped hand's deal is never revealed: it was not played out.
-        self.table.deal_commitment = self.table.deal_secret = None
-        self.table.next_deadline = None
+        self.table.end_match(how)
+        self.clocks.clear()
         replies = self.views.reset().replies
         self.wake()
         # The end is announced once it is written: a table told the match is over finds it
@@ -554,7 +513,7 @@ class HandDriver:
         if rematch.ready(seated, now):
             self.start_match({s for s in seated if s in rematch.chosen})
         elif now >= rematch.deadline:
-            self.table.rematch = None
+            self.table.close_rematch()
             self.out.room_changed()
 
     def start_match(self, keep: set[SeatId]) -> None:
@@ -583,7 +542,7 @@ class HandDriver:
         ``notify_freed``). A seat emptied between hands stops the countdown."""
         self.seating.clear(seat_id)
         if self.table.hand is None:
-            self.table.next_deadline = None
+            self.table.stop_countdown()
 
     def notify_freed(self, freed: list[SeatId], origin: Conn | None = None, re: Any = None) -> None:
         """The connections of freed seats become spectators: a welcome and a snapshot each."""

@@ -37,7 +37,7 @@ from weimaque.server.store.store import Store, StoreUnavailable
 from weimaque.server.table.autoplay import AutoPlay
 from weimaque.server.table.broadcast import Broadcaster
 from weimaque.server.table.clocks import DecisionClocks
-from weimaque.server.table.driver import ActionLock, HandDriver
+from weimaque.server.table.driver import HandDriver
 from weimaque.server.table.gate import Viewer
 from weimaque.server.table.options import (
     MAX_BOT_DELAY_MS,
@@ -52,8 +52,6 @@ from weimaque.server.table.options import (
 from weimaque.server.table.seats import Client, Conn, Seat, Seating, hash_token, new_token
 from weimaque.server.table.table import DECISION_SPAN, Setup, Status, Table, hand_summary
 from weimaque.server.table.views import Views, replay_steps
-from weimaque.server.table.votes import Rematch as RematchWindow
-from weimaque.server.table.votes import Vote as DissolveVote
 from weimaque.server.wire import messages
 from weimaque.server.wire.common import ErrorCode, SeatId
 from weimaque.server.wire.protocol import (
@@ -88,10 +86,12 @@ _CHANGES = (Act, Sit, Leave, Next, Autoplay, NoTimer, Dissolve, Vote, Rematch)
 class Room:
     """A table of three seats playing matches (RULES §8.6), answering its connections.
 
-    A room is made of parts with one job each: its ``table`` (seats, match, the hand in
-    progress), the ``hands`` driver that deals and applies, the ``views`` sent to each
-    connection through the broadcaster ``out``, and the ``auto`` play that keeps its clocks.
-    The room itself answers client messages and the creator's seat controls.
+    A room is made of parts with one job each, reached directly: its ``seating`` (seats,
+    tokens, connections), its ``table`` (the match at those seats, the hand in progress, and
+    every state change of them, by its transitions), the ``driver`` that deals, applies and
+    ends hands and matches, the ``views`` sent to each connection through the broadcaster
+    ``out``, the ``auto`` play that keeps its clocks, and the ``recorder`` that stores it. The
+    room itself answers client messages and the creator's seat controls.
     """
 
     def __init__(
@@ -137,6 +137,8 @@ class Room:
                 shouxing or (Seat("human") if "shouxing" in setup.extra_viewers() else None),
                 OFFLINE_GRACE_S,
             )
+        #: The room's id (``Table.id``).
+        self.id = room_id
         self.seating = seating
         self.table = table = Table(room_id, opts, setup, seed, seating, created)
         if seating.persons is not None:
@@ -147,10 +149,10 @@ class Room:
         #: Everything sent to more than one connection, in order (:mod:`.broadcast`).
         self.out = Broadcaster(seating.conns, lambda: messages.room(table.info()))
         self.views = Views(table, self.clocks, self.out)
-        self.hands = HandDriver(table, self.views, self.recorder, self.clocks, self._wake)
-        self.hands.placed = self._place
+        self.driver = HandDriver(table, self.views, self.recorder, self.clocks, self._wake)
+        self.driver.placed = self._place
         bots = {s: self.bot(seat.bot) for s, seat in enumerate(seating.seats) if seat.bot}
-        self.auto = AutoPlay(self.hands, self.clocks, bots)
+        self.auto = AutoPlay(self.driver, self.clocks, bots)
         #: Quick chat's budget, per seat (weimaque.server.wire.quickchat).
         self.chat_budget = RateLimiter(CHAT_BURST, CHAT_INTERVAL, max_keys=8)
         #: Hashes of the creator's token (frees seats) and of the 守醒 invitation, if issued.
@@ -184,46 +186,18 @@ class Room:
         else:
             order = self._seat_persons()
         moved = self.seating.place(order)
-        self.auto.bots = {s: self.bot(seat.bot) for s, seat in enumerate(self.seats) if seat.bot}
+        self.auto.bots = {
+            s: self.bot(seat.bot) for s, seat in enumerate(self.seating.seats) if seat.bot
+        }
         for conn in moved:
             conn.send(self.views.welcome(conn, None))
 
     # ----------------------------------------------------------------- what others ask of it
 
-    @property
-    def id(self) -> str:
-        """The room's id."""
-        return self.table.id
-
-    @property
-    def opts(self) -> RoomOptions:
-        """The options the room was created with."""
-        return self.table.opts
-
-    @property
-    def rules(self) -> object | None:
-        """The game's rule object its matches are played by (its ``"table"`` capability's)."""
-        return self.table.rules
-
     def bot(self, spec: str) -> SeatBot:
         """A bot of the room's game for its rules (``Game.bot``)."""
         setup = self.table.setup
         return setup.game.bot(spec, setup.variant, setup.options)
-
-    @property
-    def seats(self) -> list[Seat]:
-        """The three seats."""
-        return self.seating.seats
-
-    @property
-    def shouxing(self) -> Seat | None:
-        """The 守醒's seat, where the rules seat one (RULES §2.1)."""
-        return self.seating.shouxing
-
-    @property
-    def conns(self) -> set[Conn]:
-        """The connections open to the room."""
-        return self.seating.conns
 
     @property
     def match(self) -> Any:
@@ -239,21 +213,6 @@ class Room:
         hand = self.table.hand
         return getattr(hand, "state", hand)
 
-    @property
-    def hand_number(self) -> int:
-        """The room-wide number of the current (or last) hand (``Table.hand_number``)."""
-        return self.table.hand_number
-
-    @property
-    def status(self) -> Status:
-        """waiting, playing, between_hands or over."""
-        return self.table.status
-
-    @property
-    def acting(self) -> ActionLock:
-        """Held while an action is written and applied."""
-        return self.hands.acting
-
     def info(self) -> dict[str, Any]:
         """RoomInfo (docs/protocol.md §1)."""
         return self.table.info()
@@ -261,10 +220,6 @@ class Room:
     def decision_of(self, viewer: Viewer) -> int | None:
         """The decision number the viewer's views show now (None between hands)."""
         return self.views.decision_of(viewer)
-
-    def hand_record(self, number: int) -> tuple[int, dict[str, Any]] | None:
-        """(match number, record) of the room's finished hand ``number``, or None."""
-        return self.table.hand_record(number)
 
     def seat_of_token(self, token: str) -> SeatId | None:
         """The seat a token holds, compared in constant time."""
@@ -277,7 +232,7 @@ class Room:
     async def play(self, seat: int, action: int | GameAction, auto: bool = True) -> bool:
         """Write and then apply a verified action of the seat that must decide; whether it was
         applied (``HandDriver.play``)."""
-        return await self.hands.play(seat, action, auto)
+        return await self.driver.play(seat, action, auto)
 
     def stop(self) -> None:
         """Stop the room's automatic play at once (its task ends on the loop)."""
@@ -299,7 +254,7 @@ class Room:
         """A new connection (a spectator until ``join``/``sit``) of ``player`` (signed in,
         (id, name)) from ``address``."""
         conn = Conn(client, player=player, address=address)
-        self.conns.add(conn)
+        self.seating.conns.add(conn)
         self.start()
         return conn
 
@@ -307,7 +262,7 @@ class Room:
         """A connection closed; a seat left with none starts its offline grace (protocol §3)."""
         self.out.flush()
         self.seating.left(conn, self.table.clock())
-        if conn.seat is not None or self.hands.presence():
+        if conn.seat is not None or self.driver.presence():
             self.out.room_changed()
         self._wake()
 
@@ -398,20 +353,20 @@ class Room:
                 back = conn.held == seat
                 conn.seat, conn.held = seat, None
                 if isinstance(seat, int):
-                    s = self.seats[seat]
+                    s = self.seating.seats[seat]
                     s.away = False
                     if back:
                         # Sitting back after watching: the player plays again, with what is
                         # left of the decision's clock.
                         s.autoplay = False
-                    if self.table.hand is not None and not s.autoplay:
-                        self.table.attended.add(seat)
+                    if not s.autoplay:
+                        self.table.attend(seat)
             if msg.name is not None:
                 self.seating.seat(seat).name = msg.name
                 self.save_seats()
         conn.send(self.views.welcome(conn, msg.id))
         conn.send(self.views.snapshot(conn, msg.id))
-        self.hands.presence()
+        self.driver.presence()
         self.out.room_changed()
         self._wake()
 
@@ -427,7 +382,7 @@ class Room:
         token = new_token()
         self.seating.seat(seat_id).token = hash_token(token)
         self.save_seats()
-        for other in list(self.conns):
+        for other in list(self.seating.conns):
             if other is not conn and seat_id in (other.seat, other.held):
                 other.seat = other.held = other.token = None
                 other.send(messages.elsewhere(seat_id))
@@ -438,8 +393,8 @@ class Room:
 
     def seat_of_player(self, player_id: str) -> SeatId | None:
         """The seat (or the 守醒's) a signed-in player holds here: at most one (§7.2)."""
-        ids: list[SeatId] = [*range(len(self.seats))]
-        if self.shouxing is not None:
+        ids: list[SeatId] = [*range(len(self.seating.seats))]
+        if self.seating.shouxing is not None:
             ids.append("shouxing")
         for seat_id in ids:
             seat = self.seating.seat(seat_id)
@@ -451,7 +406,7 @@ class Room:
         """The connection keeps the seat's token but watches; 托管 plays the seat meanwhile."""
         conn.seat, conn.held = None, seat
         if isinstance(seat, int) and not self.seating.connected(seat):
-            self.seats[seat].away = True
+            self.seating.seats[seat].away = True
             self._wake()
 
     def _spectate(self, conn: Conn, msg: Spectate) -> None:
@@ -466,12 +421,14 @@ class Room:
         seat_id = conn.seat if conn.seat is not None else conn.held
         if seat_id is None:
             raise self._fail("not_seated", "this connection holds no seat to leave", msg)
-        people = [s for s, seat in enumerate(self.seats) if seat.kind == "human" and seat.taken]
+        people = [
+            s for s, seat in enumerate(self.seating.seats) if seat.kind == "human" and seat.taken
+        ]
         alone = people == [seat_id] and not self.table.is_over()
         if alone and isinstance(seat_id, int) and self.table.hand is not None:
             # A player against bots leaves mid-hand: 托管 plays the hand out (it counts), and
             # the match ends with it (docs/protocol.md §2.4).
-            self.hands.leave_after_hand(seat_id)
+            self.driver.leave_after_hand(seat_id)
             self._answer_room(conn, msg.id)
             return
         if self.table.hand is not None:
@@ -482,18 +439,18 @@ class Room:
                 msg,
             )
         if alone and self.table.records:
-            self.hands.dissolve("leave")  # the match ends as it stands
+            self.driver.dissolve("leave")  # the match ends as it stands
         # Leaving revokes the token: no connection keeps it.
-        self.hands.clear_seat(seat_id)
+        self.driver.clear_seat(seat_id)
         self.save_seats()
-        self.hands.notify_freed([seat_id], conn, msg.id)
-        self.hands.presence()
+        self.driver.notify_freed([seat_id], conn, msg.id)
+        self.driver.presence()
         self._after_seats_changed()
 
     def _after_seats_changed(self) -> None:
         """Tell everyone; a vote or a 再来一局 window may be decided by who is seated now."""
-        self.hands.settle_vote()
-        self.hands.settle_rematch()
+        self.driver.settle_vote()
+        self.driver.settle_rematch()
         self.out.room_changed()
         self._wake()
 
@@ -501,13 +458,13 @@ class Room:
         seat = conn.seat
         if not isinstance(seat, int):
             raise self._fail("not_seated", "only a seated player has 托管", msg)
-        s = self.seats[seat]
+        s = self.seating.seats[seat]
         s.autoplay = msg.on
         s.away = False
         if msg.on:
             s.ready = True
-        elif self.table.hand is not None:
-            self.table.attended.add(seat)
+        else:
+            self.table.attend(seat)
         # 取消托管 gives the player the turn back with what is left of the decision's clock,
         # as a real table's timer keeps running (docs/protocol.md §3).
         conn.send(self.views.snapshot(conn, msg.id))
@@ -518,12 +475,12 @@ class Room:
         seat = conn.seat
         if not isinstance(seat, int):
             raise self._fail("not_seated", "only a seated player agrees on the timer", msg)
-        if self.opts.turn_seconds is not None:
+        if self.table.opts.turn_seconds is not None:
             raise self._fail(
-                "bad_message", f"this room has a {self.opts.turn_seconds} s timer", msg
+                "bad_message", f"this room has a {self.table.opts.turn_seconds} s timer", msg
             )
         # The room's timer changes from the next decision: a running clock keeps its own.
-        self.seats[seat].no_timer = msg.agree
+        self.seating.seats[seat].no_timer = msg.agree
         self.save_seats()
         conn.send(self.views.snapshot(conn, msg.id))
         self.out.room_changed()
@@ -537,9 +494,9 @@ class Room:
             raise self._fail("already_seated", f"this connection already holds seat {held}", msg)
         seat_id = msg.seat
         if seat_id == "shouxing":
-            if self.shouxing is None:
+            if self.seating.shouxing is None:
                 raise self._fail("bad_seat", "these rules seat no 守醒 (RULES §2.1)", msg)
-            seat = self.shouxing
+            seat = self.seating.shouxing
             person = self.seating.person_of("shouxing")
             if person is None:
                 default = "守醒"
@@ -548,10 +505,10 @@ class Room:
                 # a person's place who sits this hand out (RULES §2.1.1): anyone may take it
                 default = f"玩家{person + 1}"
         else:
-            if not 0 <= seat_id < len(self.seats):
-                names = ", ".join(str(k) for k in range(len(self.seats)))
+            if not 0 <= seat_id < len(self.seating.seats):
+                names = ", ".join(str(k) for k in range(len(self.seating.seats)))
                 raise self._fail("bad_seat", f"no seat {seat_id}; seats are {names}", msg)
-            seat = self.seats[seat_id]
+            seat = self.seating.seats[seat_id]
             if seat.kind == "bot":
                 raise self._fail("bad_seat", f"seat {seat_id} is played by a bot", msg)
             person = self.seating.person_of(seat_id)
@@ -574,7 +531,7 @@ class Room:
         conn.seat, conn.token = seat_id, token
         self.save_seats()
         conn.send(self.views.welcome(conn, msg.id))
-        if not self.hands.maybe_deal(conn, msg.id):
+        if not self.driver.maybe_deal(conn, msg.id):
             conn.send(self.views.snapshot(conn, msg.id))
             self.out.room_changed()
 
@@ -598,16 +555,16 @@ class Room:
         be taken by someone who would then read the hand its player held.
         """
         if seat_id == "shouxing":
-            seat = self.shouxing
-        elif isinstance(seat_id, int) and 0 <= seat_id < len(self.seats):
-            seat = self.seats[seat_id]
+            seat = self.seating.shouxing
+        elif isinstance(seat_id, int) and 0 <= seat_id < len(self.seating.seats):
+            seat = self.seating.seats[seat_id]
         else:
             seat = None
         if seat is None or seat.kind != "human" or seat.token is None:
             return False
-        self.hands.clear_seat(seat_id)
+        self.driver.clear_seat(seat_id)
         self.save_seats()
-        self.hands.notify_freed([seat_id])
+        self.driver.notify_freed([seat_id])
         self._after_seats_changed()
         return True
 
@@ -616,15 +573,15 @@ class Room:
         seat is empty or its player has no open connection). Allowed mid-hand: the bot shows
         nothing to anyone. The seat's token stops working."""
         bot = self.bot(spec)
-        seat = self.seats[seat_id]
+        seat = self.seating.seats[seat_id]
         held = seat.token is not None
-        self.hands.clear_seat(seat_id)
+        self.driver.clear_seat(seat_id)
         seat.kind, seat.bot, seat.name = "bot", spec, spec
         self.auto.bots[seat_id] = bot
         self.save_seats()
         if held:
-            self.hands.notify_freed([seat_id])
-        if not self.hands.maybe_deal():
+            self.driver.notify_freed([seat_id])
+        if not self.driver.maybe_deal():
             self._after_seats_changed()
         else:
             self._wake()
@@ -634,7 +591,7 @@ class Room:
         if not self.recorder.durable:
             self._accept(conn, msg, seat, action)
             return None
-        if self.hands.acting.take():  # no other action being written: straight to the store
+        if self.driver.acting.take():  # no other action being written: straight to the store
             return self._write_act(conn, msg, seat, action)
         task = asyncio.get_running_loop().create_task(self._act_in_turn(conn, msg))
         self._acts.add(task)
@@ -644,11 +601,11 @@ class Room:
 
     async def _act_in_turn(self, conn: Conn, msg: Act) -> None:
         """Wait for the actions written before this one, check it again, then write it."""
-        await self.hands.acting.acquire()
+        await self.driver.acting.acquire()
         try:
             seat, action = self._check_act(conn, msg)
         except ProtocolError as exc:
-            self.hands.acting.release()
+            self.driver.acting.release()
             conn.send(exc.to_message())
             return
         await self._write_act(conn, msg, seat, action)
@@ -666,10 +623,10 @@ class Room:
         before = len(actions)
         text = str(self.table.game.action(action))
         try:
-            written = self.recorder.append(self.hand_number, before, seat, text)
+            written = self.recorder.append(self.table.hand_number, before, seat, text)
             assert written is not None
         except BaseException:
-            self.hands.acting.release()
+            self.driver.acting.release()
             raise
 
         def finish(done: Future[None]) -> None:  # on the loop, once the writer is done
@@ -690,7 +647,7 @@ class Room:
                 else:  # dropped by a vote to 解散 meanwhile (its write removes the action)
                     conn.send(self._fail("no_hand", "the hand is over", msg).to_message())
             finally:
-                self.hands.acting.release()
+                self.driver.acting.release()
                 if not answered.done():
                     answered.set_result(None)
 
@@ -709,9 +666,9 @@ class Room:
                     "stale", f"decision {msg.decision} is gone; no hand is in progress", msg
                 )
             raise self._fail("no_hand", "no hand is in progress", msg)
-        if msg.hand is not None and msg.hand != self.hand_number:
+        if msg.hand is not None and msg.hand != self.table.hand_number:
             raise self._fail(
-                "stale", f"hand {msg.hand} is not the current hand {self.hand_number}", msg
+                "stale", f"hand {msg.hand} is not the current hand {self.table.hand_number}", msg
             )
         decision = self.decision_of(seat)
         if msg.decision != decision:
@@ -743,7 +700,7 @@ class Room:
     def _accept(self, conn: Conn, msg: Act, seat: int, action: int) -> None:
         """Answer an accepted (and, with a store, written) action, then apply it."""
         self.seating.seat(seat).autoplay = False
-        self.table.attended.add(seat)
+        self.table.attend(seat)
         # Accepted: said at once, the same whether or not a claim window will hold the events
         # (their ``events`` message, with ``re``, comes when this seat is settled; see .gate).
         game = self.table.game
@@ -757,7 +714,7 @@ class Room:
         if extras is not None and extras.public_action(action) and hand is not None:
             shown = game.answered(hand.view(seat), action).to_json()
         conn.send(messages.ack(msg.id, actor, shown))
-        self.hands.apply(seat, action, auto=False, origin=conn, re=msg.id)
+        self.driver.apply(seat, action, auto=False, origin=conn, re=msg.id)
 
     def _next(self, conn: Conn, msg: Next) -> None:
         seat = conn.seat
@@ -767,8 +724,8 @@ class Room:
             raise self._fail("match_over", "the match is over", msg)
         if self.table.hand is not None:
             raise self._fail("hand_in_progress", "the hand is not over", msg)
-        self.seats[seat].ready = True
-        if not self.hands.maybe_deal(conn, msg.id):
+        self.seating.seats[seat].ready = True
+        if not self.driver.maybe_deal(conn, msg.id):
             # Said at once to the one who pressed; everyone else hears it with the next change.
             conn.send(messages.room(self.info(), msg.id))
             self.out.room_changed()
@@ -787,7 +744,7 @@ class Room:
             )
         now = self.table.clock()
         refused = self.table.refused.get(seat)
-        seconds = self.opts.vote_seconds
+        seconds = self.table.opts.vote_seconds
         if refused is not None and now < refused + seconds:
             wait = math.ceil(refused + seconds - now)
             raise self._fail(
@@ -796,8 +753,8 @@ class Room:
                 msg,
                 retry_after=wait,
             )
-        self.table.vote = DissolveVote.open(seat, now, seconds, self.table.shape.seats)
-        self.hands.settle_vote()
+        self.table.open_vote(seat, seconds)
+        self.driver.settle_vote()
         self._answer_room(conn, msg.id)
 
     def _vote(self, conn: Conn, msg: Vote) -> None:
@@ -810,8 +767,8 @@ class Room:
         if vote.answers[seat] is not None:
             said = "agreed" if vote.answers[seat] else "refused"
             raise self._fail("already_voted", f"seat {seat} has {said} already", msg)
-        vote.answers[seat] = msg.agree
-        self.hands.settle_vote()
+        self.table.answer_vote(seat, msg.agree)
+        self.driver.settle_vote()
         self._answer_room(conn, msg.id)
 
     def _rematch(self, conn: Conn, msg: Rematch) -> None:
@@ -820,11 +777,8 @@ class Room:
             raise self._fail("not_seated", "only a seated player chooses 再来一局", msg)
         if not self.table.is_over():
             raise self._fail("match_not_over", "再来一局 is chosen once the match is over", msg)
-        if self.table.rematch is None:
-            seconds = self.opts.vote_seconds
-            self.table.rematch = RematchWindow(self.table.clock() + seconds, seconds)
-        self.table.rematch.chosen.add(seat)
-        self.hands.settle_rematch()
+        self.table.choose_rematch(seat, self.table.opts.vote_seconds)
+        self.driver.settle_rematch()
         self._answer_room(conn, msg.id)
 
     # ----------------------------------------------------------------- quick chat
@@ -848,7 +802,7 @@ class Room:
 
     def _answer_room(self, conn: Conn, re: object) -> None:
         """The room as it now stands, to the sender (with ``re``) and, coalesced, to all."""
-        if conn in self.conns:
+        if conn in self.seating.conns:
             conn.send(messages.room(self.info(), re))
         self.out.room_changed()
         self._wake()

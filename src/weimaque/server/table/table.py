@@ -23,6 +23,7 @@ from weimaque.server.table.clocks import timed
 from weimaque.server.table.options import DEFAULT_TURN_SECONDS, RoomError, RoomOptions
 from weimaque.server.table.seats import Seating
 from weimaque.server.table.votes import Rematch, Vote
+from weimaque.server.wire.common import SeatId
 from weimaque.server.wire.messages import Timer
 
 Status = Literal["waiting", "playing", "between_hands", "over"]
@@ -146,7 +147,23 @@ class Table:
     The match is the game's ``MatchPlay`` and the hand in progress its ``Hand``
     (``weimaque.games.protocol``); the table keeps what the seam leaves to a platform: the
     records of the match's finished hands, the actions of the hand in progress, a match ended
-    early.
+    early, the countdown, the rest, a vote to 解散 and the 再来一局 window.
+
+    Its fields are read by the room's other parts and changed only by the transitions below
+    (``deal_hand``, ``commit_deal``, ``apply``, ``end_hand``, ``end_match``, ``next_match``,
+    ``restore``, ``rest``/``wake``, ``start_countdown``/``stop_countdown``, the vote's and the
+    再来一局 window's, ``close_after_hand``, ``attend``, and the server's ``configure``), each
+    of which keeps these invariants (``check`` asserts them):
+
+    - a hand is in progress only while the match is not over; ``actions`` are the actions taken
+      in it (none between hands), and a new hand or the hand's end gives a new list;
+    - ``last_hand`` (and the hand it tells of, ``last_state``) only between hands;
+    - the deal's commitment and its secret together, and only while a hand is in progress;
+    - a countdown to the next deal (``next_deadline``) only between hands of a match not over;
+    - ``ended_by`` and ``closing`` only as the match ends: ``closing`` while a hand is played
+      out before the match closes, ``ended_by`` only for a match ended early (``dissolved``);
+    - a vote to 解散 only while the match is not over, the 再来一局 window only once it is;
+    - ``attended`` names seats of the hand in progress or the last one.
     """
 
     def __init__(
@@ -175,8 +192,6 @@ class Table:
         self.actions: list[tuple[int, int]] = []
         #: The records of the current match's finished hands, in order.
         self.records: list[dict[str, Any]] = []
-        #: The current match was ended before its end (a 解散, a room closed idle).
-        self.ended_early = False
         #: Where the bots' choices come from (one stream per match).
         self.rng = random.Random(f"{seed}:bots")
         #: The room's clock (monotonic seconds); a test may give a room a clock of its own.
@@ -188,7 +203,8 @@ class Table:
         self.match_number = 1
         #: (match number, record) of every finished hand of the room's earlier matches.
         self.archive: list[tuple[int, dict[str, Any]]] = []
-        #: The match was ended by a vote (解散).
+        #: The current match was ended before its end (解散, a player who left, a room closed
+        #: idle): settled as it stood.
         self.dissolved = False
         self.vote: Vote | None = None
         self.rematch: Rematch | None = None
@@ -222,14 +238,194 @@ class Table:
 
     # ----------------------------------------------------------------- state
 
-    @property
-    def state(self) -> Hand | None:
-        """The hand in progress, or None."""
-        return self.hand
-
     def is_over(self) -> bool:
         """Whether the current match is over (played out, or ended early)."""
-        return self.ended_early or self.match.is_over()
+        return self.dissolved or self.match.is_over()
+
+    def check(self) -> None:
+        """Assert the table's invariants (the class's docstring)."""
+        over = self.is_over()
+        if self.hand is None:
+            assert not self.actions, "actions between hands"
+            assert self.deal_commitment is None, "a commitment between hands"
+            assert not self.closing, "closing between hands"
+        else:
+            assert not over, "a hand in progress in a match that is over"
+            assert self.last_hand is None and self.last_state is None, "a last hand mid-hand"
+            assert self.next_deadline is None, "a countdown mid-hand"
+        assert (self.last_hand is None) == (self.last_state is None), "half a last hand"
+        assert (self.deal_commitment is None) == (self.deal_secret is None), "half a commitment"
+        if self.next_deadline is not None:
+            assert not over and self.records, "a countdown with no next hand to deal"
+        assert self.ended_by is None or self.dissolved, "ended_by for a match not ended early"
+        assert self.vote is None or not over, "a vote in a match that is over"
+        assert self.rematch is None or over, "再来一局 in a match not over"
+        assert all(0 <= s < self.shape.seats for s in self.attended), "attended: no such seat"
+
+    # ----------------------------------------------------------------- transitions
+
+    def configure(self, unattended_delay: float, rest_seconds: float) -> None:
+        """The server's limits: ``unattended_delay_ms`` (in seconds) and ``rest_seconds``."""
+        self.unattended_delay = unattended_delay
+        self.rest_seconds = rest_seconds
+
+    def numbered(self, number: str | None) -> None:
+        """The room's six-digit number is ``number`` (docs/protocol.md §1), or it has none."""
+        self.number = number
+
+    def deal_hand(self) -> Hand:
+        """Deal the match's next hand (the match is not over, no hand is in progress): the
+        countdown, the last hand and any commitment go, and nobody has attended it yet
+        (``attend``)."""
+        assert self.hand is None and not self.is_over()
+        hand = self.hand = self.match.next_hand()
+        self.actions = []
+        self.next_deadline = None
+        self.last_hand = self.last_state = None
+        self.deal_commitment = self.deal_secret = None
+        self.attended = set()
+        return hand
+
+    def commit_deal(self, commitment: str, secret: str) -> None:
+        """The published commitment to the hand in progress and its secret (docs/fairness.md)."""
+        assert self.hand is not None
+        self.deal_commitment, self.deal_secret = commitment, secret
+
+    def apply(
+        self, seat: int, action: int, via: Callable[[Hand, int, int], object] | None = None
+    ) -> Any:
+        """Apply the seat's verified action to the hand in progress and note it; the hand's new
+        events (``via``: applies it to the hand instead, as the gate replays a restored hand's
+        actions; then nothing is returned)."""
+        hand = self.hand
+        assert hand is not None
+        new = hand.apply(seat, action) if via is None else via(hand, seat, action)
+        self.actions.append((seat, action))
+        return new
+
+    def attend(self, seat: int) -> None:
+        """The seat's player plays the hand in progress themselves now (§7.4); none: nothing."""
+        if self.hand is not None:
+            self.attended.add(seat)
+
+    def end_hand(
+        self, record: dict[str, Any], hand_end: Callable[[Hand], dict[str, Any]]
+    ) -> dict[str, Any]:
+        """The terminal hand in progress is booked (``record``, the match having settled it):
+        the table is between hands, and ``hand_end`` (called once booked) gives the hand's
+        ``hand_end`` payload, kept until the next deal and returned. A match over with it
+        closes its vote and stops closing."""
+        hand = self.hand
+        assert hand is not None and hand.is_terminal()
+        self.records.append(record)
+        self.hand, self.actions = None, []
+        self.deal_commitment = self.deal_secret = None
+        self.next_deadline = None
+        self.between_since = self.clock()
+        self.last_state = hand
+        self.last_hand = last = hand_end(hand)
+        if self.is_over():
+            self.vote = None  # the match ended on its own: nothing left to vote on
+            self.closing = False
+        return last
+
+    def end_match(self, ended_by: str | None) -> None:
+        """The current match ends now, settled as it stands (the game settles what it keeps): a
+        hand in progress is dropped unseen (its deal never revealed), a vote closed.
+        ``ended_by``: "vote" (解散), "leave" or "idle" (None: a stored room that did not say)."""
+        if self.setup.extras is not None:
+            self.setup.extras.end_early(self.match)
+        self.hand, self.actions = None, []
+        self.dissolved = True
+        self.ended_by = ended_by
+        self.closing = False
+        self.vote = None
+        self.deal_commitment = self.deal_secret = None
+        self.next_deadline = None
+
+    def restore(
+        self,
+        match_number: int,
+        archive: list[tuple[int, dict[str, Any]]],
+        records: list[dict[str, Any]],
+        last: Hand | None,
+        hand_end: Callable[[Hand], dict[str, Any]],
+    ) -> None:
+        """The table as the store left it (docs/protocol.md §5), between hands: its match's
+        number, the earlier matches' hands, and ``records``, the finished hands its match has
+        booked again, ``last`` the last of them (``hand_end`` gives its payload once booked)."""
+        assert self.hand is None and not self.records
+        self.match_number = match_number
+        self.archive = list(archive)
+        self.records = list(records)
+        if last is not None:
+            self.last_state = last
+            self.last_hand = hand_end(last)
+
+    def rest(self) -> bool:
+        """The room rests (no person holding a seat connected): no countdown; whether it was
+        not resting already."""
+        if self.empty_since is not None:
+            return False
+        self.empty_since = self.clock()
+        self.next_deadline = None
+        return True
+
+    def wake(self) -> bool:
+        """A player is back: the room rests no more; whether it was resting."""
+        if self.empty_since is None:
+            return False
+        self.empty_since = None
+        return True
+
+    def start_countdown(self, seconds: float) -> None:
+        """Between hands: the next hand is dealt in ``seconds``."""
+        assert self.hand is None
+        self.next_deadline = self.clock() + seconds
+
+    def stop_countdown(self) -> None:
+        """No countdown runs (a seat emptied between hands, a 再来一局 window decided)."""
+        self.next_deadline = None
+
+    def close_after_hand(self) -> None:
+        """The match ends as it stands once the hand in progress is over (a player who left)."""
+        assert self.hand is not None
+        self.closing = True
+
+    def open_vote(self, seat: int, seconds: int) -> Vote:
+        """The seat proposes to 解散 (no vote open, the match not over): the vote, open now."""
+        assert self.vote is None and not self.is_over()
+        self.vote = vote = Vote.open(seat, self.clock(), seconds, self.shape.seats)
+        return vote
+
+    def answer_vote(self, seat: int, agree: bool) -> None:
+        """The seat's answer to the open vote."""
+        assert self.vote is not None
+        self.vote.answers[seat] = agree
+
+    def close_vote(self, refused_at: float | None) -> None:
+        """The open vote is decided; ``refused_at``: when it was refused (or lapsed), from
+        when its proposer waits before proposing again."""
+        vote = self.vote
+        assert vote is not None
+        self.vote = None
+        if refused_at is not None:
+            self.refused[vote.by] = refused_at
+
+    def choose_rematch(self, seat: SeatId, seconds: int) -> Rematch:
+        """The seat chooses 再来一局 (the match is over): the window, opened for ``seconds`` by
+        the first choice."""
+        assert self.is_over()
+        if self.rematch is None:
+            self.rematch = Rematch(self.clock() + seconds, seconds)
+        self.rematch.chosen.add(seat)
+        return self.rematch
+
+    def close_rematch(self) -> None:
+        """The 再来一局 window closes with nobody's choice taken up."""
+        self.rematch = None
+
+    # ----------------------------------------------------------------- what follows from it
 
     def scores(self) -> list[int]:
         """Each seat's points in the current match."""
@@ -517,7 +713,7 @@ class Table:
             # the game's own form where it gives one (偎麻雀's per person, RULES §8.6.1)
             "ledger": summary.get("ledger", self.ledger()),
         }
-        if self.ended_early:
+        if self.dissolved:
             out["ended_early"] = True
         return out
 
@@ -532,7 +728,6 @@ class Table:
             self.seed = random.Random(f"{self.opts.seed}:match:{self.match_number}").getrandbits(63)
         self.match = self.setup.new_match(self.seed)
         self.hand, self.actions, self.records = None, [], []
-        self.ended_early = False
         self.rng = random.Random(f"{self.seed}:bots")
         self.dissolved = self.closing = False
         self.ended_by = None
