@@ -179,10 +179,6 @@ class Table:
         self.id = room_id
         self.opts = opts
         self.setup = setup
-        self.game: Game = setup.game
-        self.shape = setup.shape
-        #: The game's rule object (its ``"table"`` capability's), or None.
-        self.rules = setup.rules
         self.seed = seed
         self.seating = seating
         self.created = created if created is not None else time.time()
@@ -237,6 +233,21 @@ class Table:
         self.attended: set[int] = set()
 
     # ----------------------------------------------------------------- state
+
+    @property
+    def game(self) -> Game:
+        """The room's game (``Setup.game``)."""
+        return self.setup.game
+
+    @property
+    def shape(self) -> TableShape:
+        """The table's shape (``Setup.shape``)."""
+        return self.setup.shape
+
+    @property
+    def rules(self) -> object | None:
+        """The game's rule object (its ``"table"`` capability's), or None (``Setup.rules``)."""
+        return self.setup.rules
 
     def is_over(self) -> bool:
         """Whether the current match is over (played out, or ended early)."""
