@@ -11,8 +11,10 @@ nothing, and RoomInfo agrees with the table.
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import json
+from pathlib import Path
 from typing import Any
 
 from hypothesis import HealthCheck, settings
@@ -25,6 +27,7 @@ from hypothesis.stateful import (
     rule,
 )
 
+import weimaque.server
 from tests import toygame
 from weimaque.games import register
 from weimaque.server.table.rooms import Room, RoomOptions
@@ -234,3 +237,42 @@ RoomMachine.TestCase.settings = settings(
     suppress_health_check=[HealthCheck.too_slow],
 )
 test_room_transitions_keep_the_tables_invariants = RoomMachine.TestCase
+
+
+def _is_table(node: ast.expr) -> bool:
+    """Whether an expression names a room's table: ``table``, ``self.table``, ``room.table`` …"""
+    return (isinstance(node, ast.Name) and node.id == "table") or (
+        isinstance(node, ast.Attribute) and node.attr == "table"
+    )
+
+
+def test_only_the_table_changes_its_fields() -> None:
+    """No module of the server but table.py assigns a field of a ``Table`` or changes one in
+    place: the state changes only through the table's transitions (docs/architecture.md)."""
+    server = Path(weimaque.server.__file__).parent
+    owner = server / "table" / "table.py"
+    changes = {"append", "add", "clear", "extend", "pop", "remove", "update", "discard"}
+    found = []
+    for path in sorted(server.rglob("*.py")):
+        if path == owner:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            targets: list[ast.expr] = []
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    targets += target.elts if isinstance(target, ast.Tuple) else [target]
+            elif isinstance(node, ast.AugAssign | ast.AnnAssign):
+                targets.append(node.target)
+            elif (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in changes
+            ):
+                targets.append(node.func.value)
+            for target in targets:
+                while isinstance(target, ast.Subscript):
+                    target = target.value
+                if isinstance(target, ast.Attribute) and _is_table(target.value):
+                    line = getattr(node, "lineno", 0)
+                    found.append(f"{path.relative_to(server)}:{line}: {ast.unparse(node)}")
+    assert found == []
