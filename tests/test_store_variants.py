@@ -68,7 +68,9 @@ def play(server: serverkit.Server, club: str, heads: list[dict[str, str]], varia
     return str(room["room_id"])
 
 
-def per_variant(server: serverkit.Server) -> None:
+def two_contests(server: serverkit.Server) -> tuple[list[str], list[dict[str, str]], str, str, str]:
+    """阿明, 小红 and 老王 in a club: the three play a hand of 安乡, 阿明 and 小红 one of 全名堂
+    at a table of two. (Their ids, their headers, the club, the room of three, the room of two.)"""
     people = []
     for name in ("阿明", "小红", "老王"):
         made = ok(server, "/api/players", {}, {"name": name})
@@ -81,6 +83,11 @@ def per_variant(server: serverkit.Server) -> None:
 
     three = play(server, club, heads, "anxiang")
     two = play(server, club, heads[:2], "quanmingtang-2p")
+    return ids, heads, club, three, two
+
+
+def per_variant(server: serverkit.Server) -> None:
+    ids, heads, club, three, two = two_contests(server)
 
     # 阿明's matches, and what each counted for each player.
     mine = ok(server, "/api/me/matches", heads[0])["matches"]

@@ -523,6 +523,9 @@ export const STRINGS = {
     period_30: "最近 30 天",
     period_365: "最近一年",
     period_all: "全部",
+    variant_all: "全部玩法",
+    variant_label: "玩法",
+    stats_by_variant: "各玩法",
     // /me
     me_signed_out: "登录后这里显示你的每一场比赛、总成绩和登录的设备。",
     player_since: "{when} 加入",
@@ -1236,6 +1239,9 @@ export const STRINGS = {
     period_30: "Last 30 days",
     period_365: "Last year",
     period_all: "All time",
+    variant_all: "All variants",
+    variant_label: "Variant",
+    stats_by_variant: "By variant",
     // /me
     me_signed_out: "Signed in, this page shows every match you played, your totals and your devices.",
     player_since: "since {when}",
