@@ -9,6 +9,7 @@ members play one match of each:
 - the club's leaderboard is of every variant by default, of one with ``?variant=ID``, and names
   the variants its ranked hands were played at;
 - a variant the game does not have is a 400 quoting it;
+- 安乡 with four persons is a contest of its own (``variant=anxiang&persons=4``);
 - a database of revision 0008 learns each hand's table (``persons``, migration 0009).
 """
 
@@ -22,6 +23,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from tests import serverkit
+from tests.test_server_four import FOUR, Four, play_hand, wait_deal
 from tests.test_store_games import SUMMARIES_0007, sa_engine, select
 from weimaque.server.players import variants
 from weimaque.server.store import accounts, migrations
@@ -299,3 +301,54 @@ def test_a_database_of_revision_0008_learns_its_tables(store_target: str) -> Non
         }
     finally:
         store.close()
+
+
+# ------------------------------------------------------------------ four persons
+
+
+def test_four_persons_are_a_contest_of_their_own(store_target: str, tmp_path: Path) -> None:
+    """安乡 with four persons taking turns at its three seats (RULES §2.1.1) is not 安乡 at its
+    table of three: the hand counts under ``variant=anxiang&persons=4`` alone."""
+    server = serverkit.Server(tmp_path, {"room_burst": 1000}, db=store_target)
+    four = None
+    try:
+        people = []
+        for p in range(4):
+            made = ok(server, "/api/players", {}, {"name": f"P{p}"})
+            people.append({"Authorization": f"Bearer {made['key']}"})
+        options = {**FOUR, "match_hands": 1}
+        made = server.room(options=options, seed=5, turn_seconds=600, next_seconds=None)
+        four = Four(server, made["room_id"], heads=people)
+        wait_deal(four, 1)
+        play_hand(four, "all")
+        while four.match_end is None:
+            four.pump()
+        ledger = four.match_end["ledger"]["seats"]
+        for p, head in enumerate(people):
+            stats = ok(server, "/api/me/stats", head)
+            assert [(x["variant"], x["hands"]) for x in stats["by_variant"]] == [
+                (
+                    {
+                        "id": "anxiang",
+                        "persons": 4,
+                        "name": "安乡（21 项名堂）（4人）",
+                        "name_en": "Anxiang (21 patterns), 4 persons",
+                    },
+                    1,
+                )
+            ]
+            assert stats["points"] == ledger[p]
+            assert ok(server, "/api/me/stats?variant=anxiang", head)["hands"] == 0
+            asked = ok(server, "/api/me/stats?variant=anxiang&persons=4", head)
+            assert (asked["variant"]["persons"], asked["hands"], asked["points"]) == (
+                4,
+                1,
+                ledger[p],
+            )
+            (match,) = ok(server, "/api/me/matches?variant=anxiang&persons=4", head)["matches"]
+            assert (match["variant"]["id"], match["variant"]["persons"]) == ("anxiang", 4)
+            assert ok(server, "/api/me/matches?variant=anxiang", head)["matches"] == []
+    finally:
+        if four is not None:
+            four.close()
+        server.stop()
