@@ -4,28 +4,29 @@
 A finished hand is stored with its game, its preset (``variant``) and its table's ``persons``
 (2 at a table of two, RULES §2.5; 3; 4 where four persons take turns at three seats, RULES
 §2.1.1). A preset and a table make one contest: their figures are never summed with another's
-unless every variant is asked for. Everything here reads the game's schema through the seam
-(``get_game(game).schema``, ``game.shape``): a variant the schema lists at another table than its
-preset's (偎麻雀's ``quanmingtang-2p``: 全名堂 with ``players`` 2) names that preset at that table.
+unless every variant is asked for. Everything here reads the game through the seam (its schema,
+and the rules its tables record): a variant the schema lists at another table than its preset's
+(偎麻雀's ``quanmingtang-2p``: 全名堂 with ``players`` 2, recorded as ``quanmingtang``) names that
+preset at that table.
 """
 
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import Any, Final
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
 from weimaque.errors import WeimaqueError
-from weimaque.games.protocol import Game, TableShape, Variant
+from weimaque.games.protocol import TableExtras, TableShape, Variant
 from weimaque.games.registry import get_game
 from weimaque.server.edge.context import error_response as _error
 from weimaque.server.store.accounts import Contest
 from weimaque.server.table.options import quoted
 
 #: The persons a table may have (``?persons=N``).
-PERSONS = (2, 3, 4)
+PERSONS: Final = (2, 3, 4)
 
 
 def persons_of(shape: TableShape) -> int:
@@ -33,39 +34,23 @@ def persons_of(shape: TableShape) -> int:
     return shape.persons or shape.seats
 
 
-def _shape(game: Game, preset: str, options: dict[str, Any]) -> TableShape | None:
-    try:
-        return game.shape(preset, options)
-    except WeimaqueError:  # options no table of that preset takes
-        return None
-
-
 @functools.cache
-def _table_of(game_id: str, variant_id: str) -> tuple[str, ...]:
-    """The presets a variant's hands are stored under: its own id and, for a variant that is
-    another preset at another table (only options that shape the table differ from that
-    preset's), that preset's."""
+def stored_preset(game_id: str, variant_id: str) -> str:
+    """The preset a variant's hands are stored under: the id its table's rules are recorded with
+    (the game's ``"table"`` capability's ``rules_info``, as a table records them), else the
+    variant's own. 偎麻雀's ``quanmingtang-2p`` is stored as ``quanmingtang`` at a table of two."""
     game = get_game(game_id)
-    v = game.schema.variant(variant_id)
-    found = [v.id]
-    for u in game.schema.variants:
-        if u.id == v.id or persons_of(u.shape) == persons_of(v.shape):
-            continue
-        keys = {k for k in {*u.options, *v.options} if u.options.get(k) != v.options.get(k)}
-        changed = {k: v.options[k] for k in keys if k in v.options}
-        if len(changed) != len(keys) or _shape(game, u.id, changed) != v.shape:
-            continue
-        # Every option that differs shapes the table by itself: no rule of play differs.
-        own = u.shape
-        if all(_shape(game, u.id, {k: changed[k]}) not in (None, own) for k in changed):
-            found.append(u.id)
-    return tuple(found)
+    variant = game.schema.variant(variant_id)
+    if isinstance(game, TableExtras):
+        return str(game.rules_info(game.table_rules(variant.id))["id"])
+    return variant.id
 
 
 def contest_of(game: str, variant: Variant, persons: int | None) -> Contest:
     """The contest a variant of ``game`` names, at ``persons`` or at the variant's own table."""
     table = persons_of(variant.shape) if persons is None else persons
-    return Contest(_table_of(game, variant.id), table)
+    stored = stored_preset(game, variant.id)
+    return Contest(tuple(dict.fromkeys((variant.id, stored))), table)
 
 
 def variant_param(request: Request, game: str) -> Contest | JSONResponse | None:
@@ -104,7 +89,11 @@ def contest_json(game: str, preset: str | None, persons: int | None) -> dict[str
     if persons is None or persons == persons_of(own.shape):
         return {"id": own.id, "persons": None, "name": own.names.zh, "name_en": own.names.en}
     for v in schema.variants:
-        if persons_of(v.shape) == persons and own.id in _table_of(game, v.id)[1:]:
+        if (
+            v.id != own.id
+            and persons_of(v.shape) == persons
+            and stored_preset(game, v.id) == own.id
+        ):
             return {"id": v.id, "persons": None, "name": v.names.zh, "name_en": v.names.en}
     return {
         "id": own.id,
@@ -114,4 +103,11 @@ def contest_json(game: str, preset: str | None, persons: int | None) -> dict[str
     }
 
 
-__all__ = ["PERSONS", "contest_json", "contest_of", "persons_of", "variant_param"]
+__all__ = [
+    "PERSONS",
+    "contest_json",
+    "contest_of",
+    "persons_of",
+    "stored_preset",
+    "variant_param",
+]
