@@ -32,7 +32,9 @@ from tests.browser.test_browser import (  # noqa: F401  (pytestmark: skip withou
     DESKTOP,
     Browser,
     Page,
+    close_menu,
     new_page,
+    open_menu,
     pytestmark,
 )
 from tests.browser.test_players import CODE, sign_up
@@ -47,7 +49,10 @@ CLOSING_HAND = 2  # ... in the second hand
 AUTO_HAND = 3  # everyone hands this hand to 托管 at its deal
 
 # The pictures docs/web.md shows (the others stay in out/screenshots/ for a person to check).
-DOC_PICTURES = {"sandingguai-friends-phone-landscape", "sandingguai-friends-end-phone-landscape"}
+DOC_PICTURES = {
+    "sandingguai-friends-back-phone-landscape",
+    "sandingguai-friends-end-phone-landscape",
+}
 
 # What the page asks of its player now: "over" (the match's end), "result" (a hand's result
 # with 下一局 to press), "ready" (the result, nothing to press), "button", "tile", "wait".
@@ -67,8 +72,11 @@ def shot(page: Page, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"))
     if os.environ.get("WMQ_DOC_SHOTS") == "1" and name in DOC_PICTURES:
+        # The felt drawn flat keeps the PNGs small (as test_sandingguai_board.py's pictures).
         DOCS.mkdir(parents=True, exist_ok=True)
+        style = page.add_style_tag(content="body { background: #24573f !important; }")
         page.screenshot(path=str(DOCS / f"{name}.png"))
+        style.evaluate("node => node.remove()")
 
 
 def _watch(page: Page, errors: list[str]) -> Page:
@@ -194,7 +202,7 @@ class Table:
         assert sum((Counter(before) & Counter(after)).values()) >= len(before) - 1, (before, after)
         self.wait_seat(seat, lambda x: x["connected"] and not x["offline"])
         self.pages[seat] = page
-        shot(page, f"sandingguai-friends-back-{seat}")
+        shot(page, "sandingguai-friends-back-phone-landscape")
         self.back.append(f"hand {self.hand}")
         self.log.append(f"hand {self.hand} seat {seat}: back")
 
@@ -273,13 +281,20 @@ def test_three_friends_play_a_sandingguai_match(
         page.goto(f"{server}/r/{room}")
         page.get_by_test_id(f"sit-{seat}").click()
         page.get_by_test_id("join").wait_for(state="detached")
+        # Both agree to play without a turn timer, as 阿明 did by creating the room so.
+        open_menu(page)
+        page.get_by_test_id("no-timer").click()
+        page.wait_for_function(
+            "() => document.querySelector('[data-testid=no-timer]')?.ariaPressed === 'true'"
+        )
+        close_menu(page)
     for page in pages:
         page.wait_for_function("() => document.querySelectorAll('[data-testid=hand-tile]').length")
     table = Table(pages, room, server, page_errors)
     info = table.info()
     assert (info["game"], info["next_seconds"], info["match_hands"]) == ("sandingguai", None, 4)
+    assert info["turn_seconds"] is None, info
     assert [s["name"] for s in info["seats"]] == list(NAMES)
-    shot(pages[CLOSING_SEAT], "sandingguai-friends-phone-landscape")
 
     table.play()
     pages = table.pages
@@ -387,8 +402,9 @@ def test_a_sandingguai_club_opens_a_table_its_members_sit_at(
         entry = page.locator(f"[data-testid=table-entry][data-room='{room}']")
         entry.get_by_test_id("table-join").click()
         page.wait_for_url(f"**/r/{room}")
-        page.locator("[data-testid=board][data-game=sandingguai]").wait_for()
+        page.get_by_test_id("join").wait_for(state="detached")
     for page in (owner, friend, third):
+        page.locator("[data-testid=board][data-game=sandingguai]").wait_for()
         page.wait_for_function(
             "() => document.querySelectorAll('[data-testid=hand-tile]').length > 0"
         )
