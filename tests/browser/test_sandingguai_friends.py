@@ -212,15 +212,22 @@ class Table:
             assert time.monotonic() < deadline, self.info()["seats"][seat]
             time.sleep(0.1)
 
-    def play(self, limit: float = 600) -> None:
-        """Play until every page shows the match's end."""
-        deadline = time.monotonic() + limit
+    def play(self, stall: float = 60) -> None:
+        """Play until every page shows the match's end; fail when nothing changed for ``stall``
+        seconds (no page, no move, no deal)."""
         closed = False
-        while time.monotonic() < deadline:
+        seen: tuple[Any, ...] = ()
+        changed = time.monotonic()
+        while True:
             states = [self.state(s) for s in range(3)]
             if all(st == "over" for st in states):
                 return
             info = self.info()
+            now = (states, info["hand_number"], info["status"], len(self.log), info["seats"])
+            if now != seen:
+                seen, changed = now, time.monotonic()
+            elif time.monotonic() - changed > stall:
+                raise AssertionError(f"the match stalled: {states} {info} {self.log[-8:]}")
             if info["status"] == "playing" and info["hand_number"] > self.hand:
                 self.dealt(info["hand_number"])
                 continue
@@ -239,7 +246,6 @@ class Table:
                 progressed = self.step(seat, states[seat]) or progressed
             if not progressed:
                 time.sleep(0.05)
-        raise AssertionError(f"the match did not end: {self.log[-12:]}")
 
 
 @pytest.mark.timeout(600)

@@ -113,9 +113,11 @@ class AutoPlay:
             else:
                 if self.table.next_deadline is not None:
                     times.append(self.table.next_deadline)
+                # 托管 presses 下一局 (docs/protocol.md §2.4); once that moment has passed, a
+                # deal still waiting waits for a person, whose press wakes the room.
                 auto = self.hands.auto_ready_at()
-                if auto is not None:
-                    times.append(auto)  # 托管 presses 下一局 (docs/protocol.md §2.4)
+                if auto is not None and auto > now:
+                    times.append(auto)
         return min(times)
 
     def housekeep(self) -> bool:
