@@ -326,7 +326,12 @@ def test_three_friends_play_a_sandingguai_match(
     shot(pages[CLOSING_SEAT], "sandingguai-friends-end-phone-landscape")
     shot(pages[0], "sandingguai-friends-end-desktop")
 
-    # Each player's 战绩 lists the match as 三丁拐 with its four hands and their 回放码.
+    # Each player's 战绩 lists the match as 三丁拐 with its four hands, each 荒庄 or who won it
+    # (三丁拐's words, not 偎麻雀's 臭), and their 回放码.
+    hands_api = pages[0].request.get(f"{server}/api/rooms/{room}/hands").json()["hands"]
+    assert len(hands_api) == HANDS
+    said = ["荒庄" if h["winner"] is None else f"{NAMES[h['winner']]}" for h in hands_api]
+    assert "荒庄" in said and any(s in NAMES for s in said), said  # seed 23: both kinds
     codes: list[list[str]] = []
     for seat, page in enumerate(pages):
         page.goto(server + "/me")
@@ -336,7 +341,11 @@ def test_three_friends_play_a_sandingguai_match(
         assert int(match.get_attribute("data-total") or "x") == totals[NAMES[seat]]
         match.get_by_test_id("match-hands-toggle").click()
         match.get_by_test_id("match-hands").wait_for()
-        assert match.get_by_test_id("match-hand").count() == HANDS
+        entries = match.get_by_test_id("match-hand").all()
+        assert len(entries) == HANDS
+        for entry, what in zip(entries, said, strict=True):
+            text = entry.inner_text()
+            assert what in text and "臭" not in text, (what, text)
         links = match.get_by_test_id("hand-code").all()
         mine = [link.get_attribute("data-code") or "" for link in links]
         assert all(re.fullmatch(f"{CODE}{{8}}", c) for c in mine), mine
@@ -347,7 +356,6 @@ def test_three_friends_play_a_sandingguai_match(
     assert codes[0] == codes[1] == codes[2] and len(set(codes[0])) == HANDS
 
     # Each 回放码 resolves to its 三丁拐 hand: its number in the match, the three friends.
-    hands_api = pages[0].request.get(f"{server}/api/rooms/{room}/hands").json()["hands"]
     assert [h["code"] for h in hands_api] == codes[0]
     for number, code in enumerate(codes[0], 1):
         replay = pages[CLOSING_SEAT].request.get(f"{server}/api/replays/{code}")
