@@ -62,7 +62,8 @@ class Friends:
                     self.view[k] = msg
                 elif msg["type"] == "hand_end" and k == min(self.clients):
                     self.ends.append(msg)
-                elif msg["type"] == "match_end":
+                elif msg["type"] == "match_end" and k == min(self.clients):
+                    # The same socket's: its hand ends come before it, whatever the others read.
                     self.match_end = msg
 
     def autoplay(self, k: int) -> None:
