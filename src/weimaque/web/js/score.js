@@ -106,7 +106,11 @@ function gainView(gain, b) {
       "data-take": String(gain.take),
       "data-gain": String(gain.gain),
     },
-    h("strong", {}, t("score_gain_line", { total: b.total, losers, take: gain.take, gain: gain.gain })),
+    h(
+      "strong",
+      {},
+      t(gain.pool === null ? "score_gain_plain" : "score_gain_line", { total: b.total, losers, take: gain.take, gain: gain.gain }),
+    ),
     gain.pool === null ? null : h("p", { class: "help-line" }, t("score_gain_pool", { pool: gain.pool, take: gain.take })),
   );
 }
