@@ -49,7 +49,9 @@ def total(page: Page) -> int:
 
 def gain(page: Page) -> tuple[int, int, int]:
     g = page.get_by_test_id("score-gain")
-    return tuple(int(g.get_attribute(a) or "") for a in ("data-players", "data-take", "data-gain"))  # type: ignore[return-value]
+    attrs = ("data-players", "data-take", "data-gain")
+    players, take, gained = (int(g.get_attribute(a) or "") for a in attrs)
+    return players, take, gained
 
 
 def patterns(page: Page) -> dict[str, str]:
@@ -184,4 +186,41 @@ def test_dealt_kan_and_declined_faces_change_the_score(
     go(page)
     err = page.get_by_test_id("score-error")
     assert err.get_attribute("data-code") == "unknown_card" and "猫" in err.inner_text()
+    assert page_errors == []
+
+
+def test_own_chi_tianhu_and_the_deal(server: str, browser: Browser, page_errors: list[str]) -> None:
+    """RULES §7.4.4 under 全名堂: a 吃 of one's own drawn card (自吃:, tapped on the pad) is no
+    全求人 (357 → 207); the dealer's 20 dealt cards as 天胡 (18 × 15 + 250 = 520); RULES-VARIANTS
+    V3 Q10's dealt cards for the deal 名堂: the single best, 红炸弹 200."""
+    page = open_score(browser, page_errors, DESKTOP, server)
+    page.get_by_test_id("score-rules").select_option("quanmingtang")
+    page.get_by_test_id("score-source").select_option("other")
+    melds = "碰:二二二 碰:七七七 碰:十十十 碰:贰贰贰 碰:柒柒柒"
+    page.get_by_test_id("score-input").fill(f"{melds} 吃:三四五 手:拾 胡:拾")
+    go(page)
+    assert total(page) == 357 and "quanqiuren" in patterns(page)
+    page.get_by_test_id("score-input").fill(melds)
+    for token, faces in (("自吃:", "三四五"), ("手:", "拾"), ("胡:", "拾")):
+        page.locator(f"[data-testid=pad-token][data-token='{token}']").click()
+        for f in faces:
+            page.locator(f"[data-testid=pad-card][data-face='{f}']").click()
+    assert page.get_by_test_id("score-input").input_value().endswith("自吃:三四五 手:拾 胡:拾")
+    assert "自吃" in page.get_by_test_id("score-form").inner_text()
+    go(page)
+    assert total(page) == 207 and "quanqiuren" not in patterns(page)
+    # 天胡: no 胡:, and what only a win has (source, 留子, a dealt 坎) goes away.
+    page.get_by_test_id("score-kind").select_option("tianhu")
+    assert page.get_by_test_id("score-pool").count() == 0
+    assert page.get_by_test_id("score-dealt-kan").count() == 0
+    page.get_by_test_id("score-input").fill("手:一一一三三三四四四五五五六六六八八八九九")
+    go(page)
+    about = patterns(page)
+    assert total(page) == 520 and set(about) == {"wudui", "xiaozi", "tianhu"}
+    assert "庄家起手二十张就胡" in about["tianhu"]
+    page.get_by_test_id("score-kind").select_option("deal")
+    page.get_by_test_id("score-input").fill("手:一一一一二二二二五五八九壹叁伍柒捌玖拾")
+    go(page)
+    about = patterns(page)
+    assert total(page) == 200 and set(about) == {"hongzhadan"} and about["hongzhadan"]
     assert page_errors == []
