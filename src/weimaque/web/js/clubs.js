@@ -14,6 +14,9 @@ import { botLevel, botTitle, byLevel } from "./bots.js";
 import { signed } from "./table.js";
 import { autositKey } from "./room.js";
 import { enterCreatedRoom } from "./lobby.js";
+
+/** 偎麻雀 options of a table of four persons (RULES §2.1.1, §2.1.2), chosen in the lobby only. */
+const PERSONS_ONLY = new Set(["shouxing_rotation", "shouxing_sees"]);
 import { failure, formatCode, PlayerBar, periodSelect, roleName, variantQuery, variantSelect } from "./player.js";
 
 const ADMINS = new Set(["owner", "admin"]);
@@ -128,7 +131,10 @@ export function startClub(app, clubId) {
   function clubSchema(game) {
     const allowed = ui.presets?.room_options;
     if (game.info.id !== "maque" || !allowed) return game.schema;
-    return { ...game.schema, options: game.schema.options.filter((o) => o.key in allowed) };
+    // Four persons with a rotating 守醒 (RULES §2.1.1) are seated by person, from the lobby's
+    // 人数; a club's 开桌 seats its members by seat, so its form leaves them out.
+    const offered = (o) => o.key in allowed && !PERSONS_ONLY.has(o.key);
+    return { ...game.schema, options: game.schema.options.filter(offered) };
   }
 
   /** An admin edits the club's rules: the form of the game's schema at the club's rules. */
