@@ -7,6 +7,7 @@ import random
 import pytest
 
 from weimaque.games.maque.bots import REGISTRY, BotView, get_bot
+from weimaque.games.maque.bots.history import Deal, Wei
 from weimaque.games.maque.game.invariants import check_end
 from weimaque.games.maque.game.observation import observation
 from weimaque.games.maque.game.state import GameState
@@ -73,12 +74,20 @@ def test_bot_view_is_the_seat_observation() -> None:
         assert view.obs.hands is None and "hands" not in view.obs.to_json()
         assert view.legal == tuple(state.legal_actions(seat))
         assert view.hand() == tuple(state.hands[seat])
-        for event in view.history:
+        for event in view.events:
             if event["type"] == "dealt" and event["seat"] != seat:
                 assert "cards" not in event
             if event["type"] in ("wei", "drew") and event["seat"] != seat:
                 # another seat's 偎 stays face down (RULES §4.3)
                 assert "card" not in event or event["type"] == "drew"
+        # the typed history the bots read is the same events, parsed once
+        assert len(view.history) == len(view.events)
+        for record, event in zip(view.history, view.events, strict=True):
+            assert record.kind == event["type"] and record.seat == event["seat"]
+            if isinstance(record, Deal) and record.seat != seat:
+                assert record.cards is None
+            if isinstance(record, Wei) and record.seat != seat:
+                assert record.card is None  # RULES §4.3
         for other in range(3):
             if other != seat:
                 for meld in view.obs.melds[other]:

@@ -98,12 +98,12 @@ def _rules(rules_id: str, overrides: str) -> RuleConfig:
 
 def think(job: tuple[Any, ...]) -> int:
     """In a worker: rebuild the view from plain data, ask the bot, return the action's id."""
-    spec, rules_id, overrides, seat, obs, history, legal, seed = job
+    spec, rules_id, overrides, seat, obs, events, legal, seed = job
     view = BotView(
         seat=seat,
         rules=_rules(rules_id, overrides),
         obs=obs,
-        history=history,
+        events=events,
         legal=tuple(Action.from_id(i) for i in legal),
     )
     action = _bot(spec).act(view, random.Random(seed))
@@ -140,7 +140,7 @@ def job_of(spec: str, view: BotView, seed: int) -> tuple[Any, ...]:
 
     overrides = json.dumps(overrides_of(view.rules), sort_keys=True)
     legal = tuple(a.id for a in view.legal)
-    return (spec, view.rules.id, overrides, view.seat, view.obs, view.history, legal, seed)
+    return (spec, view.rules.id, overrides, view.seat, view.obs, view.events, legal, seed)
 
 
 class BotPool:

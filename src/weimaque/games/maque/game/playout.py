@@ -24,6 +24,7 @@ from weimaque.games.maque.game.state import (
     WEI_MELDS,
     GameState,
     chi_runs,
+    claim_into,
     discardable,
     may_peng,
 )
@@ -84,15 +85,11 @@ def playout(state: GameState, seat: int, chooser: Chooser) -> list[int]:
         return None
 
     def meld(q: int, card: int, run: int | None, source: int) -> None:
-        hand = hands[q]
+        claim_into(hands[q], card, run)
         if run is None:
-            hand[card] -= 2
             melds[q].append(PENG_MELDS[card][source])
             mxi[q] += triple_xi("peng", card)
         else:
-            for g in (run, run + 1, run + 2):
-                if g != card:
-                    hand[g] -= 1
             melds[q].append(CHI_MELDS[run][card - run][source])
         no_discard[q].add(card)
 

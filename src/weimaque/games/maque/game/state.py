@@ -242,6 +242,25 @@ def chi_runs(
     return runs
 
 
+#: The plain meld of each claim: the 碰 of a face, and the 吃 into a run by its start.
+PENG_MELD: Final = tuple(Meld("peng", (c, c, c)) for c in range(NUM_FACES))
+CHI_MELD: Final = {s: Meld("chi", (s, s + 1, s + 2)) for s in RUN_STARTS}
+
+
+def claim_into(hand: list[int], card: int, run: int | None) -> Meld:
+    """A claim of ``card`` on ``hand``, in place: the 碰 (``run`` None) takes two more ``card``
+    from it (RULES §4.5), the 吃 into the run starting at ``run`` the run's two other faces
+    (§4.6); the meld it makes. The one statement of a claim's effect on a hand: the engine, its
+    fast step (``game.playout``) and the bots call it."""
+    if run is None:
+        hand[card] -= 2
+        return PENG_MELD[card]
+    for g in (run, run + 1, run + 2):
+        if g != card:
+            hand[g] -= 1
+    return CHI_MELD[run]
+
+
 def shangjia(seat: int, seats: int = 3) -> int:
     """上家: the previous seat in turn order (RULES §2.1; with two seats the opponent, §2.5.1)."""
     return (seat - 1) % seats
@@ -1260,7 +1279,7 @@ class GameState:
                 self.released[w.from_seat].add(w.card)
         if penger is not None:
             card = w.card
-            self.hands[penger][card] -= 2
+            claim_into(self.hands[penger], card, None)
             self.melds[penger].append(PENG_MELDS[card][w.from_seat])
             self.no_discard[penger].add(card)
             self.events.append(PENGED[penger][card][w.from_seat])
@@ -1269,10 +1288,7 @@ class GameState:
             start = chosen[chier].face
             assert start is not None
             card = w.card
-            hand = self.hands[chier]
-            for f in (start, start + 1, start + 2):
-                if f != card:
-                    hand[f] -= 1
+            claim_into(self.hands[chier], card, start)
             self.melds[chier].append(CHI_MELDS[start][card - start][w.from_seat])
             self.no_discard[chier].add(card)
             self.events.append(CHIED[chier][start][card - start][w.from_seat])
