@@ -30,7 +30,7 @@ from weimaque.games.maque.bots.base import BotView
 from weimaque.games.maque.bots.history import Chi, Discard, Draw, Peng, Release
 from weimaque.games.maque.cards import NUM_FACES, RED_FACES, Counts
 from weimaque.games.maque.game.actions import Action
-from weimaque.games.maque.game.state import claim_into, discardable
+from weimaque.games.maque.game.state import claim_into, discardable, table_of
 from weimaque.games.maque.notation import Meld
 from weimaque.games.maque.rules.config import RuleConfig
 from weimaque.games.maque.scoring.waits import Wait, waits
@@ -117,7 +117,8 @@ class _Table:
         self.n = n = self.rules.players
         #: RULES §2.5.3(1), §2.5.4: with two seats and ``chi_opponent_discard`` off, discards are
         #: never 吃'd and only releases make a face 吃-过张
-        self.release_only = n == 2 and not self.rules.chi_opponent_discard
+        table = table_of(self.rules)
+        self.release_only = table.release_only
         thrown: list[set[int]] = [set() for _ in range(n)]
         released: list[set[int]] = [set() for _ in range(n)]
         no_discard: set[int] = set()
@@ -140,7 +141,7 @@ class _Table:
                     chi_taken.update(e.faces)
         self.thrown = thrown
         #: per seat, what makes a face 吃-过张 for its 下家 (RULES §5.3, §2.5.4)
-        self.guo = released if self.release_only else thrown
+        self.guo = table.guo_sets(thrown, released)
         self.no_discard = no_discard
         self.face_up = face_up
         self.xiajia_runs = chi_taken

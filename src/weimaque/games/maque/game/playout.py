@@ -64,7 +64,7 @@ def playout(state: GameState, seat: int, chooser: Chooser) -> list[int]:
     released = state.released
     # RULES §2.5.4: with two seats and no 吃 of the opponent's discard, only his releases
     # make a face 吃-过张
-    guo = released if state.release_only else thrown
+    guo = state.table.guo_sets(thrown, released)
     chi_discard = not state.release_only
 
     def win(q: int, card: int, source: Source, last: bool) -> list[int] | None:

@@ -132,6 +132,12 @@ class Table:
     #: releases make a face 吃-过张, and his discards are never 吃'd (§2.5.3(1))
     release_only: bool
 
+    def guo_sets(self, thrown: list[set[int]], released: list[set[int]]) -> list[set[int]]:
+        """Per seat, the faces it makes 吃-过张 for its 下家 (RULES §5.3): those it discarded or
+        released; at a ``release_only`` table those it released (RULES §2.5.4). The one
+        statement of the rule: the engine, its fast step and the bots call it."""
+        return released if self.release_only else thrown
+
 
 #: The most attributes a ``GameState`` may set (see :class:`Table`); a test holds it.
 MAX_STATE_ATTRIBUTES: Final = 29
@@ -743,7 +749,7 @@ class GameState:
         released; with two players and ``chi_opponent_discard`` off, those he released only
         (RULES §2.5.4)."""
         table = self.table
-        return (self.released if table.release_only else self.thrown)[(seat - 1) % table.n]
+        return table.guo_sets(self.thrown, self.released)[(seat - 1) % table.n]
 
     def is_terminal(self) -> bool:
         """Whether the hand is over."""
@@ -1109,7 +1115,7 @@ class GameState:
         win = None
         if hand[card] >= 2 or card in waits[drawer]:
             win = self.win_on(drawer, card, "self", last)
-        guo = (self.released if self.table.release_only else self.thrown)[order[-1]]
+        guo = self.table.guo_sets(self.thrown, self.released)[order[-1]]
         runs = chi_runs(hand, card, self.thrown[drawer], guo, self.rules.holder_may_not_chi)
         if win is not None or runs:
             opts = [HU] if win is not None else []
@@ -1165,7 +1171,7 @@ class GameState:
         (RULES §3.1.3)."""
         nxt = (drawer + 1) % self.table.n
         thrown = self.thrown
-        guo = (self.released if self.table.release_only else thrown)[drawer]
+        guo = self.table.guo_sets(thrown, self.released)[drawer]
         runs = chi_runs(self.hands[nxt], card, thrown[nxt], guo, self.rules.holder_may_not_chi)
         if not runs:
             return {}
