@@ -24,9 +24,11 @@ from weimaque.games.maque.analysis.arrange import melds_xi
 from weimaque.games.maque.bots.base import BotView
 from weimaque.games.maque.bots.determinize import determinize
 from weimaque.games.maque.bots.policy import best_discard, claim_choice
+from weimaque.games.maque.cards import COPIES, NUM_FACES
 from weimaque.games.maque.game.actions import Action
-from weimaque.games.maque.game.playout import MAX_STEPS, playout
+from weimaque.games.maque.game.playout import MAX_STEPS, Chooser, playout
 from weimaque.games.maque.game.state import CHIS, HU, PASS, PENG, GameState, discardable
+from weimaque.games.maque.notation import Source
 from weimaque.games.maque.rules import rules_with
 from weimaque.games.maque.rules.registry import APP_PRESET_IDS, PRESET_IDS
 
@@ -74,7 +76,7 @@ class HashChooser:
         return claim_choice(hand, melds, mxi, no_discard, card, peng, runs, state.rules.min_xi)
 
 
-def engine_play(state: GameState, chooser: HashChooser) -> list[int]:
+def engine_play(state: GameState, chooser: Chooser) -> list[int]:
     """The hand played to its end through the engine's windows, asking ``chooser`` for every
     decision that is not forced, and taking every 胡 (as the fast step does)."""
     for _ in range(MAX_STEPS):
@@ -164,3 +166,78 @@ def test_playout_plays_as_the_engine(
         for key in ("hands", "melds"):
             del fast_table[key][result.winner], engine_table[key][result.winner]
     assert fast_table == engine_table
+
+
+class Passer:
+    """Discards ``face`` once, then the default policy; passes every claim."""
+
+    def __init__(self, face: int) -> None:
+        self.face = face
+
+    def discard(self, state: GameState, seat: int, faces: list[int], mxi: int) -> int:
+        if self.face in faces:
+            face, self.face = self.face, -1
+            return face
+        return best_discard(state.hands[seat], faces, len(state.melds[seat]), mxi, 6)[1]
+
+    def claim(
+        self, state: GameState, seat: int, card: int, peng: bool, runs: list[int], mxi: int
+    ) -> int | None:
+        return None
+
+
+def crafted(hands: list[list[int]], top: int) -> GameState:
+    """Seat 0 to discard from ``hands`` (faces), the stock ``top`` first, then the other cards."""
+    counts = [[0] * NUM_FACES for _ in hands]
+    for count, faces in zip(counts, hands, strict=True):
+        for f in faces:
+            count[f] += 1
+    left = [COPIES - sum(c[f] for c in counts) for f in range(NUM_FACES)]
+    left[top] -= 1
+    stock = [top, *(f for f in range(NUM_FACES) for _ in range(left[f]))]
+    return GameState.position(
+        rules_with("anxiang", {"min_xi": 6}),
+        dealer=0,
+        hands=counts,
+        stock=stock,
+        melds=[[], [], []],
+        rows=[[], [], []],
+        thrown=[set(), set(), set()],
+        no_discard=[set(), set(), set()],
+        peng_guo=[set(), set(), set()],
+        dead=[False] * 3,
+        skipped=[0] * 3,
+        declined=[False] * 3,
+        scores=[0] * 3,
+        turn=0,
+    )
+
+
+#: Two seats win on one drawn card (柒, 16): the drawer and his 下家, or the 下家 and the 上家.
+#: Seat 0 discards (拾/二/柒 …), seat 1 draws.
+DRAWER_AND_XIAJIA = (
+    [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 8, 8, 17, 17, 18, 18, 13, 14],
+    [10, 10, 10, 11, 11, 11, 0, 1, 2, 3, 4, 5, 12, 13, 14, 19, 19, 17, 18],
+    [6, 6, 6, 7, 7, 7, 0, 1, 2, 3, 4, 5, 9, 9, 9, 8, 8, 15, 17],
+)
+XIAJIA_AND_SHANGJIA = (
+    [10, 10, 10, 11, 11, 11, 0, 1, 2, 3, 4, 5, 12, 13, 14, 19, 19, 17, 18, 6],
+    [0, 0, 1, 1, 2, 2, 3, 3, 4, 8, 18, 18, 19, 19, 12, 13, 14, 10, 11],
+    [6, 6, 6, 7, 7, 7, 0, 1, 2, 3, 4, 5, 9, 9, 9, 8, 8, 15, 17],
+)
+
+
+def test_two_wins_on_one_draw_go_by_the_asking_order() -> None:
+    """RULES §3, §5.1: of two seats that may 胡 one drawn card, the first asked wins (the
+    drawer, then his 下家, then his 上家), in the fast step as in the engine's window."""
+    for hands, discard, winner in ((DRAWER_AND_XIAJIA, 13, 1), (XIAJIA_AND_SHANGJIA, 6, 2)):
+        state = crafted([list(h) for h in hands], 16)
+        probe = state.copy()
+        probe.hands[0][discard] -= 1  # the hands when seat 1 draws
+        asked: tuple[tuple[int, Source], ...] = ((1, "self"), (2, "other"), (0, "other"))
+        winners = [s for s, source in asked if probe.win_on(s, 16, source, False) is not None]
+        assert len(winners) == 2 and winners[0] == winner
+        by_engine, fast = state.copy(), state.copy()
+        engine_returns = engine_play(by_engine, Passer(discard))
+        assert by_engine.result is not None and by_engine.result.winner == winner
+        assert playout(fast, 0, Passer(discard)) == engine_returns
