@@ -32,7 +32,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from weimaque.server.table.fairness import verify_document
+from weimaque.games.maque.verify import verify_document
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # also when loaded by file (tests)
 import _serve

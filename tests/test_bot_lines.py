@@ -1,4 +1,4 @@
-"""The lines a bot is sent (``weimaque.games.maque.bots.lines``) are the ones docs/bot-protocol.md
+"""The lines a bot is sent (``weimaque.games.lines``) are the ones docs/bot-protocol.md
 lists, each
 field documented, and a program playing a seat gets only lines of those kinds, in their form."""
 
@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from weimaque.games.maque.bots import lines
-from weimaque.games.maque.bots.lines import KINDS
+from weimaque.games import lines
+from weimaque.games.lines import KINDS
 
 PROTOCOL_MD = Path(__file__).resolve().parents[1] / "docs" / "bot-protocol.md"
 

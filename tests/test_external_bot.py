@@ -16,9 +16,9 @@ from tests.test_bot_lines import check_line
 from weimaque.arena import ArenaConfig, run_arena
 from weimaque.cli import app
 from weimaque.errors import WeimaqueError
+from weimaque.games.lines import PROTOCOL
 from weimaque.games.maque.bots import BotView, get_bot
 from weimaque.games.maque.bots.external import ExternalBot, Fault, parse_answer
-from weimaque.games.maque.bots.lines import PROTOCOL
 from weimaque.games.maque.game.actions import Action
 from weimaque.games.maque.game.state import GameState
 

@@ -17,15 +17,6 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from weimaque.cli import app
-from weimaque.cli.play import make_bots, parse_viewer
-from weimaque.cli.tui import (
-    QuitGame,
-    Replayer,
-    TerminalGame,
-    hint_lines,
-    parse_choice,
-    should_auto_pass,
-)
 from weimaque.errors import IllegalAction, InvalidNotation, WeimaqueError
 from weimaque.games.maque.bots import get_bot
 from weimaque.games.maque.cards import FACE_CHARS, faces_str
@@ -35,6 +26,15 @@ from weimaque.games.maque.game.record import replay
 from weimaque.games.maque.game.state import GameState
 from weimaque.games.maque.match import Match, replay_match
 from weimaque.games.maque.rules import get_rules
+from weimaque.games.maque.terminal.play import make_bots, parse_viewer
+from weimaque.games.maque.terminal.tui import (
+    QuitGame,
+    Replayer,
+    TerminalGame,
+    hint_lines,
+    parse_choice,
+    should_auto_pass,
+)
 
 WMQ = Path(sys.executable).parent / "wmq"
 ENV = {**os.environ, "COLUMNS": "120", "LINES": "50", "TERM": "dumb", "NO_COLOR": "1"}

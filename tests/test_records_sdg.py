@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from weimaque.cli import app
 from weimaque.games import get_game
-from weimaque.server.table.fairness import commitment, reveal
+from weimaque.games.fairness import commitment, reveal
 
 runner = CliRunner(env={"COLUMNS": "250"})
 SECRET = "5e" * 32

@@ -13,7 +13,7 @@ import pytest
 from starlette.testclient import TestClient, WebSocketTestSession
 
 from tests.test_bot_lines import check_line
-from weimaque.games.maque.bots.lines import PROTOCOL
+from weimaque.games.lines import PROTOCOL
 from weimaque.server.app import create_app
 
 Msg = dict[str, Any]
@@ -192,3 +192,42 @@ def test_bot_socket_refuses_nested_garbage_and_a_full_room(tmp_path: Path) -> No
                 assert full["type"] == "error" and full["code"] == "rate_limited"
                 with pytest.raises(WebSocketDisconnect):
                     second.receive_text()
+
+
+def test_a_remote_bot_plays_a_sandingguai_hand(client: TestClient) -> None:
+    # The line protocol is the seam's (docs/bot-protocol.md): a remote bot plays any game's
+    # room, told its preset and every option, answering with the legal actions' texts.
+    body = {
+        "game": "sandingguai",
+        "bots": {"0": "greedy", "1": "random"},
+        "bot_delay_ms": 0,
+        "seed": 5,
+        "options": {"match_hands": 1},
+    }
+    res = client.post("/api/rooms", json=body)
+    assert res.status_code == 201, res.text
+    room_id, creator = res.json()["room_id"], res.json()["creator_token"]
+    issued = client.post(
+        f"/api/rooms/{room_id}/bot-token", json={"creator_token": creator, "seat": 2}
+    )
+    assert issued.status_code == 201, issued.text
+    with client.websocket_connect(issued.json()["ws"]) as ws:
+        join = {"type": "join", "protocol": PROTOCOL, "token": issued.json()["bot_token"]}
+        ws.send_text(json.dumps(join))
+        hello = _recv(ws)
+        check_line(hello)
+        assert hello["rules"] == "sandingguai" and hello["options"]["match_hands"] == 1
+        end: Msg | None = None
+        requests = 0
+        deadline = time.monotonic() + 60
+        while end is None and time.monotonic() < deadline:
+            msg = _recv(ws)
+            check_line(msg)
+            if msg["type"] == "request":
+                requests += 1
+                assert msg["observation"]["viewer"] == 2
+                ws.send_text(json.dumps({"id": msg["id"], "action": msg["legal"][-1]}))
+            elif msg["type"] == "end":
+                end = msg
+        assert end is not None and requests >= 1, "the hand did not end"
+        assert end["hand_end"]["hand_number"] == 1

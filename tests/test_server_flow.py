@@ -29,10 +29,10 @@ from tests.test_server_security_game import find_deals, normal, scripted_room, s
 from weimaque.games.maque.game.actions import Action
 from weimaque.games.maque.match import Match
 from weimaque.games.maque.rules.registry import get_rules
+from weimaque.games.maque.verify import verify_document
 from weimaque.server.app import create_app
 from weimaque.server.cluster.manager import RoomManager
 from weimaque.server.store.store import Store
-from weimaque.server.table.fairness import verify_document
 from weimaque.server.table.options import OFFLINE_GRACE_S, RoomOptions
 from weimaque.server.table.rooms import Room
 

@@ -142,18 +142,18 @@ def test_the_watchdog_ends_a_worker_started_off_the_main_thread() -> None:
 def test_a_dead_bot_worker_is_replaced_and_the_bot_keeps_thinking() -> None:
     # A worker killed (out of memory, by hand) breaks its process pool; the next decision gets a
     # fresh pool instead of the random fallback for the rest of the server's life.
-    from weimaque.games.maque.bots import BotView
-    from weimaque.games.maque.game.state import GameState
-    from weimaque.games.maque.rules.registry import get_rules
+    from weimaque.games import get_game
     from weimaque.server.table.botpool import BotPool
 
-    state = GameState.new(get_rules("anxiang"), 3, 0)
-    seat = state.to_act()[0]
-    view = BotView.of(state, seat)
+    game = get_game("maque")
+    hand = game.new_hand("anxiang", None, 3, 0)
+    seat = hand.to_act()[0]
+    view = hand.bot_view(seat)
     pool = BotPool(1)
 
     async def decide() -> None:
-        assert await pool.act("greedy", view, 1) in view.legal
+        action = await pool.decide(game, "greedy", "anxiang", {}, view, 1)
+        assert action in hand.legal_actions(seat)
 
     def workers() -> set[int]:
         executor = pool._executor
@@ -175,3 +175,22 @@ def test_a_dead_bot_worker_is_replaced_and_the_bot_keeps_thinking() -> None:
         asyncio.run(decide())
     finally:
         pool.close()
+
+
+def test_a_bot_view_travels_to_a_worker_whole() -> None:
+    # Bots think in worker processes on their seat's bot view, pickled (docs/scale.md): 偎麻雀's
+    # rule sets (whose 名堂 tables are read-only mappings) and the 留子 pool arrive as they left.
+    import pickle
+
+    from weimaque.games import get_game
+    from weimaque.games.maque.rules.registry import list_rules
+
+    game = get_game("maque")
+    for config in list_rules(app=True):
+        assert pickle.loads(pickle.dumps(config)) == config, config.id
+    options = {"liuzi": True, "liuzi_choice": True}
+    hand = game.new_hand("quanmingtang", options, 11, 0)
+    seat = hand.to_act()[0]
+    view = hand.bot_view(seat)
+    back = pickle.loads(pickle.dumps(view))
+    assert back == view and back.pool == view.pool and back.rules.options() == view.rules.options()

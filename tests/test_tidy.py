@@ -125,6 +125,10 @@ def test_tidy_api_answers_the_groups(client: TestClient) -> None:
         pytest.param({"hand": 3}, "bad_request", "not 3", id="not-text"),
         pytest.param({"hand": "一", "rules": "x"}, "bad_request", "'rules'", id="unknown-field"),
         pytest.param([1], "bad_request", "not [1]", id="not-object"),
+        # 理牌 is a game's service through the seam (``Tidier``): a game without one is named.
+        pytest.param({"game": "sandingguai", "hand": "一"}, "bad_game", "'sandingguai'", id="sdg"),
+        pytest.param({"game": "chess", "hand": "一"}, "bad_game", "'chess'", id="no-game"),
+        pytest.param({"game": 7, "hand": "一"}, "bad_game", "7", id="game-not-text"),
     ],
 )
 def test_tidy_api_refuses_bad_input_quoting_it(

@@ -15,18 +15,12 @@ from typer.testing import CliRunner
 from tests.test_play import play_through_pty
 from weimaque.cli import app
 from weimaque.errors import RecordError
+from weimaque.games.fairness import VerifyError, commitment, new_secret, reveal
 from weimaque.games.maque.bots import RandomBot
 from weimaque.games.maque.bots.base import choose
 from weimaque.games.maque.game.actions import Action
 from weimaque.games.maque.match import Match
-from weimaque.server.table.fairness import (
-    VerifyError,
-    commitment,
-    deal_json,
-    new_secret,
-    reveal,
-    verify_document,
-)
+from weimaque.games.maque.verify import deal_json, verify_document
 
 runner = CliRunner()
 

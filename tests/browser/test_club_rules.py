@@ -80,3 +80,58 @@ def test_a_sandingguai_club_opens_sandingguai_tables(
     owner.wait_for_url("**/r/*")
     owner.locator("[data-testid=board][data-game=sandingguai]").wait_for()
     assert page_errors == []
+
+
+def test_a_quanmingtang_club_of_two_opens_tables_of_two(
+    server: str, browser: Browser, page_errors: list[str]
+) -> None:
+    """偎麻雀's club form offers what a room may set (``GET /api/presets`` ``room_options``):
+    人数 (RULES §2.5), 逗溜子时机 (§8.5.1) and the apps' tiers (§7.4) among the presets, and
+    nothing the server would refuse; a 全名堂 club of two then opens tables of two."""
+    owner = new_page(browser, page_errors, DESKTOP)
+    sign_up(owner, server, "阿明")
+    owner.get_by_test_id("club-new").click()
+    owner.get_by_test_id("club-name-input").fill("二人全名堂")
+    owner.get_by_test_id("club-create").click()
+    owner.wait_for_url("**/clubs/*")
+    club_id = owner.url.rsplit("/", 1)[1]
+    owner.get_by_test_id("club-rules-edit").click()
+    owner.get_by_test_id("club-rules-form").wait_for()
+    preset = owner.get_by_test_id("club-preset")
+    offered = preset.locator("option").evaluate_all("os => os.map(o => o.value)")
+    assert {"quanmingtang", "zuanshi", "zhizun", "anxiang-2p", "quanmingtang-2p"} <= set(offered)
+    preset.select_option("quanmingtang")
+    # Only a room's options: none the server refuses a room (docs/protocol.md §1).
+    for key in ("hand_cap", "maque_zhuanwan_black", "shouxing_rotation", "liuzi_choice"):
+        assert owner.get_by_test_id(f"club-opt-{key}").count() == 0, key
+    players = owner.get_by_test_id("club-opt-players")
+    assert players.input_value() == "3"
+    assert players.get_attribute("min") == "2" and players.get_attribute("max") == "3"
+    players.fill("2")
+    players.dispatch_event("change")
+    owner.get_by_test_id("club-opt-liuzi").check()
+    owner.get_by_test_id("club-opt-liuzi_when").select_option(label="chou")
+    owner.get_by_test_id("club-rules-save").click()
+    owner.wait_for_function("() => !document.querySelector('[data-testid=club-rules-form]')")
+    club = owner.request.get(f"{server}/api/clubs/{club_id}").json()["club"]
+    assert club["rules"] == {
+        "preset": "quanmingtang",
+        "options": {"players": 2, "liuzi": True, "liuzi_when": "chou"},
+    }
+    line = owner.get_by_test_id("club-rules").inner_text()
+    assert "全名堂" in line and "人数 2" in line and "臭局后" in line, line
+    owner.get_by_test_id("table-open").click()
+    seats = owner.locator("[data-testid^=table-seat-]")
+    assert seats.count() == 1  # seat 2 of two: the admin sits at seat 1
+    seats.first.select_option("greedy")
+    owner.get_by_test_id("table-create").click()
+    owner.wait_for_url("**/r/*")
+    board = owner.get_by_test_id("board")
+    board.wait_for()
+    assert board.get_attribute("data-seats") == "2"
+    room_id = owner.url.rsplit("/", 1)[1]
+    room = owner.request.get(f"{server}/api/rooms/{room_id}").json()
+    room = room.get("room", room)
+    assert room["rules"]["id"] == "quanmingtang" and len(room["seats"]) == 2
+    assert room["rules"]["overrides"] == {"players": 2, "liuzi": True, "liuzi_when": "chou"}
+    assert page_errors == []

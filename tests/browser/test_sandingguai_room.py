@@ -77,7 +77,7 @@ def test_a_sandingguai_room_played_by_clicking(
     assert page.get_by_test_id("net").count() == 1
     doc_shot(page, f"sandingguai-room-end-{name}")
     # The drawer: the rules named as the game's schema names them, 三丁拐's legend, the hand
-    # played listed without 偎麻雀's replay viewer.
+    # played listed with its replay (test_sandingguai_replay.py opens it).
     page.get_by_test_id("result-hide").click()
     page.get_by_test_id("menu").click()
     page.get_by_test_id("drawer").wait_for()
@@ -86,6 +86,6 @@ def test_a_sandingguai_room_played_by_clicking(
     page.get_by_test_id("history-toggle").click()
     page.get_by_test_id("history-hand").first.wait_for()
     assert page.get_by_test_id("history-hand").count() == 1
-    assert page.get_by_test_id("replay-button").count() == 0
+    assert page.get_by_test_id("replay-button").count() == 1
     doc_shot(page, f"sandingguai-room-drawer-{name}")
     assert page_errors == []

@@ -1,4 +1,10 @@
-"""``wmq``: the calculator, the rule presets, and (later) the game."""
+"""``wmq``: the calculator, the rule presets, play, simulation, arenas, records and the server.
+
+The CLI speaks to a game through the seam alone (``weimaque.games``, docs/architecture.md "The
+CLI"): ``wmq score`` asks the game's ``Calculator``, ``wmq simulate`` plays any game at random,
+and what is one game's own at the terminal (偎麻雀's board, breakdown table, ``wmq rules`` and
+``wmq train``) comes from its ``"terminal"`` capability (:class:`weimaque.games.Terminal`).
+"""
 
 from __future__ import annotations
 
@@ -10,12 +16,9 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from weimaque.cli.render import breakdown_renderable, rules_table
+from weimaque.cli.arena import parse_options
 from weimaque.errors import WeimaqueError
-from weimaque.games.maque.rules.config import OPTION_NAMES, RuleConfig
-from weimaque.games.maque.rules.registry import get_rules, list_rules
-from weimaque.games.maque.scoring.breakdown import Breakdown
-from weimaque.games.maque.scoring.scorer import liuzi_take, score, score_deal_cards, score_tianhu
+from weimaque.games import Terminal, TerminalFrontEnd, get_game
 
 app = typer.Typer(
     help=(
@@ -26,11 +29,6 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-rules_app = typer.Typer(
-    help="The rule presets (each 名堂 and option is explained in docs/rules.md).",
-    no_args_is_help=True,
-)
-app.add_typer(rules_app, name="rules")
 
 out = Console()
 err = Console(stderr=True)
@@ -55,7 +53,8 @@ class LangOption(StrEnum):
     en = "en"
 
 
-#: The 偎麻雀 game of the seam (``wmq score`` without ``--game``).
+#: The game a command plays without ``--game``: 偎麻雀, whose front end also gives ``wmq rules``
+#: and ``wmq train``.
 MAQUE = "maque"
 #: The largest 留子 pool ``wmq score --pool`` and ``POST /api/score`` take.
 POOL_MAX = 1_000_000
@@ -195,75 +194,35 @@ def score_cmd(
         flag = "--tianhu" if tianhu else "--deal"
         raise _fail(f"{flag} scores dealt cards: --pool weighs the readings of a win")
     try:
-        config = _maque_rules(rules or "anxiang", options_text, pool, players)
-        if tianhu:
-            breakdown = score_tianhu(text, rules=config)
-        elif deal:
-            breakdown = score_deal_cards(text, rules=config)
-        else:
-            breakdown = score(
-                text,
-                rules=config,
-                source=source.value,
-                last=last,
-                dealt_kan=dealt_kan,
-                declined=declined,
-                pool=pool,
-            )
+        options = parse_options(options_text)
     except WeimaqueError as exc:
         raise _fail(str(exc)) from exc
-    gain = None
-    if not isinstance(config, str):  # options, a pool, players, or a two-player variant
-        gain = win_gain(breakdown, config, pool)
-    if as_json:
-        answer = breakdown.to_dict()
-        if gain is not None:
-            answer["gain"] = gain
-        sys.stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")
-    else:
-        out.print(breakdown_renderable(breakdown, gain))
-    raise typer.Exit(EXIT_WIN if breakdown.winning else EXIT_NO_WIN)
-
-
-def _maque_rules(
-    rules: str, options_text: str | None, pool: int | None, players: int | None
-) -> RuleConfig | str:
-    """The 偎麻雀 rules ``wmq score`` scores under: the preset (or a two-player variant), the
-    ``--options`` over it, ``--players``, and with ``--pool`` the 留子 pool and ``liuzi_choice``
-    on (RULES §8.5.3). A plain preset stays a name, scored as before."""
-    from weimaque.cli.arena import parse_options
-    from weimaque.games import get_game
-    from weimaque.games.maque import Maque
-
-    options = parse_options(options_text)
-    if players is not None:
-        options["players"] = players
-    if pool is not None:
-        options.update(liuzi=True, liuzi_choice=True)
-    if not options:
-        try:
-            return get_rules(rules).id
-        except WeimaqueError:
-            pass  # a variant of the seam (anxiang-2p), or the seam's message for a bad one
-    game = get_game(MAQUE)
-    assert isinstance(game, Maque)
-    return game.rules(rules, options)
-
-
-def win_gain(breakdown: Breakdown, rules: RuleConfig, pool: int | None) -> dict[str, object]:
-    """What a win brings its winner at this table (RULES §8.3, §8.5.2, §8.5.3): every other
-    player pays the total, and the winner takes from the 留子 pool; the whole gain
-    ``total × (players − 1) + take``. Nothing for a hand that does not win."""
-    take = liuzi_take(breakdown.hard_xi, pool, rules) if pool and breakdown.winning else 0
-    paid = breakdown.total * (rules.players - 1) if breakdown.winning else 0
-    return {"players": rules.players, "pool": pool, "take": take, "gain": paid + take}
+    # The calculator's request (docs/protocol.md §1 POST /api/score), only what was given.
+    request: dict[str, object] = {"hand": text, "rules": rules or "anxiang"}
+    given: dict[str, object] = {
+        "source": source.value if source.value != "self" else None,
+        "last": last or None,
+        "tianhu": tianhu or None,
+        "deal": deal or None,
+        "dealt_kan": dealt_kan or None,
+        "declined": declined or None,
+        "pool": pool,
+        "players": players,
+        "options": options or None,
+    }
+    request.update({k: v for k, v in given.items() if v is not None})
+    _show_calculation(game_id, request, as_json, lang.value)
 
 
 def _game_id(name: str) -> str:
     """A game's id by id or alias (``UnknownGame`` quoting an unknown one)."""
-    from weimaque.games import get_game
-
     return get_game(name).info.id
+
+
+def front_end(game_id: str) -> Terminal | None:
+    """A game's own terminal front end (its ``"terminal"`` capability), or None."""
+    found = get_game(game_id)
+    return found.terminal() if isinstance(found, TerminalFrontEnd) else None
 
 
 def _calculate(
@@ -276,13 +235,7 @@ def _calculate(
     as_json: bool,
     lang: str,
 ) -> None:
-    """A hand or table of a game asked of its calculator (the seam's ``Calculator``), printed."""
-    from weimaque.cli.render import calculation_renderable
-    from weimaque.games import Calculator, get_game
-
-    found = get_game(game_id)
-    if not isinstance(found, Calculator):
-        raise _fail(f"game {game_id!r} has no calculator")
+    """A hand or table of a game other than 偎麻雀 asked of its calculator, printed."""
     request: dict[str, object] = {}
     if table:
         if source != "self" or baoting:
@@ -295,10 +248,32 @@ def _calculate(
         request["hand"] = " ".join([text, *extra])
     if rules is not None:
         request["rules"] = rules
+    _show_calculation(game_id, request, as_json, lang)
+
+
+def _show_calculation(game_id: str, request: dict[str, object], as_json: bool, lang: str) -> None:
+    """Ask the game's calculator (the seam's ``Calculator``) and print its explained answer:
+    through the game's own front end where it has one (偎麻雀's breakdown table), else the
+    CLI's renderer of a calculator's JSON (:func:`weimaque.cli.render.calculation_renderable`).
+    Exit 0 for a win or a settled table, 1 for a hand that does not win, 2 for bad input."""
+    from weimaque.cli.render import calculation_renderable
+    from weimaque.games import Calculator
+
+    found = get_game(game_id)
+    if not isinstance(found, Calculator):
+        raise _fail(f"game {game_id!r} has no calculator")
     try:
         answer = found.calculate(request)
     except WeimaqueError as exc:
         raise _fail(str(exc)) from exc
+    front = front_end(game_id)
+    if front is not None:
+        shown = front.calculation(answer, lang)
+        if as_json:
+            sys.stdout.write(json.dumps(shown.json, ensure_ascii=False) + "\n")
+        else:
+            out.print(shown.renderable)
+        raise typer.Exit(shown.exit)
     if as_json:
         sys.stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")
     else:
@@ -308,76 +283,24 @@ def _calculate(
     raise typer.Exit(EXIT_WIN)
 
 
-@rules_app.command("list")
-def rules_list(
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
-    app: Annotated[
-        bool, typer.Option("--app", help="List the app tiers (docs/rules.md §7.4) too.")
-    ] = False,
-) -> None:
-    """List the presets with their sources."""
-    presets = list_rules(app=app)
-    if as_json:
-        rows = [
-            {
-                "id": r.id,
-                "name": r.name,
-                "name_en": r.name_en,
-                "source": r.source,
-                "aliases": list(r.aliases),
-            }
-            for r in presets
-        ]
-        sys.stdout.write(json.dumps(rows, ensure_ascii=False) + "\n")
-        return
-    from rich.table import Table
-
-    table = Table(title="rule presets")
-    for col in ("id", "name", "source"):
-        table.add_column(col)
-    for r in presets:
-        marker = " (default)" if r.id == "anxiang" else ""
-        table.add_row(r.id + marker, f"{r.name} / {r.name_en}", r.source)
-    out.print(table)
-
-
-@rules_app.command("show")
-def rules_show(
-    preset: Annotated[str, typer.Argument(help="Preset id or alias.")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
-) -> None:
-    """Print a preset's 名堂 table and options."""
-    try:
-        rules = get_rules(preset)
-    except WeimaqueError as exc:
-        raise _fail(str(exc)) from exc
-    if as_json:
-        data = {
-            "id": rules.id,
-            "options": rules.options(),
-            "patterns": {k: v.to_toml() for k, v in rules.patterns.items()},
-            "optional_patterns": {k: v.to_toml() for k, v in rules.optional_patterns.items()},
-        }
-        if rules.names:
-            data["names"] = dict(rules.names)
-        sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
-        return
-    out.print(rules_table(rules))
-    if rules.description:
-        out.print(rules.description)
-    options = ", ".join(f"{name}={getattr(rules, name)}" for name in OPTION_NAMES)
-    out.print(f"[dim]options: {options}[/]")
-
-
 @app.command("simulate")
 def simulate_cmd(
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="Hands to play.")] = 1000,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the first hand.")] = 0,
-    rules: Annotated[str, typer.Option("--rules", "-r", help="Preset id.")] = "anxiang",
+    rules: Annotated[
+        str | None, typer.Option("--rules", "-r", help="Preset id (default: the game's first).")
+    ] = None,
     check: Annotated[bool, typer.Option("--check", help="Check invariants every step.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    game: Annotated[
+        str, typer.Option("--game", "-g", help="The game (default maque, 偎麻雀).")
+    ] = MAQUE,
+    options_text: Annotated[
+        str | None,
+        typer.Option("--options", help="Rule options on top of the preset, as JSON."),
+    ] = None,
 ) -> None:
-    """Play hands with random legal actions; optionally verify every invariant."""
+    """Play hands of any game with random legal actions; optionally verify every invariant."""
     import random
     import time
 
@@ -386,7 +309,10 @@ def simulate_cmd(
     from weimaque.cli.simulate import SimulationStats, play_random_hand
 
     try:
-        config = get_rules(rules)
+        found = get_game(game)
+        variant = found.schema.variant(rules).id if rules else found.schema.variants[0].id
+        options: dict[str, object] = dict(found.schema.validate(parse_options(options_text)))
+        found.shape(variant, options)
     except WeimaqueError as exc:
         raise _fail(str(exc)) from exc
     stats = SimulationStats()
@@ -396,7 +322,7 @@ def simulate_cmd(
     with Progress(console=err, disable=as_json or not err.is_terminal, transient=True) as bar:
         task = bar.add_task("simulating", total=games)
         for k in range(games):
-            problems = play_random_hand(config, seed + k, rng, check, stats)
+            problems = play_random_hand(found, variant, options, seed + k, rng, check, stats)
             if problems and shown < 5:
                 shown += 1
                 err.print(f"hand seed {seed + k}: {problems[:3]}", highlight=False)
@@ -416,13 +342,20 @@ from weimaque.cli.cluster import register as _register_cluster  # noqa: E402
 from weimaque.cli.play import register as _register_play  # noqa: E402
 from weimaque.cli.review import register as _register_review  # noqa: E402
 from weimaque.cli.serve import register as _register_serve  # noqa: E402
-from weimaque.cli.train import register as _register_train  # noqa: E402
+from weimaque.cli.train import arena_for  # noqa: E402
 from weimaque.cli.verify import register as _register_verify  # noqa: E402
 
 _register_play(app)
 _register_arena(app)
 _register_review(app)
-_register_train(app)
+
+# The default game's own commands (偎麻雀's ``wmq rules`` and ``wmq train``), from its front end.
+_front = front_end(MAQUE)
+for _name, _command in _front.commands(arena_for(MAQUE)) if _front is not None else ():
+    if isinstance(_command, typer.Typer):
+        app.add_typer(_command, name=_name)
+    else:
+        app.command(_name)(_command)
 _register_serve(app)
 _register_cluster(app)
 _register_verify(app)

@@ -24,7 +24,6 @@ from weimaque.arena import (
 )
 from weimaque.errors import WeimaqueError, quoted
 from weimaque.games import get_game
-from weimaque.games.maque.bots import REGISTRY, parse_params
 
 EXIT_BAD_INPUT = 2
 
@@ -56,8 +55,8 @@ def plugin_modules(specs: list[str], game: str = PLUGIN_GAME) -> tuple[str, ...]
     for spec in specs:
         if spec.strip().startswith("cmd:"):
             continue
-        name, _ = parse_params(spec)
-        if name not in REGISTRY and name in PLUGIN_LOADERS:
+        name = spec.split(":", 1)[0].strip()
+        if name in PLUGIN_LOADERS:
             modules.add(PLUGIN_LOADERS[name]())
     return tuple(sorted(modules))
 

@@ -1,8 +1,9 @@
 """Record files for the commands that read them (``wmq verify``, ``review``, ``replay``).
 
-A file is read only up to :data:`~weimaque.games.maque.game.record.MAX_RECORD_BYTES` and checked by
-:func:`~weimaque.games.maque.game.record.parse_record` before any command looks inside; whatever is
-wrong with it is told in one line on stderr, and the command exits 2 (docs/terminal.md).
+A file is read only up to :data:`~weimaque.games.records.MAX_RECORD_BYTES` and checked by
+:func:`~weimaque.games.records.parse_record` before any command looks inside; whatever is wrong
+with it is told in one line on stderr, and the command exits 2 (docs/terminal.md). The record's
+``game`` decides which game reads the rest (偎麻雀's records name none).
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ from typing import Any, Final
 
 import typer
 
-from weimaque.errors import RecordError, WeimaqueError, quoted
-from weimaque.games.maque.game.record import MAX_RECORD_BYTES, parse_record
+from weimaque.errors import RecordError, quoted
+from weimaque.games.records import MAX_RECORD_BYTES, parse_record
 
 EXIT_BAD_INPUT: Final = 2
 #: The longest message line a command prints about a bad record.
@@ -54,30 +55,6 @@ def read_record(path: Path) -> Any:
         return parse_record(data)
     except RecordError as exc:
         raise RecordError(f"{name}: {exc}") from exc
-
-
-def check_record(doc: Any) -> None:
-    """Refuse a document that is no hand or match record, as ``wmq verify`` would (exit 2)."""
-    from weimaque.games.maque.game.record import check_hand_record
-    from weimaque.games.maque.match import check_match_record
-    from weimaque.games.maque.rules.registry import rules_with
-
-    if not isinstance(doc, dict):
-        raise RecordError(f"not a hand or match record: expected a JSON object: {quoted(doc)}")
-    if "hands" in doc:
-        check_match_record(doc)
-        try:
-            rules_with(doc["rules"], doc.get("overrides") or {})
-        except WeimaqueError as exc:
-            raise RecordError(f"match: {exc}") from exc
-    elif "record" in doc:
-        check_hand_record(doc["record"], "hand")
-    elif "actions" in doc:
-        check_hand_record(doc)
-    else:
-        raise RecordError(
-            f"not a hand or match record: no hands, record or actions (keys: {quoted(sorted(doc))})"
-        )
 
 
 #: The game of a record that names none: 偎麻雀's records carry no ``game`` field.
@@ -121,7 +98,6 @@ __all__ = [
     "DEFAULT_GAME",
     "EXIT_BAD_INPUT",
     "SLIPPED",
-    "check_record",
     "game_hand_record",
     "one_line",
     "read_record",

@@ -19,9 +19,9 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from weimaque.env.core import DEFAULT_GAME, HandTable
+from weimaque.env.core import DEFAULT_GAME, HandTable, TableView
 from weimaque.errors import WeimaqueError
-from weimaque.games import Game, Hand, ObservationLayout
+from weimaque.games import Game
 
 
 def observation_space(table: HandTable) -> spaces.Dict:
@@ -36,7 +36,7 @@ def observation_space(table: HandTable) -> spaces.Dict:
     )
 
 
-class WeimaqueAEC(AECEnv):  # type: ignore[misc]
+class WeimaqueAEC(TableView, AECEnv):  # type: ignore[misc]
     """One hand of a hosted game as a PettingZoo AEC environment (see the module docstring)."""
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -77,21 +77,6 @@ class WeimaqueAEC(AECEnv):  # type: ignore[misc]
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.table.agents[max(self.table.to_act(), 0)]
-
-    @property
-    def game(self) -> Game:
-        """The game played."""
-        return self.table.game
-
-    @property
-    def layout(self) -> ObservationLayout:
-        """The observation array's named pieces: ``env.layout.split(obs["observation"])``."""
-        return self.table.layout
-
-    @property
-    def hand(self) -> Hand:
-        """The hand being played (for tests and tools, not for agents: it holds every card)."""
-        return self.table.hand
 
     def observation_space(self, agent: str) -> spaces.Dict:
         return self.observation_spaces[agent]

@@ -173,9 +173,32 @@ class HandTable:
         return json.dumps(self.hand.view("public").to_json(), ensure_ascii=False, indent=1)
 
 
+class TableView:
+    """What each environment shows of its :class:`HandTable` (``self.table``) beyond the
+    agents' API: the game, the observation's layout, and the hand itself."""
+
+    table: HandTable
+
+    @property
+    def game(self) -> Game:
+        """The game played."""
+        return self.table.game
+
+    @property
+    def layout(self) -> ObservationLayout:
+        """The observation array's named pieces: ``env.layout.split(obs["observation"])``."""
+        return self.table.layout
+
+    @property
+    def hand(self) -> Hand:
+        """The hand being played (for tests and tools, not for agents: it holds every card)."""
+        return self.table.hand
+
+
 __all__ = [
     "DEFAULT_GAME",
     "HandTable",
+    "TableView",
     "agent_seat",
     "agents",
     "count_words",

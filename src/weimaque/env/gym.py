@@ -25,15 +25,15 @@ import numpy as np
 from gymnasium import spaces
 
 from weimaque.env.aec import observation_space
-from weimaque.env.core import DEFAULT_GAME, HandTable, count_words
+from weimaque.env.core import DEFAULT_GAME, HandTable, TableView, count_words
 from weimaque.errors import IllegalAction, WeimaqueError, quoted
-from weimaque.games import Game, Hand, ObservationLayout, SeatBot
+from weimaque.games import Game, SeatBot
 
 #: Seeds tried by one reset before giving up (a hand the seat never plays is rare).
 MAX_SKIPS = 100
 
 
-class WeimaqueGym(gym.Env[dict[str, Any], np.int64]):
+class WeimaqueGym(TableView, gym.Env[dict[str, Any], np.int64]):
     """One seat of a hosted game as a Gymnasium environment (see the module docstring)."""
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012
@@ -81,21 +81,6 @@ class WeimaqueGym(gym.Env[dict[str, Any], np.int64]):
         self.observation_space = observation_space(table)
         self.action_space = spaces.Discrete(table.num_actions)
         self._rngs: dict[int, random.Random] = {}
-
-    @property
-    def game(self) -> Game:
-        """The game played."""
-        return self.table.game
-
-    @property
-    def layout(self) -> ObservationLayout:
-        """The observation array's named pieces: ``env.layout.split(obs["observation"])``."""
-        return self.table.layout
-
-    @property
-    def hand(self) -> Hand:
-        """The hand being played (for tests and tools, not for agents: it holds every card)."""
-        return self.table.hand
 
     def _play_others(self) -> None:
         """Let the bots act until the seat must decide or the hand is over."""

@@ -60,8 +60,13 @@ class GameInfo:
     zero_sum: bool = True
     #: Optional capabilities, by name: ``"resample"`` (:class:`Resampling`, on its hands),
     #: ``"playout"`` (:class:`Playout`, on the game), ``"calculate"`` (:class:`Calculator`, on
-    #: the game), ``"table"`` (:class:`TableExtras`, on
-    #: the game).
+    #: the game), ``"table"`` (:class:`TableExtras`, on the game), ``"tidy"``
+    #: (:class:`Tidier`, on the game), ``"presets"`` (:class:`PresetList`, on the game),
+    #: ``"verify"`` (:class:`RecordChecker`, on the game), ``"rotation"`` (:class:`Rotation`, on
+    #: the matches of a table whose shape has ``persons``), ``"replay"`` (:class:`Replaying`, on
+    #: the game), ``"review"`` (:class:`Reviewing`, on the game), ``"invariants"``
+    #: (:class:`Invariants`, on the game) and ``"terminal"`` (:class:`TerminalFrontEnd`, on the
+    #: game).
     capabilities: frozenset[str] = frozenset()
 
     def to_json(self) -> JSON:
@@ -151,29 +156,42 @@ class TableShape:
 
     ``deal[k]`` is what the seat ``k`` places after the dealer is dealt (``deal[0]``: the
     dealer's); ``stock`` the cards or tiles left after the deal; ``deck`` all of them.
+    ``persons``: how many persons sit round the table when more of them take turns at the seats
+    than a hand has seats (偎麻雀's four with a rotating 守醒); 0 where each person keeps a seat.
+    Then the match has the ``"rotation"`` capability (:class:`Rotation`).
     """
 
     seats: int
     deal: tuple[int, ...]
     stock: int
     deck: int
+    persons: int = 0
 
     def __post_init__(self) -> None:
         if (
             self.seats < 1
             or len(self.deal) != self.seats
             or sum(self.deal) + self.stock > self.deck
+            or (self.persons and self.persons <= self.seats)
         ):
             raise ValueError(f"not a table shape: {self!r}")
 
+    @property
+    def people(self) -> int:
+        """The persons at the table: ``persons``, or one per seat."""
+        return self.persons or self.seats
+
     def to_json(self) -> JSON:
-        """JSON form."""
-        return {
+        """JSON form (``persons`` only where it is not one per seat)."""
+        out: JSON = {
             "seats": self.seats,
             "deal": list(self.deal),
             "stock": self.stock,
             "deck": self.deck,
         }
+        if self.persons:
+            out["persons"] = self.persons
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -494,8 +512,14 @@ class Playout(Protocol):
 
 
 class BadRequest(WeimaqueError):
-    """A calculator request that is not of the form the game's calculator reads: not an
-    object, an unknown field, a field of the wrong type (it quotes what is wrong)."""
+    """A request that is not of the form the game's service reads (:class:`Calculator`,
+    :class:`Tidier`): not an object, an unknown field, a field of the wrong type (it quotes
+    what is wrong). ``code`` names the fault for a client's translations (docs/protocol.md)."""
+
+    def __init__(self, message: str, code: str = "bad_request") -> None:
+        """A refusal with its code."""
+        super().__init__(message)
+        self.code = code
 
 
 @runtime_checkable
@@ -512,6 +536,39 @@ class Calculator(Protocol):
 
     def calculate(self, request: JSON) -> JSON:
         """The explained answer to ``request``."""
+        ...
+
+
+@runtime_checkable
+class Replaying(Protocol):
+    """The optional ``"replay"`` capability of a :class:`Game`: a finished hand's record as the
+    steps a replay viewer shows (a game with :class:`TableExtras` has it there too)."""
+
+    def steps(self, record: JSON) -> list[JSON]:
+        """The steps of a finished hand's record: the deal, then each action (``action``: its
+        text, ``seat``) with its ``events`` and the all-seeing ``observation`` (the view
+        ``"all"``) after it; the last with the ``settlement``. A bad record is a
+        ``RecordError`` quoting what is wrong."""
+        ...
+
+
+@runtime_checkable
+class Reviewing(Protocol):
+    """The optional ``"review"`` capability of a :class:`Game`: 复盘, each decision of one seat
+    in a finished hand weighed by a search bot from what the seat could see then."""
+
+    def review_spec(self, budget: int) -> str:
+        """The reviewer a server runs, at its effort ``budget`` (its ``review_iters``; a game
+        maps it to its own search's bound, so that a review stays within seconds)."""
+        ...
+
+    def review(self, record: JSON, seat: int, spec: str, hand: int | None = None) -> JSON:
+        """The review of ``seat`` in a finished hand's record (or in each hand of a match record
+        the game reads, or only its hand number ``hand``), by the bot ``spec`` (``""``: the
+        game's own reviewer): ``{"seat", "bot", "decisions": [{"step", "taken", "best", "cost",
+        "se", "mistake", "why", "value", …}], "summary": {…}}`` (the shape of 偎麻雀's,
+        docs/bots.md; ``wmq review`` prints it as a table); a ``WeimaqueError`` quoting a bad
+        seat, spec or record."""
         ...
 
 
@@ -535,8 +592,20 @@ class TableExtras(Protocol):
         options that differ from the preset)."""
         ...
 
+    def rule_options(self, rules: object) -> JSON:
+        """Every rule option of ``rules`` with its value, as a bot is told them
+        (docs/bot-protocol.md ``hello``)."""
+        ...
+
     def extra_viewers(self, rules: object) -> tuple[str, ...]:
         """Viewers beyond the seats and ``"public"`` the rules seat (偎麻雀's ``"shouxing"``)."""
+        ...
+
+    def event_viewer(self, hand: Hand, viewer: str) -> object:
+        """One of the :meth:`extra_viewers` as ``hand``'s events take it (``GameEvent.view``):
+        the hand's views take the name itself, and an event may need what the hand knows
+        (偎麻雀's 守醒 who may see the dealer's hand only, RULES §2.1.2, names this hand's
+        dealer)."""
         ...
 
     def figures(self, view: View, rules: object) -> JSON | None:
@@ -569,7 +638,9 @@ class TableExtras(Protocol):
 
     def match_summary(self, play: MatchPlay) -> JSON:
         """What a match's end and its record show beyond its ledger: ``final_pool_share`` (a
-        pool shared out at the end), and the match record's ``version``."""
+        pool shared out at the end), the match record's ``version``, and optionally
+        ``ledger``, the record's own form of the ledger (where it differs from
+        ``Ledger.to_json``)."""
         ...
 
     def rebook(self, play: MatchPlay, record: JSON) -> tuple[Hand, tuple[int, ...]]:
@@ -589,14 +660,143 @@ class TableExtras(Protocol):
         the settlement."""
         ...
 
-    def review(self, record: JSON, seat: int, spec: str) -> JSON:
-        """复盘: each decision of ``seat`` in a finished hand's record, weighed by the bot
-        ``spec`` from what the seat could see then."""
+    def check_bot(self, spec: object) -> str:
+        """A bot spec from an untrusted source (a room's creator), checked against what a
+        server runs: a bot of :attr:`Game.bots`, its parameters within bounds (``WeimaqueError``
+        quoting what is wrong). A game without this capability is checked by ``Game.bot``."""
+        ...
+
+
+@runtime_checkable
+class Invariants(Protocol):
+    """The optional ``"invariants"`` capability of a :class:`Game`: the game's own checks of a
+    hand in progress (cards conserved, hidden sets consistent …), which ``wmq simulate
+    --check`` runs after every action beside the seam's own (legal actions for whoever must
+    act, the outcome summing as declared)."""
+
+    def invariants(self, hand: Any) -> list[str]:
+        """What does not hold of ``hand`` now, in words (empty: all holds); at the end of the
+        hand, the end's checks too."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """A game's JSON answer as its terminal front end shows it: what a rich console prints,
+    what ``--json`` prints, and the command's exit status."""
+
+    renderable: Any
+    json: JSON
+    exit: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PlayRequest:
+    """A match at the terminal (``wmq play``): a person at seat 0, the game's bots at the
+    others. ``bots`` is the ``--bots`` text as typed (None: the game's default line-up),
+    ``hands`` the hands to play (None: the match's own), ``save`` a path for the record."""
+
+    variant: str | None = None
+    options: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
+    bots: str | None = None
+    hands: int | None = None
+    seed: int = 0
+    save: str | None = None
+    auto_pass: bool = False
+
+
+class ArenaRun(Protocol):
+    """The platform's arena lent to a game's front end (``wmq train`` weighs each checkpoint
+    with it, docs/bots.md): the first bot of ``bots`` over duplicate deals of ``hands`` hands,
+    as ``{"hands", "points_per_hand", "ci95", "win_rate"}``."""
+
+    def __call__(
+        self,
+        bots: tuple[str, ...],
+        hands: int,
+        seed: int,
+        workers: int,
+        backend: str,
+        address: str | None,
+    ) -> JSON:
+        """Play the arena and answer the first bot's figures."""
+        ...
+
+
+class Terminal(Protocol):
+    """A game's own terminal front end (docs/architecture.md, "The CLI"): its board, its
+    renderers and the commands only it has, built on rich and typer in the game's package. The
+    CLI owns the command names and their options and hands them over."""
+
+    def calculation(self, answer: JSON, lang: str) -> Shown:
+        """The calculator's answer (:class:`Calculator`) as ``wmq score`` shows it."""
+        ...
+
+    def play(self, console: Any, ask: Any, request: PlayRequest) -> None:
+        """Play a match at the terminal: ``console`` a rich ``Console``, ``ask`` a function
+        ``prompt -> line`` (``EOFError`` ends the game). A bad preset, option or bot is a
+        ``WeimaqueError`` quoting it, raised before anything is played."""
+        ...
+
+    def replay(self, console: Any, ask: Any, record: object, hand: int | None, seat: str) -> None:
+        """Step through a record of this game as ``seat`` sees it (``ask`` None: no stepping):
+        the whole record replayed first, a bad one a ``WeimaqueError``."""
+        ...
+
+    def commands(self, arena: ArenaRun) -> tuple[tuple[str, Any], ...]:
+        """The commands only this game has, by name: a typer command function or a
+        ``typer.Typer`` group, which the CLI adds at its top level."""
+        ...
+
+
+@runtime_checkable
+class TerminalFrontEnd(Protocol):
+    """The optional ``"terminal"`` capability of a :class:`Game`: its own terminal front end,
+    loaded when the CLI first asks (the engine imports no rich or typer). A game without it is
+    played and shown by the CLI's generic forms: views' JSON, actions' text forms."""
+
+    def terminal(self) -> Terminal:
+        """The front end."""
+        ...
+
+
+@runtime_checkable
+class RecordChecker(Protocol):
+    """The optional ``"verify"`` capability of a :class:`Game`: its hand and match records
+    checked whole (``wmq verify``, docs/fairness.md). A game without it has each hand record
+    checked through :meth:`Game.replay` (:func:`weimaque.games.fairness.verify_hand_record`)."""
+
+    def verify_record(self, doc: object, require_commitments: bool = True) -> Any:
+        """What the check covered (``weimaque.games.fairness.Verified``); ``VerifyError`` with
+        the first thing that does not hold, ``RecordError`` for a document that is no record."""
+        ...
+
+
+@runtime_checkable
+class Tidier(Protocol):
+    """The optional ``"tidy"`` capability of a :class:`Game`: 理牌, a hand grouped for the
+    page's 自动理牌 (``POST /api/tidy``, docs/protocol.md), JSON in, JSON out."""
+
+    def tidy(self, request: JSON) -> JSON:
+        """The hand of ``request`` grouped; :class:`BadRequest` with its ``code`` for a
+        request the game cannot read."""
+        ...
+
+
+@runtime_checkable
+class PresetList(Protocol):
+    """The optional ``"presets"`` capability of a :class:`Game`: its presets in the form the
+    page's own rule form for this game reads (``GET /api/presets``, docs/protocol.md §1)."""
+
+    def presets(self, room_options: tuple[str, ...]) -> JSON:
+        """The default preset, every preset, the types of ``room_options`` (those a room may
+        set), names to label them by, and the bots a room may seat."""
         ...
 
 
 class MatchPlay(Protocol):
-    """Hands in sequence and the ledger across them."""
+    """Hands in sequence and the ledger across them. Its :class:`Ledger` has one entry per
+    person (``TableShape.people``): per seat, unless persons take turns at the seats."""
 
     def is_over(self) -> bool:
         """Whether every hand of the match has been played."""
@@ -613,6 +813,25 @@ class MatchPlay(Protocol):
     def ledger(self) -> Ledger:
         """The accounts so far."""
         ...
+
+
+@runtime_checkable
+class Rotation(Protocol):
+    """The optional ``"rotation"`` capability of a :class:`MatchPlay` whose table seats more
+    persons than a hand has seats (``TableShape.persons``; 偎麻雀's four persons with a
+    rotating 守醒, RULES §2.1.1): who plays each seat of a hand follows from the match. The
+    persons are numbered ``0 .. persons - 1``; the match's :class:`Ledger` is theirs."""
+
+    def seat_persons(self) -> tuple[int, ...]:
+        """The person at each seat of the hand in progress, or of the next one between hands
+        (``seat_persons()[seat]``); a person not named sits that hand out."""
+        ...
+
+
+def sitting_out(play: Rotation, persons: int) -> tuple[int, ...]:
+    """The persons who sit out the hand in progress (or the next), of ``persons``."""
+    playing = set(play.seat_persons())
+    return tuple(p for p in range(persons) if p not in playing)
 
 
 class Game(Protocol):

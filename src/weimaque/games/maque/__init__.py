@@ -21,8 +21,9 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from weimaque.errors import IllegalAction, RecordError, quoted
-from weimaque.games.maque.bots import get_bot
+from weimaque.errors import IllegalAction, RecordError, RuleConfigError, quoted
+from weimaque.games.fairness import Verified
+from weimaque.games.maque.bots import check_spec, get_bot
 from weimaque.games.maque.bots.base import Bot, BotView
 from weimaque.games.maque.bots.determinize import determinize
 from weimaque.games.maque.bots.greedy import GreedyBot
@@ -36,11 +37,13 @@ from weimaque.games.maque.game.observation import (
     dealt_view,
     observation_array,
     settled,
+    shouxing_viewer,
     view_of,
 )
 from weimaque.games.maque.game.record import hand_record, replay
 from weimaque.games.maque.game.state import DEALER_CARDS, GameState, buried_size, stock_size
-from weimaque.games.maque.match import MATCH_VERSION, Match
+from weimaque.games.maque.lobby import presets_info
+from weimaque.games.maque.match import MATCH_VERSION, PERSONS, Match
 from weimaque.games.maque.numbers import (
     HintCache,
     hand_end_json,
@@ -56,6 +59,8 @@ from weimaque.games.maque.rules.config import (
     RuleConfig,
 )
 from weimaque.games.maque.rules.registry import get_rules, list_rules, overrides_of, rules_with
+from weimaque.games.maque.tidyrequest import tidy_request
+from weimaque.games.maque.verify import verify_document
 from weimaque.games.protocol import (
     BASE_COUNTERS,
     JSON,
@@ -71,6 +76,7 @@ from weimaque.games.protocol import (
     OptionSchema,
     OptionSpec,
     TableShape,
+    Terminal,
     Variant,
     Viewer,
     base_counts,
@@ -107,6 +113,7 @@ LABELS: Final[Mapping[str, tuple[str, str]]] = {
     "final_bonus_below": ("低于加分", "add points to a final score below this (0: off)"),
     "final_bonus": ("加分", "the points added"),
     "shouxing_rotation": ("四人轮守醒", "four persons, the 守醒 moving with the deal"),
+    "shouxing_sees": ("守醒看牌", "the hands the 守醒 may see: all three, or the dealer's"),
     "enable_patterns": ("启用名堂", "名堂 turned on"),
     "disable_patterns": ("停用名堂", "名堂 turned off"),
 }
@@ -118,11 +125,13 @@ IDS: Final = {a: a.id for a in ACTIONS}
 
 def shape_of(rules: RuleConfig) -> TableShape:
     """RULES §2.2, §2.5.2: the dealer 20 cards, the others 19, the stock (22, or 41 with two
-    players and the third hand added), of 80 (with two players and 埋牌, 19 stay buried)."""
+    players and the third hand added), of 80 (with two players and 埋牌, 19 stay buried); with
+    a rotating 守醒 four persons at the table (RULES §2.1.1)."""
     seats = rules.players
     deal = (DEALER_CARDS,) + (DEALER_CARDS - 1,) * (seats - 1)
     stock = stock_size(rules)
-    return TableShape(seats, deal, stock, sum(deal) + stock + buried_size(rules))
+    persons = PERSONS if rules.shouxing_rotation else 0
+    return TableShape(seats, deal, stock, sum(deal) + stock + buried_size(rules), persons)
 
 
 #: RULES §2.2: the three-player table, the dealer 20 cards, the others 19, 22 in the stock, of 80.
@@ -379,6 +388,12 @@ class MaqueMatch:
             raise IllegalAction("finish() takes the current hand, once it is over")
         return self.match.finish_hand().seats
 
+    def seat_persons(self) -> tuple[int, ...]:
+        """The ``"rotation"`` capability (RULES §2.1.1): the persons at seats 0, 1, 2 of the
+        hand in progress or the next (the dealer person D, D+1, D+3; D+2 sits out as 守醒);
+        the seats themselves at a table without a rotating 守醒."""
+        return self.match.persons()
+
     def ledger(self) -> Ledger:
         """Seats, 守醒 and 留子 pool: they sum to zero (RULES §8). With a rotating 守醒 (RULES
         §2.1.1, §8.6.1) the entries are the four persons (the 守醒's account is theirs: 0)."""
@@ -450,7 +465,10 @@ class Maque:
         Names("偎麻雀", "Weimaque"),
         ("weimaque", "偎麻雀", "anxiang-maque"),
         zero_sum=True,
-        capabilities=frozenset({"resample", "playout", "calculate", "table"}),
+        capabilities=frozenset(
+            {"resample", "playout", "calculate", "table", "tidy", "presets", "verify", "rotation"}
+            | {"replay", "review", "invariants", "terminal"}
+        ),
     )
     schema: Final = SCHEMA
     layout: Final = LAYOUT
@@ -535,10 +553,22 @@ class Maque:
         assert isinstance(rules, RuleConfig)
         return {"id": rules.id, "name": rules.name, "overrides": overrides_of(rules)}
 
+    def rule_options(self, rules: object) -> JSON:
+        """Every option of the rule set (``RuleConfig.options``)."""
+        assert isinstance(rules, RuleConfig)
+        return rules.options()
+
     def extra_viewers(self, rules: object) -> tuple[str, ...]:
-        """The 守醒, where the rules seat one (RULES §2.1): it sees the three hands."""
+        """The 守醒, where the rules seat one (RULES §2.1): he sees what ``shouxing_sees`` lets
+        him (RULES §2.1.2)."""
         assert isinstance(rules, RuleConfig)
         return ("shouxing",) if rules.shouxing else ()
+
+    def event_viewer(self, hand: Any, viewer: str) -> object:
+        """The 守醒 as this hand's events take him: one who sees the three hands, or the
+        dealer's only (``shouxing_sees``, RULES §2.1.2)."""
+        assert isinstance(hand, MaqueHand)
+        return shouxing_viewer(hand.state) if viewer == "shouxing" else viewer
 
     def figures(self, view: Any, rules: object) -> JSON | None:
         """明息 of every seat, and a seated viewer's own 息 (``numbers.table_xi``)."""
@@ -571,13 +601,15 @@ class Maque:
         return play.match.hands[-1]
 
     def match_summary(self, play: Any) -> JSON:
-        """The match record's version, and the 留子 pool shared out at the match's end (RULES
-        §8.5), if it was."""
+        """The match record's version, its ledger as the record keeps it, and the 留子 pool
+        shared out at the match's end (RULES §8.5), if it was."""
         assert isinstance(play, MaqueMatch)
         share = play.match.final_share
         return {
             "version": MATCH_VERSION,
             "final_pool_share": None if share is None else list(share),
+            # the record's own form: per person with a rotating 守醒 (RULES §8.6.1)
+            "ledger": play.match.ledger(),
         }
 
     def rebook(self, play: Any, record: JSON) -> tuple[MaqueHand, tuple[int, ...]]:
@@ -597,12 +629,60 @@ class Maque:
         """A finished hand as steps (``numbers.replay_steps``)."""
         return replay_steps(record)
 
-    def review(self, record: JSON, seat: int, spec: str) -> JSON:
-        """复盘 by a search bot (:mod:`weimaque.games.maque.bots.review`)."""
-        from weimaque.games.maque.bots.review import review
+    def review_spec(self, budget: int) -> str:
+        """The reviewer at a server's budget (``Reviewing``): the search bot with that many
+        iterations per decision."""
+        return f"mcts:iters={budget}"
 
-        result: JSON = review(record, seat, spec, None).to_dict()
+    def review(self, record: JSON, seat: int, spec: str, hand: int | None = None) -> JSON:
+        """复盘 by a search bot (:mod:`weimaque.games.maque.bots.review`) of a hand record, a
+        match record (each hand, or hand number ``hand``) or a server's ``{"record": …}``,
+        checked as a record file first (docs/terminal.md); ``""`` or ``"mcts"`` is the
+        reviewer's own budget (``DEFAULT_BOT``)."""
+        from weimaque.games.maque.bots.review import DEFAULT_BOT, review
+        from weimaque.games.maque.match import check_record_document
+
+        check_record_document(record)
+        bot = DEFAULT_BOT if spec in ("", "mcts") else spec
+        result: JSON = review(record, seat, bot, hand).to_dict()
         return result
+
+    def verify_record(self, doc: object, require_commitments: bool = True) -> Verified:
+        """A hand or match record checked whole (:mod:`.verify`, docs/fairness.md)."""
+        return verify_document(doc, require_commitments)
+
+    def check_bot(self, spec: object) -> str:
+        """A bot spec a server may run: a bot of ``get_bot`` with its parameters in bounds
+        (``check_spec``, docs/protocol.md §1)."""
+        return check_spec(spec)
+
+    def tidy(self, request: JSON) -> JSON:
+        """理牌: ``{"hand": "…"}`` grouped into 坎, 句 and pairs (:mod:`.tidyrequest`)."""
+        return tidy_request(request)
+
+    def presets(self, room_options: tuple[str, ...]) -> JSON:
+        """The presets for the lobby's 偎麻雀 form (:mod:`.lobby`)."""
+        return presets_info(room_options)
+
+    # ------------------------------------------------------------ "invariants", "terminal"
+
+    def invariants(self, hand: Any) -> list[str]:
+        """The engine's invariants (:mod:`weimaque.games.maque.game.invariants`): after every
+        action, and the end's once the hand is over."""
+        from weimaque.games.maque.game.invariants import check_end, check_step
+
+        if not isinstance(hand, MaqueHand):
+            raise TypeError(f"not a 偎麻雀 hand: {hand!r}")
+        problems = check_step(hand.state)
+        if hand.state.is_terminal():
+            problems += check_end(hand.state)
+        return problems
+
+    def terminal(self) -> Terminal:
+        """偎麻雀's terminal front end (:mod:`weimaque.games.maque.terminal`), loaded now."""
+        from weimaque.games.maque.terminal import FRONT_END
+
+        return FRONT_END
 
     def counts(self, outcome: HandOutcome) -> tuple[dict[str, int], ...]:
         """Hands, wins, points and 自摸 per seat."""
@@ -624,12 +704,18 @@ class Maque:
         the input."""
         from weimaque.games.maque.rules.registry import get_rules
         from weimaque.games.maque.scoring.explain import breakdown_json
-        from weimaque.games.maque.scoring.scorer import liuzi_take, score
+        from weimaque.games.maque.scoring.scorer import (
+            liuzi_take,
+            score,
+            score_deal_cards,
+            score_tianhu,
+        )
         from weimaque.games.protocol import BadRequest
 
         if not isinstance(request, dict):
             raise BadRequest("the body must be a JSON object")
-        known = ("hand", "rules", "source", "last", "pool", "players", "options")
+        known: tuple[str, ...] = ("hand", "rules", "source", "last", "pool", "players", "options")
+        known += ("tianhu", "deal", "dealt_kan", "declined")
         unknown = sorted(set(request) - set(known))
         if unknown:
             raise BadRequest(f"unknown fields {unknown}; known: {', '.join(known)}")
@@ -642,6 +728,13 @@ class Maque:
         last = request.get("last", False)
         if not isinstance(rules, str) or not isinstance(source, str) or not isinstance(last, bool):
             raise BadRequest("rules and source are strings, last a boolean")
+        flags = {k: request.get(k, False) for k in ("tianhu", "deal", "dealt_kan")}
+        declined = request.get("declined", "")
+        if not all(isinstance(v, bool) for v in flags.values()) or not isinstance(declined, str):
+            raise BadRequest("tianhu, deal and dealt_kan are booleans, declined a string")
+        dealt = "tianhu" if flags["tianhu"] else "deal" if flags["deal"] else None
+        if flags["tianhu"] and flags["deal"]:
+            raise BadRequest("tianhu and deal exclude each other")
         pool, players = request.get("pool"), request.get("players")
         largest = 1_000_000  # the largest pool read (docs/protocol.md §1)
         if pool is not None and (
@@ -650,6 +743,8 @@ class Maque:
             raise BadRequest(f"pool must be an integer 0..{largest}, not {quoted(pool)}")
         if players is not None and (isinstance(players, bool) or players not in (2, 3)):
             raise BadRequest(f"players must be 2 or 3, not {quoted(players)}")
+        if dealt is not None and (flags["dealt_kan"] or declined or pool is not None):
+            raise BadRequest(f"{dealt} scores dealt cards: not a win's dealt_kan, declined or pool")
         options = request.get("options", {})
         if not isinstance(options, dict):
             raise BadRequest(f"options must be an object of rule options, not {quoted(options)}")
@@ -659,8 +754,28 @@ class Maque:
         if pool is not None:
             options.update(liuzi=True, liuzi_choice=True)
         two = rules in TWO_PLAYER_BASES
-        config = self.rules(rules, options) if options or two else get_rules(rules)
-        breakdown = score(hand, rules=config, source=source, last=last, pool=pool)
+        # A plain preset is scored as it is; options, or a variant of the seam's own
+        # (anxiang-2p), through the schema, whose message names every preset.
+        try:
+            config = self.rules(rules, options) if options or two else get_rules(rules)
+        except RuleConfigError:
+            if options or two:
+                raise
+            config, two = self.rules(rules, options), True  # a variant by another name
+        if dealt == "tianhu":  # the dealer's 20 dealt cards as 天胡
+            breakdown = score_tianhu(hand, rules=config)
+        elif dealt == "deal":  # a seat's dealt cards for the deal 名堂
+            breakdown = score_deal_cards(hand, rules=config)
+        else:
+            breakdown = score(
+                hand,
+                rules=config,
+                source=source,
+                last=last,
+                pool=pool,
+                dealt_kan=flags["dealt_kan"],
+                declined=declined,
+            )
         answer: JSON = {"rules": config.id, "breakdown": breakdown_json(breakdown)}
         if options or two:
             take = liuzi_take(breakdown.hard_xi, pool, config) if pool and breakdown.winning else 0

@@ -340,6 +340,28 @@ class Match:
         return out
 
 
+def check_record_document(doc: Any) -> None:
+    """Refuse a document that is no 偎麻雀 hand or match record, as ``wmq verify`` would: a
+    match record (its hands and its rules), a server's ``{"record": …}`` or a hand record
+    (docs/terminal.md, "Record files"); ``RecordError`` quoting what is wrong."""
+    if not isinstance(doc, dict):
+        raise RecordError(f"not a hand or match record: expected a JSON object: {quoted(doc)}")
+    if "hands" in doc:
+        check_match_record(doc)
+        try:
+            rules_with(doc["rules"], doc.get("overrides") or {})
+        except WeimaqueError as exc:
+            raise RecordError(f"match: {exc}") from exc
+    elif "record" in doc:
+        check_hand_record(doc["record"], "hand")
+    elif "actions" in doc:
+        check_hand_record(doc)
+    else:
+        raise RecordError(
+            f"not a hand or match record: no hands, record or actions (keys: {quoted(sorted(doc))})"
+        )
+
+
 def check_match_record(record: Any) -> dict[str, Any]:
     """``record`` if it has the fields of a match record, each of its type and range."""
     if not isinstance(record, dict) or not isinstance(record.get("hands"), list):

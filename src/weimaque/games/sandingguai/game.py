@@ -381,7 +381,7 @@ class Sandingguai:
         Names("三丁拐", "Sandingguai"),
         ("sdg", "三丁拐"),
         zero_sum=True,
-        capabilities=frozenset({"resample", "playout", "calculate"}),
+        capabilities=frozenset({"resample", "playout", "calculate", "replay", "review"}),
     )
     schema: Final = SCHEMA
     layout: Final = LAYOUT
@@ -465,6 +465,29 @@ class Sandingguai:
             else:
                 out[win["from"]]["dianpao"] += 1
         return tuple(out)
+
+    def steps(self, record: JSON) -> list[JSON]:
+        """A finished hand's record as replay steps (``Replaying``; :func:`.review.replay_steps`:
+        the all-seeing view after each action, the hand's end at the last)."""
+        from weimaque.games.sandingguai.review import replay_steps
+
+        return replay_steps(record)
+
+    def review_spec(self, budget: int) -> str:
+        """The reviewer at a server's budget (``Reviewing``): ``review:worlds=N``, one world per
+        20 of the budget, 4 to 64 (the default 300 gives 15: a seat's review in seconds,
+        docs/sandingguai.md §14)."""
+        return f"review:worlds={max(4, min(64, budget // 20))}"
+
+    def review(self, record: JSON, seat: int, spec: str, hand: int | None = None) -> JSON:
+        """复盘 of one seat of a finished hand (``Reviewing``; :func:`.review.review`): a hand
+        record is one hand (``hand`` None or 1); ``""`` is the reviewer at the default budget."""
+        from weimaque.errors import RecordError
+        from weimaque.games.sandingguai.review import review
+
+        if hand not in (None, 1):
+            raise RecordError(f"a 三丁拐 hand record holds hand 1 only, not {quoted(hand)}")
+        return review(record, seat, spec or self.review_spec(300))
 
     def calculate(self, request: JSON) -> JSON:
         """The calculator (``Calculator``, docs/sandingguai.md §12): a hand description scored

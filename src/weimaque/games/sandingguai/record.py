@@ -7,10 +7,12 @@ a ``RecordError`` that quotes it.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any, Final
 
 from weimaque.errors import RecordError, WeimaqueError, quoted
 from weimaque.games.sandingguai.actions import Action
+from weimaque.games.sandingguai.events import Event
 from weimaque.games.sandingguai.rules import get_rules
 from weimaque.games.sandingguai.state import State
 
@@ -49,6 +51,17 @@ def _field(doc: dict[str, Any], name: str, kind: type, allow_none: bool = False)
 
 def replay(doc: Any) -> State:
     """Replay a hand record; raise ``RecordError`` quoting what is wrong with it."""
+    steps = replayed(doc)
+    state, _, _ = next(steps)
+    for _ in steps:
+        pass
+    return state
+
+
+def replayed(doc: Any) -> Iterator[tuple[State, tuple[int, int] | None, tuple[Event, ...]]]:
+    """A hand record replayed step by step, checked as :func:`replay` checks it: the state at
+    the deal (with no action and the deal's events), then after each action ``(seat, id)``
+    with that action's events. The same ``State`` object is yielded each time, moved on."""
     if not isinstance(doc, dict):
         raise RecordError(f"a hand record is a JSON object, not {quoted(doc)}")
     if doc.get("version") != RECORD_VERSION or doc.get("game") != GAME:
@@ -71,14 +84,22 @@ def replay(doc: Any) -> State:
         state = State(rules, seed, _field(doc, "dealer", int), _field(doc, "streak", int), deck)
     except WeimaqueError as exc:
         raise RecordError(f"record deal: {exc}") from exc
+    yield state, None, tuple(state.events)
     for i, item in enumerate(actions):
-        if not (isinstance(item, list) and len(item) == 2 and isinstance(item[1], str)):
+        if not (
+            isinstance(item, list)
+            and len(item) == 2
+            and isinstance(item[0], int)
+            and not isinstance(item[0], bool)
+            and isinstance(item[1], str)
+        ):
             raise RecordError(f"action {i} must be [seat, action], not {quoted(item)}")
         try:
-            state.apply(Action.parse(item[1]).id, item[0])
+            action = Action.parse(item[1]).id
+            events = state.apply(action, item[0])
         except WeimaqueError as exc:
             raise RecordError(f"action {i} {quoted(item)}: {exc}") from exc
+        yield state, (item[0], action), events
     if "net" in doc and (state.result is None or list(state.result.net) != doc["net"]):
         got = None if state.result is None else list(state.result.net)
         raise RecordError(f"replay ends with {got}, the record says {quoted(doc['net'])}")
-    return state

@@ -171,7 +171,8 @@ class RoomManager:
     def issue_keys(self, room: Room) -> dict[str, str | None]:
         """The creator's token (frees seats) and the 守醒 invitation, shown once, kept hashed."""
         creator = new_token()
-        invite = new_token() if room.shouxing is not None else None
+        # the 守醒 of a table of four persons is whoever sits out: no invitation (RULES §2.1.1)
+        invite = new_token() if room.shouxing is not None and room.seating.persons is None else None
         room.creator = hash_token(creator)
         room.invite = None if invite is None else hash_token(invite)
         room.recorder.keys(room.creator, room.invite)
@@ -284,24 +285,20 @@ class RoomManager:
         assert self.store is not None
         room_id = data.room_id
         opts = RoomOptions.from_json(data.config, stored=True)
-        seats = [
-            Seat(
-                s["kind"],
-                s.get("bot"),
-                stored_hash(s.get("token")),
-                s.get("name"),
-                no_timer=s.get("no_timer", False),
-                player=s.get("player"),
-            )
-            for s in data.seats["seats"]
-        ]
+        seats = [_stored_seat(s) for s in data.seats["seats"]]
         sx_raw = data.seats.get("shouxing")
         shouxing = (
             None
             if sx_raw is None
             else Seat("human", None, stored_hash(sx_raw.get("token")), sx_raw.get("name"))
         )
-        room = Room(room_id, opts, data.seed, self.store, seats, shouxing, data.created)
+        # Persons taking turns at the seats (RULES §2.1.1) are stored by person: where each
+        # sits follows from the match once its hands are booked again.
+        persons_raw = data.seats.get("persons")
+        persons = None if persons_raw is None else [_stored_seat(s) for s in persons_raw]
+        room = Room(
+            room_id, opts, data.seed, self.store, seats, shouxing, data.created, persons=persons
+        )
         self._guard(room, epoch)
         room.table.unattended_delay = self.limits.unattended_delay_ms / 1000
         room.table.rest_seconds = self.limits.rest_seconds
@@ -402,6 +399,18 @@ class RoomManager:
         """(match number, record) of a finished hand of the room (never the hand in progress)."""
         room = self.get(room_id)
         return None if room is None else room.hand_record(number)
+
+
+def _stored_seat(s: dict[str, Any]) -> Seat:
+    """A seat (or a person's place) from its stored form (``Seat.to_store``)."""
+    return Seat(
+        s["kind"],
+        s.get("bot"),
+        stored_hash(s.get("token")),
+        s.get("name"),
+        no_timer=s.get("no_timer", False),
+        player=s.get("player"),
+    )
 
 
 class RestoreBusy(Exception):

@@ -19,9 +19,15 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from weimaque.errors import WeimaqueError
-from weimaque.games.maque.bots import REGISTRY, SPEC_BOUNDS, check_spec
-from weimaque.games.maque.rules.config import OPTION_NAMES, PATTERN_NAMES, RuleConfig
-from weimaque.games.maque.rules.registry import DEFAULT_PRESET, list_rules
+from weimaque.games import (
+    BadRequest,
+    PresetList,
+    Reviewing,
+    TableExtras,
+    Tidier,
+    UnknownGame,
+    get_game,
+)
 from weimaque.games.registry import list_games
 from weimaque.server.base.limits import BodyError, client_address, read_json
 from weimaque.server.cluster.leases import ClusterUnavailable
@@ -29,7 +35,6 @@ from weimaque.server.edge.context import Server, server_of
 from weimaque.server.edge.context import error_response as _error
 from weimaque.server.edge.fairqueue import Refused
 from weimaque.server.edge.scoreapi import ScoreError, score_request
-from weimaque.server.edge.tidyapi import tidy_request
 from weimaque.server.store import accounts
 from weimaque.server.store.accounts import NUMBER_DIGITS, Player
 from weimaque.server.store.persist import written
@@ -69,12 +74,13 @@ def check_room_body(raw: Any) -> None:
     if not isinstance(raw, dict):
         return
     bots = raw.get("bots")
-    # 偎麻雀's bots have bounds a server keeps (docs/protocol.md §1); another game's bots are
-    # checked by the game (``Game.bot``) when the room is set up.
-    if isinstance(bots, dict) and game_id(raw.get("game", DEFAULT_GAME)) == DEFAULT_GAME:
+    # A game's bots have bounds a server keeps (``TableExtras.check_bot``, docs/protocol.md §1);
+    # a game without them checks its bots (``Game.bot``) when the room is set up.
+    game = get_game(game_id(raw.get("game", DEFAULT_GAME))) if isinstance(bots, dict) else None
+    if isinstance(bots, dict) and isinstance(game, TableExtras):
         for seat, spec in bots.items():
             try:
-                check_spec(spec)
+                game.check_bot(spec)
             except WeimaqueError as exc:
                 raise RoomError("bad_bots", f"seat {ascii(seat)[:8]}: {exc}") from exc
     seed = raw.get("seed")
@@ -91,40 +97,6 @@ def check_room_body(raw: Any) -> None:
         raise RoomError(
             "bad_options", f"match_hands must be 1..{MAX_MATCH_HANDS}, not {quoted(hands)}"
         )
-
-
-def _preset_json(config: RuleConfig) -> dict[str, Any]:
-    return {
-        "id": config.id,
-        "name": config.name,
-        "name_en": config.name_en,
-        "description": config.description,
-        # "seed": a preset of RULES §7.3; "app": one of the apps' tiers of RULES §7.4.
-        "family": config.mingtang_rules,
-        "aliases": list(config.aliases),
-        "options": {k: v for k, v in config.options().items() if k in ROOM_OPTIONS},
-        "patterns": {k: str(v) for k, v in config.patterns.items()},
-        "optional_patterns": {k: str(v) for k, v in config.optional_patterns.items()},
-    }
-
-
-def _option_types() -> dict[str, Any]:
-    base = RuleConfig()
-    out: dict[str, Any] = {}
-    for name in ROOM_OPTIONS:
-        assert name in OPTION_NAMES
-        value = getattr(base, name)
-        if name == "dealer_rotation":
-            out[name] = ["keep_or_next", "winner_deals"]
-        elif name == "first_dealer":
-            out[name] = ["seat0", "random"]
-        elif name == "liuzi_when":  # RULES §8.5.1
-            out[name] = ["deal", "chou", "start_and_chou"]
-        else:
-            out[name] = "bool" if isinstance(value, bool) else "int"
-    out["enable_patterns"] = "list of keys of the preset's optional_patterns"
-    out["disable_patterns"] = "list of keys of the preset's patterns"
-    return out
 
 
 async def _answer(request: Request, answer: Callable[[Any], dict[str, Any]]) -> Response:
@@ -144,6 +116,23 @@ async def _answer(request: Request, answer: Callable[[Any], dict[str, Any]]) -> 
 async def score_api(request: Request) -> Response:
     """A hand scored (docs/protocol.md ``POST /api/score``)."""
     return await _answer(request, score_request)
+
+
+def tidy_request(raw: Any) -> dict[str, Any]:
+    """理牌 by the game the request names (default 偎麻雀) through its ``"tidy"`` capability
+    (``Tidier``); ``ScoreError`` with the game's code for what it cannot read."""
+    request = dict(raw) if isinstance(raw, dict) else raw
+    name = request.pop("game", DEFAULT_GAME) if isinstance(request, dict) else DEFAULT_GAME
+    try:
+        game = get_game(name) if isinstance(name, str) else None
+    except UnknownGame:
+        game = None
+    if not isinstance(game, Tidier):
+        raise ScoreError("bad_game", f"no game {quoted(name)} with 理牌")
+    try:
+        return game.tidy(request)
+    except BadRequest as exc:
+        raise ScoreError(exc.code, str(exc)) from exc
 
 
 async def tidy_api(request: Request) -> Response:
@@ -184,15 +173,14 @@ async def live(request: Request) -> Response:
 
 
 async def presets(request: Request) -> Response:
+    # The default game's presets as its own rule form reads them (``PresetList``); the page
+    # labels 名堂 checkboxes and a room's enabled/disabled 名堂 with its names.
+    game = get_game(DEFAULT_GAME)
+    listed = game.presets(ROOM_OPTIONS) if isinstance(game, PresetList) else {}
     return JSONResponse(
         {
             "v": PROTOCOL_VERSION,
-            "default": DEFAULT_PRESET,
-            "presets": [_preset_json(c) for c in list_rules(app=True)],
-            "room_options": _option_types(),
-            # The UI labels 名堂 checkboxes and a room's enabled/disabled 名堂 with these.
-            "pattern_names": dict(PATTERN_NAMES),
-            "bots": sorted(k for k in REGISTRY if k in SPEC_BOUNDS),
+            **listed,
             "turn_seconds": DEFAULT_TURN_SECONDS,
             "next_seconds": DEFAULT_NEXT_SECONDS,
             "vote_seconds": DEFAULT_VOTE_SECONDS,
@@ -408,8 +396,9 @@ async def seat_bot(request: Request) -> Response:
     if not isinstance(spec, str):
         return _error(400, "bad_bots", f"bot must be a bot kind, not {quoted(spec)}")
     try:
-        if room.table.game.info.id == DEFAULT_GAME:
-            check_spec(spec)  # 偎麻雀's bounds (docs/protocol.md §1)
+        game = room.table.game
+        if isinstance(game, TableExtras):
+            game.check_bot(spec)  # the bounds a server keeps (docs/protocol.md §1)
         room.bot(spec)
     except WeimaqueError as exc:
         return _error(400, "bad_bots", f"bot {quoted(spec)}: {clean_text(str(exc), 300)}")
@@ -544,15 +533,16 @@ async def hand_replay(request: Request) -> Response:
 
 
 async def hand_review(request: Request) -> Response:
-    """复盘 of one seat of a finished hand (bots.review), computed once and kept."""
+    """复盘 of one seat of a finished hand, by the game's ``"review"`` capability (its search
+    bot, ``Reviewing``), computed once and kept."""
     s = server_of(request)
     found = await finished(s, request)
     if isinstance(found, JSONResponse):
         return found
     room, number, _, record = found
-    if room.table.game.info.id != DEFAULT_GAME:
+    if "review" not in room.table.game.info.capabilities:
         game = room.table.game.info.id
-        return _error(404, "no_review", f"复盘 is computed for 偎麻雀 hands, not {quoted(game)}")
+        return _error(404, "no_review", f"game {quoted(game)} offers no 复盘")
     body = await review_of(s, request, room.id, number, record)
     if isinstance(body, JSONResponse):
         return body
@@ -564,6 +554,10 @@ async def review_of(
 ) -> dict[str, Any] | JSONResponse:
     """复盘 of the seat ``?seat=N`` of hand ``number`` of a room (its ``record``): the body's
     review fields, or the error to answer."""
+    named = record.get("game")
+    game = get_game(named if isinstance(named, str) else DEFAULT_GAME)
+    if "review" not in game.info.capabilities or not isinstance(game, Reviewing):
+        return _error(404, "no_review", f"game {quoted(game.info.id)} offers no 复盘")
     seat_text = request.query_params.get("seat")
     if seat_text not in ("0", "1", "2"):
         return _error(400, "bad_seat", f"seat must be 0, 1 or 2, not {quoted(seat_text)}")

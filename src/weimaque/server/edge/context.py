@@ -19,6 +19,7 @@ from typing import Any, Final, TypeVar, cast
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 
+from weimaque.games import Reviewing, get_game
 from weimaque.server.base import metrics
 from weimaque.server.base.limits import Counter, Limits, RateLimiter, client_address
 from weimaque.server.cluster.leases import Cluster, ClusterConfig, ClusterUnavailable
@@ -30,11 +31,12 @@ from weimaque.server.store import accounts
 from weimaque.server.store.accounts import Player
 from weimaque.server.store.store import Store
 from weimaque.server.table import botpool
-from weimaque.server.table.options import quoted
+from weimaque.server.table.options import DEFAULT_GAME, quoted
 from weimaque.server.table.rooms import Room
 
-#: The bot behind the 复盘 endpoint: an iteration budget (``Limits.review_iters``), so a review
-#: is the same every time.
+#: The bot behind 偎麻雀's 复盘: an iteration budget (``Limits.review_iters``), so a review is
+#: the same every time; another game names its own reviewer at that budget
+#: (``Reviewing.review_spec``, docs/new-game.md).
 REVIEW_BOT: Final = "mcts:iters={iters}"
 #: Reviews kept in memory (they are computed again when asked for after that).
 REVIEWS_KEPT: Final = 256
@@ -189,7 +191,13 @@ class Server:
     async def _compute_review(
         self, key: tuple[str, int, int], record: dict[str, Any]
     ) -> dict[str, Any]:
-        bot = REVIEW_BOT.format(iters=self.limits.review_iters)
+        named = record.get("game")
+        game = get_game(named if isinstance(named, str) else DEFAULT_GAME)
+        budget = self.limits.review_iters
+        if isinstance(game, Reviewing):
+            bot = game.review_spec(budget)
+        else:
+            bot = REVIEW_BOT.format(iters=budget)
         return await self.review_pool.review(record, key[2], bot)
 
     def index_response(self) -> Response:

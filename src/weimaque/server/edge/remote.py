@@ -31,9 +31,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from weimaque.games.maque.bots import lines
-from weimaque.games.maque.bots.lines import PROTOCOL
-from weimaque.games.maque.rules.config import RuleConfig
+from weimaque.games import lines
+from weimaque.games.lines import PROTOCOL
 from weimaque.server.base.limits import (
     CLOSE_SILENT,
     BodyError,
@@ -100,10 +99,6 @@ class RemoteBots:
             return _error(503, "busy", str(exc))
         if room is None:
             return _error(404, "room_not_found", f"no room {quoted(room_id)}")
-        if not isinstance(room.rules, RuleConfig):
-            # The line protocol speaks 偎麻雀 (docs/bot-protocol.md).
-            game = room.table.game.info.id
-            return _error(400, "bad_game", f"remote bots play 偎麻雀 rooms, not {quoted(game)}")
         try:
             # JSON only, bounded like every other body (`max_body`, docs/protocol.md §6).
             raw = await read_json(request.stream(), request.headers, self.limits.max_body)
@@ -263,9 +258,9 @@ class Link:
         kind = message.get("type")
         if kind == "welcome" and self.seat is None and isinstance(message.get("seat"), int):
             self.seat = message["seat"]
-            rules = self.room.rules
-            assert isinstance(rules, RuleConfig)  # a 偎麻雀 room's (``issue``)
-            self._out(lines.hello(self.seat, rules, None))
+            setup = self.room.table.setup
+            rules = setup.rules_info()["id"]
+            self._out(lines.hello(self.seat, rules, setup.rule_options(), None))
         elif kind in ("snapshot", "events"):
             self._view(message)
         elif kind == "hand_end":

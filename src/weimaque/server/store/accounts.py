@@ -747,6 +747,12 @@ def seat_rows(
         winner = result.get("winner") if isinstance(result, dict) else None
         winners = [] if winner is None else [winner]
     points = settlement.get("seats") or [0] * len(seats)
+    persons, by_person = record.get("seat_persons"), settlement.get("persons")
+    if isinstance(persons, list) and isinstance(by_person, list) and len(by_person) == len(seats):
+        # Persons taking turns at the seats (RULES §2.1.1, §8.6.1): a row per person, with what
+        # the hand moved in the person's account (the 守醒's share of the one sitting out).
+        points = by_person
+        winners = [persons[w] for w in winners if isinstance(w, int) and 0 <= w < len(persons)]
     rows = []
     for seat, (player, name, bot) in enumerate(seats):
         won = seat in winners

@@ -1,6 +1,6 @@
 """Bot thinking off the event loop, in a bounded pool shared by every room of the server.
 
-A bot decision is pure computation on the seat's view (:class:`weimaque.games.maque.bots.BotView`).
+A bot decision is pure computation on the seat's bot view (``Hand.bot_view``, docs/new-game.md).
 Run in the server's own thread it would hold the interpreter lock and slow every table; here it runs
 in worker processes (``Limits.bot_workers`` of them, started on the first decision), so the event
 loop keeps its core however many bots think. Decisions wait their turn in the pool's queue; each
@@ -30,12 +30,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Final, TypeVar
 
-from weimaque.games.maque.bots import BotView, get_bot
-from weimaque.games.maque.bots.base import Bot
-from weimaque.games.maque.game.actions import Action
-from weimaque.games.maque.rules.config import RuleConfig
-from weimaque.games.maque.rules.registry import overrides_of, rules_with
-from weimaque.games.protocol import Game, SeatBot, TableExtras
+from weimaque.games.protocol import Game, Reviewing, SeatBot
 from weimaque.games.registry import get_game
 
 log = logging.getLogger("weimaque.server")
@@ -85,32 +80,6 @@ def _watch_parent(parent: int) -> None:
 
 
 @functools.lru_cache(maxsize=64)
-def _bot(spec: str) -> Bot:
-    return get_bot(spec)
-
-
-@functools.lru_cache(maxsize=64)
-def _rules(rules_id: str, overrides: str) -> RuleConfig:
-    import json
-
-    return rules_with(rules_id, json.loads(overrides))
-
-
-def think(job: tuple[Any, ...]) -> int:
-    """In a worker: rebuild the view from plain data, ask the bot, return the action's id."""
-    spec, rules_id, overrides, seat, obs, events, legal, seed = job
-    view = BotView(
-        seat=seat,
-        rules=_rules(rules_id, overrides),
-        obs=obs,
-        events=events,
-        legal=tuple(Action.from_id(i) for i in legal),
-    )
-    action = _bot(spec).act(view, random.Random(seed))
-    return action.id
-
-
-@functools.lru_cache(maxsize=64)
 def _seat_bot(game_id: str, spec: str, variant: str, options: str) -> SeatBot:
     import json
 
@@ -125,22 +94,13 @@ def decide_job(job: tuple[Any, ...]) -> int:
 
 def review_job(job: tuple[dict[str, Any], int, str]) -> dict[str, Any]:
     """In a worker: the 复盘 of one seat of a recorded hand, by the game its record names (else
-    the default game) through its ``"table"`` capability (``TableExtras.review``)."""
+    the default game) through its ``"review"`` capability (``Reviewing.review``)."""
     record, seat, spec = job
     named = record.get("game")
     game = get_game(named if isinstance(named, str) else "maque")
-    if not isinstance(game, TableExtras):
+    if not isinstance(game, Reviewing):
         raise ValueError(f"game {game.info.id!r} offers no 复盘")
     return game.review(record, seat, spec)
-
-
-def job_of(spec: str, view: BotView, seed: int) -> tuple[Any, ...]:
-    """A decision as plain, picklable data (rule configs hold mapping proxies)."""
-    import json
-
-    overrides = json.dumps(overrides_of(view.rules), sort_keys=True)
-    legal = tuple(a.id for a in view.legal)
-    return (spec, view.rules.id, overrides, view.seat, view.obs, view.events, legal, seed)
 
 
 class BotPool:
@@ -187,13 +147,6 @@ class BotPool:
             broken.shutdown(wait=False, cancel_futures=True)
             self._executor = None
 
-    async def act(self, spec: str, view: BotView, seed: int) -> Action:
-        """The bot's action for ``view`` (one of ``view.legal``)."""
-        if spec == "random":
-            return random.Random(seed).choice(view.legal)
-        action_id = await self._run(think, job_of(spec, view, seed), again=True)
-        return Action.from_id(action_id)
-
     async def decide(
         self,
         game: Game,
@@ -205,9 +158,6 @@ class BotPool:
     ) -> int:
         """The action id a bot of ``game`` (``Game.bot(spec, variant, options)``) takes on a
         seat's bot view (``Hand.bot_view``), thought in a worker; ``random`` inline."""
-        if isinstance(view, BotView):
-            # 偎麻雀's views travel as plain data (its rule configs hold mapping proxies).
-            return (await self.act(spec, view, seed)).id
         if spec == "random":
             return game.bot(spec, variant, options).act(view, random.Random(seed))
         import json
@@ -244,4 +194,4 @@ def configure(workers: int, processes: bool = True) -> BotPool:
     return POOL
 
 
-__all__ = ["POOL", "BotPool", "configure", "decide_job", "job_of", "review_job", "think"]
+__all__ = ["POOL", "BotPool", "configure", "decide_job", "review_job"]

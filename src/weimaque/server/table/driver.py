@@ -14,12 +14,12 @@ from concurrent.futures import Future
 from typing import Any
 
 from weimaque.errors import WeimaqueError
+from weimaque.games.fairness import commitment, new_secret, reveal
 from weimaque.games.protocol import GameAction, Hand
 from weimaque.server.store.accounts import new_code
 from weimaque.server.store.persist import Recorder, on_loop
 from weimaque.server.store.store import StoredRoom
 from weimaque.server.table.clocks import DecisionClocks
-from weimaque.server.table.fairness import commitment, new_secret, reveal
 from weimaque.server.table.seats import Conn
 from weimaque.server.table.table import Table
 from weimaque.server.table.views import Views
@@ -96,6 +96,9 @@ class HandDriver:
         self.wake = wake
         #: Held while an action is written and applied: one at a time, in order.
         self.acting = ActionLock()
+        #: Called as a hand is dealt (or a room restored): where persons take turns at the
+        #: seats, they move to this hand's (RULES §2.1.1; the room's ``_place``).
+        self.placed: Callable[[], None] = lambda: None
 
     # ----------------------------------------------------------------- the hand
 
@@ -177,7 +180,7 @@ class HandDriver:
             booked = self._booked(last, deltas)
             # What a replay cannot give back: the revealed commitment, the deal as dealt and
             # the hand's 回放码.
-            for key in ("fairness", "deal", "replay_code"):
+            for key in ("fairness", "deal", "replay_code", "seat_persons"):
                 if key in record:
                     booked[key] = record[key]
             table.records.append(booked)
@@ -190,8 +193,11 @@ class HandDriver:
             table.dissolved = True
             table.ended_by = stored.ended_by
         current = stored.current
+        if current is None or table.is_over():
+            self.placed()  # between hands: the persons where the last hand was played
         if current is not None and not table.is_over():
             hand = table.hand = table.match.next_hand()
+            self.placed()  # the persons at this hand's seats (RULES §2.1.1)
             table.actions = []
             if hand.seed != current["seed"] or hand.dealer != current["dealer"]:
                 raise WeimaqueError(f"room {table.id}: stored hand does not follow the match")
@@ -263,6 +269,7 @@ class HandDriver:
         if not self.ready_to_deal():
             return False
         state = self.table.hand = self.table.match.next_hand()
+        self.placed()  # persons taking turns at the seats sit where this hand puts them
         self.table.actions = []
         for seat in self.seating.seats:
             seat.ready = False
@@ -374,6 +381,9 @@ class HandDriver:
         number = table.hand_number
         deltas = table.match.finish(hand)
         record = self._booked(hand, deltas)
+        if self.seating.persons is not None:
+            # who played each seat, persons taking turns at the seats (RULES §2.1.1)
+            record["seat_persons"] = [self.seating.person_of(s) for s in range(table.shape.seats)]
         table.records.append(record)
         table.hand, table.actions = None, []
         record["replay_code"] = new_code()  # the hand's 回放码 (docs/protocol.md §7.4)
@@ -402,7 +412,8 @@ class HandDriver:
             over,
             match=table.match_number,
             players=[
-                (s.player, s.name, s.bot if s.kind == "bot" else None) for s in self.seating.seats
+                (s.player, s.name, s.bot if s.kind == "bot" else None)
+                for s in (self.seating.persons or self.seating.seats)  # per person: §2.1.1
             ],
             club=table.opts.club,
             played=played,
@@ -430,7 +441,7 @@ class HandDriver:
         """The ``match_end`` message: the current match's totals as they stand now."""
         table = self.table
         scores = table.scores()
-        ranking = sorted(range(table.shape.seats), key=lambda s: (-scores[s], s))
+        ranking = sorted(range(len(scores)), key=lambda s: (-scores[s], s))
         extras = self.views.extras
         summary = {} if extras is None else extras.match_summary(table.match)
         return messages.match_end(

@@ -35,12 +35,17 @@ ROOM_OPTIONS: Final = (
     "first_dealer",
     "shouxing",
     "shouxing_liuju_reward",
+    "shouxing_rotation",  # four persons, the 守醒 moving with the deal (RULES §2.1.1)
+    "shouxing_sees",  # what the 守醒 may see (RULES §2.1.2)
     "liuzi",
     "liuzi_dealer",
     "liuzi_other",
     "deng_value",
     "liuzi_min_xi",
     "liuzi_when",  # when the 留子 pool is fed (RULES §8.5.1)
+    "players",  # a table of two (RULES §2.5)
+    "maipai",
+    "chi_opponent_discard",
     "match_hands",
     "score_target",
 )

@@ -30,7 +30,7 @@ from concurrent.futures import Future
 from typing import Any
 
 from weimaque.errors import WeimaqueError
-from weimaque.games.protocol import GameAction, SeatBot
+from weimaque.games.protocol import GameAction, Rotation, SeatBot
 from weimaque.server.base.limits import RateLimiter
 from weimaque.server.store.persist import Recorder, on_loop
 from weimaque.server.store.store import Store, StoreUnavailable
@@ -104,21 +104,43 @@ class Room:
         shouxing: Seat | None = None,
         created: float | None = None,
         setup: Setup | None = None,
+        persons: list[Seat] | None = None,
     ) -> None:
         """A room; use ``RoomManager.create`` or ``RoomManager.restore`` (``setup``: what it
-        plays, ``Setup.of(opts)`` when not given)."""
+        plays, ``Setup.of(opts)`` when not given; ``persons``: the stored persons' places of a
+        table where they take turns at the seats)."""
         setup = setup if setup is not None else Setup.of(opts)
-        seating = Seating(
-            seats
-            or [
-                Seat("bot", opts.bots[s], name=opts.bots[s]) if s in opts.bots else Seat("human")
-                for s in range(setup.shape.seats)
-            ],
-            shouxing or (Seat("human") if "shouxing" in setup.extra_viewers() else None),
-            OFFLINE_GRACE_S,
-        )
+        if setup.shape.persons:
+            # Persons take turns at the seats (RULES §2.1.1): their places, by person; where
+            # each sits follows from the match (``place``). ``bots`` are keyed by person.
+            seating = Seating(
+                [],
+                None,
+                OFFLINE_GRACE_S,
+                persons
+                or [
+                    Seat("bot", opts.bots[p], name=opts.bots[p])
+                    if p in opts.bots
+                    else Seat("human")
+                    for p in range(setup.shape.persons)
+                ],
+            )
+        else:
+            seating = Seating(
+                seats
+                or [
+                    Seat("bot", opts.bots[s], name=opts.bots[s])
+                    if s in opts.bots
+                    else Seat("human")
+                    for s in range(setup.shape.seats)
+                ],
+                shouxing or (Seat("human") if "shouxing" in setup.extra_viewers() else None),
+                OFFLINE_GRACE_S,
+            )
         self.seating = seating
         self.table = table = Table(room_id, opts, setup, seed, seating, created)
+        if seating.persons is not None:
+            seating.place(self._seat_persons())
         self.recorder = Recorder(store, room_id)
         #: The decision clock of each seat that must decide now.
         self.clocks = DecisionClocks(lambda: table.clock())
@@ -126,6 +148,7 @@ class Room:
         self.out = Broadcaster(seating.conns, lambda: messages.room(table.info()))
         self.views = Views(table, self.clocks, self.out)
         self.hands = HandDriver(table, self.views, self.recorder, self.clocks, self._wake)
+        self.hands.placed = self._place
         bots = {s: self.bot(seat.bot) for s, seat in enumerate(seating.seats) if seat.bot}
         self.auto = AutoPlay(self.hands, self.clocks, bots)
         #: Quick chat's budget, per seat (weimaque.server.wire.quickchat).
@@ -138,6 +161,32 @@ class Room:
 
     def _wake(self) -> None:
         self.auto.wake()
+
+    def _seat_persons(self) -> tuple[int, ...]:
+        """The person at each seat of the hand in progress or the next (the match's
+        ``"rotation"`` capability, RULES §2.1.1)."""
+        play = self.table.match
+        assert isinstance(play, Rotation)
+        return play.seat_persons()
+
+    def _place(self) -> None:
+        """Where persons take turns at the seats (RULES §2.1.1): put them at the seats of the
+        hand in progress (called as it is dealt), or between hands where the last one was
+        played (its record's ``seat_persons``), the one sitting out at the 守醒's place. Bots
+        follow their persons; each connection that moved is told its new seat (a welcome: the
+        deal's snapshots follow, held as the claim-window rule holds them)."""
+        table = self.table
+        if self.seating.persons is None:
+            return
+        last = table.records[-1].get("seat_persons") if table.records else None
+        if table.hand is None and isinstance(last, list):
+            order = tuple(int(p) for p in last)
+        else:
+            order = self._seat_persons()
+        moved = self.seating.place(order)
+        self.auto.bots = {s: self.bot(seat.bot) for s, seat in enumerate(self.seats) if seat.bot}
+        for conn in moved:
+            conn.send(self.views.welcome(conn, None))
 
     # ----------------------------------------------------------------- what others ask of it
 
@@ -491,8 +540,13 @@ class Room:
             if self.shouxing is None:
                 raise self._fail("bad_seat", "these rules seat no 守醒 (RULES §2.1)", msg)
             seat = self.shouxing
-            default = "守醒"
-            self._check_invite(conn, msg)
+            person = self.seating.person_of("shouxing")
+            if person is None:
+                default = "守醒"
+                self._check_invite(conn, msg)
+            else:
+                # a person's place who sits this hand out (RULES §2.1.1): anyone may take it
+                default = f"玩家{person + 1}"
         else:
             if not 0 <= seat_id < len(self.seats):
                 names = ", ".join(str(k) for k in range(len(self.seats)))
@@ -500,7 +554,8 @@ class Room:
             seat = self.seats[seat_id]
             if seat.kind == "bot":
                 raise self._fail("bad_seat", f"seat {seat_id} is played by a bot", msg)
-            default = f"玩家{seat_id + 1}"
+            person = self.seating.person_of(seat_id)
+            default = f"玩家{(seat_id if person is None else person) + 1}"
         if seat.taken:
             raise self._fail("seat_taken", f"seat {seat_id} is taken", msg)
         if conn.player is not None:

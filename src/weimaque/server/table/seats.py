@@ -94,13 +94,27 @@ class Conn:
 
 
 class Seating:
-    """A room's three seats (and the 守醒's), the connections open to it, and who is offline."""
+    """A room's three seats (and the 守醒's), the connections open to it, and who is offline.
 
-    def __init__(self, seats: list[Seat], shouxing: Seat | None, grace: float) -> None:
+    At a table whose persons take turns at the seats (``TableShape.persons``; 偎麻雀's four
+    with a rotating 守醒, RULES §2.1.1) ``persons`` holds each person's place, and each hand
+    ``place`` puts them at the seats the match names: the one who sits out holds the 守醒's
+    place (``"shouxing"``) for that hand.
+    """
+
+    def __init__(
+        self,
+        seats: list[Seat],
+        shouxing: Seat | None,
+        grace: float,
+        persons: list[Seat] | None = None,
+    ) -> None:
         """Seats as given; ``grace``: seconds a person's seat may have no open connection
-        before it is offline (托管 plays it; docs/protocol.md §3)."""
+        before it is offline (托管 plays it; docs/protocol.md §3); ``persons``: the persons'
+        places at a table where they take turns at the seats (placed by ``place``)."""
         self.seats = seats
         self.shouxing = shouxing
+        self.persons = persons
         self.grace = grace
         self.conns: set[Conn] = set()
         #: When each person's seat lost its last open connection.
@@ -132,8 +146,50 @@ class Seating:
         return any(seat.kind == "human" and self.present(s) for s, seat in enumerate(self.seats))
 
     def all_taken(self) -> bool:
-        """Whether every seat is a bot's or held by a person."""
+        """Whether every seat (every person's place, where persons take turns) is a bot's or
+        held by a person."""
+        if self.persons is not None:
+            return all(s.taken for s in self.persons)
         return all(s.taken for s in self.seats)
+
+    def place(self, order: tuple[int, ...]) -> list[Conn]:
+        """Put the persons at the seats of the next hand: ``order[seat]`` is the person at
+        ``seat``; the one left out sits out as 守醒 (RULES §2.1.1). A connection follows its
+        person to the new seat; the connections that moved."""
+        assert self.persons is not None
+        persons = self.persons
+        before: dict[int, SeatId] = {id(s): k for k, s in enumerate(self.seats)}
+        if self.shouxing is not None:
+            before[id(self.shouxing)] = "shouxing"
+        seats = [persons[p] for p in order]
+        out = [s for p, s in enumerate(persons) if p not in order]
+        after: dict[int, SeatId] = {id(s): k for k, s in enumerate(seats)}
+        after[id(out[0])] = "shouxing"
+        moved_to = {before[k]: after[k] for k in after if k in before}
+        self.seats[:] = seats
+        self.shouxing = out[0]
+        # offline marks and grace follow the person; the one sitting out has none
+        self.gone = {
+            int(to): t for frm, t in self.gone.items() if isinstance(to := moved_to[frm], int)
+        }
+        self.offline = {int(to) for frm in self.offline if isinstance(to := moved_to[frm], int)}
+        moved = []
+        for conn in self.conns:
+            seat, held = conn.seat, conn.held
+            if seat is not None and moved_to[seat] != seat:
+                conn.seat = moved_to[seat]
+                moved.append(conn)
+            if held is not None and moved_to[held] != held:
+                conn.held = moved_to[held]
+                moved.append(conn)
+        return moved
+
+    def person_of(self, seat: SeatId) -> int | None:
+        """The person holding ``seat`` now, where persons take turns at the seats."""
+        if self.persons is None:
+            return None
+        held = self.seat(seat)
+        return next(p for p, s in enumerate(self.persons) if s is held)
 
     def all_bots(self) -> bool:
         """Whether bots play all three seats."""
@@ -226,11 +282,15 @@ class Seating:
         return False
 
     def to_store(self) -> dict[str, Any]:
-        """Stored form of the seats."""
-        return {
+        """Stored form of the seats (and of the persons' places, in person order, where they
+        take turns at the seats: where each sits follows from the match)."""
+        out = {
             "seats": [s.to_store() for s in self.seats],
             "shouxing": None if self.shouxing is None else self.shouxing.to_store(),
         }
+        if self.persons is not None:
+            out["persons"] = [s.to_store() for s in self.persons]
+        return out
 
 
 def new_token() -> str:

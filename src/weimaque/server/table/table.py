@@ -63,8 +63,10 @@ class Setup:
         except WeimaqueError as exc:
             raise RoomError("bad_options", str(exc)) from exc
         for seat, spec in opts.bots.items():
-            if not 0 <= seat < shape.seats:
-                raise RoomError("bad_bots", f"no seat {seat} at a table of {shape.seats}")
+            # where persons take turns at the seats, a bot is a person's (RULES §2.1.1)
+            if not 0 <= seat < shape.people:
+                place = "person" if shape.persons else "seat"
+                raise RoomError("bad_bots", f"no {place} {seat} at a table of {shape.people}")
             if not bots:
                 continue
             try:
@@ -83,6 +85,16 @@ class Setup:
             return self.extras.rules_info(self.rules)
         variant = self.game.schema.variant(self.variant)
         return {"id": variant.id, "name": variant.names.zh, "overrides": self.options}
+
+    def rule_options(self) -> dict[str, Any]:
+        """Every rule option of the table with its value, as a bot is told them
+        (docs/bot-protocol.md ``hello``): the game's own where it has the ``"table"``
+        capability, else the schema's defaults under the preset's values and the room's."""
+        if self.extras is not None:
+            return dict(self.extras.rule_options(self.rules))
+        variant = self.game.schema.variant(self.variant)
+        out: dict[str, Any] = {spec.key: spec.default for spec in self.game.schema.options}
+        return out | dict(variant.options) | self.options
 
     def extra_viewers(self) -> tuple[str, ...]:
         """Viewers beyond the seats and the public (偎麻雀's 守醒)."""
@@ -123,6 +135,8 @@ def hand_summary(
         "settlement": record.get("settlement"),
         "record_url": f"/api/rooms/{room_id}/hands/{number}",
         "code": record.get("replay_code"),
+        # who played each seat, persons taking turns at the seats (RULES §2.1.1)
+        **({"seat_persons": record["seat_persons"]} if "seat_persons" in record else {}),
     }
 
 
@@ -311,6 +325,7 @@ class Table:
         """RoomInfo (docs/protocol.md §1)."""
         now = self.clock()
         seats = []
+        persons = self.persons_info()
         for s, seat in enumerate(self.seating.seats):
             seats.append(
                 {
@@ -326,6 +341,7 @@ class Table:
                     "no_timer": seat.no_timer,
                     "ready": self.seat_ready(s),
                     "player_id": seat.player,
+                    **({} if persons is None else {"person": self.seating.person_of(s)}),
                 }
             )
         sx = self.seating.shouxing
@@ -342,7 +358,17 @@ class Table:
                 "taken": sx.taken,
                 "name": sx.name,
                 "connected": self.seating.connected("shouxing"),
+                **(
+                    {}
+                    if persons is None
+                    else {
+                        "person": self.seating.person_of("shouxing"),
+                        "kind": sx.kind,
+                        "bot": sx.bot,
+                    }
+                ),
             },
+            "persons": persons,
             "spectators": sum(1 for c in self.seating.conns if c.seat is None),
             "same_network": self.seating.same_network(),
             "club": self.opts.club,
@@ -371,6 +397,34 @@ class Table:
             "vote": self.vote_info(now),
             "rematch": self.rematch_info(now),
         }
+
+    def persons_info(self) -> list[dict[str, Any]] | None:
+        """RoomInfo's ``persons`` where persons take turns at the seats (RULES §2.1.1): each
+        person's place, in person order, with the seat it holds for the hand in progress or
+        the next (``"shouxing"``: sitting out); None elsewhere."""
+        persons = self.seating.persons
+        if persons is None:
+            return None
+        where: dict[int, Any] = {id(s): k for k, s in enumerate(self.seating.seats)}
+        if self.seating.shouxing is not None:
+            where[id(self.seating.shouxing)] = "shouxing"
+        out = []
+        for p, seat in enumerate(persons):
+            at = where[id(seat)]
+            out.append(
+                {
+                    "person": p,
+                    "seat": at,
+                    "sits_out": at == "shouxing",
+                    "kind": seat.kind,
+                    "bot": seat.bot,
+                    "taken": seat.taken,
+                    "name": seat.name,
+                    "connected": seat.kind == "bot" or self.seating.connected(at),
+                    "player_id": seat.player,
+                }
+            )
+        return out
 
     def rest_info(self, now: float) -> Timer | None:
         """While the room rests: the clock to the close of its match."""
@@ -460,7 +514,8 @@ class Table:
             "seed": self.seed,
             "hands": list(self.records),
             "final_pool_share": summary.get("final_pool_share"),
-            "ledger": self.ledger(),
+            # the game's own form where it gives one (偎麻雀's per person, RULES §8.6.1)
+            "ledger": summary.get("ledger", self.ledger()),
         }
         if self.ended_early:
             out["ended_early"] = True

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from weimaque.games.protocol import Game, GameEvent, Hand, TableExtras, View
+from weimaque.games.protocol import Game, GameEvent, Hand, Replaying, TableExtras, View
 from weimaque.games.registry import get_game
 from weimaque.server.table.broadcast import Broadcaster
 from weimaque.server.table.clocks import DecisionClocks
@@ -25,12 +25,13 @@ from weimaque.server.wire.messages import Actor, LegalAction, Timer, ViewFields
 
 def replay_steps(record: dict[str, Any], game: Game | None = None) -> list[dict[str, Any]]:
     """A finished hand of ``game`` (default: the one its record names, else the default game) as
-    steps for replay, as the game's ``"table"`` capability makes them (``TableExtras.steps``);
-    one step per action otherwise: the action alone, the record holding the rest."""
+    steps for replay, as the game's ``"replay"`` capability makes them (``Replaying.steps``:
+    the all-seeing view after each action); one step per action otherwise: the action alone,
+    the record holding the rest."""
     if game is None:
         named = record.get("game")
         game = get_game(named if isinstance(named, str) else DEFAULT_GAME)
-    if isinstance(game, TableExtras):
+    if "replay" in game.info.capabilities and isinstance(game, Replaying):
         return game.steps(record)
     actions = record.get("actions") or []
     steps: list[dict[str, Any]] = [{"action": None, "seat": None}]
@@ -74,6 +75,19 @@ class Views:
         if conn.seat is None:
             return "public"
         return conn.seat
+
+    def _event_viewer(self, viewer: Viewer, hand: Hand | None) -> Any:
+        """A viewer as ``hand``'s events take it: one of the game's extra viewers as the game
+        names it for this hand (``TableExtras.event_viewer``: 偎麻雀's 守醒 who may see the
+        dealer's hand only, RULES §2.1.2), else the viewer itself."""
+        if (
+            isinstance(viewer, str)
+            and viewer != "public"
+            and hand is not None
+            and self.extras is not None
+        ):
+            return self.extras.event_viewer(hand, viewer)
+        return seen_by(viewer)
 
     def _timer(self, seat: SeatId | None) -> Timer | None:
         if not isinstance(seat, int):
@@ -204,7 +218,8 @@ class Views:
                 "turn_timer": None,
                 "numbers": None if view is None else self._figures(view),
             }
-        history = [v for e in events if (v := e.view(viewer)) is not None]
+        seen = self._event_viewer(viewer, shown)
+        history = [v for e in events if (v := e.view(seen)) is not None]
         return messages.snapshot(
             re,
             fields,
@@ -317,7 +332,8 @@ class Views:
                 continue
             if all_events is None:
                 all_events = hand.events()
-            views = [v for e in all_events[start:] if (v := e.view(viewer)) is not None]
+            sees = self._event_viewer(viewer, hand)
+            views = [v for e in all_events[start:] if (v := e.view(sees)) is not None]
             # Count only what this viewer saw: a gap would betray a hidden event, such as
             # another seat's declined 胡 (RULES §3.1.5).
             seen = self._visible_before(viewer, start)
@@ -387,7 +403,8 @@ class Views:
         if done > upto:
             done, count = 0, 0
         if upto > done:
-            count += sum(1 for e in hand.events()[done:upto] if e.view(viewer) is not None)
+            seen = self._event_viewer(viewer, hand)
+            count += sum(1 for e in hand.events()[done:upto] if e.view(seen) is not None)
         self.counted[viewer] = (upto, count)
         return count
 
@@ -417,6 +434,11 @@ class Views:
             "final_pool_share": final_share,
             "match_over": table.is_over(),
             "record_url": f"/api/rooms/{table.id}/hands/{number}",
+            **(
+                {}
+                if self.seating.persons is None or not table.records
+                else {"seat_persons": table.records[-1].get("seat_persons")}
+            ),
         }
 
 

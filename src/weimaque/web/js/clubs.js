@@ -118,12 +118,24 @@ export function startClub(app, clubId) {
     }
   }
 
+  /**
+   * The schema a club's rule form offers for a game. 偎麻雀's rooms set only the options of
+   * `GET /api/presets` `room_options` (docs/protocol.md §1: 人数 `players` and the table of two,
+   * RULES §2.5; 逗溜子 `liuzi_when`, §8.5.1; …), so its form offers those, with every preset
+   * (the app tiers 全名堂 / 钻石 / 至尊 of §7.4 and the tables of two among them), as the lobby does.
+   */
+  function clubSchema(game) {
+    const allowed = ui.presets?.room_options;
+    if (game.info.id !== "maque" || !allowed) return game.schema;
+    return { ...game.schema, options: game.schema.options.filter((o) => o.key in allowed) };
+  }
+
   /** An admin edits the club's rules: the form of the game's schema at the club's rules. */
   function editRules() {
     const rules = ui.club.rules || {};
     const game = gameOf(ui.games, rules.game || "maque");
     if (!game) return;
-    const form = formState(game.schema, rules.preset || rules.variant || null);
+    const form = formState(clubSchema(game), rules.preset || rules.variant || null);
     Object.assign(form.values, rules.options || {});
     ui.rules = { game: game.info.id, form };
     draw();
@@ -132,7 +144,7 @@ export function startClub(app, clubId) {
   /** PATCH the club's rules: the game (when not 偎麻雀), the preset and the options changed. */
   async function saveRules() {
     const game = gameOf(ui.games, ui.rules.game);
-    const rules = { preset: ui.rules.form.preset, options: overrides(game.schema, ui.rules.form) };
+    const rules = { preset: ui.rules.form.preset, options: overrides(clubSchema(game), ui.rules.form) };
     if (ui.rules.game !== "maque") rules.game = ui.rules.game;
     try {
       ui.club = (await api(base, { rules }, "PATCH")).club ?? ui.club;
@@ -160,7 +172,7 @@ export function startClub(app, clubId) {
                 "data-testid": "club-game",
                 onchange: (e) => {
                   const g = gameOf(ui.games, e.target.value);
-                  ui.rules = { game: g.info.id, form: formState(g.schema, null) };
+                  ui.rules = { game: g.info.id, form: formState(clubSchema(g), null) };
                   draw();
                 },
               },
@@ -168,7 +180,7 @@ export function startClub(app, clubId) {
             ),
           )
         : null,
-      ruleForm({ schema: game.schema, state: ui.rules.form, changed: draw, prefix: "club", open: true }),
+      ruleForm({ schema: clubSchema(game), state: ui.rules.form, changed: draw, prefix: "club", open: true }),
       h(
         "div",
         { class: "dialog-buttons" },
@@ -231,7 +243,7 @@ export function startClub(app, clubId) {
         h("span", { class: "badge role", "data-testid": "club-role", "data-role": club.role }, roleName(club.role)),
       ),
       club.rules ? h("p", { class: "rules-line", "data-testid": "club-rules" }, h("span", { class: "label" }, t("club_rules")), clubRules(club.rules)) : null,
-      isAdmin() && ui.games && !ui.rules ? button("club-rules-edit", editRules, t("club_rules_edit"), { class: "small" }) : null,
+      isAdmin() && ui.games && ui.presets && !ui.rules ? button("club-rules-edit", editRules, t("club_rules_edit"), { class: "small" }) : null,
       isAdmin() ? rulesEditor() : null,
       isAdmin()
         ? h(
@@ -255,9 +267,12 @@ export function startClub(app, clubId) {
       const changed = Object.entries(rules.options || {}).map(([k, v]) => `${k}=${v}`).join(" ");
       return `${named(other.info.names)} · ${named(p.names)}${changed ? ` · ${changed}` : ""}`;
     }
-    const id = rules.preset || ui.presets?.default || "";
+    const id = rules.preset || rules.variant || ui.presets?.default || "";
     const preset = ui.presets?.presets.find((p) => p.id === id);
-    return rulesSummary({ id, name: preset ? presetName(preset) : id, overrides: rules.options || {} });
+    // A table of two (`anxiang-2p`, RULES §2.5) is a variant of the game's schema, not a preset.
+    const variant = gameOf(ui.games, "maque")?.schema.presets.find((p) => p.id === id);
+    const name = preset ? presetName(preset) : variant ? named(variant.names) : id;
+    return rulesSummary({ id, name, overrides: rules.options || {} });
   }
 
   function memberRow(m, club) {
@@ -436,8 +451,9 @@ export function startClub(app, clubId) {
       const preset = game.schema.presets.find((p) => p.id === (rules.preset || rules.variant)) || game.schema.presets[0];
       return rules.options?.match_hands ?? preset.options.match_hands ?? null;
     }
-    const id = rules.preset || ui.presets?.default;
-    return rules.options?.match_hands ?? ui.presets?.presets.find((p) => p.id === id)?.options.match_hands ?? null;
+    const id = rules.preset || rules.variant || ui.presets?.default;
+    const variant = gameOf(ui.games, "maque")?.schema.presets.find((p) => p.id === id);
+    return rules.options?.match_hands ?? ui.presets?.presets.find((p) => p.id === id)?.options.match_hands ?? variant?.options.match_hands ?? null;
   }
 
   /** The club's game (its rules' `game`) when it is not 偎麻雀, with its schema and bots. */
@@ -446,10 +462,16 @@ export function startClub(app, clubId) {
     return id && id !== "maque" ? gameOf(ui.games, id) : null;
   }
 
-  /** How many seats the club's tables have: its game's preset's table (偎麻雀: three). */
+  /** How many seats the club's tables have: its game's preset's table; 偎麻雀's, its `players`
+   * (RULES §2.5: two or three), else its preset's (`anxiang-2p`: two), else three. */
   function tableSeats() {
     const game = otherGame();
-    if (!game) return 3;
+    if (!game) {
+      const rules = ui.club?.rules || {};
+      const id = rules.preset || rules.variant;
+      const variant = gameOf(ui.games, "maque")?.schema.presets.find((p) => p.id === id);
+      return rules.options?.players ?? variant?.options.players ?? variant?.shape?.seats ?? 3;
+    }
     const rules = ui.club.rules;
     const preset = game.schema.presets.find((p) => p.id === (rules.preset || rules.variant)) || game.schema.presets[0];
     return preset.shape?.seats ?? 3;

@@ -6,7 +6,7 @@
 import { createRef, h, mount } from "./dom.js";
 import { api, myRoomIds } from "./net.js";
 import { onLangChange, presetDesc, presetName, refusal, t } from "./i18n.js";
-import { loadPresets, optionFields, ruleOverrides, ruleSection } from "./rules.js";
+import { loadPresets, optionFields, roomMay, ruleOverrides, ruleSection } from "./rules.js";
 import { header, nameField } from "./page.js";
 import { botLevel, botTitle, byLevel } from "./bots.js";
 import { autositKey, creatorKey, inviteKey, NAME_KEY, noTimerKey, spacedNumber, startRoom } from "./room.js";
@@ -45,13 +45,22 @@ function roomRequest(form, preset) {
   const v = (name) => form.elements[name].value;
   const num = (name) => Number.parseInt(v(name), 10) || 0;
   const bots = {};
-  for (const seat of [0, 1, 2]) {
-    if (v(`seat${seat}`)) bots[String(seat)] = v(`seat${seat}`);
+  // 人数: two seats (RULES §2.5), three, or four persons with a rotating 守醒 (RULES §2.1.1),
+  // whose bots are a person's, 0–3.
+  const people = form.elements.people?.value;
+  const four = people === "4";
+  for (const seat of four ? [0, 1, 2, 3] : [0, 1, 2]) {
+    // A table of two has no third seat.
+    if (form.elements[`seat${seat}`] && v(`seat${seat}`)) bots[String(seat)] = v(`seat${seat}`);
   }
+  const options = ruleOverrides(form, preset);
+  const players = people === "2" ? 2 : 3;
+  if (people && players !== (preset.options.players ?? 3)) options.players = players;
+  if (four) Object.assign(options, { shouxing: true, shouxing_rotation: true });
   const seconds = num("turn_seconds");
   const body = {
     preset: preset.id,
-    options: ruleOverrides(form, preset),
+    options,
     bots,
     turn_seconds: seconds > 0 ? seconds : null,
     bot_delay_ms: num("bot_delay_ms"),
@@ -74,9 +83,12 @@ function roomRequest(form, preset) {
 export function enterCreatedRoom(res, req, here = null) {
   // The creator sits at the first seat left for a person (none: watches the bots).
   const bots = req.bots || {};
-  const seats = res.room?.seats?.map((x) => x.seat) ?? [0, 1, 2];
-  const human = seats.find((s) => !(String(s) in bots));
-  if (human !== undefined) sessionStorage.setItem(autositKey(res.room_id), String(human));
+  // [key of its bot, place]: a seat, or with four persons each person's place (RULES §2.1.1).
+  const places = res.room?.persons
+    ? res.room.persons.map((p) => [p.person, p.seat])
+    : (res.room?.seats?.map((x) => x.seat) ?? [0, 1, 2]).map((s) => [s, s]);
+  const human = places.find(([key]) => !(String(key) in bots));
+  if (human !== undefined) sessionStorage.setItem(autositKey(res.room_id), String(human[1]));
   // Shown once by the server: the 守醒 invitation and the creator's token stay with this browser.
   if (res.shouxing_invite) localStorage.setItem(inviteKey(res.room_id), res.shouxing_invite);
   if (res.creator_token) localStorage.setItem(creatorKey(res.room_id), res.creator_token);
@@ -256,6 +268,9 @@ export function startLobby(app) {
     const preset = byId(ui.preset);
     const opts = preset.options;
     const toggles = ui.toggles;
+    // 人数: two seats at a table of two (RULES §2.5), three, or four persons (RULES §2.1.1).
+    const people = toggles.people ?? (toggles.four ? 4 : (toggles.players ?? opts.players ?? 3));
+    const seats = people === 2 ? 2 : 3;
     const toggle = (name) => (e) => {
       ui.toggles = { ...ui.toggles, [name]: e.target.checked };
       draw();
@@ -288,7 +303,7 @@ export function startLobby(app) {
               // A new preset brings its own defaults for every option and its own 名堂.
               ui.preset = e.target.value;
               const p = byId(ui.preset);
-              ui.toggles = { liuzi: p.options.liuzi, shouxing: p.options.shouxing };
+              ui.toggles = { liuzi: p.options.liuzi, shouxing: p.options.shouxing, four: ui.toggles.four };
               draw();
             },
           },
@@ -306,9 +321,39 @@ export function startLobby(app) {
           "fieldset",
           {},
           h("legend", {}, t("seats")),
-          [0, 1, 2].map(seatField),
-          field(t("shouxing"), checkbox("shouxing", opts.shouxing, toggle("shouxing")), "field-shouxing"),
-          optionFields(data, preset, ["shouxing_liuju_reward"], toggles),
+          // 人数: two seats (RULES §2.5), three, or four persons with the 守醒 moving with the
+          // deal (RULES §2.1.1).
+          roomMay(data, "players") || roomMay(data, "shouxing_rotation")
+            ? field(
+                t("people"),
+                h(
+                  "select",
+                  {
+                    name: "people",
+                    "data-testid": "people",
+                    onchange: (e) => {
+                      const n = Number(e.target.value);
+                      ui.toggles = { ...ui.toggles, people: n, players: n === 2 ? 2 : 3, four: n === 4 };
+                      draw();
+                    },
+                  },
+                  roomMay(data, "players") ? h("option", { value: "2", selected: people === 2 }, t("people_2")) : null,
+                  h("option", { value: "3", selected: people === 3 }, t("people_3")),
+                  roomMay(data, "shouxing_rotation")
+                    ? h("option", { value: "4", selected: people === 4 }, t("people_4"))
+                    : null,
+                ),
+                "field-people",
+              )
+            : null,
+          (toggles.four ? [0, 1, 2, 3] : [0, 1, 2].slice(0, seats)).map(seatField),
+          toggles.four
+            ? optionFields(data, preset, ["shouxing_sees", "shouxing_liuju_reward"], { ...toggles, shouxing: true })
+            : [
+                // No 守醒 at a table of two (RULES §2.5.8): greyed out, so not sent.
+                field(t("shouxing"), h("input", { type: "checkbox", name: "shouxing", defaultChecked: opts.shouxing, disabled: seats === 2, "data-testid": "shouxing", onchange: toggle("shouxing") }), "field-shouxing"),
+                optionFields(data, preset, ["shouxing_liuju_reward"], toggles),
+              ],
         ),
         h(
           "fieldset",
@@ -317,7 +362,7 @@ export function startLobby(app) {
           field(t("liuzi"), checkbox("liuzi", opts.liuzi, toggle("liuzi")), "field-liuzi"),
           field(t("liuzi_dealer"), h("input", { type: "number", name: "liuzi_dealer", defaultValue: String(opts.liuzi_dealer), min: 0, disabled: !toggles.liuzi }), "field-liuzi-dealer"),
           field(t("liuzi_other"), h("input", { type: "number", name: "liuzi_other", defaultValue: String(opts.liuzi_other), min: 0, disabled: !toggles.liuzi }), "field-liuzi-other"),
-          optionFields(data, preset, ["deng_value", "liuzi_min_xi"], toggles),
+          optionFields(data, preset, ["deng_value", "liuzi_min_xi", "liuzi_when"], toggles),
         ),
         ruleSection(data, preset),
       ),

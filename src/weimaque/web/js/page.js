@@ -2,19 +2,30 @@
 // the styled page for an unknown room or address.
 import { h } from "./dom.js";
 import { t, toggleLang } from "./i18n.js";
+import { STRINGS } from "./strings.js";
 
 // The name of the player this browser is signed in as (docs/protocol.md §7.1), kept by
 // player.js whenever GET /api/me answers: the key itself is an HttpOnly cookie no script reads.
 export const PLAYER_KEY = "wmq.player";
 
-/** The page's top bar; `offline` turns it red (the connection is gone). */
-export function header(extra, offline = false) {
+/** The name a page of `game` (an id; none: 偎麻雀's) goes by: the platform's own, or the game's
+ * (`title_{id}` in strings.js, both languages: a 三丁拐 room says 三丁拐). */
+export function gameTitle(game) {
+  const key = `title_${game}`;
+  return game && game !== "maque" && key in STRINGS.zh ? t(key) : t("title");
+}
+
+/** The page's top bar; `offline` turns it red (the connection is gone); `game` names the game
+ * the page shows (a room's, a replay's), in the bar and the document's title. */
+export function header(extra, offline = false, game = null) {
   // 战绩 for a signed-in player, except over a table (its bar is full: menu, sound, chat).
   const me = !extra && localStorage.getItem(PLAYER_KEY);
+  const title = gameTitle(game);
+  if (document.title !== title) document.title = title;
   return h(
     "header",
     { class: `top${offline ? " offline" : ""}` },
-    h("a", { href: "/", class: "brand" }, t("title")),
+    h("a", { href: "/", class: "brand", "data-testid": "brand", "data-game": game || "maque" }, title),
     extra || null,
     me ? h("a", { href: "/me", class: "nav", "data-testid": "nav-me" }, t("me_page")) : null,
     h("a", { href: "/score", class: "nav", "data-testid": "nav-score" }, t("score_page")),

@@ -1,6 +1,7 @@
 // A 回放码's page (/p/{code}, docs/protocol.md §7.4): GET /api/replays/{code} gives the hand's
 // record, its steps and who sat where (never the room: a code opens its own hand only), and
-// the room's replay viewer (replay.js) shows them, from above or from any seat.
+// the room's replay viewer (replay.js) shows them, from above or from any seat, drawn by the
+// board of the game the record names.
 import { h, mount } from "./dom.js";
 import { api } from "./net.js";
 import { onLangChange, t } from "./i18n.js";
@@ -11,7 +12,7 @@ import { loadPresets } from "./rules.js";
 import { failure, formatCode, loadMe } from "./player.js";
 
 export function startReplayCode(app, code) {
-  const ui = { replay: null, seats: [], error: null, copied: false };
+  const ui = { replay: null, seats: [], error: null, copied: false, game: null };
 
   /** A seat's name as the hand's end found it (a bot by its level), else 1号位. */
   function label(seat) {
@@ -38,8 +39,10 @@ export function startReplayCode(app, code) {
     // Our own seat at the bottom, when we played this hand.
     const me = await loadMe().catch(() => null);
     const mine = me ? ui.seats.find((x) => x.player_id && x.player_id === me.player.id) : null;
+    ui.game = typeof data.record?.game === "string" ? data.record.game : null;
     ui.replay = new Replay(null, data.number, {
       label,
+      game: ui.game,
       title: () => handTitle(data),
       bottom: mine ? mine.seat : 0,
       loaded: data,
@@ -82,7 +85,7 @@ export function startReplayCode(app, code) {
       );
     } else if (!ui.replay) body = h("p", { class: "loading" }, "…");
     else body = [shareLine(), ui.replay.render()];
-    mount(app, header(), h("main", { class: `replay-page${ui.error ? " not-found" : ""}`, "data-testid": "replay-page" }, body));
+    mount(app, header(null, false, ui.game), h("main", { class: `replay-page${ui.error ? " not-found" : ""}`, "data-testid": "replay-page" }, body));
   }
 
   onLangChange(draw);

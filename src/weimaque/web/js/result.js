@@ -4,6 +4,7 @@ import { h } from "./dom.js";
 import { cardRow } from "./cards.js";
 import { t } from "./i18n.js";
 import { melds, signed } from "./table.js";
+import { aboutPattern } from "./mingtang.js";
 
 /** A 名堂's effect as players write it: ×N for a multiplier, +N (× units) for an addition. */
 export function effectText(p) {
@@ -57,7 +58,7 @@ export function breakdownView(b) {
             h(
               "tr",
               { "data-testid": "pattern", "data-key": p.key },
-              h("td", {}, p.name),
+              h("td", {}, p.name, h("small", { class: "pattern-about", "data-testid": "pattern-about" }, aboutPattern(p.key))),
               h("td", { class: "num", "data-testid": "pattern-effect" }, effectText(p)),
             ),
           ),
@@ -89,14 +90,25 @@ export function breakdownView(b) {
   );
 }
 
-/** Per-seat money of one hand and the match totals after it; 守醒 and 留子 lines where used. */
-function ledgerTable(settlement, ledger, label) {
+/**
+ * Per-seat money of one hand and the match totals after it; 守醒 and 留子 lines where used.
+ * With four persons (RULES §8.6.1: `settlement.persons`, `seatPersons` the persons at the hand's
+ * seats) a row per person, named by `person`, the one who sat the hand out marked 守醒.
+ */
+function ledgerTable(settlement, ledger, label, person, seatPersons) {
+  const byPerson = Boolean(person && settlement?.persons);
+  const moved = byPerson ? settlement.persons : settlement?.seats;
   const rows = ledger.seats.map((_, s) =>
     h(
       "tr",
-      {},
-      h("td", {}, label(s)),
-      h("td", { class: "num", "data-testid": `pay-${s}` }, settlement ? signed(settlement.seats[s]) : ""),
+      { "data-testid": `ledger-row-${s}`, class: byPerson && seatPersons && !seatPersons.includes(s) ? "sat-out" : null },
+      h(
+        "td",
+        {},
+        byPerson ? person(s) : label(s),
+        byPerson && seatPersons && !seatPersons.includes(s) ? h("span", { class: "badge shouxing", "data-testid": "sat-out" }, "守醒") : null,
+      ),
+      h("td", { class: "num", "data-testid": `pay-${s}` }, moved ? signed(moved[s]) : ""),
       h("td", { class: "num", "data-testid": `ledger-${s}` }, signed(ledger.seats[s])),
     ),
   );
@@ -150,8 +162,12 @@ function allHands(end, label) {
 }
 
 /** The panel shown when a hand ends (protocol hand_end); the bar over it holds 下一局. */
-export function handEndView(end, { label, title }) {
+export function handEndView(end, { label: seatLabel, title, person = null }) {
   const r = end.result;
+  // Four persons (RULES §2.1.1): the hand's seats are named by who played them then.
+  const seatPersons = end.seat_persons ?? null;
+  const label = person && seatPersons ? (seat) => person(seatPersons[seat]) : seatLabel;
+  const dealerLabel = person && seatPersons ? person : label;
   const headline = r.chou ? t("chou") : t("winner", { who: label(r.winner) });
   return h(
     "section",
@@ -166,9 +182,9 @@ export function handEndView(end, { label, title }) {
           sourceText(r, label),
         ),
     // Who pays what and the match totals first: in view as the sheet opens, on a phone too.
-    ledgerTable(end.settlement, end.ledger, label),
+    ledgerTable(end.settlement, end.ledger, label, person, seatPersons),
     end.settlement && end.settlement.next_dealer !== undefined && !end.match_over
-      ? h("p", { class: "next-dealer" }, t("next_dealer", { who: label(end.settlement.next_dealer) }))
+      ? h("p", { class: "next-dealer" }, t("next_dealer", { who: dealerLabel(end.settlement.next_dealer) }))
       : null,
     r.hand
       ? h("div", { class: "win-hand", "data-testid": "win-hand" }, cardRow(r.hand, { size: "s" }))
@@ -178,8 +194,13 @@ export function handEndView(end, { label, title }) {
   );
 }
 
-/** The final standings of a match (protocol match_end), best first. */
+/**
+ * The final standings of a match (protocol match_end), best first; where the 留子 pool was
+ * shared out at the end (RULES §8.5.4, `final_pool_share`), each seat's share, already in its
+ * total, beside it.
+ */
 export function matchTotals(end, label) {
+  const share = end.final_pool_share?.some((x) => x) ? end.final_pool_share : null;
   return h(
     "ol",
     { class: "final", "data-testid": "final-totals" },
@@ -188,6 +209,7 @@ export function matchTotals(end, label) {
         "li",
         { key: seat, "data-testid": `final-${seat}` },
         h("span", { class: "who" }, label(seat)),
+        share ? h("small", { class: "pool-share", "data-testid": `pool-share-${seat}`, "data-share": share[seat] }, t("pool_share", { n: signed(share[seat]) || "0" })) : null,
         h("span", { class: "num" }, signed(end.ledger.seats[seat]) || "0"),
       ),
     ),

@@ -23,6 +23,7 @@ import { BUBBLE_MS, bubble, chatContent, chatPanel, icon, mutedSeats, setSeatMut
 import { boardFor } from "./boards/index.js";
 import { discardConfirmWanted, setDiscardConfirm } from "./boards/common.js";
 import { gameOf, loadGames, schemaRulesSummary } from "./gameform.js";
+import { RematchRules } from "./rematch.js";
 
 export const NAME_KEY = "wmq.name";
 export const autositKey = (roomId) => `wmq.autosit.${roomId}`;
@@ -67,6 +68,8 @@ export function startRoom(app, roomId) {
     return boards[kind.id];
   }
   const gameBoard = () => boardOf(s.room?.game);
+  // 再来一局 at other rules, in a new room: the rule form of a game drawn from its schema.
+  const rematchRules = new RematchRules({ changed: () => draw() });
   const cues = new TableCues(gameBoard);
   const socket = new RoomSocket(roomId, {
     // 听 hints are asked for only at a game that offers them.
@@ -185,8 +188,27 @@ export function startRoom(app, roomId) {
   const seatInfo = (seat) => s.room?.seats?.[seat];
   const between = () => s.room && s.room.status !== "playing";
 
+  // Four persons with a rotating 守醒 (RULES §2.1.1): RoomInfo `persons`, each with the seat it
+  // holds this hand ("shouxing": sitting out); the match's scores and ledger are theirs.
+  const persons = () => s.room?.persons ?? null;
+  const personOf = (seat) => (seat === "shouxing" ? s.room?.shouxing?.person : seatInfo(seat)?.person);
+
+  /** A person's name (four persons at the table): as `label`, numbered by person. */
+  function personLabel(p) {
+    const info = persons()?.[p];
+    const unnamed = !info?.name || info.name === `玩家${p + 1}`;
+    const name =
+      info?.kind === "bot"
+        ? t("bot_named", { n: p + 1, level: botLevel(info.bot) })
+        : unnamed
+          ? t("player_n", { n: p + 1 })
+          : info.name;
+    return p === personOf(s.you.seat) && s.you.seat !== null && s.you.seat !== undefined ? `${name}（${t("you")}）` : name;
+  }
+
   /** A seat's name for people: the player's name, or a bot's level (新手 / 普通 / 高手). */
   function label(seat) {
+    if (persons() && personOf(seat) !== undefined) return personLabel(personOf(seat));
     const info = seatInfo(seat);
     // The server names an unnamed player 玩家N: show that in the chosen language.
     const unnamed = !info?.name || info.name === `玩家${seat + 1}`;
@@ -217,7 +239,7 @@ export function startRoom(app, roomId) {
     ].filter(Boolean);
   }
 
-  const score = (seat) => s.match?.scores?.[seat] ?? 0;
+  const score = (seat) => s.match?.scores?.[persons() ? personOf(seat) : seat] ?? 0;
 
   /** Send an action once: the controls stay disabled until the server answers. */
   function act(text) {
@@ -265,8 +287,11 @@ export function startRoom(app, roomId) {
 
   function showReplay(hand) {
     ui.menu = false;
+    // four persons (RULES §2.1.1): the hand's seats named by who played them then
+    const seatPersons = persons() && hand.seat_persons;
     ui.replay = new Replay(roomId, hand.number, {
-      label,
+      label: seatPersons ? (seat) => personLabel(seatPersons[seat]) : label,
+      game: s.room?.game,
       title: hand.title,
       bottom: mySeat() ?? 0,
       changed: draw,
@@ -295,8 +320,15 @@ export function startRoom(app, roomId) {
   /** The rules named as their game names them: 偎麻雀's presets (rules.js), another game's
    * schema (GET /api/games) once loaded. */
   function roomRules() {
-    const game = s.room?.game && s.room.game !== "maque" ? gameOf(ui.games, s.room.game) : null;
-    return game ? schemaRulesSummary(game, s.room.rules) : rulesSummary(s.room.rules);
+    const other = s.room?.game && s.room.game !== "maque";
+    const game = schemaGame();
+    // Another game's rules before its schema is loaded: the name the room gives them.
+    return game ? schemaRulesSummary(game, s.room.rules) : other ? s.room.rules.name ?? "" : rulesSummary(s.room.rules);
+  }
+
+  /** The room's game when its rules are drawn from its schema (not 偎麻雀), once loaded. */
+  function schemaGame() {
+    return s.room?.game && s.room.game !== "maque" ? gameOf(ui.games, s.room.game) : null;
   }
 
   /** The room's rules: its preset and every option its creator changed; its timer. */
@@ -503,9 +535,9 @@ export function startRoom(app, roomId) {
       s.room.shouxing
         ? h(
             "span",
-            { key: "shouxing", class: `seat-chip${s.you.seat === "shouxing" ? " me" : ""}` },
+            { key: "shouxing", class: `seat-chip${s.you.seat === "shouxing" ? " me" : ""}`, "data-testid": "seat-chip-shouxing" },
             "守醒 ",
-            s.room.shouxing.name || t("empty"),
+            persons() && s.room.shouxing.taken ? personLabel(s.room.shouxing.person) : s.room.shouxing.name || t("empty"),
             withSit && seatless && shouxingFree ? button("sit-shouxing", () => sit("shouxing"), t("sit"), { class: "small primary" }) : null,
           )
         : null,
@@ -574,7 +606,7 @@ export function startRoom(app, roomId) {
         ui.history
           ? ui.history.error
             ? h("p", { class: "error" }, t("error", { msg: ui.history.error }))
-            : historyView(ui.history.hands, { label, onReplay: boardFor(s.room?.game)?.replays === false ? null : showReplay })
+            : historyView(ui.history.hands, { label, onReplay: boardFor(s.room?.game)?.replays === false ? null : showReplay, drawn: boardFor(s.room?.game)?.drawnText?.() })
           : null,
         log(true),
       ),
@@ -828,7 +860,9 @@ export function startRoom(app, roomId) {
     const me = mySeat();
     const r = s.room?.rematch;
     const chosen = r?.chosen || (s.room?.seats || []).map(() => false);
-    const mine = me !== null && chosen[me];
+    // four persons (RULES §2.1.1): the one who sat the last hand out chooses too
+    const out = persons() && s.you.seat === "shouxing";
+    const mine = out ? Boolean(r?.shouxing) : me !== null && chosen[me];
     return h(
       "div",
       { class: "rematch", "data-testid": "rematch" },
@@ -842,10 +876,11 @@ export function startRoom(app, roomId) {
             h("span", { class: "countdown", "data-testid": "rematch-countdown" }, t("rematch_in", { s: secondsLeft(s.rematchDeadline) })),
           )
         : null,
-      me !== null && !mine
+      (me !== null || out) && !mine
         ? h("button", { class: "primary", "data-testid": "rematch-button", disabled: !online(), onclick: () => socket.send("rematch") }, t("rematch"))
         : null,
       mine ? h("span", { class: "ready-done" }, t("rematch_chosen")) : null,
+      schemaGame() ? button("rematch-rules-open", () => rematchRules.open(schemaGame(), s.room), t("rematch_rules")) : null,
       h("a", { href: "/", class: "button", "data-testid": "to-lobby" }, t("back_lobby")),
     );
   }
@@ -858,7 +893,7 @@ export function startRoom(app, roomId) {
       "section",
       { class: "match-end", "data-testid": "match-end", "data-dissolved": end.dissolved ? "true" : "false" },
       h("h2", {}, end.dissolved ? t(end.ended_by === "leave" ? "ended_leave" : end.ended_by === "idle" ? "ended_idle" : "dissolved") : t("match_over")),
-      matchTotals(end, label),
+      matchTotals(end, persons() ? personLabel : label),
     );
   }
 
@@ -881,7 +916,7 @@ export function startRoom(app, roomId) {
           { class: "result-body" },
           matchEndPanel(),
           end && !(dissolved && end.hand_number !== s.handNumber)
-            ? gameBoard().handEnd(end, { label, s, title: t("hand_n", { n: end.hand_number - (s.room?.first_hand ?? 1) + 1 }) })
+            ? gameBoard().handEnd(end, { label, person: persons() ? personLabel : null, s, title: t("hand_n", { n: end.hand_number - (s.room?.first_hand ?? 1) + 1 }) })
             : null,
         ),
       ),
@@ -927,11 +962,32 @@ export function startRoom(app, roomId) {
     );
   }
 
+  /** Four persons (RULES §2.1.1): who sits this hand out as 守醒, over the board; the one who
+   * does watches the table with what `shouxing_sees` lets him see (RULES §2.1.2). */
+  function shouxingLine() {
+    const out = s.room?.shouxing;
+    if (!persons() || !out || out.person === undefined) return null;
+    const me = s.you.seat === "shouxing";
+    const sees = s.room.rules?.overrides?.shouxing_sees === "dealer" ? "sees_dealer" : "sees_all";
+    return h(
+      "p",
+      { class: `shouxing-line${me ? " me" : ""}`, "data-testid": "shouxing-line", "data-person": String(out.person) },
+      h("span", { class: "badge shouxing" }, "守醒"),
+      " ",
+      personLabel(out.person),
+      " · ",
+      me ? t("you_sit_out") : t("sits_out"),
+      " · ",
+      t(sees),
+    );
+  }
+
   function main() {
     if (ui.replay) return [ui.replay.render()];
     const end = s.lastHand || s.matchEnd;
     return [
       joinPanel(),
+      shouxingLine(),
       s.obs
         ? board()
         : h(
@@ -957,7 +1013,7 @@ export function startRoom(app, roomId) {
   function draw() {
     document.body.dataset.busy = ui.busy ? "true" : "false"; // for tests: an action in flight
     if (s.notFound) {
-      mount(app, header(), h("main", { class: "not-found" }, notFoundPage(roomId)));
+      mount(app, header(null, false, s.room?.game), h("main", { class: "not-found" }, notFoundPage(roomId)));
       return;
     }
     const offline = s.conn === "closed";
@@ -985,6 +1041,7 @@ export function startRoom(app, roomId) {
           avTools(),
         ],
         offline,
+        s.room?.game,
       ),
       h(
         "main",
@@ -995,6 +1052,7 @@ export function startRoom(app, roomId) {
       resultOverlay(),
       elsewhereBanner(),
       votePanel(),
+      rematchRules.render(),
       chatDrawer(),
       shouxingBubble(),
       drawer(),

@@ -21,11 +21,18 @@ const OPTIONS = [
   { name: "match_hands", kind: "int", min: 1, label: "match_hands" },
   { name: "shouxing", kind: "bool", label: "shouxing" },
   { name: "shouxing_liuju_reward", kind: "int", min: 0, needs: "shouxing" },
+  // RULES §2.1.2: what the 守醒 may see (drawn with four persons, lobby.js)
+  { name: "shouxing_sees", kind: "choice", choices: ["all", "dealer"], needs: "shouxing" },
   { name: "liuzi", kind: "bool", label: "liuzi" },
   { name: "liuzi_dealer", kind: "int", min: 0, needs: "liuzi", label: "liuzi_dealer" },
   { name: "liuzi_other", kind: "int", min: 0, needs: "liuzi", label: "liuzi_other" },
   { name: "deng_value", kind: "int", min: 0, needs: "liuzi" },
   { name: "liuzi_min_xi", kind: "int", min: 1, needs: "liuzi" },
+  // RULES §8.5.1: when the pool is fed; §2.5: a table of two and its two options.
+  { name: "liuzi_when", kind: "choice", choices: ["deal", "chou", "start_and_chou"], needs: "liuzi" },
+  { name: "players", kind: "int", min: 2 },
+  { name: "maipai", kind: "bool" },
+  { name: "chi_opponent_discard", kind: "bool" },
   { name: "min_xi", kind: "int", min: 0 },
   { name: "wei_face_up", kind: "bool" },
   { name: "holder_may_not_chi", kind: "bool" },

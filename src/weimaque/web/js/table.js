@@ -92,7 +92,8 @@ function seatPanel(obs, seat, rel, ctx) {
       "data-rel": rel,
     },
     seatHeader(obs, seat, rel, ctx),
-    hand !== undefined
+    // a 守醒 who sees the dealer's hand only is sent null for the others (RULES §2.1.2)
+    hand != null
       ? h("div", { class: "open-hand" }, cardRow(hand, { size: "s" }))
       : h(
           "div",
@@ -132,15 +133,25 @@ function claimedRow(cards, claimed, size) {
   return faces(cards).map((f, i) => card(f, { size, key: i, mark: i === at ? "claimed" : null }));
 }
 
-/** Our own bans (RULES §5.2, §5.3): faces we may not 吃 or 碰 this hand. */
+/**
+ * Our own bans (RULES §4.6, §5.3): the faces we may not 吃 or 碰. A face we discarded or
+ * released, or our 上家 did (过张), stays banned to the hand's end; a face we hold twice or more
+ * (`holder_may_not_chi`, RULES §4.6(3)) only while we hold two, so it is said apart: at the
+ * dealer's first turn nothing is 过张 yet, and a pair broken by a 吃, 碰 or 偎 may be 吃'd again.
+ */
 function bansLine(obs, seat) {
   const b = obs.bans?.[seat];
   if (!b || (!b.chi && !b.peng)) return null;
+  const held = (f) => [...(obs.hand || "")].filter((x) => x === f).length >= 2;
+  const chi = [...(b.chi || "")];
+  const guo = chi.filter((f) => !held(f)).join("");
+  const pairs = chi.filter(held).join("");
   return h(
     "div",
     { class: "bans", "data-testid": "bans" },
-    b.chi ? h("span", {}, t("ban_chi"), " ", b.chi) : null,
-    b.peng ? h("span", {}, t("ban_peng"), " ", b.peng) : null,
+    guo ? h("span", { "data-testid": "bans-chi" }, t("ban_chi"), " ", guo) : null,
+    pairs ? h("span", { "data-testid": "bans-held", title: t("ban_chi_held_help") }, t("ban_chi_held"), " ", pairs) : null,
+    b.peng ? h("span", { "data-testid": "bans-peng" }, t("ban_peng"), " ", b.peng) : null,
   );
 }
 
@@ -229,7 +240,7 @@ function ownArea(obs, seat, ctx) {
       "div",
       { class: "own-body" },
       h("div", { class: "own-table" }, melds(obs.melds[seat], "m"), discardRow(obs.rows[seat])),
-      hand !== undefined
+      hand != null
         ? handView(hand, ctx)
         : h(
             "div",

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import IO, Any, Final
 
 from weimaque.errors import InvalidNotation, WeimaqueError
-from weimaque.games.maque.bots import lines
+from weimaque.games import lines
 from weimaque.games.maque.bots.base import BotView, RandomBot
 from weimaque.games.maque.game.actions import Action
 
@@ -149,7 +149,7 @@ class ExternalBot:
         threading.Thread(target=self._read, args=(proc.stdout, self._lines), daemon=True).start()
         threading.Thread(target=self._drain, args=(proc.stderr,), daemon=True).start()
         self._sent = 0
-        return self._send(lines.hello(view.seat, view.rules, self.ms))
+        return self._send(lines.hello(view.seat, view.rules.id, view.rules.options(), self.ms))
 
     @staticmethod
     def _read(stream: IO[str], lines: queue.Queue[str | None]) -> None:

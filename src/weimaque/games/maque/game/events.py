@@ -2,7 +2,9 @@
 
 ``event.view(viewer)`` renders an event for one viewer with hidden information removed: a seat
 (0..2) sees its own cards, ``"public"`` (a spectator) sees what lies face up, ``"shouxing"`` (守醒,
-RULES §2.1) also sees the three hands, and ``"all"`` (a finished record) sees everything.
+RULES §2.1) also sees the three hands, a :class:`ShouxingOf` (the 守醒 who may see some seats'
+hands only, ``shouxing_sees``, RULES §2.1.2) those seats' hands, and ``"all"`` (a finished record)
+sees everything.
 """
 
 from __future__ import annotations
@@ -13,12 +15,24 @@ from typing import Any, ClassVar, Literal
 from weimaque.games.maque.cards import faces_str
 from weimaque.games.maque.scoring.breakdown import Breakdown
 
-Viewer = int | Literal["public", "shouxing", "all"]
+
+@dataclass(frozen=True, slots=True)
+class ShouxingOf:
+    """The 守醒 who may see the concealed cards of ``seats`` only (RULES §2.1.2: with
+    ``shouxing_sees = "dealer"``, the dealer's): he plays no cards, and his view's JSON names
+    him ``"shouxing"`` as the 守醒 who sees the three hands is named."""
+
+    seats: tuple[int, ...]
+
+
+Viewer = int | Literal["public", "shouxing", "all"] | ShouxingOf
 
 
 def sees_hand(viewer: Viewer, seat: int) -> bool:
     """Whether a viewer may see the concealed cards of ``seat``."""
-    return viewer in ("all", "shouxing") or viewer == seat
+    if viewer == seat or viewer == "all" or viewer == "shouxing":
+        return True
+    return isinstance(viewer, ShouxingOf) and seat in viewer.seats
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,8 +5,10 @@ A seat sees its own hand, every meld (others' 偎 face down unless 明偎; a 吃
 it must decide and its own legal actions, and ``bans``: per seat the faces it may not 出, 吃 or 碰
 (RULES §5.2, §5.3), complete for itself and, for the others, only what follows from what everyone
 saw (a 碰'd or 吃-claimed face, a face the seat or its 上家 discarded or released; their 碰 bans are
-None). The 守醒 view adds the three hands and every seat's complete bans; ``scores`` are the match
-points before this hand.
+None). The 守醒 view adds the three hands and every seat's complete bans, or under
+``shouxing_sees = "dealer"`` (RULES §2.1.2) the dealer's hand and bans only (the others' hands
+are None, their face-down 偎 hidden as from a spectator); ``scores`` are the match points before
+this hand.
 No view contains the stock order, and no seat's view contains
 another seat's hand or face-down 偎.
 
@@ -52,7 +54,7 @@ import numpy.typing as npt
 from weimaque.games.maque.analysis.arrange import triple_xi
 from weimaque.games.maque.cards import COPIES, NUM_FACES, faces_str
 from weimaque.games.maque.game.actions import NUM_ACTIONS, Action
-from weimaque.games.maque.game.events import Viewer, sees_hand
+from weimaque.games.maque.game.events import ShouxingOf, Viewer, sees_hand
 from weimaque.games.maque.game.state import GameState, TableMeld
 from weimaque.games.maque.notation import MeldKind
 
@@ -162,8 +164,9 @@ class Observation:
     hand: tuple[int, ...] | None = None
     to_act: bool = False
     legal_actions: tuple[str, ...] = ()
-    #: The three hands, for the 守醒 (and the all-seeing replay); else None.
-    hands: tuple[tuple[int, ...], ...] | None = None
+    #: The three hands, for the 守醒 (and the all-seeing replay); else None. A 守醒 who may
+    #: see some seats only (RULES §2.1.2) has None for each of the others.
+    hands: tuple[tuple[int, ...] | None, ...] | None = None
     #: The hand's result once it is over (its JSON form).
     result: Mapping[str, Any] | None = None
 
@@ -194,7 +197,7 @@ class Observation:
     def to_json(self) -> dict[str, Any]:
         """The JSON form: the dict views, records and programs read (docs/protocol.md §2.2)."""
         out: dict[str, Any] = {
-            "viewer": self.viewer,
+            "viewer": "shouxing" if isinstance(self.viewer, ShouxingOf) else self.viewer,
             "rules": self.rules,
             "dealer": self.dealer,
             "phase": self.phase,
@@ -213,7 +216,7 @@ class Observation:
             out["to_act"] = self.to_act
             out["legal_actions"] = list(self.legal_actions)
         elif self.hands is not None:
-            out["hands"] = [faces_str(h) for h in self.hands]
+            out["hands"] = [None if h is None else faces_str(h) for h in self.hands]
         if self.result is not None:
             out["result"] = dict(self.result)
         return out
@@ -248,9 +251,20 @@ def _claim_visible(state: GameState, viewer: Viewer) -> bool:
     return w.origin != "wei" or state.rules.wei_face_up or sees_hand(viewer, w.from_seat)
 
 
+def shouxing_viewer(state: GameState) -> Viewer:
+    """The 守醒 of this hand as a viewer (RULES §2.1.2): ``"shouxing"``, who sees the three
+    hands, or under ``shouxing_sees = "dealer"`` one who sees the dealer's only."""
+    if state.rules.shouxing_sees == "dealer":
+        return ShouxingOf((state.dealer,))
+    return "shouxing"
+
+
 def view_of(state: GameState, viewer: Viewer) -> Observation:
-    """The view of a seat (0..2), a spectator (``"public"``), the 守醒 (``"shouxing"``) or an
-    all-seeing replay (``"all"``), typed; :func:`observation` is its JSON form."""
+    """The view of a seat (0..2), a spectator (``"public"``), the 守醒 (``"shouxing"``, who sees
+    what ``shouxing_sees`` lets him, RULES §2.1.2) or an all-seeing replay (``"all"``), typed;
+    :func:`observation` is its JSON form."""
+    if viewer == "shouxing":
+        viewer = shouxing_viewer(state)
     w = state.window
     seats = range(state.n)
     claim = None
@@ -260,13 +274,15 @@ def view_of(state: GameState, viewer: Viewer) -> Observation:
     hand = None
     to_act = False
     legal: tuple[str, ...] = ()
-    hands = None
+    hands: tuple[tuple[int, ...] | None, ...] | None = None
     if isinstance(viewer, int):
         hand = tuple(state.hand_faces(viewer))
         to_act = viewer in state.to_act()
         legal = tuple(str(a) for a in state.legal_actions(viewer))
     elif viewer in ("shouxing", "all"):
         hands = tuple(tuple(state.hand_faces(s)) for s in seats)
+    elif isinstance(viewer, ShouxingOf):
+        hands = tuple(tuple(state.hand_faces(s)) if s in viewer.seats else None for s in seats)
     result = None
     if state.result is not None:
         r = state.result
@@ -308,11 +324,16 @@ def settled(state: GameState, viewer: Viewer) -> bool:
     at once. So that what a viewer without an option is shown never depends on whether another
     seat had one, a viewer is *settled* when it has nothing hidden to wait for: no window is
     open, or it has an option in the open one itself (the 守醒 and an all-seeing replay, who see
-    every hand, always are). A viewer that is not is shown the position it was last shown, with
-    its own answer since (:func:`answered_view`), until it is settled again.
+    every hand, always are; one who sees some seats only, RULES §2.1.2, is settled when one of
+    them is, as he learns no more than they do). A viewer that is not is shown the position it
+    was last shown, with its own answer since (:func:`answered_view`), until it is settled again.
     """
+    if viewer == "shouxing":
+        viewer = shouxing_viewer(state)
     if state.phase != "claim" or viewer in ("shouxing", "all"):
         return True
+    if isinstance(viewer, ShouxingOf):
+        return any(state._must_act(s) for s in viewer.seats)
     return isinstance(viewer, int) and state._must_act(viewer)
 
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, cast
 
 from weimaque import presets
 from weimaque.errors import RuleConfigError, quoted
@@ -137,6 +138,8 @@ _CHOICES: Final[dict[str, tuple[str, ...]]] = {
     "mingtang_rules": ("seed", "app"),
     # RULES §8.5.1: when the 逗溜子 pool is fed
     "liuzi_when": ("deal", "chou", "start_and_chou"),
+    # RULES §2.1.2: whose concealed cards the 守醒 may see
+    "shouxing_sees": ("all", "dealer"),
 }
 
 
@@ -228,6 +231,8 @@ class RuleConfig:
     final_bonus: int = 0
     # RULES §2.1.1: four persons round the table, the one opposite the dealer the 守醒
     shouxing_rotation: bool = False
+    # RULES §2.1.2: the 守醒 sees the three hands ("all") or the dealer's only ("dealer")
+    shouxing_sees: str = "all"
 
     # RULES §7.2, §7.3
     patterns: Mapping[str, PatternValue] = field(default_factory=_patterns, hash=False)
@@ -266,7 +271,7 @@ class RuleConfig:
 
     def _validate_table(self) -> None:
         """The options that mean something only at some tables keep their defaults elsewhere,
-        so one config has one meaning (RULES §2.5 [D], §2.5.8, §8.7.1, §2.1.1)."""
+        so one config has one meaning (RULES §2.5 [D], §2.5.8, §8.7.1, §2.1.1, §2.1.2)."""
         if self.players == 3:
             for name in ("maipai", "chi_opponent_discard"):
                 if getattr(self, name) is not True:
@@ -293,6 +298,11 @@ class RuleConfig:
         if self.shouxing_rotation and not (self.shouxing and self.players == 3):
             raise RuleConfigError(
                 "option 'shouxing_rotation' needs shouxing true and players 3 (RULES §2.1.1)"
+            )
+        if self.shouxing_sees != "all" and not self.shouxing:
+            raise RuleConfigError(
+                "option 'shouxing_sees' applies only where a 守醒 sits (RULES §2.1.2): with "
+                f"shouxing false it must stay 'all', not {quoted(self.shouxing_sees)}"
             )
 
     def pattern_name(self, key: str) -> str:
@@ -333,6 +343,11 @@ class RuleConfig:
         """Every plain option with its value (no identity fields, no patterns)."""
         return {name: getattr(self, name) for name in OPTION_NAMES}
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled as its fields in plain data (its 名堂 tables are mapping proxies), so a bot's
+        # view travels to a worker process as any game's does (docs/scale.md).
+        return (_rebuild, (_plain_fields(self),))
+
 
 _IDENTITY: Final = frozenset(
     {
@@ -351,6 +366,26 @@ OPTION_NAMES: Final[tuple[str, ...]] = tuple(
     f.name for f in dataclasses.fields(RuleConfig) if f.name not in _IDENTITY
 )
 _DEFAULTS: Final = RuleConfig()
+
+
+def _plain_fields(config: RuleConfig) -> tuple[tuple[str, object], ...]:
+    out = []
+    for f in dataclasses.fields(RuleConfig):
+        value = getattr(config, f.name)
+        out.append((f.name, tuple(sorted(value.items())) if isinstance(value, Mapping) else value))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=64)
+def _rebuild(fields: tuple[tuple[str, object], ...]) -> RuleConfig:
+    """A rule set from :func:`_plain_fields` (unpickling); equal to the one pickled."""
+    values: dict[str, Any] = {}
+    for key, value in fields:
+        values[key] = dict(cast("tuple[tuple[str, object], ...]", value)) if key in _MAPS else value
+    return RuleConfig(**values)
+
+
+_MAPS: Final = frozenset({"patterns", "optional_patterns", "names"})
 
 
 def _keys(raw: object, name: str) -> list[str]:

@@ -5,7 +5,9 @@
 //
 // A board module exports `{id, hints, replays, create(shell)}`; `hints` says whether the game
 // offers the 听 hints of docs/protocol.md §2.1 `hints`, `replays: false` that the room's hands
-// are listed without the replay viewer (replay.js, 偎麻雀's). `create` gets the shell:
+// are listed without the replay viewer (replay.js draws 偎麻雀's steps itself, another game's
+// with its board: `render` of the step's view, `handEnd` at the last), `drawnText()` (optional)
+// what the list of hands calls a hand nobody won. `create` gets the shell:
 //   {roomId, app, draw(), act(actionText), socket, label(seat)}
 // and returns an object with
 //   render(s, env)         the table (a vnode). `s` is the room state of store.js (s.obs: the

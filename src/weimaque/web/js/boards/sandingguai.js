@@ -13,7 +13,8 @@ import { discardConfirmWanted, seatPositions } from "./common.js";
 export const sandingguai = {
   id: "sandingguai",
   hints: false,
-  replays: false, // the replay viewer (replay.js) is 偎麻雀's: the hands are listed without one
+  replays: true, // the replay viewer (replay.js) draws each step with this board
+  drawnText: () => t("sdg_huang"), // a hand nobody won, in the list of hands: 荒庄
   create(shell) {
     return new SandingguaiBoard(shell);
   },
@@ -432,7 +433,7 @@ class SandingguaiBoard {
       case "win":
         return t("sdg_ev_win", { who: label(e.seat), tile: name(e.tile), way: t(`sdg_way_${e.way}`), fan: e.fan });
       case "end":
-        return e.huang ? t("sdg_huang") : t("sdg_ev_end", { flip: e.flip ? name(e.flip) : t("sdg_no_flip") });
+        return e.huang ? t("sdg_huang") : t("sdg_ev_end", { tile: e.flip ? name(e.flip) : t("sdg_no_flip") });
       default:
         return e.type;
     }

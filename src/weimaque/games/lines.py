@@ -1,9 +1,10 @@
 """The lines a bot is sent, protocol ``weimaque-bot/1`` (docs/bot-protocol.md), typed once.
 
-A program playing a seat (:mod:`weimaque.games.maque.bots.external`) and a remote bot of a server
-room (``weimaque.server.edge.remote``) get the same lines, built here, and answer with the same
-line, read here (:func:`read_answer`). ``KINDS`` lists the lines sent; a test holds them to the
-protocol's table. Everything a line carries comes from the seat's own view.
+A program playing a seat (``cmd:`` bots, :mod:`weimaque.games.maque.bots.external`) and a
+remote bot of a server room of any game (``weimaque.server.edge.remote``) get the same lines,
+built here, and answer with the same line, read here (:func:`read_answer`). ``KINDS`` lists the
+lines sent; a test holds them to the protocol's table. Everything a line carries comes from the
+seat's own view.
 
 No ``from __future__ import annotations``: the ``NotRequired`` marks must be seen at run time.
 """
@@ -12,8 +13,6 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Literal, NotRequired, TypedDict, get_args
-
-from weimaque.games.maque.rules.config import RuleConfig
 
 PROTOCOL: Final = "weimaque-bot/1"
 JSON = dict[str, Any]
@@ -69,14 +68,15 @@ KINDS: Final[dict[str, type]] = {
 }
 
 
-def hello(seat: int, rules: RuleConfig, time_limit_ms: int | None) -> Hello:
-    """The first line: the protocol, the seat, the rules and every rule option of the hand."""
+def hello(seat: int, rules: str, options: Mapping[str, Any], time_limit_ms: int | None) -> Hello:
+    """The first line: the protocol, the seat, the rules (a preset's id) and every rule option
+    of the hand."""
     return {
         "type": "hello",
         "protocol": PROTOCOL,
         "seat": seat,
-        "rules": rules.id,
-        "options": rules.options(),
+        "rules": rules,
+        "options": dict(options),
         "time_limit_ms": time_limit_ms,
     }
 

@@ -1,4 +1,4 @@
-"""The terminal game: a human at one seat against bots, and the replay of saved records.
+"""偎麻雀's terminal game: a human at one seat against bots, and the replay of saved records.
 
 Everything here talks through a rich ``Console`` and an input function (``prompt -> line``), so
 tests can drive a whole match without a terminal. What the human is shown comes only from the seat's
@@ -16,7 +16,6 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from weimaque.cli.render import breakdown_renderable, cards_text
 from weimaque.errors import IllegalAction, InvalidNotation, WeimaqueError
 from weimaque.games.maque.analysis.arrange import triple_xi
 from weimaque.games.maque.bots import Bot, BotView
@@ -29,7 +28,9 @@ from weimaque.games.maque.game.state import NUM_SEATS, GameState
 from weimaque.games.maque.match import Match, Settlement, replay_match
 from weimaque.games.maque.notation import Meld, parse_cards
 from weimaque.games.maque.scoring.breakdown import Breakdown
+from weimaque.games.maque.scoring.explain import breakdown_json
 from weimaque.games.maque.scoring.waits import waits
+from weimaque.games.maque.terminal.render import breakdown_renderable, cards_text
 
 InputFn = Callable[[str], str]
 
@@ -297,7 +298,10 @@ def result_renderables(
     """The end of a hand: who won and the full breakdown (as ``wmq score`` shows it), or 臭."""
     if winner is None or breakdown is None:
         return [Text("本局 臭: 无人胡, 无人付分", style="yellow")]
-    return [Text(f"{seat_name(winner, viewer)} 胡", style="bold"), breakdown_renderable(breakdown)]
+    return [
+        Text(f"{seat_name(winner, viewer)} 胡", style="bold"),
+        breakdown_renderable(breakdown_json(breakdown)),
+    ]
 
 
 @dataclass
@@ -512,4 +516,6 @@ class Replayer:
         """The viewer in words."""
         if isinstance(self.viewer, int):
             return f"座{self.viewer}"
+        if not isinstance(self.viewer, str):
+            return "守醒"  # one who sees some seats only (RULES §2.1.2)
         return {"shouxing": "守醒", "all": "全部", "public": "旁观"}[self.viewer]

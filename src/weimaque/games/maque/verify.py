@@ -1,43 +1,22 @@
-"""Deals nobody can rig, and anyone can check (docs/fairness.md).
-
-Before a hand the server publishes a **commitment**: the SHA-256 of a fresh random secret and
-the hand's seed. The deal follows from the seed alone (RULES §2.2 [D]). When the hand is over
-the server reveals the secret and the seed; the record then holds both, with the deal itself.
-:func:`verify_document` checks a record the way ``wmq verify`` does: each commitment (a hand
-without one fails), each deal recomputed from its seed, every action legal when it was taken, the
-result, and for a match the dealer rotation and the ledger. Once a match is over the server shows
-its match seed too; a match record holding it is checked from it: every hand's seed must be the
-one the match seed gives (``Match.hand_seed``).
+"""偎麻雀's records checked whole (``wmq verify``, docs/fairness.md): each hand's commitment, its
+deal recomputed from its seed (RULES §2.2), every action legal when it was taken, the result,
+and for a match the dealer rotation, the settlements and the ledger. A match record holding its
+match seed is checked from it: every hand's seed must be the one the match seed gives
+(``Match.hand_seed``). The seam offers it as the ``"verify"`` capability.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import secrets
-from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
 
 from weimaque.errors import RecordError, WeimaqueError, quoted
+from weimaque.games.fairness import Verified, VerifyError, check_commitment
 from weimaque.games.maque.cards import faces_str
 from weimaque.games.maque.game.actions import Action
 from weimaque.games.maque.game.record import check_hand_record, hand_record, start_from_record
 from weimaque.games.maque.game.state import GameState
 from weimaque.games.maque.match import Match, check_match_record
 from weimaque.games.maque.rules.registry import rules_with
-
-SCHEME: Final = "sha256-v1"
-_PREFIX: Final = "weimaque-deal-v1"
-
-
-def new_secret() -> str:
-    """A fresh 256-bit secret from the OS CSPRNG, as 64 hex digits."""
-    return secrets.token_hex(32)
-
-
-def commitment(secret: str, seed: int) -> str:
-    """The published commitment to a hand: ``sha256("weimaque-deal-v1:<secret>:<seed>")``."""
-    return hashlib.sha256(f"{_PREFIX}:{secret}:{seed}".encode()).hexdigest()
 
 
 def deal_json(state: GameState) -> dict[str, Any]:
@@ -46,33 +25,6 @@ def deal_json(state: GameState) -> dict[str, Any]:
         "hands": [faces_str(h) for h in state.initial_hands],
         "stock": faces_str(state.stock),
     }
-
-
-def reveal(secret: str, seed: int) -> dict[str, Any]:
-    """The ``fairness`` block of a finished hand's record."""
-    return {
-        "scheme": SCHEME,
-        "commitment": commitment(secret, seed),
-        "secret": secret,
-        "seed": seed,
-        # The seed as text too: JavaScript numbers lose digits past 2^53.
-        "seed_text": str(seed),
-    }
-
-
-class VerifyError(WeimaqueError):
-    """The first thing in a record that does not hold."""
-
-
-@dataclass(frozen=True, slots=True)
-class Verified:
-    """What a successful check covered."""
-
-    hands: int
-    actions: int
-    commitments: int
-    #: Whether the record held its match seed, and every hand's seed followed from it.
-    match_seed: bool = False
 
 
 def _hands_of(doc: Any) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
@@ -86,30 +38,6 @@ def _hands_of(doc: Any) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
     if "actions" in doc:
         return [check_hand_record(doc, "hand 1")], None
     raise RecordError(f"not a record: no hand, hands or actions (keys: {quoted(sorted(doc))})")
-
-
-def check_commitment(where: str, hand: dict[str, Any], seed: Any) -> bool:
-    """Check the hand's revealed secret against its commitment; whether it had one."""
-    block = hand.get("fairness")
-    if block is None:
-        return False
-    if not isinstance(block, dict) or block.get("scheme") != SCHEME:
-        raise VerifyError(f"{where}: unknown fairness block {quoted(block)}")
-    secret, committed, revealed = block.get("secret"), block.get("commitment"), block.get("seed")
-    if not isinstance(committed, str):
-        raise VerifyError(f"{where}: no commitment")
-    if not isinstance(secret, str) or type(revealed) is not int:
-        raise VerifyError(f"{where}: commitment {quoted(committed[:16])}… was never revealed")
-    if revealed != seed or block.get("seed_text", str(seed)) != str(seed):
-        raise VerifyError(
-            f"{where}: revealed seed {quoted(revealed)} is not the hand's seed {quoted(seed)}"
-        )
-    if not hmac.compare_digest(commitment(secret, revealed).encode(), committed.encode()):
-        raise VerifyError(
-            f"{where}: commitment {quoted(committed[:16])}… does not match the revealed secret "
-            "and seed"
-        )
-    return True
 
 
 def verify_hand(
@@ -229,3 +157,6 @@ def verify_document(doc: Any, require_commitments: bool = True) -> Verified:
             f"match: the ledger {quoted(ledger, 120)} is not the replayed {match.ledger()}"
         )
     return Verified(len(hands), total, committed, seeded)
+
+
+__all__ = ["deal_json", "verify_document", "verify_hand"]
