@@ -317,7 +317,10 @@ export function startMe(app) {
           "li",
           { key: x.number, "data-testid": "match-hand" },
           h("span", {}, t("hand_n", { n: i + 1 }), " · "),
-          h("span", {}, x.chou ? t("chou") : t("winner", { who: name(x.winner) }), x.chou ? "" : ` ${x.total}`),
+          // 偎麻雀's 臭 and 胡 with its 息; 三丁拐's 荒庄 (docs/sandingguai.md §3), its 胡 without 息.
+          m.game === "sandingguai"
+            ? h("span", {}, x.chou ? t("sdg_huang") : t("winner", { who: name(x.winner) }))
+            : h("span", {}, x.chou ? t("chou") : t("winner", { who: name(x.winner) }), x.chou ? "" : ` ${x.total}`),
           x.code
             ? h(
                 "a",
