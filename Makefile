@@ -88,7 +88,7 @@ typecheck: env
 
 # The tests run on every core, a module's tests on one worker (they share its server and browser).
 unit: env
-	$(BIN)/python -m pytest -n auto --dist loadscope
+	$(BIN)/python -m pytest -n auto --dist loadscope --durations=15
 
 test: lint typecheck browser node services unit
 

@@ -19,9 +19,10 @@ from weimaque.games.maque.analysis.arrange import triple_xi
 from weimaque.games.maque.analysis.decompose import completions
 from weimaque.games.maque.bots.base import BotView
 from weimaque.games.maque.bots.determinize import Knowledge
+from weimaque.games.maque.bots.history import Chi, Discard, Peng, Wei
 from weimaque.games.maque.bots.policy import half_value, position_value
 from weimaque.games.maque.game.state import NUM_SEATS, discardable, win_check
-from weimaque.games.maque.notation import Meld, Source, parse_cards
+from weimaque.games.maque.notation import Meld, Source
 
 #: Sharpness of the discard model that reads the opponents' play: the chance of discarding a face
 #: is proportional to ``exp(BETA * value left)``. The best of a grid for greedy's discards in its
@@ -55,22 +56,20 @@ def outflow(view: BotView) -> list[list[Outflow]]:
     out: list[list[Outflow]] = [[] for _ in range(NUM_SEATS)]
     melds = [0] * NUM_SEATS
     for ev in view.history:
-        kind = ev["type"]
-        s = ev["seat"]
-        if kind == "discard":
-            out[s].append(Outflow(parse_cards(ev["card"])[0]))
-        elif kind == "wei":
-            card = parse_cards(ev["card"])[0] if "card" in ev else None
+        s = ev.seat
+        if isinstance(ev, Discard):
+            out[s].append(Outflow(ev.card))
+        elif isinstance(ev, Wei):
+            card = ev.card
             out[s].append(Outflow(None, () if card is None else (card, card), melds[s]))
             melds[s] += 1
-        elif kind == "peng":
-            face = parse_cards(ev["card"])[0]
+        elif isinstance(ev, Peng):
+            face = ev.card
             out[s].append(Outflow(None, (face, face), melds[s], face))
             melds[s] += 1
-        elif kind == "chi":
-            face = parse_cards(ev["card"])[0]
-            rest = parse_cards(ev["run"])
-            rest.remove(face)
+        elif isinstance(ev, Chi):
+            face = ev.card
+            rest = [f for f in ev.faces if f != face]
             out[s].append(Outflow(None, tuple(rest), melds[s], face))
             melds[s] += 1
     return out

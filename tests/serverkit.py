@@ -180,7 +180,8 @@ class Client:
 
 
 class Table:
-    """Three players of one room, each playing its first legal action when asked to decide."""
+    """The players of one room (three, or ``seats``), each playing its first legal action when
+    asked to decide."""
 
     def __init__(
         self,
@@ -188,13 +189,14 @@ class Table:
         room_id: str,
         tokens: list[str] | None = None,
         headers: list[dict[str, str]] | None = None,
+        seats: int = 3,
     ) -> None:
         """``headers``: each seat's socket's (a signed-in player's, docs/protocol.md §7.2)."""
         self.seats = [
             server.ws(room_id, additional_headers=None if headers is None else headers[k])
-            for k in range(3)
+            for k in range(seats)
         ]
-        self.view: list[Msg | None] = [None, None, None]
+        self.view: list[Msg | None] = [None] * seats
         #: hand number → its hand_end; the hands each seat was asked to deal again after
         self.ended: dict[int, Msg] = {}
         self.nexted: set[int] = set()
@@ -237,7 +239,7 @@ class Table:
 
     def drain(self, wait: float = 0.01) -> list[Msg]:
         got = []
-        for k in range(3):
+        for k in range(len(self.seats)):
             while (msg := self.recv(k, wait)) is not None:
                 got.append(msg)
         return got

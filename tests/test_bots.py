@@ -6,7 +6,22 @@ import random
 
 import pytest
 
-from weimaque.games.maque.bots import REGISTRY, BotView, get_bot
+from weimaque.games.maque.bots import REGISTRY, BotView, get_bot, history
+from weimaque.games.maque.bots.history import Deal, Wei
+from weimaque.games.maque.game.events import (
+    Chied,
+    Chou,
+    DeadHand,
+    Dealt,
+    DeclinedHu,
+    Discarded,
+    Drew,
+    Event,
+    Penged,
+    Released,
+    Weied,
+    Won,
+)
 from weimaque.games.maque.game.invariants import check_end
 from weimaque.games.maque.game.observation import observation
 from weimaque.games.maque.game.state import GameState
@@ -73,17 +88,80 @@ def test_bot_view_is_the_seat_observation() -> None:
         assert view.obs.hands is None and "hands" not in view.obs.to_json()
         assert view.legal == tuple(state.legal_actions(seat))
         assert view.hand() == tuple(state.hands[seat])
-        for event in view.history:
+        for event in view.events:
             if event["type"] == "dealt" and event["seat"] != seat:
                 assert "cards" not in event
             if event["type"] in ("wei", "drew") and event["seat"] != seat:
                 # another seat's 偎 stays face down (RULES §4.3)
                 assert "card" not in event or event["type"] == "drew"
+        # the typed history the bots read is the same events, parsed once
+        assert len(view.history) == len(view.events)
+        for record, event in zip(view.history, view.events, strict=True):
+            assert record.kind == event["type"] and record.seat == event["seat"]
+            if isinstance(record, Deal) and record.seat != seat:
+                assert record.cards is None
+            if isinstance(record, Wei) and record.seat != seat:
+                assert record.card is None  # RULES §4.3
         for other in range(3):
             if other != seat:
                 for meld in view.obs.melds[other]:
                     if meld.face_down:
                         assert meld.faces is None
+
+
+def _seen(event: Event, seat: int) -> history.Seen | None:
+    """What ``seat`` may know of an engine event as a typed record: an independent statement
+    of who sees what (RULES §2.2 dealt hands, §4.3 face-down 偎, §3.1.5 a declined 胡)."""
+    own = event.seat == seat
+    if isinstance(event, Dealt):
+        cards = tuple(sorted(event.cards)) if own else None
+        return history.Deal(event.seat, event.dealer, len(event.cards), cards)
+    if isinstance(event, Drew):
+        card = event.card if own or not event.face_down else None
+        return history.Draw(event.seat, card, event.stock_left)
+    if isinstance(event, Weied):
+        return history.Wei(event.seat, event.card if own or event.face_up else None)
+    if isinstance(event, Discarded):
+        return history.Discard(event.seat, event.card)
+    if isinstance(event, Released):
+        return history.Release(event.seat, event.card)
+    if isinstance(event, Penged):
+        return history.Peng(event.seat, event.card, event.from_seat)
+    if isinstance(event, Chied):
+        return history.Chi(event.seat, event.card, event.run, event.from_seat)
+    if isinstance(event, DeadHand):
+        return history.Dead(event.seat)
+    if isinstance(event, DeclinedHu):
+        return history.DeclinedHu(event.seat, event.card) if own else None
+    if isinstance(event, Won):
+        return history.Win(event.seat, event.card)
+    assert isinstance(event, Chou)
+    return history.Chou(event.seat)
+
+
+@pytest.mark.parametrize("options", [{}, {"wei_face_up": True}, {"players": 2}])
+def test_typed_history_is_what_the_seat_saw(options: dict[str, object]) -> None:
+    """``BotView.history`` holds one record per event the seat sees, each card it may see and
+    no other; it is parsed from the same rendering programs are sent (``BotView.events``)."""
+    kinds: set[str] = set()
+    for seed in range(30):
+        state = GameState.new(rules_with("anxiang", options), seed)
+        rng = random.Random(seed)
+        while True:
+            for seat in range(state.n):
+                view = BotView.of(state, seat)
+                seen = [r for e in state.events if (r := _seen(e, seat)) is not None]
+                assert list(view.history) == seen
+                assert [r.kind for r in view.history] == [e["type"] for e in view.events]
+                kinds.update(r.kind for r in view.history)
+            if state.is_terminal():
+                break
+            seat = state.current_player()
+            legal = state.legal_actions(seat)
+            # 胡 declined now and then, so that its record is seen too (RULES §3.1.5)
+            hu = next((a for a in legal if a.kind == "hu"), None)
+            state.apply(seat, hu if hu is not None and rng.random() < 0.7 else rng.choice(legal))
+    assert {"dealt", "drew", "wei", "discard", "release", "peng", "chi", "chou"} <= kinds
 
 
 def _swap_hidden(seed: int) -> tuple[GameState, GameState]:

@@ -284,17 +284,16 @@ def test_cancelling_autoplay_while_its_move_is_written_keeps_it_cancelled(
         assert not room.info()["seats"][0]["autoplay"]
 
 
-def test_nobody_to_press_waits_for_the_countdown_or_for_ever(client: TestClient) -> None:
+def test_a_player_under_autoplay_presses_next_by_itself(client: TestClient) -> None:
     room_id, _ = new_room(client, seed=34, bots={"1": "random", "2": "random"}, next_seconds=None)
     with contextlib.ExitStack() as stack:
         c, _ = sit(client, room_id, stack, 0)
         room = room_of(client, room_id)
         c.reply(c.send(type="autoplay", on=True), "snapshot")
         c.until(lambda m: m["type"] == "hand_end", timeout=30)
-        # Under 托管, nobody to wait for, and no countdown: the table waits for a press.
-        time.sleep(0.3)
-        assert room.state is None and room.info()["next_hand"] is None
-        c.reply(c.send(type="next"), "snapshot")
+        # Under 托管, with no countdown: 托管 presses 下一局 for the connected player, as it
+        # does for a bot (docs/protocol.md §2.4), and the next hand is dealt by itself.
+        c.until(lambda m: m["type"] == "snapshot" and m.get("hand_number") == 2, timeout=30)
         assert room.table.hand_number == 2
 
 

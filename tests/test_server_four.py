@@ -169,8 +169,12 @@ class Four:
         return dict(self.server.get(f"/api/rooms/{self.room_id}")["room"])
 
     def sitting_out(self) -> Person:
-        out = [p for p in self.people if p.seat == "shouxing"]
-        assert len(out) == 1
+        # As a hand is dealt each person is told its new place on its own socket: read them
+        # all until exactly one sits out (a person between two welcomes holds none).
+        deadline = time.monotonic() + 15
+        while len(out := [p for p in self.people if p.seat == "shouxing"]) != 1:
+            assert time.monotonic() < deadline, [p.seat for p in self.people]
+            self.pump()
         return out[0]
 
     def close(self) -> None:

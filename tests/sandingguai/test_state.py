@@ -10,14 +10,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from weimaque.errors import IllegalAction, InvalidNotation
+from weimaque.games import Invariants
 from weimaque.games.sandingguai.actions import ACTIONS, HU, NUM_ACTIONS, PASS, PENG, QUE, Action
 from weimaque.games.sandingguai.events import Discarded, Drew
-from weimaque.games.sandingguai.hands import suit_keys
+from weimaque.games.sandingguai.invariants import problems
 from weimaque.games.sandingguai.notation import MeldKind, parse_tiles
 from weimaque.games.sandingguai.rules import get_rules
 from weimaque.games.sandingguai.state import (
     CLAIMS,
-    DINGQUE,
     OVER,
     ROB,
     SELF,
@@ -268,15 +268,8 @@ def policy(state: State, rng: random.Random) -> int:
 
 
 def check_invariants(state: State) -> None:
-    assert state.tile_count() == 108
-    assert state.keys == [list(suit_keys(h)) for h in state.hands]
-    for seat in range(3):
-        n = sum(state.hands[seat]) + 3 * len(state.melds[seat])
-        own_turn = state.phase in (SELF, DINGQUE) and seat == state.turn
-        assert n == (14 if own_turn else 13), (seat, n, state)
-    if not state.is_terminal():
-        acting = state.players_to_act()
-        assert acting and all(state.legal_actions(s) for s in acting)
+    # SDG §12's invariants as the engine states them (``wmq simulate --check`` asks the same).
+    assert problems(state) == [], state
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -359,3 +352,27 @@ def test_action_notation_round_trips() -> None:
     for bad, fragment in (("胡5p", "takes no tile"), ("出", "needs a tile"), ("吃123m", "unknown")):
         with pytest.raises(InvalidNotation, match=fragment):
             Action.parse(bad)
+
+
+def test_the_invariants_name_what_breaks() -> None:
+    # SDG §12's invariants, as ``wmq simulate --game sandingguai --check`` asks them: a tile
+    # too many, a kept 叫 out of step and an end without its result are each named.
+    from weimaque.games import get_game
+
+    game = get_game("sandingguai")
+    hand = game.new_hand("sandingguai", None, 9, 0)
+    assert isinstance(game, Invariants) and game.invariants(hand) == []
+    state = hand.state  # type: ignore[attr-defined]
+    state.hands[1][0] += 1
+    found = problems(state)
+    assert any("tiles on the table" in p for p in found) and any("seat 1" in p for p in found)
+    state.hands[1][0] -= 1
+    state.jiao[2] ^= 1
+    assert problems(state) == ["seat 2's kept 叫 is not a full remake (SDG §6.1)"]
+    state.jiao[2] ^= 1
+    rng = random.Random(2)
+    while not state.is_terminal():
+        state.apply(rng.choice(state.legal_actions()))
+    assert problems(state) == []
+    state.result = None
+    assert problems(state) == ["the hand is over without a result"]

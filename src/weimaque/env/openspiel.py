@@ -450,7 +450,7 @@ class IsmctsBot:
         game = self.game
         assert isinstance(game, SeamGame)
         prefix: list[list[dict[str, Any]]] = [[] for _ in range(game.seats)]
-        prefix[view.seat] = [dict(v) for v in view.history]
+        prefix[view.seat] = [dict(v) for v in view.events]
         return SeamState.from_hand(game, MaqueHand(hand), prefix)
 
     def act(self, view: BotView, rng: random.Random) -> Action:

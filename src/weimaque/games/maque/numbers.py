@@ -13,7 +13,7 @@ from collections import OrderedDict
 from typing import Any, Final
 
 from weimaque.games.maque.analysis.arrange import triple_xi
-from weimaque.games.maque.cards import COPIES, FACE_CHARS, NUM_FACES, counts_of
+from weimaque.games.maque.cards import FACE_CHARS, NUM_FACES, counts_of
 from weimaque.games.maque.game.actions import Action
 from weimaque.games.maque.game.events import Event, Won
 from weimaque.games.maque.game.observation import Observation, observation, shown_xi, view_of
@@ -83,12 +83,12 @@ class HintCache:
         return found
 
 
-def _wait_json(w: Wait, seen: list[int]) -> dict[str, Any]:
+def _wait_json(w: Wait, unseen: list[int]) -> dict[str, Any]:
     return {
         "face": FACE_CHARS[w.face],
         "self": w.self_total,
         "other": w.other_total,
-        "left": max(0, COPIES - seen[w.face]),
+        "left": unseen[w.face],
     }
 
 
@@ -103,7 +103,7 @@ def hints(obs: Observation, rules: RuleConfig, cache: HintCache) -> dict[str, An
         return None
     own = tuple(Meld(m.kind, m.faces) for m in obs.melds[obs.viewer] if m.faces is not None)
     hand = list(counts_of(obs.hand))
-    seen = obs.seen_counts()
+    unseen = obs.unseen_counts()
     size = sum(hand) + 3 * len(own)
     out: dict[str, Any] = {"discards": [], "waits": []}
     if size == 20:
@@ -115,10 +115,10 @@ def hints(obs: Observation, rules: RuleConfig, cache: HintCache) -> dict[str, An
             found = cache.waits(own, tuple(after), rules)
             if found:
                 out["discards"].append(
-                    {"discard": face_char, "waits": [_wait_json(w, seen) for w in found]}
+                    {"discard": face_char, "waits": [_wait_json(w, unseen) for w in found]}
                 )
     elif size == 19:
-        out["waits"] = [_wait_json(w, seen) for w in cache.waits(own, tuple(hand), rules)]
+        out["waits"] = [_wait_json(w, unseen) for w in cache.waits(own, tuple(hand), rules)]
     return out
 
 

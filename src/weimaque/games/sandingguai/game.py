@@ -381,7 +381,9 @@ class Sandingguai:
         Names("三丁拐", "Sandingguai"),
         ("sdg", "三丁拐"),
         zero_sum=True,
-        capabilities=frozenset({"resample", "playout", "calculate", "replay", "review"}),
+        capabilities=frozenset(
+            {"resample", "playout", "calculate", "replay", "review", "invariants"}
+        ),
     )
     schema: Final = SCHEMA
     layout: Final = LAYOUT
@@ -488,6 +490,14 @@ class Sandingguai:
         if hand not in (None, 1):
             raise RecordError(f"a 三丁拐 hand record holds hand 1 only, not {quoted(hand)}")
         return review(record, seat, spec or self.review_spec(300))
+
+    def invariants(self, hand: Any) -> list[str]:
+        """The engine's invariants (``Invariants``, :mod:`.invariants`, SDG §12)."""
+        from weimaque.games.sandingguai.invariants import problems
+
+        if not isinstance(hand, SdgHand):
+            raise TypeError(f"not a 三丁拐 hand: {hand!r}")
+        return problems(hand.state)
 
     def calculate(self, request: JSON) -> JSON:
         """The calculator (``Calculator``, docs/sandingguai.md §12): a hand description scored

@@ -25,6 +25,7 @@ from weimaque.server.players.playerapi import (
     with_player,
     write,
 )
+from weimaque.server.players.variants import contest_json, variant_param
 from weimaque.server.store import accounts
 from weimaque.server.store.accounts import ADMINS, Player, Role
 from weimaque.server.table.options import RoomError, RoomOptions, quoted
@@ -378,8 +379,10 @@ async def leave(request: Request) -> Response:
 
 
 async def leaderboard(request: Request) -> Response:
-    """``GET /api/clubs/{id}/leaderboard?days=N&game=ID``: the members' figures at the club's
-    tables, of one game (the club's own by default: docs/protocol.md §7.5)."""
+    """``GET /api/clubs/{id}/leaderboard?days=N&game=ID&variant=ID``: the members' figures at
+    the club's tables, of one game (the club's own by default) and of one variant when asked
+    (every variant of the game by default), with ``variants``: those the club's ranked hands of
+    the game were played at over the period (docs/protocol.md §7.5)."""
     found = await _member(request)
     if isinstance(found, JSONResponse):
         return found
@@ -391,9 +394,24 @@ async def leaderboard(request: Request) -> Response:
     if isinstance(game, JSONResponse):
         return game
     assert game is not None
+    contest = variant_param(request, game)
+    if isinstance(contest, JSONResponse):
+        return contest
     club_id = club_row["id"]
-    rows = await s.read(lambda db: accounts.leaderboard(db, club_id, since(days), game))
-    return JSONResponse({"v": PROTOCOL_VERSION, "days": days, "game": game, "rows": rows})
+    start = since(days)
+    rows = await s.read(lambda db: accounts.leaderboard(db, club_id, start, game, contest))
+    played = await s.read(lambda db: accounts.board_variants(db, club_id, start, game))
+    asked = None if contest is None else contest_json(game, contest.presets[-1], contest.persons)
+    return JSONResponse(
+        {
+            "v": PROTOCOL_VERSION,
+            "days": days,
+            "game": game,
+            "variant": asked,
+            "variants": [contest_json(game, v, n) for v, n in played],
+            "rows": rows,
+        }
+    )
 
 
 async def open_table(request: Request) -> Response:

@@ -25,6 +25,7 @@ from weimaque.server.base.limits import BodyError, client_address, read_json
 from weimaque.server.edge.api import review_of
 from weimaque.server.edge.context import DEAD_COOKIE, TRANSFER_CODES, Server, server_of
 from weimaque.server.edge.context import error_response as _error
+from weimaque.server.players.variants import contest_json, variant_param
 from weimaque.server.store import accounts
 from weimaque.server.store.accounts import COOKIE, Device, Player
 from weimaque.server.store.persist import written
@@ -392,7 +393,9 @@ def _matches_json(
 ) -> dict[str, Any]:
     rows, cursor = found
     for row in rows:
-        row["rules"] = _rules_json(row["rules"], row.get("game"))
+        game = row.get("game") or DEFAULT_GAME
+        row["variant"] = contest_json(game, row["rules"], row.pop("persons"))
+        row["rules"] = _rules_json(row["rules"], game)
     nxt = None if cursor is None else f"{cursor[0]!r}~{cursor[1]}~{cursor[2]}"
     return {"v": PROTOCOL_VERSION, "matches": rows, "next": nxt}
 
@@ -409,24 +412,33 @@ def _page(request: Request) -> tuple[int, tuple[float, str, int] | None] | JSONR
 
 @with_player
 async def my_matches(request: Request, s: Server, player: Player) -> Response:
-    """``GET /api/me/matches?game=ID``: 战绩, newest first, paged; every game's by default."""
+    """``GET /api/me/matches?game=ID&variant=ID``: 战绩, newest first, paged; every game's
+    (every variant's) by default."""
     page = _page(request)
     if isinstance(page, JSONResponse):
         return page
     game = game_param(request, None)
     if isinstance(game, JSONResponse):
         return game
+    contest = variant_param(request, game or DEFAULT_GAME)
+    if isinstance(contest, JSONResponse):
+        return contest
+    if contest is not None and game is None:  # a variant is of one game (偎麻雀 by default)
+        game = DEFAULT_GAME
     limit, before = page
     found = await s.read(
-        lambda db: accounts.matches(db, player.id, limit=limit, before=before, game=game)
+        lambda db: accounts.matches(
+            db, player.id, limit=limit, before=before, game=game, contest=contest
+        )
     )
     return JSONResponse(_matches_json(found))
 
 
 @with_player
 async def my_stats(request: Request, s: Server, player: Player) -> Response:
-    """``GET /api/me/stats?days=N&game=ID``: the player's totals of one game (偎麻雀 by
-    default) over the period."""
+    """``GET /api/me/stats?days=N&game=ID&variant=ID``: the player's totals of one game (偎麻雀
+    by default) over the period, of one variant when asked (every variant by default), and
+    ``by_variant``: the totals of each variant of the game they played (docs/protocol.md §7.3)."""
     days = days_param(request, None)
     if isinstance(days, JSONResponse):
         return days
@@ -434,14 +446,30 @@ async def my_stats(request: Request, s: Server, player: Player) -> Response:
     if isinstance(game, JSONResponse):
         return game
     assert game is not None
-    totals = await s.read(lambda db: accounts.stats(db, player.id, since(days), game))
-    return JSONResponse({"v": PROTOCOL_VERSION, "days": days, "game": game, **totals})
+    contest = variant_param(request, game)
+    if isinstance(contest, JSONResponse):
+        return contest
+    start = since(days)
+    totals = await s.read(lambda db: accounts.stats(db, player.id, start, game, contest))
+    each = await s.read(lambda db: accounts.stats_by_variant(db, player.id, start, game))
+    by_variant = [{"variant": contest_json(game, v, n), **figures} for v, n, figures in each]
+    asked = None if contest is None else contest_json(game, contest.presets[-1], contest.persons)
+    return JSONResponse(
+        {
+            "v": PROTOCOL_VERSION,
+            "days": days,
+            "game": game,
+            "variant": asked,
+            **totals,
+            "by_variant": by_variant,
+        }
+    )
 
 
 @with_player
 async def player_matches(request: Request, s: Server, player: Player) -> Response:
-    """``GET /api/players/{id}/matches?game=ID``: another's 战绩 at the clubs both belong to
-    (every game's by default)."""
+    """``GET /api/players/{id}/matches?game=ID&variant=ID``: another's 战绩 at the clubs both
+    belong to (every game's, every variant's, by default)."""
     other = str(request.path_params["player_id"])[:64]
     clubs = await s.read(lambda db: accounts.share_club(db, player.id, other))
     if not clubs and other != player.id:
@@ -452,10 +480,17 @@ async def player_matches(request: Request, s: Server, player: Player) -> Respons
     game = game_param(request, None)
     if isinstance(game, JSONResponse):
         return game
+    contest = variant_param(request, game or DEFAULT_GAME)
+    if isinstance(contest, JSONResponse):
+        return contest
+    if contest is not None and game is None:
+        game = DEFAULT_GAME
     limit, before = page
     only = None if other == player.id else clubs
     found = await s.read(
-        lambda db: accounts.matches(db, other, limit=limit, before=before, clubs=only, game=game)
+        lambda db: accounts.matches(
+            db, other, limit=limit, before=before, clubs=only, game=game, contest=contest
+        )
     )
     return JSONResponse(_matches_json(found))
 

@@ -484,14 +484,32 @@ def share_club(db: Connection, a: str, b: str) -> list[str]:
 # ----------------------------------------------------------------- 战绩 and 回放码
 
 
+@dataclass(frozen=True, slots=True)
+class Contest:
+    """One variant of a game at one table, counted apart (docs/protocol.md §7.3): the presets
+    its hands are stored under (``variant``) and its table's ``persons``."""
+
+    presets: tuple[str, ...]
+    persons: int
+
+    def where(self, prefix: str = "") -> tuple[str, list[Any]]:
+        """The SQL condition on a row of ``hand_seats`` or ``match_seats`` and its arguments."""
+        marks = ",".join("?" * len(self.presets))
+        return (
+            f" AND {prefix}variant IN ({marks}) AND {prefix}persons = ?",
+            [*self.presets, self.persons],
+        )
+
+
 #: The match summaries of a room's match, summed again from its played hands' seats
 #: (idempotent: a hand written twice, after a restart, is counted once; a hand nobody played
 #: counts for nobody, §7.3). Parameters: room id, match.
 MATCH_SEATS: Final = (
     "INSERT INTO match_seats (room_id, match, seat, holder, player_id, name, bot, club_id, "
-    "started, last, hands, total, ranked, game, variant) SELECT room_id, match, seat, "
+    "started, last, hands, total, ranked, game, variant, persons) SELECT room_id, match, seat, "
     "COALESCE(player_id, ''), MAX(player_id), MAX(name), MAX(bot), MAX(club_id), "
-    "MIN(finished), MAX(finished), COUNT(*), SUM(points), MIN(ranked), MAX(game), MAX(variant) "
+    "MIN(finished), MAX(finished), COUNT(*), SUM(points), MIN(ranked), MAX(game), MAX(variant), "
+    "MAX(persons) "
     "FROM hand_seats "
     "WHERE room_id = ? AND match = ? AND played = 1 "
     "GROUP BY room_id, match, seat, COALESCE(player_id, '') "
@@ -499,7 +517,7 @@ MATCH_SEATS: Final = (
     "name = excluded.name, bot = excluded.bot, club_id = excluded.club_id, "
     "started = excluded.started, last = excluded.last, hands = excluded.hands, "
     "total = excluded.total, ranked = excluded.ranked, game = excluded.game, "
-    "variant = excluded.variant"
+    "variant = excluded.variant, persons = excluded.persons"
 )
 
 
@@ -511,10 +529,12 @@ def matches(
     before: tuple[float, str, int] | None,
     clubs: list[str] | None = None,
     game: str | None = None,
+    contest: Contest | None = None,
 ) -> tuple[list[dict[str, Any]], tuple[float, str, int] | None]:
     """The matches ``player_id`` sat in, newest first (by their last hand), at most ``limit``
     after the cursor ``before``; only those of ``clubs`` when given, of ``game`` when given
-    (None: every game). And the next cursor.
+    (None: every game), of one ``contest`` of it when given (None: every variant). And the
+    next cursor.
 
     One query: a keyset page of the player's rows of ``match_seats`` (index
     ``match_seats_player``, or ``match_seats_player_game`` for one game), joined with every
@@ -528,6 +548,10 @@ def matches(
     if game is not None:
         where += " AND game = ?"
         args.append(game)
+    if contest is not None:
+        sql, extra = contest.where()
+        where += sql
+        args += extra
     if clubs is not None:
         if not clubs:
             return [], None
@@ -539,8 +563,9 @@ def matches(
     rows = db.execute(
         "SELECT me.room_id, me.match, me.seat, me.club_id, me.started, me.last, me.hands, "
         "me.total, o.seat, o.name, o.player_id, o.total, o.bot, o.last, m.number, m.over, "
-        "m.rules, c.name, me.ranked, me.game FROM (SELECT room_id, match, seat, club_id, started, "
-        f"last, hands, total, ranked, game FROM match_seats WHERE {where} "
+        "m.rules, c.name, me.ranked, me.game, me.persons FROM (SELECT room_id, match, seat, "
+        "club_id, started, last, hands, total, ranked, game, persons FROM match_seats "
+        f"WHERE {where} "
         "ORDER BY last DESC, room_id DESC, match DESC LIMIT ?) me "
         "JOIN match_seats o ON o.room_id = me.room_id AND o.match = me.match "
         "LEFT JOIN matches m ON m.room_id = me.room_id "
@@ -557,7 +582,7 @@ def matches(
             match,
             seat,
         ):
-            number, over, rules, club_name, ranked, game_id = row[14:20]
+            number, over, rules, club_name, ranked, game_id, persons = row[14:21]
             seats = {}
             out.append(
                 {
@@ -565,6 +590,8 @@ def matches(
                     "match": match,
                     "game": game_id,
                     "rules": rules,
+                    # The persons at its table (2, 3 or 4): with the preset, its contest.
+                    "persons": persons,
                     "club": None if club_id is None else {"id": club_id, "name": club_name},
                     "started": started,
                     "last": last,
@@ -599,33 +626,79 @@ def matches(
     return out, cursor
 
 
-def stats(db: Connection, player_id: str, since: float, game: str = DEFAULT_GAME) -> dict[str, int]:
-    """The player's totals over their played hands of ``game`` since ``since`` (index
+#: A player's figures over their played hands (``stats``), in the order of its SELECT.
+_FIGURES: Final = ("matches", "hands", "wins", "chou", "points", "biggest")
+_FIGURES_SQL: Final = (
+    "COUNT(DISTINCT room_id || '/' || match), COUNT(*), COALESCE(SUM(won), 0), "
+    "COALESCE(SUM(chou), 0), COALESCE(SUM(points), 0), COALESCE(MAX(xi), 0)"
+)
+
+
+def stats(
+    db: Connection,
+    player_id: str,
+    since: float,
+    game: str = DEFAULT_GAME,
+    contest: Contest | None = None,
+) -> dict[str, int]:
+    """The player's totals over their played hands of ``game`` since ``since``, of one
+    ``contest`` only when given (None: every variant of the game; index
     ``hand_seats_player_game``)."""
-    row = db.execute(
-        "SELECT COUNT(DISTINCT room_id || '/' || match), COUNT(*), COALESCE(SUM(won), 0), "
-        "COALESCE(SUM(chou), 0), COALESCE(SUM(points), 0), COALESCE(MAX(xi), 0) "
-        "FROM hand_seats WHERE player_id = ? AND game = ? AND finished >= ? AND played = 1",
+    where = "player_id = ? AND game = ? AND finished >= ? AND played = 1"
+    args: list[Any] = [player_id, game, since]
+    if contest is not None:
+        sql, extra = contest.where()
+        where += sql
+        args += extra
+    row = db.execute(f"SELECT {_FIGURES_SQL} FROM hand_seats WHERE {where}", args).fetchone()
+    return {k: int(v) for k, v in zip(_FIGURES, row, strict=True)}
+
+
+def stats_by_variant(
+    db: Connection, player_id: str, since: float, game: str = DEFAULT_GAME
+) -> list[tuple[str | None, int | None, dict[str, int]]]:
+    """The player's totals over their played hands of ``game`` since ``since``, one per
+    contest they played (preset, persons), most hands first (docs/protocol.md §7.3)."""
+    rows = db.execute(
+        f"SELECT variant, persons, {_FIGURES_SQL} FROM hand_seats "
+        "WHERE player_id = ? AND game = ? AND finished >= ? AND played = 1 "
+        "GROUP BY variant, persons ORDER BY COUNT(*) DESC, variant, persons",
         (player_id, game, since),
-    ).fetchone()
-    keys = ("matches", "hands", "wins", "chou", "points", "biggest")
-    return {k: int(v) for k, v in zip(keys, row, strict=True)}
+    ).fetchall()
+    return [
+        (
+            None if r[0] is None else str(r[0]),
+            None if r[1] is None else int(r[1]),
+            {k: int(v) for k, v in zip(_FIGURES, r[2:], strict=True)},
+        )
+        for r in rows
+    ]
 
 
 def leaderboard(
-    db: Connection, club_id: str, since: float, game: str = DEFAULT_GAME
+    db: Connection,
+    club_id: str,
+    since: float,
+    game: str = DEFAULT_GAME,
+    contest: Contest | None = None,
 ) -> list[dict[str, Any]]:
     """The club's members (removed ones are not) by their points over the ranked hands of
-    ``game`` at its tables since ``since``: hands two people played, at tables with no chosen
-    seed (§7.5; index ``hand_seats_club_game``)."""
+    ``game`` at its tables since ``since``, of one ``contest`` only when given (None: every
+    variant of the game): hands two people played, at tables with no chosen seed (§7.5;
+    index ``hand_seats_club_game``)."""
+    where = "h.club_id = ? AND h.game = ? AND h.finished >= ? AND h.ranked = 1"
+    args: list[Any] = [club_id, game, since]
+    if contest is not None:
+        sql, extra = contest.where("h.")
+        where += sql
+        args += extra
     rows = db.execute(
         "SELECT h.player_id, p.name, SUM(h.points), COUNT(DISTINCT h.room_id || '/' || h.match), "
         "COUNT(*), SUM(h.won), MAX(h.xi) FROM hand_seats h JOIN players p ON p.id = h.player_id "
         "JOIN club_members m ON m.club_id = h.club_id AND m.player_id = h.player_id "
-        "WHERE h.club_id = ? AND h.game = ? AND h.finished >= ? AND h.ranked = 1 "
-        "AND m.role != 'pending' "
+        f"WHERE {where} AND m.role != 'pending' "
         "GROUP BY h.player_id, p.name ORDER BY SUM(h.points) DESC, p.name, h.player_id",
-        (club_id, game, since),
+        args,
     ).fetchall()
     names: dict[str, int] = {}
     for row in rows:
@@ -647,6 +720,20 @@ def leaderboard(
         }
         for i, n, points, m, hands, wins, big in rows
     ]
+
+
+def board_variants(
+    db: Connection, club_id: str, since: float, game: str = DEFAULT_GAME
+) -> list[tuple[str, int | None]]:
+    """The contests (preset, persons) of ``game`` the club's ranked hands since ``since`` were
+    played in, most hands first: the leaderboards it has (§7.5)."""
+    rows = db.execute(
+        "SELECT variant, persons FROM hand_seats WHERE club_id = ? AND game = ? "
+        "AND finished >= ? AND ranked = 1 AND variant IS NOT NULL GROUP BY variant, persons "
+        "ORDER BY COUNT(*) DESC, variant, persons",
+        (club_id, game, since),
+    ).fetchall()
+    return [(str(r[0]), None if r[1] is None else int(r[1])) for r in rows]
 
 
 def hand_seats(db: Connection, room_id: str, number: int) -> tuple[list[dict[str, Any]], int]:

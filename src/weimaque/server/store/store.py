@@ -193,7 +193,7 @@ _HAND: Final = _upsert("hands", "room_id, number, record, finished, match", "roo
 _HAND_SEAT: Final = _upsert(
     "hand_seats",
     "room_id, number, seat, match, player_id, name, bot, club_id, finished, points, won, chou, xi, "
-    "played, ranked, game, variant",
+    "played, ranked, game, variant, persons",
     "room_id, number, seat",
 )
 #: A hand's 回放码 is replaced with the hand's record (a hand ended again after a restart).
@@ -868,7 +868,9 @@ class Store:
             db.execute("DELETE FROM actions WHERE room_id = ? AND number = ?", (room_id, number))
             db.execute("UPDATE matches SET ledger = ?, over = ? WHERE room_id = ?", totals)
             db.execute("UPDATE rooms SET status = ? WHERE id = ?", status)
-            db.executemany(_HAND_SEAT, [(*r, game, variant) for r in seat_rows])
+            # A row per person at the table: its count is the table's persons (§7.3).
+            persons = len(seat_rows)
+            db.executemany(_HAND_SEAT, [(*r, game, variant, persons) for r in seat_rows])
             db.execute(accounts.MATCH_SEATS, (room_id, match))
             if isinstance(code, str):
                 db.execute(_REPLAY_CODE, (accounts.digest(code), code, room_id, number))

@@ -112,8 +112,14 @@ class AutoPlay:
         if self.table.hand is None and self.table.records and not self.table.is_over():
             if self.seating.all_bots():
                 times.append(self.table.between_since + self.table.auto_delay())
-            elif self.table.next_deadline is not None:
-                times.append(self.table.next_deadline)
+            else:
+                if self.table.next_deadline is not None:
+                    times.append(self.table.next_deadline)
+                # 托管 presses 下一局 (docs/protocol.md §2.4); once that moment has passed, a
+                # deal still waiting waits for a person, whose press wakes the room.
+                auto = self.driver.auto_ready_at()
+                if auto is not None and auto > now:
+                    times.append(auto)
         return min(times)
 
     def housekeep(self) -> bool:

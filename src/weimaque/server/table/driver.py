@@ -107,8 +107,11 @@ class HandDriver:
 
         A match's first hand is dealt as soon as the seats are taken. Later ones: once somebody
         pressed 下一局 and nobody the deal waits for (``decides_next``) still has to, or when the
-        countdown ends; a table of bots deals after its bot delay. A resting room (no person
-        holding a seat is connected) deals nothing.
+        countdown ends; a table of bots deals after its bot delay. With no countdown, a seat under
+        托管 (or watched) whose player is connected presses 下一局 by itself once the bot delay
+        has passed since the hand's end (``auto_ready_at``), as a bot does. A resting room (no
+        person holding a seat is connected) deals nothing: a seat left to 托管 by a player who
+        went presses nothing.
         """
         if (
             self.table.hand is not None
@@ -124,6 +127,8 @@ class HandDriver:
         if self.seating.all_bots():
             return self.table.clock() >= self.table.between_since + self.table.auto_delay()
         pressed = any(seat.ready for seat in self.seating.seats if seat.kind == "human")
+        auto = self.auto_ready_at()
+        pressed = pressed or (auto is not None and self.table.clock() >= auto)
         if pressed and not any(
             self.table.decides_next(s) and not self.seating.seats[s].ready
             for s in range(self.table.shape.seats)
@@ -131,6 +136,25 @@ class HandDriver:
             return True
         deadline = self.table.next_deadline
         return deadline is not None and self.table.clock() >= deadline
+
+    def auto_ready_at(self) -> float | None:
+        """When the seats under 托管 press 下一局 by themselves at a table with no countdown
+        (docs/protocol.md §2.4): the bot delay after the hand's end, where a person's seat is
+        under 托管 or watched and its player is connected (None: no such seat, or a countdown
+        deals the next hand). An offline seat presses nothing."""
+        table = self.table
+        if table.opts.next_seconds is not None:
+            return None
+        for s, seat in enumerate(self.seating.seats):
+            if (
+                seat.kind == "human"
+                and seat.taken
+                and (seat.autoplay or seat.away)
+                and self.seating.present(s)
+                and s not in self.seating.offline
+            ):
+                return table.between_since + table.auto_delay()
+        return None
 
     def presence(self) -> bool:
         """Note whether the room rests now (no person holding a seat connected: no countdown,

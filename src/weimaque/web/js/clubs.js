@@ -14,7 +14,10 @@ import { botLevel, botTitle, byLevel } from "./bots.js";
 import { signed } from "./table.js";
 import { autositKey } from "./room.js";
 import { enterCreatedRoom } from "./lobby.js";
-import { failure, formatCode, PlayerBar, periodSelect, roleName } from "./player.js";
+
+/** 偎麻雀 options of a table of four persons (RULES §2.1.1, §2.1.2), chosen in the lobby only. */
+const PERSONS_ONLY = new Set(["shouxing_rotation", "shouxing_sees"]);
+import { failure, formatCode, PlayerBar, periodSelect, roleName, variantQuery, variantSelect } from "./player.js";
 
 const ADMINS = new Set(["owner", "admin"]);
 // A leaderboard's "all time" (§7.5 takes 1..3650 days).
@@ -27,6 +30,7 @@ export function startClub(app, clubId) {
     presets: null,
     days: "30",
     board: null,
+    variant: "", // the leaderboard's variant (variantKey), "" for every one summed
     invite: null, // {code, url, expires}
     invites: null, // the invitations still good (admins): [{id, created, expires, max_uses, uses}]
     inviteUses: "1",
@@ -83,7 +87,7 @@ export function startClub(app, clubId) {
 
   async function loadBoard() {
     try {
-      const query = `?days=${ui.days || ALL_DAYS}`;
+      const query = `?days=${ui.days || ALL_DAYS}${variantQuery(ui.variant)}`;
       ui.board = await api(`${base}/leaderboard${query}`);
     } catch (err) {
       say(err);
@@ -127,7 +131,10 @@ export function startClub(app, clubId) {
   function clubSchema(game) {
     const allowed = ui.presets?.room_options;
     if (game.info.id !== "maque" || !allowed) return game.schema;
-    return { ...game.schema, options: game.schema.options.filter((o) => o.key in allowed) };
+    // Four persons with a rotating 守醒 (RULES §2.1.1) are seated by person, from the lobby's
+    // 人数; a club's 开桌 seats its members by seat, so its form leaves them out.
+    const offered = (o) => o.key in allowed && !PERSONS_ONLY.has(o.key);
+    return { ...game.schema, options: game.schema.options.filter(offered) };
   }
 
   /** An admin edits the club's rules: the form of the game's schema at the club's rules. */
@@ -560,7 +567,18 @@ export function startClub(app, clubId) {
     return h(
       "section",
       { class: "panel club-board", "data-testid": "club-board" },
-      h("div", { class: "panel-head" }, h("h2", {}, t("leaderboard")), periodSelect("board-period", ui.days, (days) => { ui.days = days; loadBoard(); })),
+      h(
+        "div",
+        { class: "panel-head" },
+        h("h2", {}, t("leaderboard")),
+        h(
+          "span",
+          { class: "panel-choices" },
+          // One leaderboard per variant the club played (or all of them summed, ""): §7.5.
+          variantSelect("board-variant", b?.variants, ui.variant, b?.variant, (key) => { ui.variant = key; loadBoard(); }),
+          periodSelect("board-period", ui.days, (days) => { ui.days = days; loadBoard(); }),
+        ),
+      ),
       !b ? h("p", { class: "loading" }, "…") : null,
       b && rows.length === 0 ? h("p", { class: "muted", "data-testid": "board-none" }, t("board_none")) : null,
       rows.length

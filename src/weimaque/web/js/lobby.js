@@ -105,7 +105,7 @@ export function enterCreatedRoom(res, req, here = null) {
 
 /** The preset select's options: the presets of RULES §7.3, then the apps' tiers (§7.4, `family`
  * "app", docs/protocol.md §1) in their own group. */
-function presetOptions(presets) {
+export function presetOptions(presets) {
   const option = (p) => h("option", { value: p.id }, presetName(p));
   const tiers = presets.filter((p) => p.family === "app");
   return [

@@ -27,6 +27,9 @@ import {
   periodSelect,
   signedOut,
   signOut,
+  variantKey,
+  variantQuery,
+  variantSelect,
   when,
 } from "./player.js";
 
@@ -39,6 +42,7 @@ export function startMe(app) {
     more: false, // 更多 is loading
     days: "30", // the totals' period (PERIODS)
     stats: null,
+    variant: "", // the chosen variant of the totals and the matches (variantKey), "" for all
     devices: null,
     transfer: null, // {code, expires_in, qr_svg, until}
     hands: {}, // `${room_id}:${match}` → the match's hands (shown), or {error}
@@ -66,15 +70,15 @@ export function startMe(app) {
   }
 
   async function loadMatches(before) {
-    const query = `?limit=${PAGE}${before ? `&before=${encodeURIComponent(before)}` : ""}`;
+    const query = `?limit=${PAGE}${before ? `&before=${encodeURIComponent(before)}` : ""}${variantQuery(ui.variant)}`;
     const res = await api(`/api/me/matches${query}`);
     ui.matches = before ? [...(ui.matches || []), ...res.matches] : res.matches;
     ui.next = res.next ?? null;
   }
 
   async function loadStats() {
-    const query = ui.days ? `?days=${ui.days}` : "";
-    ui.stats = await api(`/api/me/stats${query}`);
+    const query = [ui.days ? `days=${ui.days}` : "", variantQuery(ui.variant).slice(1)].filter(Boolean).join("&");
+    ui.stats = await api(`/api/me/stats${query ? `?${query}` : ""}`);
   }
 
   async function loadDevices() {
@@ -111,6 +115,17 @@ export function startMe(app) {
     ui.days = days;
     try {
       await loadStats();
+    } catch (err) {
+      failed(err);
+    }
+    draw();
+  }
+
+  /** Another variant: the totals and the matches of it alone (or of every one, ""). */
+  async function chooseVariant(key) {
+    ui.variant = key;
+    try {
+      await Promise.all([loadStats(), loadMatches()]);
     } catch (err) {
       failed(err);
     }
@@ -286,7 +301,17 @@ export function startMe(app) {
     return h(
       "section",
       { class: "panel me-stats", "data-testid": "me-stats" },
-      h("div", { class: "panel-head" }, h("h2", {}, t("stats_title")), periodSelect("stats-period", ui.days, period)),
+      h(
+        "div",
+        { class: "panel-head" },
+        h("h2", {}, t("stats_title")),
+        h(
+          "span",
+          { class: "panel-choices" },
+          variantSelect("stats-variant", st?.by_variant.map((x) => x.variant), ui.variant, st?.variant, chooseVariant),
+          periodSelect("stats-period", ui.days, period),
+        ),
+      ),
       st
         ? h(
             "div",
@@ -299,6 +324,22 @@ export function startMe(app) {
             cell("stat_biggest", st.biggest || "—", "stat-biggest"),
           )
         : h("p", { class: "loading" }, "…"),
+      // Every variant's own figures where the player played several (one choice away each).
+      st && !ui.variant && st.by_variant.length > 1
+        ? h(
+            "ul",
+            { class: "stats-variants", "data-testid": "stats-variants", "aria-label": t("stats_by_variant") },
+            st.by_variant.map((x) =>
+              h(
+                "li",
+                { key: variantKey(x.variant), "data-testid": "stats-variant-row", "data-variant": variantKey(x.variant), "data-points": x.points },
+                h("button", { type: "button", class: "link", onclick: () => chooseVariant(variantKey(x.variant)) }, presetName(x.variant)),
+                h("span", { class: "muted" }, " ", t("hands_n", { n: x.hands }), " · "),
+                h("strong", {}, signed(x.points) || "0"),
+              ),
+            ),
+          )
+        : null,
     );
   }
 
@@ -317,7 +358,10 @@ export function startMe(app) {
           "li",
           { key: x.number, "data-testid": "match-hand" },
           h("span", {}, t("hand_n", { n: i + 1 }), " · "),
-          h("span", {}, x.chou ? t("chou") : t("winner", { who: name(x.winner) }), x.chou ? "" : ` ${x.total}`),
+          // 偎麻雀's 臭 and 胡 with its 息; 三丁拐's 荒庄 (docs/sandingguai.md §3), its 胡 without 息.
+          m.game === "sandingguai"
+            ? h("span", {}, x.chou ? t("sdg_huang") : t("winner", { who: name(x.winner) }))
+            : h("span", {}, x.chou ? t("chou") : t("winner", { who: name(x.winner) }), x.chou ? "" : ` ${x.total}`),
           x.code
             ? h(
                 "a",
@@ -346,7 +390,7 @@ export function startMe(app) {
         { class: "match-head" },
         h("span", { class: `place place-${m.place}` }, t(`place_${m.place}`)),
         h("strong", { class: "match-total" }, signed(m.total) || "0"),
-        h("span", {}, rulesName(m.rules)),
+        h("span", {}, m.variant?.id ? presetName(m.variant) : rulesName(m.rules)),
         m.club ? h("a", { class: "club-chip", href: `/clubs/${encodeURIComponent(m.club.id)}` }, m.club.name) : null,
         h("span", { class: "muted" }, t("hands_n", { n: m.hands }), " · ", when(m.started)),
         m.over ? null : h("a", { href: `/r/${encodeURIComponent(m.room_id)}`, class: "badge live" }, t("match_live")),

@@ -5,7 +5,7 @@
 // The lobby's player bar is drawn here, and its signed-out form serves /me and /c/{code} too.
 import { createRef, h } from "./dom.js";
 import { api } from "./net.js";
-import { refusal, t } from "./i18n.js";
+import { presetName, refusal, t } from "./i18n.js";
 import { PLAYER_KEY } from "./page.js";
 import { NAME_KEY } from "./room.js";
 
@@ -35,6 +35,30 @@ export function periodSelect(testid, value, onchange) {
     "select",
     { "data-testid": testid, value, onchange: (e) => onchange(e.target.value) },
     PERIODS.map(([days, key]) => h("option", { value: days }, t(key))),
+  );
+}
+
+/** A contest of 战绩 or a leaderboard (docs/protocol.md §7.3): `{id, persons}` as the choice's
+ * value, "" for every variant. */
+export const variantKey = (v) => (v?.id ? `${v.id}|${v.persons ?? ""}` : "");
+
+/** The query of a chosen variant (`&variant=ID&persons=N`), "" for every variant. */
+export function variantQuery(key) {
+  if (!key) return "";
+  const [id, persons] = key.split("|");
+  return `&variant=${encodeURIComponent(id)}${persons ? `&persons=${persons}` : ""}`;
+}
+
+/** A select of the variants played (`[{id, persons, name, name_en}]`) and "all"; `value` the
+ * chosen key (variantKey), kept in the list while the period has none of it; `onchange(key)`. */
+export function variantSelect(testid, played, value, chosen, onchange) {
+  const list = [...(played || [])];
+  if (value && chosen && !list.some((v) => variantKey(v) === value)) list.push(chosen);
+  return h(
+    "select",
+    { "data-testid": testid, value, "aria-label": t("variant_label"), onchange: (e) => onchange(e.target.value) },
+    h("option", { value: "" }, t("variant_all")),
+    list.map((v) => h("option", { value: variantKey(v) }, presetName(v))),
   );
 }
 

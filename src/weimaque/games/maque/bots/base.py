@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from weimaque.errors import WeimaqueError
+from weimaque.games.maque.bots.history import Seen, parse_history
 from weimaque.games.maque.cards import Counts, counts_of
 from weimaque.games.maque.game.actions import Action
 from weimaque.games.maque.game.observation import Observation, view_of
@@ -26,21 +27,28 @@ class BotView:
     seat: int
     rules: RuleConfig
     obs: Observation
-    history: tuple[Mapping[str, Any], ...]
+    #: the seat's events as the engine renders them for it (``Event.view(seat)``): the JSON
+    #: that programs are sent (docs/bot-protocol.md)
+    events: tuple[Mapping[str, Any], ...]
     legal: tuple[Action, ...]
     #: the 留子 pool a winner could take, public at the table, where the rules choose the
     #: winning reading with it (RULES §8.5.3); else None
     pool: int | None = None
+    #: the same events as typed records, parsed once here: what the bots read
+    history: tuple[Seen, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "history", parse_history(self.events))
 
     @staticmethod
     def of(state: GameState, seat: int) -> BotView:
         """Build the view of ``seat`` from the engine's per-seat observation and event views."""
-        history = tuple(v for e in state.events if (v := e.view(seat)) is not None)
+        events = tuple(v for e in state.events if (v := e.view(seat)) is not None)
         return BotView(
             seat=seat,
             rules=state.rules,
             obs=view_of(state, seat),
-            history=history,
+            events=events,
             legal=tuple(state.legal_actions(seat)),
             pool=state.pool,
         )

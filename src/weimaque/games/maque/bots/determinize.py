@@ -32,7 +32,17 @@ from dataclasses import dataclass
 from typing import cast
 
 from weimaque.games.maque.bots.base import BotView
-from weimaque.games.maque.cards import COPIES, NUM_FACES, faces_of
+from weimaque.games.maque.bots.history import (
+    Chi,
+    Dead,
+    DeclinedHu,
+    Discard,
+    Draw,
+    Peng,
+    Release,
+    Wei,
+)
+from weimaque.games.maque.cards import NUM_FACES, faces_of
 from weimaque.games.maque.game.observation import ClaimView
 from weimaque.games.maque.game.state import (
     ASK_ORDERS,
@@ -45,18 +55,10 @@ from weimaque.games.maque.game.state import (
     buried_size,
     win_check,
 )
-from weimaque.games.maque.notation import MeldKind, parse_cards
+from weimaque.games.maque.notation import MeldKind
 
 #: Attempts at a constrained deal before the constraints on opponents' hands are dropped.
 _DEAL_TRIES = 20
-
-
-def _faces(text: str | None) -> list[int]:
-    return parse_cards(text) if text else []
-
-
-def _face(text: str) -> int:
-    return parse_cards(text)[0]
 
 
 @dataclass(slots=True)
@@ -134,52 +136,50 @@ class Knowledge:
         open_claim = obs.phase == "claim" and claim is not None
         last_index = len(history) - 1
         for i, ev in enumerate(history):
-            kind = ev["type"]
-            s = ev["seat"]
-            if kind in ("discard", "release"):
-                face = _face(ev["card"])
-                if kind == "discard":
+            s = ev.seat
+            if isinstance(ev, Discard | Release):
+                face = ev.card
+                if isinstance(ev, Discard):
                     passed[s] = []
                 # The open window's card enters ``thrown`` only when it closes (state._resolve).
                 if not (open_claim and i == last_index):
                     thrown[s].add(face)
-                    if kind == "release":
+                    if isinstance(ev, Release):
                         released[s].add(face)
-                    if kind == "discard":
+                    else:
                         for q in range(n):
                             if q != s:
                                 peng_seen[q].add(face)
-            elif kind == "drew":
-                is_wei = i < last_index and history[i + 1]["type"] == "wei"
-                if not is_wei and "card" in ev:
-                    face = _face(ev["card"])
+            elif isinstance(ev, Draw):
+                is_wei = i < last_index and isinstance(history[i + 1], Wei)
+                if not is_wei and ev.card is not None:
+                    face = ev.card
                     drew_up[s].add(face)
                     if not (open_claim and i == last_index):
                         for q in range(n):
                             passed[q].append((face, s))
                             if q != s:
                                 peng_seen[q].add(face)
-            elif kind == "wei":
-                card = _face(ev["card"]) if "card" in ev else None
+            elif isinstance(ev, Wei):
+                card = ev.card
                 faces = None if card is None else (card, card, card)
                 passed[s] = []
                 melds[s].append(_MeldSlot("wei", faces, card, s, faces is None or s == seat))
-            elif kind == "peng":
-                face = _face(ev["card"])
+            elif isinstance(ev, Peng):
+                face = ev.card
                 passed[s] = []
-                melds[s].append(_MeldSlot("peng", (face,) * 3, face, ev["from"], False))
+                melds[s].append(_MeldSlot("peng", (face,) * 3, face, ev.from_seat, False))
                 no_discard[s].add(face)
-            elif kind == "chi":
-                face = _face(ev["card"])
-                run = _faces(ev["run"])
+            elif isinstance(ev, Chi):
+                face = ev.card
                 passed[s] = []
-                melds[s].append(_MeldSlot("chi", (run[0], run[1], run[2]), face, ev["from"], False))
+                melds[s].append(_MeldSlot("chi", ev.faces, face, ev.from_seat, False))
                 no_discard[s].add(face)
-            elif kind == "dead":
+            elif isinstance(ev, Dead):
                 skipped[s] += 1
-            elif kind == "declined_hu" and s == seat:
+            elif isinstance(ev, DeclinedHu) and s == seat:
                 declined = True
-                declined_faces |= 1 << _face(ev["card"])
+                declined_faces |= 1 << ev.card
         # A 偎's face_down flag follows the table, not the viewer: the observation says which.
         for s in range(n):
             for slot, m in zip(melds[s], obs.melds[s], strict=True):
@@ -187,7 +187,7 @@ class Knowledge:
                     slot.face_down = m.face_down
         rows = [list(r) for r in obs.rows]
         claim_card = None if claim is None else claim.card
-        unseen = faces_of([COPIES - n for n in obs.seen_counts()])
+        unseen = faces_of(obs.unseen_counts())
         return Knowledge(
             view=view,
             seat=seat,

@@ -186,7 +186,7 @@ class ExternalBot:
 
     def _sync(self, view: BotView) -> bool:
         """Send the events the program has not seen; a new hand starts it over."""
-        history = view.history
+        history = view.events
         new = self._first is None or history[0] != self._first or len(history) < self._sent
         if history and new:
             if self._first is not None and self._sent and not self._send(lines.new_hand()):

@@ -20,6 +20,7 @@ from weimaque.games.maque.bots.greedy import _Table
 from weimaque.games.maque.cards import RED_FACES, Counts
 from weimaque.games.maque.game.actions import Action
 from weimaque.games.maque.game.observation import shown_xi
+from weimaque.games.maque.game.state import claim_into
 from weimaque.games.maque.notation import Meld
 
 #: Names of the feature columns, in order.
@@ -72,16 +73,7 @@ def _after(table: _Table, action: Action) -> tuple[tuple[Meld, ...], Counts, int
         own = claim is not None and claim.origin == "draw" and claim.from_seat == table.seat
         feed = table.feed(card, peng=False) if own and card is not None else 0.0
         return table.melds, tuple(hand), None, feed
-    if action.kind == "peng":
-        hand[card] -= 2
-        meld = Meld("peng", (card, card, card))
-    else:
-        assert action.face is not None
-        run = (action.face, action.face + 1, action.face + 2)
-        for f in run:
-            if f != card:
-                hand[f] -= 1
-        meld = Meld("chi", run)
+    meld = claim_into(hand, card, action.face)
     melds = (*table.melds, meld)
     _, face = table.best_discard(melds, tuple(hand), {*table.no_discard, card})
     if face is None:

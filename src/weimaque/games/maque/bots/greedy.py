@@ -27,10 +27,11 @@ from typing import Final
 from weimaque.games.maque.analysis.arrange import melds_xi, triple_xi
 from weimaque.games.maque.analysis.decompose import splits
 from weimaque.games.maque.bots.base import BotView
-from weimaque.games.maque.cards import COPIES, NUM_FACES, RED_FACES, Counts
+from weimaque.games.maque.bots.history import Chi, Discard, Draw, Peng, Release
+from weimaque.games.maque.cards import NUM_FACES, RED_FACES, Counts
 from weimaque.games.maque.game.actions import Action
-from weimaque.games.maque.game.state import discardable
-from weimaque.games.maque.notation import Meld, parse_cards
+from weimaque.games.maque.game.state import claim_into, discardable, table_of
+from weimaque.games.maque.notation import Meld
 from weimaque.games.maque.rules.config import RuleConfig
 from weimaque.games.maque.scoring.waits import Wait, waits
 
@@ -107,7 +108,7 @@ class _Table:
             Meld(m.kind, m.faces) for m in obs.melds[seat] if m.faces is not None
         )
         self.claim_card = view.claim_card()
-        self.unseen = [max(0, COPIES - n) for n in obs.seen_counts()]
+        self.unseen = obs.unseen_counts()
         total_unseen = max(1, sum(self.unseen))
         stock = obs.stock_left
         #: chance that one given unseen copy still comes out of the stock
@@ -116,7 +117,8 @@ class _Table:
         self.n = n = self.rules.players
         #: RULES §2.5.3(1), §2.5.4: with two seats and ``chi_opponent_discard`` off, discards are
         #: never 吃'd and only releases make a face 吃-过张
-        self.release_only = n == 2 and not self.rules.chi_opponent_discard
+        table = table_of(self.rules)
+        self.release_only = table.release_only
         thrown: list[set[int]] = [set() for _ in range(n)]
         released: list[set[int]] = [set() for _ in range(n)]
         no_discard: set[int] = set()
@@ -124,25 +126,22 @@ class _Table:
         chi_taken: set[int] = set()
         xiajia = (seat + 1) % n
         for e in view.history:
-            kind = e["type"]
-            card = e.get("card")
-            if card is None:
-                continue
-            face = parse_cards(card)[0]
-            if kind in ("discard", "release"):
-                thrown[e["seat"]].add(face)
-                if kind == "release":
-                    released[e["seat"]].add(face)
-                face_up.add(face)
-            elif kind == "drew":
-                face_up.add(face)
-            elif kind in ("peng", "chi") and e["seat"] == seat:
-                no_discard.add(face)  # RULES §5.2
-            if kind == "chi" and e["seat"] == xiajia:
-                chi_taken.update(parse_cards(e["run"]))
+            if isinstance(e, Discard | Release):
+                thrown[e.seat].add(e.card)
+                if isinstance(e, Release):
+                    released[e.seat].add(e.card)
+                face_up.add(e.card)
+            elif isinstance(e, Draw):
+                if e.card is not None:
+                    face_up.add(e.card)
+            elif isinstance(e, Peng | Chi):
+                if e.seat == seat:
+                    no_discard.add(e.card)  # RULES §5.2
+                if isinstance(e, Chi) and e.seat == xiajia:
+                    chi_taken.update(e.faces)
         self.thrown = thrown
         #: per seat, what makes a face 吃-过张 for its 下家 (RULES §5.3, §2.5.4)
-        self.guo = released if self.release_only else thrown
+        self.guo = table.guo_sets(thrown, released)
         self.no_discard = no_discard
         self.face_up = face_up
         self.xiajia_runs = chi_taken
@@ -351,19 +350,10 @@ class GreedyBot:
         best = (pass_value, PASS if PASS in legal else legal[0])
         banned = {*table.no_discard, card}
         for a in legal:
-            hand = list(table.hand)
-            if a.kind == "peng":
-                hand[card] -= 2
-                meld = Meld("peng", (card, card, card))
-            elif a.kind == "chi":
-                assert a.face is not None
-                run = (a.face, a.face + 1, a.face + 2)
-                for f in run:
-                    if f != card:
-                        hand[f] -= 1
-                meld = Meld("chi", run)
-            else:
+            if a.kind not in ("peng", "chi"):
                 continue
+            hand = list(table.hand)
+            meld = claim_into(hand, card, a.face)
             v, _ = table.best_discard((*table.melds, meld), tuple(hand), banned)
             if v > best[0]:
                 best = (v, a)

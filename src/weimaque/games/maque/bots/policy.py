@@ -18,7 +18,7 @@ from weimaque.games.maque.bots.base import BotView
 from weimaque.games.maque.bots.determinize import Knowledge
 from weimaque.games.maque.cards import NUM_FACES, RED_FACES
 from weimaque.games.maque.game.actions import Action
-from weimaque.games.maque.game.state import HU, PASS, PENG, GameState, discardable
+from weimaque.games.maque.game.state import HU, PASS, PENG, GameState, claim_into, discardable
 
 #: The discard action of each face, and whether each face is red (RULES §1).
 DISCARD_ACTIONS = tuple(Action.discard(f) for f in range(NUM_FACES))
@@ -141,14 +141,8 @@ def claim_value(
 ) -> float | None:
     """Value after 碰 (``run`` None) or 吃 into ``run`` of ``card`` and the best discard."""
     h = list(hand)
-    if run is None:
-        h[card] -= 2
-        xi = mxi + triple_xi("peng", card)
-    else:
-        for g in (run, run + 1, run + 2):
-            if g != card:
-                h[g] -= 1
-        xi = mxi
+    claim_into(h, card, run)
+    xi = mxi + triple_xi("peng", card) if run is None else mxi
     faces = [f for f in discardable(h, banned) if f != card]
     if not faces:
         return None  # a claim that leaves no discard makes the seat 死手 (RULES §4.1)

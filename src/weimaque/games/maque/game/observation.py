@@ -52,7 +52,7 @@ import numpy as np
 import numpy.typing as npt
 
 from weimaque.games.maque.analysis.arrange import triple_xi
-from weimaque.games.maque.cards import NUM_FACES, faces_str
+from weimaque.games.maque.cards import COPIES, NUM_FACES, faces_str
 from weimaque.games.maque.game.actions import NUM_ACTIONS, Action
 from weimaque.games.maque.game.events import ShouxingOf, Viewer, sees_hand
 from weimaque.games.maque.game.state import GameState, TableMeld
@@ -188,6 +188,11 @@ class Observation:
         if claim is not None and claim.card is not None and claim.origin != "wei":
             seen[claim.card] += 1
         return seen
+
+    def unseen_counts(self) -> list[int]:
+        """How many copies of each face the viewer cannot see (four of each, RULES §1.1, less
+        :meth:`seen_counts`): in other hands, face-down 偎, the stock or the buried cards."""
+        return [max(0, COPIES - n) for n in self.seen_counts()]
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form: the dict views, records and programs read (docs/protocol.md §2.2)."""

@@ -2,15 +2,15 @@
 windows or views.
 
 :func:`playout` takes a position at a seat's discard and plays the turn flow of RULES §3 on the
-position's own lists with the engine's own rule predicates (:func:`~weimaque.games.maque.game.state.
-discardable`, :func:`~weimaque.games.maque.game.state.may_peng`,
-:func:`~weimaque.games.maque.game.state.chi_runs`,
-:meth:`~weimaque.games.maque.game.state.GameState.win_on`): 偎 > 胡 > 碰 > 吃 (§5.1), 碰-过张 and 吃
+position's own lists with the engine's own rule predicates and a claim's effect on a hand
+(:mod:`weimaque.games.maque.game.state`: ``discardable``, ``may_peng``, ``chi_runs``,
+``claim_into``, ``GameState.win_on``): 偎 > 胡 > 碰 > 吃 (§5.1), 碰-过张 and 吃
 bans (§5.3), 死手 (§4.1), a drawn card nobody takes released to the 下家's 吃 (§3.1.3). It asks the
 chooser only for the decisions that are not forced, in the order the engine's windows resolve
 them, and every seat takes every 胡 it is offered. Search calls it where ``GameState.apply``
 would build a window, its options and events for every card: several times faster, the same
-hand (a test plays both from the same worlds).
+hand (tests/test_playout.py plays both from the same positions on every preset and turn-flow
+option, and compares the returns and every hand, meld and set at the end).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from weimaque.games.maque.game.state import (
     WEI_MELDS,
     GameState,
     chi_runs,
+    claim_into,
     discardable,
     may_peng,
 )
@@ -63,7 +64,7 @@ def playout(state: GameState, seat: int, chooser: Chooser) -> list[int]:
     released = state.released
     # RULES §2.5.4: with two seats and no 吃 of the opponent's discard, only his releases
     # make a face 吃-过张
-    guo = released if state.release_only else thrown
+    guo = state.table.guo_sets(thrown, released)
     chi_discard = not state.release_only
 
     def win(q: int, card: int, source: Source, last: bool) -> list[int] | None:
@@ -84,15 +85,11 @@ def playout(state: GameState, seat: int, chooser: Chooser) -> list[int]:
         return None
 
     def meld(q: int, card: int, run: int | None, source: int) -> None:
-        hand = hands[q]
+        claim_into(hands[q], card, run)
         if run is None:
-            hand[card] -= 2
             melds[q].append(PENG_MELDS[card][source])
             mxi[q] += triple_xi("peng", card)
         else:
-            for g in (run, run + 1, run + 2):
-                if g != card:
-                    hand[g] -= 1
             melds[q].append(CHI_MELDS[run][card - run][source])
         no_discard[q].add(card)
 

@@ -132,6 +132,12 @@ class Table:
     #: releases make a face 吃-过张, and his discards are never 吃'd (§2.5.3(1))
     release_only: bool
 
+    def guo_sets(self, thrown: list[set[int]], released: list[set[int]]) -> list[set[int]]:
+        """Per seat, the faces it makes 吃-过张 for its 下家 (RULES §5.3): those it discarded or
+        released; at a ``release_only`` table those it released (RULES §2.5.4). The one
+        statement of the rule: the engine, its fast step and the bots call it."""
+        return released if self.release_only else thrown
+
 
 #: The most attributes a ``GameState`` may set (see :class:`Table`); a test holds it.
 MAX_STATE_ATTRIBUTES: Final = 29
@@ -240,6 +246,25 @@ def chi_runs(
         if hand[a] and hand[b]:
             runs.append(s)
     return runs
+
+
+#: The plain meld of each claim: the 碰 of a face, and the 吃 into a run by its start.
+PENG_MELD: Final = tuple(Meld("peng", (c, c, c)) for c in range(NUM_FACES))
+CHI_MELD: Final = {s: Meld("chi", (s, s + 1, s + 2)) for s in RUN_STARTS}
+
+
+def claim_into(hand: list[int], card: int, run: int | None) -> Meld:
+    """A claim of ``card`` on ``hand``, in place: the 碰 (``run`` None) takes two more ``card``
+    from it (RULES §4.5), the 吃 into the run starting at ``run`` the run's two other faces
+    (§4.6); the meld it makes. The one statement of a claim's effect on a hand: the engine, its
+    fast step (``game.playout``) and the bots call it."""
+    if run is None:
+        hand[card] -= 2
+        return PENG_MELD[card]
+    for g in (run, run + 1, run + 2):
+        if g != card:
+            hand[g] -= 1
+    return CHI_MELD[run]
 
 
 def shangjia(seat: int, seats: int = 3) -> int:
@@ -724,7 +749,7 @@ class GameState:
         released; with two players and ``chi_opponent_discard`` off, those he released only
         (RULES §2.5.4)."""
         table = self.table
-        return (self.released if table.release_only else self.thrown)[(seat - 1) % table.n]
+        return table.guo_sets(self.thrown, self.released)[(seat - 1) % table.n]
 
     def is_terminal(self) -> bool:
         """Whether the hand is over."""
@@ -1090,7 +1115,7 @@ class GameState:
         win = None
         if hand[card] >= 2 or card in waits[drawer]:
             win = self.win_on(drawer, card, "self", last)
-        guo = (self.released if self.table.release_only else self.thrown)[order[-1]]
+        guo = self.table.guo_sets(self.thrown, self.released)[order[-1]]
         runs = chi_runs(hand, card, self.thrown[drawer], guo, self.rules.holder_may_not_chi)
         if win is not None or runs:
             opts = [HU] if win is not None else []
@@ -1146,7 +1171,7 @@ class GameState:
         (RULES §3.1.3)."""
         nxt = (drawer + 1) % self.table.n
         thrown = self.thrown
-        guo = (self.released if self.table.release_only else thrown)[drawer]
+        guo = self.table.guo_sets(thrown, self.released)[drawer]
         runs = chi_runs(self.hands[nxt], card, thrown[nxt], guo, self.rules.holder_may_not_chi)
         if not runs:
             return {}
@@ -1260,7 +1285,7 @@ class GameState:
                 self.released[w.from_seat].add(w.card)
         if penger is not None:
             card = w.card
-            self.hands[penger][card] -= 2
+            claim_into(self.hands[penger], card, None)
             self.melds[penger].append(PENG_MELDS[card][w.from_seat])
             self.no_discard[penger].add(card)
             self.events.append(PENGED[penger][card][w.from_seat])
@@ -1269,10 +1294,7 @@ class GameState:
             start = chosen[chier].face
             assert start is not None
             card = w.card
-            hand = self.hands[chier]
-            for f in (start, start + 1, start + 2):
-                if f != card:
-                    hand[f] -= 1
+            claim_into(self.hands[chier], card, start)
             self.melds[chier].append(CHI_MELDS[start][card - start][w.from_seat])
             self.no_discard[chier].add(card)
             self.events.append(CHIED[chier][start][card - start][w.from_seat])

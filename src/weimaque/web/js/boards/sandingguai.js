@@ -394,7 +394,8 @@ class SandingguaiBoard {
             h("span", { "data-testid": "result-flip" }, t("sdg_flip"), " ", e.flip ? tile(e.flip, { size: "s" }) : t("sdg_no_flip")),
             h("span", { "data-testid": "result-chickens" }, t("sdg_chickens"), " ", [...chickens].map((c) => tile(c, { size: "s", key: c, mark: "chicken" }))),
           ),
-      h(
+      // A 荒庄 that moved no points has no payments to list: no empty table.
+      e.transfers.length === 0 ? null : h(
         "table",
         { class: "ledger sdg-transfers", "data-testid": "transfers" },
         h("thead", {}, h("tr", {}, h("th", {}, t("sdg_payer")), h("th", {}, t("sdg_payee")), h("th", {}, t("sdg_amount")), h("th", {}, t("sdg_reason")))),
