@@ -163,3 +163,46 @@ def test_cli_table_and_errors() -> None:
         assert result.exit_code == 2
     result = runner.invoke(app, ["arena", "--bots", "greedy,random,random", "--rotations", "4"])
     assert result.exit_code == 2
+
+
+TIMES = ("median_decision_ms", "p90_decision_ms", "median_decision_cpu_ms", "p90_decision_cpu_ms")
+
+
+def _sane_times(figures: dict[str, float]) -> None:
+    """Decision times (ms) present and sane: non-negative, p90 at least the median."""
+    assert set(TIMES) <= set(figures)
+    assert all(figures[k] >= 0 for k in TIMES), figures
+    assert figures["p90_decision_ms"] >= figures["median_decision_ms"], figures
+    assert figures["p90_decision_cpu_ms"] >= figures["median_decision_cpu_ms"], figures
+
+
+def test_decision_times_per_bot_wall_and_cpu() -> None:
+    """Every bot's median and p90 decision time, wall clock and the deciding thread's CPU time,
+    in the result object, the JSON and the text table (docs/bots.md "The arena")."""
+    config = ArenaConfig(("greedy", "random", "random"), 2, seed=4, game="sandingguai")
+    deal = play_deal(config, 0)
+    for b in range(3):
+        assert len(deal.times_ms[b]) == len(deal.cpu_ms[b]) > 0
+        assert min(deal.times_ms[b]) >= 0 and min(deal.cpu_ms[b]) >= 0
+    result = run_arena(config)
+    for stats in result.bots:
+        assert stats.decisions > 0
+        _sane_times({k: getattr(stats, k) for k in TIMES})
+    assert result.bots[0].decisions == len(deal.times_ms[0]) + len(play_deal(config, 1).times_ms[0])
+
+    runner = CliRunner()
+    args = ["arena", "-g", "sdg", "-b", "greedy,random,random", "-n", "6", "--seed", "4"]
+    data = json.loads(runner.invoke(app, [*args, "--json"]).stdout)
+    for b in data["bots"]:
+        assert b["decisions"] > 0
+        _sane_times(b)
+    text = runner.invoke(app, args, env={"COLUMNS": "160"})
+    assert text.exit_code == 0, text.output
+    header, *rows = text.stdout.split("decision times")[1].splitlines()
+    assert "CPU: the deciding thread's" in header
+    columns = ("decisions", "wall median", "wall p90", "CPU median", "CPU p90")
+    assert all(c in "\n".join(rows) for c in columns)
+    for name in ("greedy", "random", "random#2"):
+        line = next(r for r in rows if f" {name} " in r)
+        count, wall, wall90, cpu, cpu90 = (float(x) for x in line.split("│")[2:7])
+        assert count > 0 and 0 <= wall <= wall90 and 0 <= cpu <= cpu90

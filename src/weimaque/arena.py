@@ -24,6 +24,13 @@ stays inside one sample), with Student's t for ``deals - 1`` degrees of freedom.
 are the outcome's; a hand without one is 臭 (流局). The total per win is the outcome summary's
 ``total`` where the game gives one (偎麻雀's, RULES §8.3), else the winner's points.
 
+Decision times. Every call of a bot's ``act`` is timed twice, in the process that plays the
+deal: wall clock (``time.perf_counter_ns``) and the CPU time of the deciding thread
+(``time.thread_time_ns``). On a shared machine the wall clock counts the time other programs
+held the core; the CPU time does not, so it is the figure such a machine measures honestly (an
+external ``cmd:`` bot thinks in its own process: only its wall clock is the bot's). Each bot's
+median and p90 of both are in :class:`BotStats` (p90: nearest rank below, :func:`p90`).
+
 Reproducibility. Each seat's bot gets ``random.Random`` seeded from (seed, deal, rotation, seat);
 workers play whole deals and results are merged in deal order, so the same seed gives the same
 figures whatever the number of workers (decision times aside).
@@ -176,8 +183,8 @@ class DealResult:
     winners: tuple[tuple[int, ...], ...]  # the winning bots per seating (none on 臭)
     totals: tuple[tuple[int, ...], ...]  # each winner's total per seating
     seats: tuple[tuple[int, ...], ...]  # seating per hand
-    times_ms: tuple[tuple[float, ...], ...]  # [bot] decision times
-    cpu_ms: tuple[tuple[float, ...], ...] = ()  # [bot] decision CPU times
+    times_ms: tuple[tuple[float, ...], ...]  # [bot] decision wall-clock times
+    cpu_ms: tuple[tuple[float, ...], ...] = ()  # [bot] the deciding thread's CPU times
     #: decisions an external bot did not make itself (crash, timeout, garbage, illegal): (bot, what)
     faults: tuple[tuple[int, str], ...] = ()
 
@@ -265,11 +272,11 @@ def play_deal(config: ArenaConfig, deal: int) -> DealResult:
             while not hand.is_terminal():
                 seat = hand.to_act()[0]
                 view = hand.bot_view(seat)
-                start = time.perf_counter()
-                start_cpu = time.process_time()
+                start = time.perf_counter_ns()
+                start_cpu = time.thread_time_ns()
                 action = bots[seat].act(view, rngs[seat])
-                times[seating[seat]].append((time.perf_counter() - start) * 1000)
-                cpu[seating[seat]].append((time.process_time() - start_cpu) * 1000)
+                cpu[seating[seat]].append((time.thread_time_ns() - start_cpu) / 1e6)
+                times[seating[seat]].append((time.perf_counter_ns() - start) / 1e6)
                 try:
                     hand.apply(seat, action)
                 except WeimaqueError as exc:
@@ -353,7 +360,8 @@ def iter_deals(config: ArenaConfig) -> Iterator[DealResult]:
 
 @dataclass(frozen=True, slots=True)
 class BotStats:
-    """One bot's summary."""
+    """One bot's summary; decision times are over every call of its ``act``, in ms: wall clock
+    and the deciding thread's CPU time (module doc), each as median and p90."""
 
     name: str
     spec: str

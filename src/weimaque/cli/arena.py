@@ -82,7 +82,7 @@ def results_table(result: ArenaResult) -> Table:
         title=f"arena: {c.deals} deals × {c.rotations} seatings = {result.hands} hands, "
         f"game {c.game}, rules {c.rules}{options}, seed {c.seed}"
     )
-    cols = ("bot", "hands", "points/hand", "95% CI", "win rate", "total/win", "臭", "ms", "cpu ms")
+    cols = ("bot", "hands", "points/hand", "95% CI", "win rate", "total/win", "臭")
     for col in cols:
         table.add_column(col, justify="left" if col == "bot" else "right")
     for b in result.bots:
@@ -94,8 +94,26 @@ def results_table(result: ArenaResult) -> Table:
             f"{b.win_rate:.1%}",
             f"{b.mean_total_per_win:.1f}",
             f"{b.chou_rate:.1%}",
+        )
+    return table
+
+
+def times_table(result: ArenaResult) -> Table:
+    """Each bot's decision times in ms, median and p90 over every call of its ``act``: wall
+    clock, and the CPU time of the deciding thread (what a shared machine measures honestly,
+    docs/bots.md "The arena")."""
+    table = Table(title="decision times, ms per call (wall clock; CPU: the deciding thread's)")
+    cols = ("bot", "decisions", "wall median", "wall p90", "CPU median", "CPU p90")
+    for col in cols:
+        table.add_column(col, justify="left" if col == "bot" else "right")
+    for b in result.bots:
+        table.add_row(
+            b.name,
+            str(b.decisions),
             f"{b.median_decision_ms:.2f}",
+            f"{b.p90_decision_ms:.2f}",
             f"{b.median_decision_cpu_ms:.2f}",
+            f"{b.p90_decision_cpu_ms:.2f}",
         )
     return table
 
@@ -228,6 +246,7 @@ def arena_cmd(
         sys.stdout.write(json.dumps(result.to_dict(), ensure_ascii=False) + "\n")
     else:
         out.print(results_table(result))
+        out.print(times_table(result))
         print_faults(out, result)
 
 
