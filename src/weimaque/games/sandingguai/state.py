@@ -116,6 +116,10 @@ DREW: Final = tuple(
     for s in range(3)
 )
 
+#: Every decision as the (seat, action id) pair ``State.history`` keeps, made once: a hand keeps
+#: some 80 of them, and shared pairs are neither allocated nor freed by each hand.
+DECISIONS: Final = tuple(tuple((s, a) for a in range(NUM_ACTIONS)) for s in range(NUM_SEATS))
+
 
 def xiajia(seat: int) -> int:
     """下家: the next seat in turn order (SDG §2.1)."""
@@ -574,7 +578,7 @@ class State:
             legal = None if seat in self.decisions else self.options.get(seat)
         if legal is None or type(action) is not int or action not in legal:
             self.verify(action, seat)
-        self.history.append((seat, action))
+        self.history.append(DECISIONS[seat][action])
         events: list[Event] = []
         if own:
             self._self_cache = None
