@@ -677,7 +677,31 @@ class State:
             # options are empty already: every window empties them when it closes.
             if self.pending_first is not None:
                 self._note_first(None, None, events)
-            self._draw(q1, False, events)
+            head, tail = self.head, self.tail
+            if tail < head:
+                self._end(events)  # 荒庄 (SDG §3 DRAW)
+                return
+            # The 下家's draw from the head: ``_draw``'s steps for a plain draw, written out
+            # because this is the path of most decisions and a call costs as much as a step.
+            x = self.wall[head]
+            self.head = head + 1
+            hand = hands[q1]
+            n = hand[x] = hand[x] + 1
+            self.keys[q1][x // 9] += KEY_STEP[x]
+            self.odd[q1] ^= 1 << x
+            if n == 1:
+                insort(self.held[q1], x)
+            elif n == COPIES:
+                self.fours[q1] |= 1 << x
+            lock_any = self.lock_any
+            if lock_any[q1]:  # 过水 lasts until the seat draws (SDG §5.2)
+                lock_any[q1] = False
+                self.locks[q1].clear()
+            self.turn = q1  # the phase is SELF already: no window opened
+            self.drawn = x
+            self.from_kong = False
+            self.after_claim = False
+            events.append(DREW[q1][x][False][tail - head])
             return
         # The window (SDG §3 CLAIMS): its tile, its discarder and whether a 热炮.
         self.phase = CLAIMS
@@ -828,7 +852,8 @@ class State:
         self._draw(p, True, events)
 
     def _draw(self, p: int, replacement: bool, events: list[Event]) -> None:
-        """摸 (SDG §3 DRAW): from the head, or the tail after a kong; 荒庄 when empty."""
+        """摸 (SDG §3 DRAW): from the head, or the tail after a kong; 荒庄 when empty. A discard
+        nobody may claim makes its plain draw itself (``_discard``): a change here goes there."""
         head, tail = self.head, self.tail
         if tail < head:
             self._end(events)
