@@ -150,11 +150,7 @@ def meld_counts(melds: Sequence[Meld]) -> tuple[int, int]:
 
 def suits_of(counts: Counts) -> int:
     """The suit mask of a count vector."""
-    mask = 0
-    for base, bit in ((0, 1), (9, 2), (18, 4)):
-        if any(counts[base : base + 9]):
-            mask |= bit
-    return mask
+    return any(counts[0:9]) | any(counts[9:18]) << 1 | any(counts[18:27]) << 2
 
 
 #: The kinds of each suit as bits.
@@ -186,6 +182,8 @@ def odd_bits(counts: Sequence[int]) -> int:
 
 def four_bits(counts: Sequence[int]) -> int:
     """The kinds held four times, as bits (暗杠 reads them)."""
+    if COPIES not in counts:
+        return 0  # most hands: one C-level scan instead of a bit per kind
     return sum(compress(_BITS, [c == COPIES for c in counts]))
 
 

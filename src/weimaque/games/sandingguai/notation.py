@@ -15,6 +15,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from operator import mul
 from typing import Final, Literal
 
 from weimaque.errors import InvalidNotation, quoted
@@ -143,7 +144,9 @@ def format_counts(counts: Sequence[int], chinese: bool = False) -> str:
     out = ""
     for suit in range(3):
         base = 9 * suit
-        ranks = "".join([_DIGITS[r] * counts[base + r] for r in range(9) if counts[base + r]])
+        # each rank digit repeated as often as the rank is held ("3" * 2 == "33", * 0 == ""),
+        # one C-level pass per suit: every hand's end shows all three hands (HandEnded)
+        ranks = "".join(map(mul, _DIGITS, counts[base : base + 9]))
         if ranks:
             out += ranks + SUIT_LETTERS[suit]
     return out

@@ -116,6 +116,10 @@ DREW: Final = tuple(
     for s in range(3)
 )
 
+#: Every decision as the (seat, action id) pair ``State.history`` keeps, made once: a hand keeps
+#: some 80 of them, and shared pairs are neither allocated nor freed by each hand.
+DECISIONS: Final = tuple(tuple((s, a) for a in range(NUM_ACTIONS)) for s in range(NUM_SEATS))
+
 
 def xiajia(seat: int) -> int:
     """下家: the next seat in turn order (SDG §2.1)."""
@@ -218,24 +222,29 @@ class State:
         self.head = 3 * DEALT + 1
         self.tail = len(deck) - 1
         dealt = [self._dealt_tiles(s) for s in range(NUM_SEATS)]
-        self.hands: list[list[int]] = [[0] * NUM_KINDS for _ in range(NUM_SEATS)]
-        for s in range(NUM_SEATS):
-            hand = self.hands[s]
-            for t in dealt[s]:
-                hand[t] += 1
+        # The per-seat lists below are written out for the three seats (NUM_SEATS): a list
+        # comprehension costs a function call each, and every random hand starts here.
+        self.hands: list[list[int]] = [[0] * NUM_KINDS, [0] * NUM_KINDS, [0] * NUM_KINDS]
         #: Per seat the base-5 key of each suit of its concealed tiles (hands.suit_keys), the
         #: kinds it holds an odd number of (hands.odd_bits) and those it holds four of (暗杠),
         #: as bits, kept in step with ``hands``.
+        self.odd = [0] * NUM_SEATS
+        for s in range(NUM_SEATS):
+            hand = self.hands[s]
+            odd = 0
+            for t in dealt[s]:
+                hand[t] += 1
+                odd ^= 1 << t  # each tile flips its kind's bit: odd_bits of the dealt hand
+            self.odd[s] = odd
         self.keys: list[list[int]] = [list(suit_keys(h)) for h in self.hands]
-        self.odd = [odd_bits(h) for h in self.hands]
         self.fours = [four_bits(h) for h in self.hands]
         #: Per seat the kinds it holds, in kind order: its discard ids (SDG §4.1).
         self.held = [list(compress(KINDS, h)) for h in self.hands]
-        self.melds: list[list[Meld]] = [[] for _ in range(NUM_SEATS)]
-        self.discards: list[list[int]] = [[] for _ in range(NUM_SEATS)]
-        self.taken: list[list[bool]] = [[] for _ in range(NUM_SEATS)]
+        self.melds: list[list[Meld]] = [[], [], []]
+        self.discards: list[list[int]] = [[], [], []]
+        self.taken: list[list[bool]] = [[], [], []]
         self.baoting = [False] * NUM_SEATS
-        self.locks: list[set[int]] = [set() for _ in range(NUM_SEATS)]
+        self.locks: list[set[int]] = [set(), set(), set()]
         self.lock_any = [False] * NUM_SEATS
         self.repao_kind: list[MeldKind | None] = [None] * NUM_SEATS
         self.phase = SELF
@@ -342,24 +351,24 @@ class State:
         return tuple(s for s in self.options if s not in self.decisions)
 
     def legal_actions(self, seat: int | None = None) -> list[int]:
-        """The legal action ids of ``seat`` (default: the current player), sorted."""
+        """The legal action ids of ``seat`` (default: the current player), sorted.
+
+        In its own turn (SDG §3 SELF): 自摸, 暗杠, 补杠, 出 (with or without 报听), in id order,
+        made once and kept until the state changes (``apply`` reads the kept list; callers get
+        copies). They are made here rather than in a method of their own: random play asks at
+        every turn, and the call would cost more than some of the checks."""
         if seat is None:
             seat = self.current_player()
-        if self.phase == SELF:
-            if seat != self.turn:
+        if self.phase != SELF:
+            if self.phase == OVER or seat not in self.options or seat in self.decisions:
                 return []
-            cache = self._self_cache
-            return (cache if cache is not None else self._self_actions()).copy()
-        if self.phase == OVER or seat not in self.options or seat in self.decisions:
-            return []
-        return list(self.options[seat])
-
-    def _self_actions(self) -> list[int]:
-        """SDG §3 SELF: 自摸, 暗杠, 补杠, 出 (with or without 报听), in id order; kept until the
-        state changes (``legal_actions`` reads the kept list first)."""
+            return list(self.options[seat])
         p = self.turn
-        hand = self.hands[p]
-        acts: list[int]
+        if seat != p:
+            return []
+        acts = self._self_cache
+        if acts is not None:
+            return acts.copy()
         if self.after_claim:
             # SDG §3: after a 碰 the claimant may only discard.
             acts = self.held[p].copy()
@@ -382,13 +391,14 @@ class State:
                 if fours:
                     acts += [ANGANG + t for t in bits_kinds(fours)]
                 if melds:
+                    hand = self.hands[p]
                     bugang = [
                         BUGANG + m.tile for m in melds if hand[m.tile] and m.kind is PENG_KIND
                     ]
                     if bugang:
                         acts += sorted(bugang)
         self._self_cache = acts
-        return acts
+        return acts.copy()
 
     def _can_zimo(self, p: int) -> bool:
         """Whether the turn seat ``p``'s tiles with the one just drawn are a legal win."""
@@ -568,7 +578,7 @@ class State:
             legal = None if seat in self.decisions else self.options.get(seat)
         if legal is None or type(action) is not int or action not in legal:
             self.verify(action, seat)
-        self.history.append((seat, action))
+        self.history.append(DECISIONS[seat][action])
         events: list[Event] = []
         if own:
             self._self_cache = None
@@ -617,8 +627,9 @@ class State:
         """出 (SDG §4.1), with 报听 (§4.6); then the claim window (§3 CLAIMS)."""
         keys = self.keys[p]
         hand = self.hands[p]
-        hand[t] -= 1
-        if not hand[t]:
+        left = hand[t] - 1
+        hand[t] = left
+        if not left:
             self.held[p].remove(t)
         keys[t // 9] -= KEY_STEP[t]
         odd = self.odd[p] ^ 1 << t
@@ -666,7 +677,31 @@ class State:
             # options are empty already: every window empties them when it closes.
             if self.pending_first is not None:
                 self._note_first(None, None, events)
-            self._draw(q1, False, events)
+            head, tail = self.head, self.tail
+            if tail < head:
+                self._end(events)  # 荒庄 (SDG §3 DRAW)
+                return
+            # The 下家's draw from the head: ``_draw``'s steps for a plain draw, written out
+            # because this is the path of most decisions and a call costs as much as a step.
+            x = self.wall[head]
+            self.head = head + 1
+            hand = hands[q1]
+            n = hand[x] = hand[x] + 1
+            self.keys[q1][x // 9] += KEY_STEP[x]
+            self.odd[q1] ^= 1 << x
+            if n == 1:
+                insort(self.held[q1], x)
+            elif n == COPIES:
+                self.fours[q1] |= 1 << x
+            lock_any = self.lock_any
+            if lock_any[q1]:  # 过水 lasts until the seat draws (SDG §5.2)
+                lock_any[q1] = False
+                self.locks[q1].clear()
+            self.turn = q1  # the phase is SELF already: no window opened
+            self.drawn = x
+            self.from_kong = False
+            self.after_claim = False
+            events.append(DREW[q1][x][False][tail - head])
             return
         # The window (SDG §3 CLAIMS): its tile, its discarder and whether a 热炮.
         self.phase = CLAIMS
@@ -817,7 +852,8 @@ class State:
         self._draw(p, True, events)
 
     def _draw(self, p: int, replacement: bool, events: list[Event]) -> None:
-        """摸 (SDG §3 DRAW): from the head, or the tail after a kong; 荒庄 when empty."""
+        """摸 (SDG §3 DRAW): from the head, or the tail after a kong; 荒庄 when empty. A discard
+        nobody may claim makes its plain draw itself (``_discard``): a change here goes there."""
         head, tail = self.head, self.tail
         if tail < head:
             self._end(events)
@@ -874,7 +910,7 @@ class State:
             events.append(Won(w.seat, w.tile, w.way, w.source, fan))
         result = HandResult(table, settle(table, self.rules, self._is_jiao()))
         self.result = result
-        hands = tuple(format_counts(h) for h in self.hands)
+        h0, h1, h2 = self.hands
         events.append(
             HandEnded(
                 self.turn,
@@ -882,7 +918,7 @@ class State:
                 flip,
                 result.net,
                 tuple((t.payer, t.payee, t.amount, t.reason) for t in result.settlement.transfers),
-                (hands[0], hands[1], hands[2]),
+                (format_counts(h0), format_counts(h1), format_counts(h2)),
             )
         )
 
@@ -902,21 +938,23 @@ class State:
 
     def table(self, flip: int | None = None) -> TableDescription:
         """The table as SDG §1.5 describes it (concealed tiles without the winning tile)."""
-        seats = tuple(
+        dingque = self.rules.dingque
+        seats = [
             SeatDescription(
                 tuple(self.hands[s]),
                 tuple(self.melds[s]),
                 tuple(compress(self.discards[s], map(not_, self.taken[s]))),
                 self.baoting[s],
                 self.que[s],
-                self.rules.dingque and len({t // 9 for t in self._dealt_tiles(s)}) < 3,
+                dingque and len({t // 9 for t in self._dealt_tiles(s)}) < 3,
             )
             for s in range(NUM_SEATS)
-        )
-        repao = self.claim_repao if any(w.way == "repao" for w in self.winners) else None
+        ]
+        winners = self.winners
+        repao = self.claim_repao if winners and any(w.way == "repao" for w in winners) else None
         return TableDescription(
             (seats[0], seats[1], seats[2]),
-            tuple(self.winners),
+            tuple(winners),
             self.dealer,
             self.streak,
             flip,
