@@ -14,14 +14,14 @@ from weimaque.games import Game
 
 from .kit import games
 
-#: The search bots are measured in bench/; a few deals of them are too slow here.
-SLOW = ("mcts", "policy")
 DEALS = 2
 
 
 def line_up(game: Game, seats: int) -> tuple[str, ...]:
-    """The game's quick bots round the table: its default bot in seat 0, then the others."""
-    quick = [b.name for b in game.bots if b.name not in SLOW]
+    """The game's quick bots round the table: its default bot in seat 0, then the others. The
+    bots a game marks slow (``BotInfo.slow``: its search bots) have their own tests and bench;
+    a few deals of them in every seating are too slow here."""
+    quick = [b.name for b in game.bots if not b.slow]
     return tuple(quick[k % len(quick)] for k in range(seats))
 
 
