@@ -231,3 +231,17 @@ def test_a_remote_bot_plays_a_sandingguai_hand(client: TestClient) -> None:
                 end = msg
         assert end is not None and requests >= 1, "the hand did not end"
         assert end["hand_end"]["hand_number"] == 1
+
+
+def test_a_bot_token_names_a_seat_of_the_table(client: TestClient) -> None:
+    # The seats are the table's (its shape): at a table of two there is no seat 2.
+    body = {"variant": "anxiang-2p", "bots": {"1": "random"}, "bot_delay_ms": 0}
+    res = client.post("/api/rooms", json=body)
+    assert res.status_code == 201, res.text
+    room_id, creator = res.json()["room_id"], res.json()["creator_token"]
+    url = f"/api/rooms/{room_id}/bot-token"
+    bad = client.post(url, json={"creator_token": creator, "seat": 2})
+    assert bad.status_code == 400 and bad.json()["error"]["code"] == "bad_seat"
+    assert "0..1" in bad.json()["error"]["message"] and "2" in bad.json()["error"]["message"]
+    ok = client.post(url, json={"creator_token": creator, "seat": 0})
+    assert ok.status_code == 201 and ok.json()["seat"] == 0

@@ -118,8 +118,9 @@ class RemoteBots:
         if not secrets.compare_digest(hash_token(str(creator)), known):
             return _error(403, "bad_token", "only the room's creator may issue a bot token")
         seat_id = raw.get("seat")
-        if not isinstance(seat_id, int) or isinstance(seat_id, bool) or seat_id not in range(3):
-            return _error(400, "bad_seat", f"seat must be 0, 1 or 2, not {quoted(seat_id)}")
+        seats = len(room.seating.seats)  # the table's shape (its game and rules)
+        if not isinstance(seat_id, int) or isinstance(seat_id, bool) or seat_id not in range(seats):
+            return _error(400, "bad_seat", f"seat must be 0..{seats - 1}, not {quoted(seat_id)}")
         name = raw.get("name", f"bot{seat_id + 1}")
         if not isinstance(name, str) or not 1 <= len(name) <= MAX_NAME:
             return _error(
