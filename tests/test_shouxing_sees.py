@@ -7,10 +7,15 @@ all three sees every hand and nothing of the stock's order."""
 
 from __future__ import annotations
 
+import json
 import random
+import re
+from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
+from weimaque.cli import app
 from weimaque.errors import RuleConfigError
 from weimaque.games import get_game
 from weimaque.games.maque import MaqueHand
@@ -20,6 +25,7 @@ from weimaque.games.maque.cards import faces_str
 from weimaque.games.maque.game.events import ShouxingOf, Weied
 from weimaque.games.maque.game.observation import settled, shouxing_viewer, view_of
 from weimaque.games.maque.game.state import GameState
+from weimaque.games.maque.match import Match
 from weimaque.games.maque.rules.registry import rules_with
 
 GAME = get_game("maque")
@@ -157,3 +163,29 @@ def test_the_dealer_only_shouxing_waits_as_the_dealer_waits() -> None:
         if checked >= 3:
             break
     assert checked >= 3
+
+
+def test_wmq_replay_as_the_dealer_only_shouxing_shows_the_dealers_hand_only(
+    tmp_path: Path,
+) -> None:
+    """``wmq replay --seat shouxing`` shows the 守醒 what the hand's ``shouxing_sees`` lets him
+    (RULES §2.1.2): under ``"dealer"`` the dealer's dealt cards, and no other seat's; the dealer
+    moves with the hands, and so do the cards shown."""
+    rules = rules_with("anxiang", {"shouxing": True, "shouxing_sees": "dealer", "match_hands": 3})
+    match = Match.new(rules, 5)
+    rng = random.Random(1)
+    while not match.is_over():
+        state = match.start_hand()
+        while not state.is_terminal():
+            seat = state.current_player()
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+        match.finish_hand()
+    save = tmp_path / "match.json"
+    save.write_text(json.dumps(match.record(), ensure_ascii=False), encoding="utf-8")
+    result = CliRunner().invoke(app, ["replay", str(save), "--all", "--seat", "shouxing"])
+    assert result.exit_code == 0, result.output
+    dealt = re.findall(r"^座(\d)( \(庄\))? 起手 (\d+) 张(: \S+)?$", result.stdout, re.M)
+    assert len(dealt) == 3 * 3
+    for _seat, dealer, _count, cards in dealt:
+        assert bool(cards) == bool(dealer), dealt
+    assert len({seat for seat, dealer, _c, _x in dealt if dealer}) > 1  # the dealer moved

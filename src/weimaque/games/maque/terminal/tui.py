@@ -22,7 +22,7 @@ from weimaque.games.maque.bots import Bot, BotView
 from weimaque.games.maque.cards import FACE_CHARS, NUM_FACES, RED_FACES, counts_of
 from weimaque.games.maque.game.actions import Action
 from weimaque.games.maque.game.events import Event, Viewer
-from weimaque.games.maque.game.observation import observation
+from weimaque.games.maque.game.observation import observation, shouxing_viewer
 from weimaque.games.maque.game.record import hand_record, start_from_record
 from weimaque.games.maque.game.state import NUM_SEATS, GameState
 from weimaque.games.maque.match import Match, Settlement, replay_match
@@ -484,9 +484,11 @@ class Replayer:
             )
         )
         shown = 0
+        # The 守醒 sees what the hand's ``shouxing_sees`` lets him (RULES §2.1.2).
+        viewer = shouxing_viewer(state) if self.viewer == "shouxing" else self.viewer
         actions = [(int(seat), Action.parse(text)) for seat, text in record["actions"]]
         for k in range(len(actions) + 1):
-            for line in events_words(state.events[shown:], self.viewer):
+            for line in events_words(state.events[shown:], viewer):
                 self.say(line)
                 self.step()
             shown = len(state.events)
