@@ -34,6 +34,8 @@ from websockets.asyncio.client import connect
 from tests.serverkit import Server, Table
 from weimaque.games.maque.game.actions import Action
 from weimaque.games.maque.match import Match
+from weimaque.server.base.limits import Limits
+from weimaque.server.edge.context import Server as ServerParts
 from weimaque.server.store.store import Store, StoreUnavailable
 
 #: What the store keeps the write-ahead log under (store.WAL_LIMIT_BYTES), with one batch of
@@ -453,3 +455,34 @@ def test_restoring_a_long_match_holds_up_no_other_room(tmp_path: Path) -> None:
         watcher.close()
     finally:
         server.stop()
+
+
+def test_a_read_of_zhanji_waits_for_the_writes_queued_before_it(tmp_path: Path) -> None:
+    """A hand's record is written after its end is shown (docs/protocol.md §5); 战绩, totals and
+    leaderboards are read after the writes the server queued before the read, so a player told
+    of a hand's end finds it there (§7.3), even while another program holds the write lock."""
+    store = Store(tmp_path / "rooms.db", busy_seconds=5.0)
+    server = ServerParts(store, Limits())
+    try:
+        store.create_room("r", {}, {"seats": []}, "anxiang", {}, 1).result(5)
+        lock = sqlite3.connect(store.path, isolation_level=None)
+        lock.execute("BEGIN IMMEDIATE")
+        store.save_seats("r", {"seats": [], "name": "p1"})  # queued behind the lock
+
+        def seats(db: Any) -> Any:
+            return json.loads(db.execute("SELECT seats FROM rooms WHERE id = 'r'").fetchone()[0])
+
+        async def read_while_locked() -> tuple[Any, Any]:
+            booked = asyncio.ensure_future(server.read_booked(seats))
+            plain = await server.read(seats)  # a read that waits for nothing
+            await asyncio.sleep(0.2)
+            assert not booked.done()  # still waiting for the queued write
+            lock.execute("ROLLBACK")
+            return plain, await booked
+
+        plain, booked = asyncio.run(read_while_locked())
+        lock.close()
+        assert plain == {"seats": []}
+        assert booked == {"seats": [], "name": "p1"}
+    finally:
+        store.close()

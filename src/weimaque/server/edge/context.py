@@ -29,7 +29,8 @@ from weimaque.server.edge.remote import RemoteBots
 from weimaque.server.edge.shell import VERSION_HEADER, shell_of
 from weimaque.server.store import accounts
 from weimaque.server.store.accounts import Player
-from weimaque.server.store.store import Store
+from weimaque.server.store.persist import written
+from weimaque.server.store.store import Store, StoreUnavailable
 from weimaque.server.table import botpool
 from weimaque.server.table.options import DEFAULT_GAME, quoted
 from weimaque.server.table.rooms import Room
@@ -44,6 +45,8 @@ REVIEWS_KEPT: Final = 256
 SEEN_EVERY: Final = 60.0
 #: The most rooms a player's or a club's list shows.
 MAX_LISTED: Final = 50
+#: How long a read of 战绩 waits for the writes queued before it (``Server.read_booked``).
+BOOKED_WAIT_SECONDS: Final = 2.0
 #: The target of every guess at a transfer code: they share one budget, whatever the address.
 TRANSFER_CODES: Final = "transfer-codes"
 #: Set in a request's scope when its cookie holds a key that signs nobody in.
@@ -230,6 +233,15 @@ class Server:
     async def read(self, query: Callable[[Any], T]) -> T:
         """A read of the store, on a thread of its own (the disk never holds up the loop)."""
         return await asyncio.to_thread(self.store.read, query)
+
+    async def read_booked(self, query: Callable[[Any], T]) -> T:
+        """A read of what the tables book (战绩, totals, leaderboards): it first waits, up to
+        ``BOOKED_WAIT_SECONDS``, for the writes this server queued before it, so a player told
+        of a hand's end finds the hand there (docs/protocol.md §7.3); a store that cannot write
+        delays it no longer than that."""
+        with contextlib.suppress(TimeoutError, StoreUnavailable):
+            await asyncio.wait_for(written(self.store.barrier()), BOOKED_WAIT_SECONDS)
+        return await self.read(query)
 
     async def lookup(self, query: Callable[[Any], T]) -> T:
         """A read of a row or two by key: on the loop itself where the store answers it at

@@ -399,7 +399,7 @@ async def leaderboard(request: Request) -> Response:
         return contest
     club_id = club_row["id"]
     start = since(days)
-    rows = await s.read(lambda db: accounts.leaderboard(db, club_id, start, game, contest))
+    rows = await s.read_booked(lambda db: accounts.leaderboard(db, club_id, start, game, contest))
     played = await s.read(lambda db: accounts.board_variants(db, club_id, start, game))
     asked = None if contest is None else contest_json(game, contest.presets[-1], contest.persons)
     return JSONResponse(

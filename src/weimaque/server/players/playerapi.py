@@ -426,7 +426,7 @@ async def my_matches(request: Request, s: Server, player: Player) -> Response:
     if contest is not None and game is None:  # a variant is of one game (偎麻雀 by default)
         game = DEFAULT_GAME
     limit, before = page
-    found = await s.read(
+    found = await s.read_booked(
         lambda db: accounts.matches(
             db, player.id, limit=limit, before=before, game=game, contest=contest
         )
@@ -450,7 +450,7 @@ async def my_stats(request: Request, s: Server, player: Player) -> Response:
     if isinstance(contest, JSONResponse):
         return contest
     start = since(days)
-    totals = await s.read(lambda db: accounts.stats(db, player.id, start, game, contest))
+    totals = await s.read_booked(lambda db: accounts.stats(db, player.id, start, game, contest))
     each = await s.read(lambda db: accounts.stats_by_variant(db, player.id, start, game))
     by_variant = [{"variant": contest_json(game, v, n), **figures} for v, n, figures in each]
     asked = None if contest is None else contest_json(game, contest.presets[-1], contest.persons)
@@ -487,7 +487,7 @@ async def player_matches(request: Request, s: Server, player: Player) -> Respons
         game = DEFAULT_GAME
     limit, before = page
     only = None if other == player.id else clubs
-    found = await s.read(
+    found = await s.read_booked(
         lambda db: accounts.matches(
             db, other, limit=limit, before=before, clubs=only, game=game, contest=contest
         )
