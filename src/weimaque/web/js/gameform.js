@@ -158,7 +158,7 @@ export function ruleForm({ schema, state, changed, prefix = "rules", open = fals
               "data-page": pages > 1 ? String(Math.floor(i / size)) : null,
               hidden: pages > 1 && Math.floor(i / size) !== at ? true : null,
             },
-            h("span", {}, named(o.label)),
+            h("span", { title: named(o.label) }, named(o.label)),
             control(o, state.values[o.key], set(o.key), prefix),
           ),
         ),
