@@ -104,18 +104,23 @@ function control(o, value, set, prefix) {
 /**
  * The form: the preset (its description under it) and, folded, every option.
  * opts: {schema, state ({preset, values}), changed(): redraw, prefix (test ids), open (options
- * unfolded)}.
+ * unfolded), perPage and page ({at, set(i)}): where the form must fit a screen without scrolling
+ * (the rematch dialog), the options in pages of `perPage` behind numbered tabs, each tab saying
+ * how many options it changed; the options of the other pages stay in the form, hidden}.
  */
-export function ruleForm({ schema, state, changed, prefix = "rules", open = false }) {
+export function ruleForm({ schema, state, changed, prefix = "rules", open = false, perPage = 0, page = null }) {
   const preset = presetOf(schema, state.preset);
   const set = (key) => (v) => {
     state.values[key] = v;
     changed();
   };
   const changedKeys = Object.keys(overrides(schema, state));
+  const size = perPage > 0 ? perPage : schema.options.length;
+  const pages = Math.max(1, Math.ceil(schema.options.length / size));
+  const at = page ? Math.min(page.at, pages - 1) : 0;
   return h(
     "div",
-    { class: "rule-form", "data-testid": `${prefix}-form` },
+    { class: `rule-form${pages > 1 ? " paged" : ""}`, "data-testid": `${prefix}-form` },
     h(
       "label",
       { class: "field", "data-testid": `${prefix}-field-preset` },
@@ -139,19 +144,55 @@ export function ruleForm({ schema, state, changed, prefix = "rules", open = fals
       "details",
       { class: "more rule-options", open: open || changedKeys.length > 0 ? true : null },
       h("summary", { "data-testid": `${prefix}-options` }, t("rule_options"), changedKeys.length ? ` (${changedKeys.length})` : ""),
+      pages > 1 ? pageTabs(schema, changedKeys, size, at, page.set, prefix) : null,
       h(
         "div",
         { class: "option-grid" },
-        schema.options.map((o) =>
+        schema.options.map((o, i) =>
           h(
             "label",
-            { key: o.key, class: `field option ${o.type}${changedKeys.includes(o.key) ? " changed" : ""}`, title: o.key },
-            h("span", {}, named(o.label)),
+            {
+              key: o.key,
+              class: `field option ${o.type}${changedKeys.includes(o.key) ? " changed" : ""}`,
+              title: o.key,
+              "data-page": pages > 1 ? String(Math.floor(i / size)) : null,
+              hidden: pages > 1 && Math.floor(i / size) !== at ? true : null,
+            },
+            h("span", { title: named(o.label) }, named(o.label)),
             control(o, state.values[o.key], set(o.key), prefix),
           ),
         ),
       ),
     ),
+  );
+}
+
+/** The tabs of the options' pages: the page's number, and how many of its options differ from
+ * the preset. */
+function pageTabs(schema, changedKeys, size, at, setPage, prefix) {
+  const pages = Math.ceil(schema.options.length / size);
+  return h(
+    "div",
+    { class: "option-pages", role: "tablist", "data-testid": `${prefix}-pages` },
+    Array.from({ length: pages }, (_, i) => {
+      const keys = schema.options.slice(i * size, (i + 1) * size).map((o) => o.key);
+      const changedHere = keys.filter((k) => changedKeys.includes(k)).length;
+      return h(
+        "button",
+        {
+          key: i,
+          type: "button",
+          role: "tab",
+          class: `option-page${i === at ? " on" : ""}`,
+          "aria-selected": i === at ? "true" : "false",
+          "data-testid": `${prefix}-page-${i}`,
+          title: t("options_page_title", { first: named(schema.options[i * size].label), last: named(schema.options[Math.min(schema.options.length, (i + 1) * size) - 1].label) }),
+          onclick: () => setPage(i),
+        },
+        String(i + 1),
+        changedHere ? h("small", { class: "page-changed" }, ` (${changedHere})`) : null,
+      );
+    }),
   );
 }
 

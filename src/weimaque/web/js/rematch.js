@@ -35,6 +35,16 @@ export function roomBody(game, room, state) {
   return body;
 }
 
+/** How the rematch dialog lays out the options so that it fits the screen without scrolling in
+ * itself: columns by the width, rows by the height left under its title, preset and buttons
+ * (style.css sizes the rows to match: 30 px on a phone held sideways, 36 px elsewhere). */
+export function optionsLayout(width = innerWidth, height = innerHeight) {
+  const short = height <= 500;
+  const cols = width >= 1000 ? 4 : width >= 700 ? 3 : width >= 480 ? 2 : 1;
+  const rows = Math.max(3, Math.floor((height - (short ? 230 : 300)) / (short ? 30 : 36)));
+  return { cols, perPage: cols * rows };
+}
+
 /**
  * The form, while open: `open(game, room)` fills it, `render()` draws it as a dialog (null when
  * closed). opts: {changed() (the page's redraw)}.
@@ -45,16 +55,21 @@ export class RematchRules {
     this.form = null; // {game, room, state}
     this.error = null;
     this.busy = false;
+    this.page = 0; // the page of options shown
+    this.resized = () => this.opts.changed();
   }
 
   open(game, room) {
     this.form = { game, room, state: stateOfRoom(game.schema, room.rules) };
     this.error = null;
+    this.page = 0;
+    addEventListener("resize", this.resized);
     this.opts.changed();
   }
 
   close() {
     this.form = null;
+    removeEventListener("resize", this.resized);
     this.opts.changed();
   }
 
@@ -65,7 +80,9 @@ export class RematchRules {
     this.error = null;
     this.opts.changed();
     try {
-      enterCreatedRoom(await api("/api/rooms", body), body);
+      const created = await api("/api/rooms", body);
+      removeEventListener("resize", this.resized); // this room's page redraws no more
+      enterCreatedRoom(created, body);
     } catch (err) {
       this.busy = false;
       this.error = t("error", { msg: err.message });
@@ -76,6 +93,14 @@ export class RematchRules {
   render() {
     if (!this.form) return null;
     const { game, state } = this.form;
+    const { cols, perPage } = optionsLayout();
+    const page = {
+      at: this.page,
+      set: (i) => {
+        this.page = i;
+        this.opts.changed();
+      },
+    };
     return h(
       "div",
       { class: "modal", "data-testid": "rematch-rules" },
@@ -85,6 +110,7 @@ export class RematchRules {
           class: "panel dialog create rematch-form",
           "data-testid": "rematch-form",
           "data-game": game.info.id,
+          style: `--cols: ${cols}`,
           onsubmit: (e) => {
             e.preventDefault();
             this.submit();
@@ -92,7 +118,7 @@ export class RematchRules {
         },
         h("h2", {}, t("rematch_rules_title")),
         h("p", { class: "help" }, t("rematch_rules_help")),
-        ruleForm({ schema: game.schema, state, changed: this.opts.changed, prefix: "rematch" }),
+        ruleForm({ schema: game.schema, state, changed: this.opts.changed, prefix: "rematch", perPage, page }),
         this.error ? h("p", { class: "error", "data-testid": "rematch-error" }, this.error) : null,
         h(
           "div",
