@@ -372,13 +372,24 @@ SCHEMA: Final = OptionSchema(
         OptionSpec("hands", "int", 2, Names("局数", "hands in a match"), 1, 100),
     ),
     (
-        Variant("grab", Names("抢牌", "Grab"), TableShape(2, (3, 3), 6, DECK), ("toy",)),
+        Variant(
+            "grab",
+            Names("抢牌", "Grab"),
+            TableShape(2, (3, 3), 6, DECK),
+            ("toy",),
+            description="Three of the twelve cards each; each round turns the stock's top card, "
+            "both seats bid a card or pass at once and the higher bid takes its value.",
+            description_zh="12 张牌，每家 3 张；每轮翻开牌堆顶的一张，两家同时出一张牌竞价或不出，"
+            "出得大的得这张牌的分。",
+        ),
         Variant(
             "grab-4",
             Names("抢牌四张", "Grab, four cards"),
             TableShape(2, (4, 4), 4, DECK),
             (),
             {"cards_each": 4},
+            "Four cards each, four turned cards to bid for.",
+            "每家 4 张，翻四张牌竞价。",
         ),
     ),
 )

@@ -46,7 +46,8 @@ def check_options(
 def read_preset(text: str, origin: str, keys: Collection[str]) -> dict[str, Any]:
     """The table of one preset TOML file, its header checked: only ``keys`` at the top, the
     strings of :data:`HEADER_STRINGS`, ``aliases`` a list of strings (as a tuple), ``options`` a
-    table, ``description`` a string (empty when missing)."""
+    table, ``description`` (English) and ``description_zh`` (Chinese) strings (empty when
+    missing; every preset the games ship has both, docs/rules.md §7.3)."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -63,7 +64,10 @@ def read_preset(text: str, origin: str, keys: Collection[str]) -> dict[str, Any]
     data["aliases"] = tuple(aliases)
     if not isinstance(data.get("options", {}), dict):
         raise RuleConfigError(f"{origin}: 'options' must be a table")
-    data["description"] = str(data.get("description", ""))
+    for key in ("description", "description_zh"):
+        if not isinstance(data.get(key, ""), str):
+            raise RuleConfigError(f"{origin}: {key!r} must be a string")
+        data[key] = data.get(key, "")
     return data
 
 

@@ -196,7 +196,8 @@ class TableShape:
 
 @dataclass(frozen=True, slots=True)
 class Variant:
-    """A preset: its id, aliases, names, the options it sets and its table's shape."""
+    """A preset: its id, aliases, names, the options it sets, its table's shape and its
+    description in English (``description``) and in Chinese (``description_zh``)."""
 
     id: str
     names: Names
@@ -204,6 +205,7 @@ class Variant:
     aliases: tuple[str, ...] = ()
     options: Mapping[str, OptionValue] = field(default_factory=lambda: MappingProxyType({}))
     description: str = ""
+    description_zh: str = ""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "options", MappingProxyType(dict(self.options)))
@@ -217,6 +219,7 @@ class Variant:
             "shape": self.shape.to_json(),
             "options": {k: list(v) if isinstance(v, tuple) else v for k, v in self.options.items()},
             "description": self.description,
+            "description_zh": self.description_zh,
         }
 
 

@@ -159,6 +159,7 @@ def _variant(rules: RuleConfig) -> Variant:
         rules.aliases,
         {k: v for k, v in rules.options().items() if isinstance(v, (bool, int, str))},
         rules.description,
+        rules.description_zh,
     )
 
 
@@ -178,6 +179,7 @@ def _two_player(base: RuleConfig) -> Variant:
         (),
         {k: v for k, v in rules.options().items() if isinstance(v, (bool, int, str))},
         f"{base.description} At a table of two (RULES §2.5).",
+        f"{base.description_zh}二人对局（RULES §2.5）。",
     )
 
 

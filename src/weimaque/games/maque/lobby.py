@@ -18,6 +18,7 @@ def preset_json(config: RuleConfig, room_options: Sequence[str]) -> dict[str, An
         "name": config.name,
         "name_en": config.name_en,
         "description": config.description,
+        "description_zh": config.description_zh,
         # "seed": a preset of RULES §7.3; "app": one of the apps' tiers of RULES §7.4.
         "family": config.mingtang_rules,
         "aliases": list(config.aliases),

@@ -156,6 +156,7 @@ def _variant(preset: str) -> Variant:
         rules.aliases,
         {k: v for k, v in rules.options().items() if isinstance(v, (bool, int, str))},
         rules.description,
+        rules.description_zh,
     )
 
 

@@ -31,6 +31,7 @@ class RuleConfig:
     name_en: str = "Sandingguai"
     source: str = ""
     description: str = ""
+    description_zh: str = ""
     aliases: tuple[str, ...] = ()
 
     # SDG §1.1, §5.3, §2.4
@@ -190,7 +191,9 @@ RANGES: Final[Mapping[str, tuple[int, int]]] = MappingProxyType(
     }
 )
 
-_IDENTITY: Final = frozenset({"id", "name", "name_en", "source", "description", "aliases"})
+_IDENTITY: Final = frozenset(
+    {"id", "name", "name_en", "source", "description", "description_zh", "aliases"}
+)
 OPTION_NAMES: Final[tuple[str, ...]] = tuple(
     f.name for f in dataclasses.fields(RuleConfig) if f.name not in _IDENTITY
 )
@@ -203,7 +206,7 @@ def check_options(raw: Mapping[str, object]) -> dict[str, Any]:
 
 
 _TOP_KEYS: Final = frozenset(
-    {"id", "name", "name_en", "source", "aliases", "description", "options"}
+    {"id", "name", "name_en", "source", "aliases", "description", "description_zh", "options"}
 )
 
 
@@ -216,6 +219,7 @@ def parse_preset(text: str, origin: str = "<string>") -> RuleConfig:
         name_en=data["name_en"],
         source=data["source"],
         description=data["description"],
+        description_zh=data["description_zh"],
         aliases=data["aliases"],
         **check_options(data.get("options", {})),
     )

@@ -5,7 +5,7 @@
 // the caller keeps its state ({preset, values}) and is told of every change.
 import { h } from "./dom.js";
 import { api } from "./net.js";
-import { currentLang, t } from "./i18n.js";
+import { currentLang, presetDesc, t } from "./i18n.js";
 
 let gamesCache = null;
 
@@ -139,7 +139,7 @@ export function ruleForm({ schema, state, changed, prefix = "rules", open = fals
         schema.presets.map((p) => h("option", { key: p.id, value: p.id, selected: p.id === preset.id }, named(p.names))),
       ),
     ),
-    preset.description ? h("p", { class: "preset-desc", "data-testid": `${prefix}-preset-desc` }, preset.description) : null,
+    presetDesc(preset) ? h("p", { class: "preset-desc", "data-testid": `${prefix}-preset-desc` }, presetDesc(preset)) : null,
     h(
       "details",
       { class: "more rule-options", open: open || changedKeys.length > 0 ? true : null },

@@ -32,13 +32,11 @@ document.documentElement.lang = lang === "zh" ? "zh-CN" : "en";
 /** A preset's name in the current language. */
 export const presetName = (p) => (lang === "en" ? p.name_en || p.name : p.name);
 
-/** A preset's description in the current language (the server writes them in English). */
-export function presetDesc(p) {
-  if (lang === "en") return p.description;
-  const key = `desc_${p.id}`;
-  const text = STRINGS.zh[key];
-  return text ?? p.description;
-}
+/**
+ * A preset's description in the current language: the server gives each preset both,
+ * `description` in English and `description_zh` in Chinese (docs/protocol.md §1).
+ */
+export const presetDesc = (p) => (lang === "en" ? p.description || p.description_zh : p.description_zh || p.description) || "";
 
 /**
  * A server refusal in the current language: the code's own sentence; in English the server's

@@ -187,6 +187,7 @@ class RuleConfig:
     name_en: str = "Anxiang"
     source: str = ""
     description: str = ""
+    description_zh: str = ""
     aliases: tuple[str, ...] = ()
 
     # RULES §4.7, §6.4, §6.3
@@ -356,6 +357,7 @@ _IDENTITY: Final = frozenset(
         "name_en",
         "source",
         "description",
+        "description_zh",
         "aliases",
         "patterns",
         "optional_patterns",

@@ -44,6 +44,8 @@ def rules_app() -> typer.Typer:
                     "name_en": r.name_en,
                     "source": r.source,
                     "aliases": list(r.aliases),
+                    "description": r.description,
+                    "description_zh": r.description_zh,
                 }
                 for r in presets
             ]
@@ -80,8 +82,10 @@ def rules_app() -> typer.Typer:
             sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
             return
         out.print(rules_table(rules))
-        if rules.description:
-            out.print(rules.description)
+        # The description in both languages (docs/rules.md §7.3).
+        for text in (rules.description_zh, rules.description):
+            if text:
+                out.print(text, highlight=False)
         options = ", ".join(f"{name}={getattr(rules, name)}" for name in OPTION_NAMES)
         out.print(f"[dim]options: {options}[/]")
 
