@@ -14,6 +14,7 @@ from tests.browser.test_browser import (
     pytestmark,
     shot,
 )
+from weimaque.games.maque.rules.registry import get_rules
 
 __all__ = ["pytestmark"]
 
@@ -34,9 +35,12 @@ def test_lobby_offers_the_app_tiers_and_a_room_plays_one(
     first = page.get_by_test_id("preset").locator(":scope > option").first
     assert first.get_attribute("value") == "anxiang"
     page.get_by_test_id("preset").select_option("quanmingtang")
-    assert "软件全名堂档" in page.get_by_test_id("preset-desc").inner_text()
+    # The preset's description in the page's language (docs/protocol.md §1).
+    desc = page.get_by_test_id("preset-desc")
+    assert desc.inner_text() == get_rules("quanmingtang").description_zh
     page.get_by_test_id("lang-toggle").click()
     assert group.get_attribute("label") == "App 名堂 tiers"
+    assert desc.inner_text() == get_rules("quanmingtang").description
     assert "All patterns (app tier)" in group.locator("option").all_inner_texts()
     page.get_by_test_id("lang-toggle").click()
 

@@ -2,7 +2,8 @@
 "The lobby"; docs/protocol.md §1 ``GET /api/games``), in Debian's Chromium against the real
 ``wmq serve``: 偎麻雀 stays the default with its own form; choosing 三丁拐 draws its presets, its
 options by type and a seat per seat of its table, and 创建 sends the game, the preset and only
-the options changed."""
+the options changed. The preset's description shows in the page's language (docs/protocol.md §1:
+``description`` in English, ``description_zh`` in Chinese)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from weimaque.games.sandingguai.rules import get_rules
 
 CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's Chromium")
@@ -47,6 +50,9 @@ def test_the_lobby_offers_each_game_with_its_rule_form(
     page.wait_for_selector("[data-testid=create-form][data-game=sandingguai]")
     preset = page.get_by_test_id("create-preset")
     assert preset.input_value() == "sandingguai"
+    # The preset's description in the page's language: Chinese here.
+    desc = page.get_by_test_id("create-preset-desc")
+    assert desc.inner_text() == get_rules("sandingguai").description_zh
     assert set(preset.locator("option").evaluate_all("os => os.map(o => o.value)")) >= {
         "sandingguai",
         "baike-3p",
@@ -71,6 +77,7 @@ def test_the_lobby_offers_each_game_with_its_rule_form(
         "() => document.querySelector('[data-testid=create-opt-max_suits] option:checked')"
         ".textContent === '3'"
     )
+    assert desc.inner_text() == get_rules("baike-3p").description_zh
     # Change an int (bounded: a value past its high is brought back within it) and a choice.
     shabao = page.get_by_test_id("create-opt-shabao")
     high = int(shabao.get_attribute("max") or "0")
@@ -104,5 +111,18 @@ def test_the_rule_form_speaks_english(server: str, browser: Any, page_errors: li
     assert "declare a lacking suit" in labels
     assert page.get_by_test_id("create-preset").locator("option:checked").inner_text() == (
         "Sandingguai"
+    )
+    # The preset's description in English, and in Chinese again when the page switches back.
+    desc = page.get_by_test_id("create-preset-desc")
+    assert desc.inner_text() == get_rules("sandingguai").description
+    page.get_by_test_id("create-preset").select_option("baike-3p")
+    page.wait_for_function(
+        "text => document.querySelector('[data-testid=create-preset-desc]').textContent === text",
+        arg=get_rules("baike-3p").description,
+    )
+    page.get_by_test_id("lang-toggle").click()
+    page.wait_for_function(
+        "text => document.querySelector('[data-testid=create-preset-desc]').textContent === text",
+        arg=get_rules("baike-3p").description_zh,
     )
     assert page_errors == []
