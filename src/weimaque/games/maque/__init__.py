@@ -121,6 +121,8 @@ LABELS: Final[Mapping[str, tuple[str, str]]] = {
 ACTIONS: Final = tuple(Action.from_id(i) for i in range(NUM_ACTIONS))
 #: Each action's id (``Action.id`` computes it; the hot path looks it up).
 IDS: Final = {a: a.id for a in ACTIONS}
+#: Whether each action id is a 出 (``public_action``, asked of every action a server applies).
+_DISCARDS: Final = tuple(a.kind == "discard" for a in ACTIONS)
 
 
 def shape_of(rules: RuleConfig) -> TableShape:
@@ -250,10 +252,13 @@ def _action(action: object) -> Action:
 class MaqueHand:
     """One 偎麻雀 hand behind :class:`~weimaque.games.protocol.Hand`."""
 
-    __slots__ = ("state",)
+    __slots__ = ("_events", "_source", "state")
 
     def __init__(self, state: GameState) -> None:
         self.state = state
+        #: ``events()`` as last made, and the engine's list it was made of (which only grows).
+        self._events: tuple[Event, ...] = ()
+        self._source: list[Event] | None = None
 
     @property
     def seed(self) -> int | None:
@@ -276,7 +281,8 @@ class MaqueHand:
     def settled(self, viewer: Viewer) -> bool:
         """RULES §3.1.5, docs/protocol.md §2.3
         (:func:`weimaque.games.maque.game.observation.settled`)."""
-        return settled(self.state, viewer)
+        # Outside a claim window every viewer is settled (asked of every viewer per action).
+        return self.state.phase != "claim" or settled(self.state, viewer)
 
     def opening_view(self, viewer: Viewer) -> Observation:
         """What a viewer the deal's window keeps waiting is shown (``dealt_view``)."""
@@ -302,8 +308,13 @@ class MaqueHand:
         return tuple(self.state.apply(seat, _action(action)))
 
     def events(self) -> tuple[Event, ...]:
-        """Every event so far."""
-        return tuple(self.state.events)
+        """Every event so far (made once per change: a server asks several times an action)."""
+        source = self.state.events
+        made = self._events
+        if source is not self._source or len(made) != len(source):
+            made = self._events = tuple(source)
+            self._source = source
+        return made
 
     def is_terminal(self) -> bool:
         """Whether the hand is over."""
@@ -587,7 +598,9 @@ class Maque:
 
     def public_action(self, action: int) -> bool:
         """A 出: its card lies in the middle for everyone at once (RULES §3)."""
-        return _action(action).kind == "discard"
+        if type(action) is int and 0 <= action < NUM_ACTIONS:
+            return _DISCARDS[action]
+        return _action(action).kind == "discard"  # raises IllegalAction, quoting it
 
     def hand_end(self, hand: Any, play: Any) -> JSON:
         """The result, every seat's cards face up, the breakdown and the settlement."""

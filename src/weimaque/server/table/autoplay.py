@@ -233,7 +233,8 @@ class AutoPlay:
                 wait = 0.05
             self._wake.clear()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=max(wait, 0.001))
+                async with asyncio.timeout(max(wait, 0.001)):  # no task per wait (wait_for)
+                    await self._wake.wait()
 
     def start(self) -> None:
         """Start the automatic-play task on the running loop, once."""
