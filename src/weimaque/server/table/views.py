@@ -61,6 +61,12 @@ class Views:
         self.hint_cache = None if self.extras is None else self.extras.hint_cache()
         #: Each action id's text form as the game writes it (``Game.action``), made once.
         self.texts: dict[int, str] = {}
+        #: The hand's actions counted per seat so far: (the table's list, how many, counts).
+        self._counted_actions: tuple[list[tuple[int, int]] | None, int, dict[int, int]] = (
+            None,
+            0,
+            {},
+        )
 
     def reset(self) -> Gate:
         """The hand is gone (a 解散, a new match): nothing held, nothing counted; the old gate."""
@@ -122,9 +128,21 @@ class Views:
         """
         if self.table.hand is None:
             return None
-        actions = self.table.actions
-        own = 0 if not isinstance(viewer, int) else sum(1 for s, _ in actions if s == viewer)
+        own = self._own_actions(viewer) if isinstance(viewer, int) else 0
         return self.table.hand_key * DECISION_SPAN + seen + own
+
+    def _own_actions(self, seat: int) -> int:
+        """How many of the hand's actions so far are ``seat``'s (counted incrementally: the
+        table's list of actions only grows within a hand, and is a new list for the next)."""
+        actions = self.table.actions
+        counted = self._counted_actions
+        if counted[0] is not actions or counted[1] > len(actions):
+            counted = (actions, 0, {})
+        per_seat = counted[2]
+        for s, _ in actions[counted[1] :]:
+            per_seat[s] = per_seat.get(s, 0) + 1
+        self._counted_actions = (actions, len(actions), per_seat)
+        return per_seat.get(seat, 0)
 
     def decision_of(self, viewer: Viewer) -> int | None:
         """The decision number the viewer's views show now (None between hands)."""
