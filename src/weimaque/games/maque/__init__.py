@@ -252,13 +252,17 @@ def _action(action: object) -> Action:
 class MaqueHand:
     """One 偎麻雀 hand behind :class:`~weimaque.games.protocol.Hand`."""
 
-    __slots__ = ("_events", "_source", "state")
+    __slots__ = ("_events", "_source", "_views", "_views_at", "state")
 
     def __init__(self, state: GameState) -> None:
         self.state = state
         #: ``events()`` as last made, and the engine's list it was made of (which only grows).
         self._events: tuple[Event, ...] = ()
         self._source: list[Event] | None = None
+        #: The views made of the position now, by viewer, and that position: the engine's
+        #: action log (every change of a hand is an action logged) and its length.
+        self._views: dict[Viewer, Observation] = {}
+        self._views_at: tuple[list[tuple[int, Action]] | None, int] = (None, 0)
 
     @property
     def seed(self) -> int | None:
@@ -337,8 +341,26 @@ class MaqueHand:
         return HandOutcome(tuple(self.state.returns()), winners, summary)
 
     def view(self, viewer: Viewer) -> Observation:
-        """The view of a seat, a spectator or an all-seeing record (``view_of``)."""
-        return view_of(self.state, viewer)
+        """The view of a seat, a spectator or an all-seeing record (``view_of``).
+
+        A view is immutable and made once per position and viewer: a server asks for a seat's
+        view after each action, and again for the answer to the seat's next action (an ``ack``,
+        docs/protocol.md §2.1), with nothing changed in between. A finished hand's is made
+        afresh (its match books it).
+        """
+        state = self.state
+        actions = state.actions
+        if state.phase == "over" or type(viewer) not in (int, str):
+            return view_of(state, viewer)
+        views = self._views
+        at = self._views_at
+        if at[0] is not actions or at[1] != len(actions):
+            views.clear()
+            self._views_at = (actions, len(actions))
+        found = views.get(viewer)
+        if found is None:
+            found = views[viewer] = view_of(state, viewer)
+        return found
 
     def observation(self, seat: int) -> npt.NDArray[np.float32]:
         """The seat's flat array (:data:`LAYOUT`)."""
