@@ -20,7 +20,7 @@ from weimaque.games.maque.game.observation import Observation, observation, show
 from weimaque.games.maque.game.record import start_from_record
 from weimaque.games.maque.game.state import GameState
 from weimaque.games.maque.match import Match
-from weimaque.games.maque.notation import Meld
+from weimaque.games.maque.notation import Meld, MeldKind
 from weimaque.games.maque.rules.config import RuleConfig
 from weimaque.games.maque.scoring.explain import breakdown_json, group_tags
 from weimaque.games.maque.scoring.waits import Wait, _lone_singles, waits
@@ -61,7 +61,7 @@ def seen_counts(obs: Observation) -> list[int]:
 
 
 #: A meld as a hint's cache keys it: (kind, faces), hashed and compared without Python code.
-MeldKey = tuple[str, tuple[int, ...]]
+MeldKey = tuple[MeldKind, tuple[int, int, int]]
 
 
 class HintCache:
