@@ -355,61 +355,29 @@ def _resume(coro: Coroutine[Any, Any, None], pending: Any) -> Generator[Any, Any
         return
 
 
-@dataclass(slots=True)
-class Pending:
-    """A send the socket did not take at once (its buffer is full): the rest of it, to finish
-    with :func:`finish_within` before anything else is sent on that socket."""
-
-    coro: Coroutine[Any, Any, None]
-    waits_for: Any
-
-
-def _failure(exc: Exception) -> str:
-    """Why a write that raised ``exc`` ends its connection."""
-    if isinstance(exc, WebSocketDisconnect):
-        return CLIENT_GONE
-    return f"write failed: {type(exc).__name__}"
-
-
-def send_now(websocket: WebSocket, text: str) -> str | Pending | None:
-    """Send one message as far as the socket takes it now, without waiting: None when it is
-    sent (nearly always: the transport buffers it), why the connection must go when the write
-    failed, else the :class:`Pending` rest of the send (the client reads too slowly)."""
-    coro = websocket.send_text(text)
-    try:
-        waits_for = coro.send(None)
-    except StopIteration:
-        return None
-    except Exception as exc:
-        return _failure(exc)
-    return Pending(coro, waits_for)
-
-
-async def finish_within(pending: Pending, timeout: float) -> str | None:
-    """Finish a send :func:`send_now` left pending within ``timeout`` seconds; None, or why the
-    connection must go."""
-    try:
-        async with asyncio.timeout(timeout):
-            await _resume(pending.coro, pending.waits_for)
-    except TimeoutError:
-        return f"a write took over {timeout} s"
-    except Exception as exc:
-        return _failure(exc)
-    return None
-
-
 async def send_within(websocket: WebSocket, text: str, timeout: float) -> str | None:
     """Send one message within ``timeout`` seconds; None, or why the connection must go.
 
-    A send whose socket takes it at once finishes in its first step (:func:`send_now`) and
-    needs no timer; only one that waits for the socket to drain (docs/protocol.md §6) is timed.
-    The writers send several messages per action, so this is one of the server's hottest
-    awaits (bench/server.py).
+    A send whose socket takes it at once (nearly every one: the transport buffers it) finishes
+    in its first step, and needs no timer; only one that waits for the socket to drain (the
+    client reads too slowly, docs/protocol.md §6) is timed. The writer sends several messages
+    per action, so this is one of the server's hottest awaits (bench/server.py).
     """
-    done = send_now(websocket, text)
-    if isinstance(done, Pending):
-        return await finish_within(done, timeout)
-    return done
+    coro = websocket.send_text(text)
+    try:
+        try:
+            pending = coro.send(None)
+        except StopIteration:
+            return None  # sent at once
+        async with asyncio.timeout(timeout):
+            await _resume(coro, pending)
+    except TimeoutError:
+        return f"a write took over {timeout} s"
+    except WebSocketDisconnect:
+        return CLIENT_GONE
+    except Exception as exc:
+        return f"write failed: {type(exc).__name__}"
+    return None
 
 
 async def run_connection(

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from time import perf_counter
 from typing import Any
 
@@ -18,14 +18,11 @@ from starlette.websockets import WebSocket
 from weimaque.server.base import metrics
 from weimaque.server.base.limits import (
     CLOSE_SILENT,
-    Pending,
     RateLimiter,
     client_address,
     closing_level,
-    finish_within,
     origin_allowed,
     run_connection,
-    send_now,
     send_within,
 )
 from weimaque.server.cluster.manager import RestoreBusy
@@ -61,29 +58,19 @@ encode_message = _Encoder()
 class QueueClient:
     """A connection's bounded outgoing queue, drained by one writer task.
 
-    While the writer waits on an empty queue (``idle``), a message is handed to the socket at
-    once (``direct``, set by ``serve_socket``): no queue, no task switch, in the same order. A
-    send the socket does not take at once (its buffer is full) goes to the writer to finish
-    within the send timeout, and everything after it queues behind it.
-
     A message that cannot be encoded, or a queue that overflows (a reader that stopped reading),
     marks the connection ``failed``: the writer stops and the connection is closed.
     """
 
     def __init__(self, limit: int = 256, label: str = "") -> None:
         """An empty queue of at most ``limit`` messages."""
-        self.queue: asyncio.Queue[str | Pending | None] = asyncio.Queue()
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.limit = limit
         self.label = label
         self.failed: str | None = None
-        #: Sends a text as far as the socket takes it now (``limits.send_now``), if set.
-        self.direct: Callable[[str], str | Pending | None] | None = None
-        #: Whether the writer waits on an empty queue: a message may then go out at once.
-        self.idle = False
 
     def send(self, message: Mapping[str, Any]) -> None:
-        """Send or queue a message (never blocks); a full queue or a bad message fails the
-        connection."""
+        """Queue a message (never blocks); a full queue or a bad message fails the connection."""
         if self.failed is not None:
             return
         try:
@@ -92,51 +79,21 @@ class QueueClient:
             log.error("%s: message %r not sendable: %s", self.label, message.get("type"), exc)
             self.fail("unsendable message")
             return
-        if self.idle and self.direct is not None:
-            done = self.direct(text)
-            if isinstance(done, Pending):  # the socket is full: the writer finishes it
-                self.idle = False
-                self.queue.put_nowait(done)
-            elif done is not None:
-                self.fail(done)
-            return
         if self.queue.qsize() >= self.limit:
             self.fail(f"reader fell {self.limit} messages behind")
             return
-        self.idle = False
         self.queue.put_nowait(text)
 
     def fail(self, reason: str) -> None:
         """Stop sending: the connection is to be closed."""
         if self.failed is None:
             self.failed = reason
-            self.idle = False
             log.log(closing_level(reason), "%s: closing the connection: %s", self.label, reason)
             self.queue.put_nowait(None)
 
     def close(self) -> None:
         """Stop the writer."""
-        self.idle = False
         self.queue.put_nowait(None)
-
-    async def drain(self, websocket: WebSocket, timeout: float) -> None:
-        """The writer: send what is queued, in order, each within ``timeout`` seconds, until
-        the end is queued or a send fails; with an empty queue, messages go out at once."""
-        queue = self.queue
-        while True:
-            self.idle = queue.empty()
-            item = await queue.get()
-            self.idle = False
-            if item is None:
-                return
-            if isinstance(item, Pending):
-                problem = await finish_within(item, timeout)
-            else:
-                problem = await send_within(websocket, item, timeout)
-            if problem is not None:
-                self.fail(problem)
-                return
-            answer_written()
 
 
 async def refuse(websocket: WebSocket, code: int, error: Mapping[str, Any]) -> None:
@@ -203,10 +160,13 @@ async def serve_socket(
     told = 0.0
     silent = False
 
-    client.direct = lambda text: send_now(websocket, text)
-
     async def writer() -> None:
-        await client.drain(websocket, s.limits.send_timeout)
+        while (text := await client.queue.get()) is not None:
+            problem = await send_within(websocket, text, s.limits.send_timeout)
+            if problem is not None:
+                client.fail(problem)
+                return
+            answer_written()
 
     async def reader() -> None:
         nonlocal told, silent
