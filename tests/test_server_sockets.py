@@ -342,61 +342,38 @@ def test_a_client_that_closed_its_socket_is_let_go_without_a_warning(
     assert levels == {f"client {CLIENT_GONE}": "DEBUG", f"client {slow}": "WARNING"}
 
 
-def test_a_message_goes_out_at_once_and_a_full_socket_keeps_the_order() -> None:
-    """While the writer waits on an empty queue, a message goes to the socket at once; a send
-    the socket does not take at once (its buffer full) is finished by the writer, and the
-    messages after it wait behind it, in order; one never taken within the send timeout fails
-    the connection (docs/architecture.md, step 7; docs/protocol.md §6)."""
+def test_a_write_that_waits_for_the_socket_is_finished_in_order() -> None:
+    """A write the socket takes at once needs no timer; one that waits for the socket to drain
+    is awaited to its end within the send timeout, and one that never ends is given up
+    (``send_within``, docs/protocol.md §6)."""
     import asyncio
 
-    from weimaque.server.base.limits import send_now
-    from weimaque.server.edge.sockets import QueueClient
+    from weimaque.server.base.limits import send_within
 
     class Socket:
-        """A socket whose buffer is full while ``room`` is clear."""
+        """A socket whose buffer is full until ``room`` is set."""
 
         def __init__(self) -> None:
             self.sent: list[str] = []
             self.room = asyncio.Event()
-            self.room.set()
 
         async def send_text(self, text: str) -> None:
             await self.room.wait()
             self.sent.append(text)
 
-    async def turns(n: int = 20) -> None:
-        for _ in range(n):
-            await asyncio.sleep(0)
-
     async def main() -> None:
         ws = Socket()
-        client = QueueClient(label="client test")
-        client.direct = lambda text: send_now(ws, text)  # type: ignore[arg-type]
-        writer = asyncio.create_task(client.drain(ws, 5.0))  # type: ignore[arg-type]
-        await turns()
-        assert client.idle
-        client.send({"n": 1})
-        assert ws.sent == ['{"n":1}']  # sent within the call: no queue, no task switch
-        ws.room.clear()
-        for n in (2, 3, 4):
-            client.send({"n": n})
-        assert ws.sent == ['{"n":1}'] and not client.idle and client.queue.qsize() == 3
         ws.room.set()
-        await turns()
-        assert ws.sent == [f'{{"n":{n}}}' for n in (1, 2, 3, 4)]
-        assert client.idle and client.failed is None
-        client.close()
-        await writer
-
-        stuck = Socket()
-        slow = QueueClient(label="client slow")
-        slow.direct = lambda text: send_now(stuck, text)  # type: ignore[arg-type]
-        writer = asyncio.create_task(slow.drain(stuck, 0.01))  # type: ignore[arg-type]
-        await turns()
-        stuck.room.clear()
-        slow.send({"n": 1})
-        slow.send({"n": 2})
-        await writer  # the writer gives up on the send that never finishes
-        assert slow.failed is not None and "took over" in slow.failed and stuck.sent == []
+        assert await send_within(ws, "a", 5.0) is None and ws.sent == ["a"]  # type: ignore[arg-type]
+        ws.room.clear()
+        waiting = asyncio.ensure_future(send_within(ws, "b", 5.0))  # type: ignore[arg-type]
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert not waiting.done() and ws.sent == ["a"]
+        ws.room.set()
+        assert await waiting is None and ws.sent == ["a", "b"]
+        ws.room.clear()
+        slow = await send_within(ws, "c", 0.01)  # type: ignore[arg-type]
+        assert slow is not None and "took over" in slow and ws.sent == ["a", "b"]
 
     asyncio.run(main())
