@@ -26,6 +26,8 @@ from weimaque.games.maque.scoring.explain import breakdown_json, group_tags
 from weimaque.games.maque.scoring.waits import Wait, _lone_singles, waits
 
 _CACHE_SIZE: Final = 512
+#: The 息 of a 坎 of each face in hand (RULES §6.4), looked up for every view a table shows.
+_KAN_XI: Final = tuple(triple_xi("kan", f) for f in range(NUM_FACES))
 
 
 def table_xi(obs: Observation, rules: RuleConfig) -> dict[str, Any]:
@@ -44,7 +46,7 @@ def table_xi(obs: Observation, rules: RuleConfig) -> dict[str, Any]:
     viewer = obs.viewer
     if isinstance(viewer, int) and obs.hand is not None:
         counts = counts_of(obs.hand)
-        kan = sum(triple_xi("kan", f) for f in range(NUM_FACES) if counts[f] >= 3)
+        kan = sum(_KAN_XI[f] for f, n in enumerate(counts) if n >= 3)
         own = shown[viewer] + kan
         out["own"] = {
             "melds": shown[viewer],
