@@ -350,3 +350,40 @@ def test_a_client_that_closed_its_socket_is_let_go_without_a_warning(
         assert client.failed == reason and client.queue.get_nowait() is None
     levels = {r.getMessage().split(": ", 1)[0]: r.levelname for r in caplog.records}
     assert levels == {f"client {CLIENT_GONE}": "DEBUG", f"client {slow}": "WARNING"}
+
+
+def test_a_write_that_waits_for_the_socket_is_finished_in_order() -> None:
+    """A write the socket takes at once needs no timer; one that waits for the socket to drain
+    is awaited to its end within the send timeout, and one that never ends is given up
+    (``send_within``, docs/protocol.md §6)."""
+    import asyncio
+
+    from weimaque.server.base.limits import send_within
+
+    class Socket:
+        """A socket whose buffer is full until ``room`` is set."""
+
+        def __init__(self) -> None:
+            self.sent: list[str] = []
+            self.room = asyncio.Event()
+
+        async def send_text(self, text: str) -> None:
+            await self.room.wait()
+            self.sent.append(text)
+
+    async def main() -> None:
+        ws = Socket()
+        ws.room.set()
+        assert await send_within(ws, "a", 5.0) is None and ws.sent == ["a"]  # type: ignore[arg-type]
+        ws.room.clear()
+        waiting = asyncio.ensure_future(send_within(ws, "b", 5.0))  # type: ignore[arg-type]
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert not waiting.done() and ws.sent == ["a"]
+        ws.room.set()
+        assert await waiting is None and ws.sent == ["a", "b"]
+        ws.room.clear()
+        slow = await send_within(ws, "c", 0.01)  # type: ignore[arg-type]
+        assert slow is not None and "took over" in slow and ws.sent == ["a", "b"]
+
+    asyncio.run(main())

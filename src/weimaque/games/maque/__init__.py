@@ -121,6 +121,8 @@ LABELS: Final[Mapping[str, tuple[str, str]]] = {
 ACTIONS: Final = tuple(Action.from_id(i) for i in range(NUM_ACTIONS))
 #: Each action's id (``Action.id`` computes it; the hot path looks it up).
 IDS: Final = {a: a.id for a in ACTIONS}
+#: Whether each action id is a 出 (``public_action``, asked of every action a server applies).
+_DISCARDS: Final = tuple(a.kind == "discard" for a in ACTIONS)
 
 
 def shape_of(rules: RuleConfig) -> TableShape:
@@ -252,10 +254,17 @@ def _action(action: object) -> Action:
 class MaqueHand:
     """One 偎麻雀 hand behind :class:`~weimaque.games.protocol.Hand`."""
 
-    __slots__ = ("state",)
+    __slots__ = ("_events", "_source", "_views", "_views_at", "state")
 
     def __init__(self, state: GameState) -> None:
         self.state = state
+        #: ``events()`` as last made, and the engine's list it was made of (which only grows).
+        self._events: tuple[Event, ...] = ()
+        self._source: list[Event] | None = None
+        #: The views made of the position now, by viewer, and that position: the engine's
+        #: action log (every change of a hand is an action logged) and its length.
+        self._views: dict[Viewer, Observation] = {}
+        self._views_at: tuple[list[tuple[int, Action]] | None, int] = (None, 0)
 
     @property
     def seed(self) -> int | None:
@@ -278,7 +287,8 @@ class MaqueHand:
     def settled(self, viewer: Viewer) -> bool:
         """RULES §3.1.5, docs/protocol.md §2.3
         (:func:`weimaque.games.maque.game.observation.settled`)."""
-        return settled(self.state, viewer)
+        # Outside a claim window every viewer is settled (asked of every viewer per action).
+        return self.state.phase != "claim" or settled(self.state, viewer)
 
     def opening_view(self, viewer: Viewer) -> Observation:
         """What a viewer the deal's window keeps waiting is shown (``dealt_view``)."""
@@ -304,8 +314,13 @@ class MaqueHand:
         return tuple(self.state.apply(seat, _action(action)))
 
     def events(self) -> tuple[Event, ...]:
-        """Every event so far."""
-        return tuple(self.state.events)
+        """Every event so far (made once per change: a server asks several times an action)."""
+        source = self.state.events
+        made = self._events
+        if source is not self._source or len(made) != len(source):
+            made = self._events = tuple(source)
+            self._source = source
+        return made
 
     def is_terminal(self) -> bool:
         """Whether the hand is over."""
@@ -328,8 +343,26 @@ class MaqueHand:
         return HandOutcome(tuple(self.state.returns()), winners, summary)
 
     def view(self, viewer: Viewer) -> Observation:
-        """The view of a seat, a spectator or an all-seeing record (``view_of``)."""
-        return view_of(self.state, viewer)
+        """The view of a seat, a spectator or an all-seeing record (``view_of``).
+
+        A view is immutable and made once per position and viewer: a server asks for a seat's
+        view after each action, and again for the answer to the seat's next action (an ``ack``,
+        docs/protocol.md §2.1), with nothing changed in between. A finished hand's is made
+        afresh (its match books it).
+        """
+        state = self.state
+        actions = state.actions
+        if state.phase == "over" or type(viewer) not in (int, str):
+            return view_of(state, viewer)
+        views = self._views
+        at = self._views_at
+        if at[0] is not actions or at[1] != len(actions):
+            views.clear()
+            self._views_at = (actions, len(actions))
+        found = views.get(viewer)
+        if found is None:
+            found = views[viewer] = view_of(state, viewer)
+        return found
 
     def observation(self, seat: int) -> npt.NDArray[np.float32]:
         """The seat's flat array (:data:`LAYOUT`)."""
@@ -589,7 +622,9 @@ class Maque:
 
     def public_action(self, action: int) -> bool:
         """A 出: its card lies in the middle for everyone at once (RULES §3)."""
-        return _action(action).kind == "discard"
+        if type(action) is int and 0 <= action < NUM_ACTIONS:
+            return _DISCARDS[action]
+        return _action(action).kind == "discard"  # raises IllegalAction, quoting it
 
     def hand_end(self, hand: Any, play: Any) -> JSON:
         """The result, every seat's cards face up, the breakdown and the settlement."""

@@ -20,12 +20,14 @@ from weimaque.games.maque.game.observation import Observation, observation, show
 from weimaque.games.maque.game.record import start_from_record
 from weimaque.games.maque.game.state import GameState
 from weimaque.games.maque.match import Match
-from weimaque.games.maque.notation import Meld
+from weimaque.games.maque.notation import Meld, MeldKind
 from weimaque.games.maque.rules.config import RuleConfig
 from weimaque.games.maque.scoring.explain import breakdown_json, group_tags
-from weimaque.games.maque.scoring.waits import Wait, waits
+from weimaque.games.maque.scoring.waits import Wait, _lone_singles, waits
 
 _CACHE_SIZE: Final = 512
+#: The 息 of a 坎 of each face in hand (RULES §6.4), looked up for every view a table shows.
+_KAN_XI: Final = tuple(triple_xi("kan", f) for f in range(NUM_FACES))
 
 
 def table_xi(obs: Observation, rules: RuleConfig) -> dict[str, Any]:
@@ -44,7 +46,7 @@ def table_xi(obs: Observation, rules: RuleConfig) -> dict[str, Any]:
     viewer = obs.viewer
     if isinstance(viewer, int) and obs.hand is not None:
         counts = counts_of(obs.hand)
-        kan = sum(triple_xi("kan", f) for f in range(NUM_FACES) if counts[f] >= 3)
+        kan = sum(_KAN_XI[f] for f, n in enumerate(counts) if n >= 3)
         own = shown[viewer] + kan
         out["own"] = {
             "melds": shown[viewer],
@@ -60,6 +62,10 @@ def seen_counts(obs: Observation) -> list[int]:
     return obs.seen_counts()
 
 
+#: A meld as a hint's cache keys it: (kind, faces), hashed and compared without Python code.
+MeldKey = tuple[MeldKind, tuple[int, int, int]]
+
+
 class HintCache:
     """Waits by (melds, hand), bounded: the same position is often asked many times."""
 
@@ -68,18 +74,20 @@ class HintCache:
         self._data: OrderedDict[tuple[Any, ...], list[Wait]] = OrderedDict()
 
     def waits(
-        self, melds: tuple[Meld, ...], hand: tuple[int, ...], rules: RuleConfig
+        self, melds: tuple[MeldKey, ...], hand: tuple[int, ...], rules: RuleConfig
     ) -> list[Wait]:
-        """``scoring.waits`` of a 19-card position, remembered."""
+        """``scoring.waits`` of a 19-card position (its melds as ``(kind, faces)``),
+        remembered."""
         key = (rules.id, id(rules), melds, hand)
-        found = self._data.get(key)
+        data = self._data
+        found = data.get(key)
         if found is None:
-            found = waits(melds, hand, rules)
-            self._data[key] = found
-            if len(self._data) > _CACHE_SIZE:
-                self._data.popitem(last=False)
+            found = waits(tuple(Meld(kind, faces) for kind, faces in melds), hand, rules)
+            data[key] = found
+            if len(data) > _CACHE_SIZE:
+                data.popitem(last=False)
         else:
-            self._data.move_to_end(key)
+            data.move_to_end(key)
         return found
 
 
@@ -92,33 +100,54 @@ def _wait_json(w: Wait, unseen: list[int]) -> dict[str, Any]:
     }
 
 
+#: Each face's index by its character (``出`` actions name the face).
+_FACE_OF: Final = {c: f for f, c in enumerate(FACE_CHARS)}
+
+
 def hints(obs: Observation, rules: RuleConfig, cache: HintCache) -> dict[str, Any] | None:
     """听 hints of a seated viewer (RULES §6, §7): the waits after each legal 出, or now.
 
     ``discards`` maps each legal discard to the faces that would then win (with the totals by
     自摸 / by another's card and the unseen copies left); ``waits`` lists the faces that win now
     when the viewer holds 19 cards. None for a viewer without a hand.
+
+    A server asks this of every message to a seat that wants hints, so it does no work whose
+    answer it can tell beforehand: a discard that leaves two lone cards has no waits (the
+    scorer's own first test, ``_lone_singles``: taking a card away never gives a lone card
+    company, so any lone card of the 20 but the one discarded stays lone), and the unseen
+    copies are counted only once there is a wait to show them for.
     """
-    if not isinstance(obs.viewer, int) or obs.hand is None or obs.phase == "over":
+    viewer = obs.viewer
+    if not isinstance(viewer, int) or obs.hand is None or obs.phase == "over":
         return None
-    own = tuple(Meld(m.kind, m.faces) for m in obs.melds[obs.viewer] if m.faces is not None)
-    hand = list(counts_of(obs.hand))
-    unseen = obs.unseen_counts()
-    size = sum(hand) + 3 * len(own)
+    own = tuple((m.kind, m.faces) for m in obs.melds[viewer] if m.faces is not None)
+    hand = counts_of(obs.hand)
+    size = len(obs.hand) + 3 * len(own)
     out: dict[str, Any] = {"discards": [], "waits": []}
+    unseen: list[int] | None = None
     if size == 20:
-        legal = [a[1:] for a in obs.legal_actions if a.startswith("出")]
-        for face_char in legal:
-            f = FACE_CHARS.index(face_char)
+        lone = _lone_singles(hand)
+        for action in obs.legal_actions:
+            if not action.startswith("出"):
+                continue
+            face_char = action[1:]
+            f = _FACE_OF[face_char]
+            if len(lone) - (f in lone) > 1:
+                continue  # two lone cards stay: nothing wins (scoring.waits)
             after = list(hand)
             after[f] -= 1
             found = cache.waits(own, tuple(after), rules)
             if found:
+                if unseen is None:
+                    unseen = obs.unseen_counts()
                 out["discards"].append(
                     {"discard": face_char, "waits": [_wait_json(w, unseen) for w in found]}
                 )
     elif size == 19:
-        out["waits"] = [_wait_json(w, unseen) for w in cache.waits(own, tuple(hand), rules)]
+        found = cache.waits(own, tuple(hand), rules)
+        if found:
+            unseen = obs.unseen_counts()
+            out["waits"] = [_wait_json(w, unseen) for w in found]
     return out
 
 

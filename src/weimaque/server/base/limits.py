@@ -13,8 +13,9 @@ import contextlib
 import json
 import logging
 import time
+import types
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine, Generator
 from dataclasses import dataclass
 from typing import Any, Final
 from urllib.parse import urlsplit
@@ -338,10 +339,38 @@ def closing_level(reason: str) -> int:
     return logging.DEBUG if reason == CLIENT_GONE else logging.WARNING
 
 
-async def send_within(websocket: WebSocket, text: str, timeout: float) -> str | None:
-    """Send one message within ``timeout`` seconds; None, or why the connection must go."""
+@types.coroutine
+def _resume(coro: Coroutine[Any, Any, None], pending: Any) -> Generator[Any, Any, None]:
+    """Go on awaiting ``coro``, which has yielded ``pending`` to the loop: what ``await`` does
+    with a coroutine after its first step (values and exceptions passed through both ways)."""
     try:
-        await asyncio.wait_for(websocket.send_text(text), timeout)
+        while True:
+            try:
+                sent = yield pending
+            except BaseException as exc:  # a cancellation (the timeout) goes to ``coro``
+                pending = coro.throw(exc)
+            else:
+                pending = coro.send(sent)
+    except StopIteration:
+        return
+
+
+async def send_within(websocket: WebSocket, text: str, timeout: float) -> str | None:
+    """Send one message within ``timeout`` seconds; None, or why the connection must go.
+
+    A send whose socket takes it at once (nearly every one: the transport buffers it) finishes
+    in its first step, and needs no timer; only one that waits for the socket to drain (the
+    client reads too slowly, docs/protocol.md §6) is timed. The writer sends several messages
+    per action, so this is one of the server's hottest awaits (bench/server.py).
+    """
+    coro = websocket.send_text(text)
+    try:
+        try:
+            pending = coro.send(None)
+        except StopIteration:
+            return None  # sent at once
+        async with asyncio.timeout(timeout):
+            await _resume(coro, pending)
     except TimeoutError:
         return f"a write took over {timeout} s"
     except WebSocketDisconnect:

@@ -41,6 +41,8 @@ class AutoPlay:
         self._auto: SeatBot | None = None
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        #: Seconds until the next automatic decision, as ``step`` last found it (none due).
+        self.waiting = math.inf
         self._loop: asyncio.AbstractEventLoop | None = None
         self.closed = False
 
@@ -153,6 +155,7 @@ class AutoPlay:
         table = self.table
         hand, actions = table.hand, table.actions
         if wait > 0 or hand is None or seat is None:
+            self.waiting = wait
             return False
         s = self.seating.seats[seat]
         bot = self.bots.get(seat) if s.kind == "bot" else self.auto_bot()
@@ -216,10 +219,12 @@ class AutoPlay:
     async def drive(self) -> None:
         """Bots, timers and 托管, forever."""
         while not self.closed:
+            wait: float | None = None
             try:
                 if await self.step():
                     await asyncio.sleep(0)
                     continue
+                wait = self.waiting  # what step found due (nothing has changed since)
             except StoreUnavailable as exc:
                 # Nothing was applied; the move is chosen and tried again in a while.
                 log.debug("room %s: an automatic move was not stored: %s", self.table.id, exc)
@@ -227,13 +232,16 @@ class AutoPlay:
             except Exception:
                 log.exception("room %s: automatic play failed", self.table.id)
                 await asyncio.sleep(1)
-            wait, _ = self.due()
-            wait = min(wait, self.next_clock(self.table.clock()) - self.table.clock(), 3600.0)
+            if wait is None:
+                wait, _ = self.due()
+            now = self.table.clock()
+            wait = min(wait, self.next_clock(now) - now, 3600.0)
             if wait <= 0:  # nothing could be done now: do not spin
                 wait = 0.05
             self._wake.clear()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=max(wait, 0.001))
+                async with asyncio.timeout(max(wait, 0.001)):  # no task per wait (wait_for)
+                    await self._wake.wait()
 
     def start(self) -> None:
         """Start the automatic-play task on the running loop, once."""

@@ -328,7 +328,7 @@ class HandDriver:
         hand, actions = table.hand, table.actions
         assert hand is not None
         before = len(actions)
-        text = str(table.game.action(action))
+        text = self.views.text(action)
         await self.recorder.action(table.hand_number, before, seat, text)
         return table.hand is hand and table.actions is actions and len(actions) == before
 

@@ -621,7 +621,7 @@ class Room:
         hand, actions = self.table.hand, self.table.actions
         assert hand is not None
         before = len(actions)
-        text = str(self.table.game.action(action))
+        text = self.views.text(action)
         try:
             written = self.recorder.append(self.table.hand_number, before, seat, text)
             assert written is not None
@@ -704,7 +704,7 @@ class Room:
         # Accepted: said at once, the same whether or not a claim window will hold the events
         # (their ``events`` message, with ``re``, comes when this seat is settled; see .gate).
         game = self.table.game
-        actor = messages.Actor(seat=seat, action=str(game.action(action)), auto=False)
+        actor = messages.Actor(seat=seat, action=self.views.text(action), auto=False)
         self.out.flush()  # older news first: the order of messages never changes
         # A 出 leaves the hand at once, and its card lies in the middle, whether or not a
         # window will hold what follows (the game's rule of what a seat is shown meanwhile).

@@ -223,13 +223,23 @@ class Seating:
         room was loaded counts from the first time it is asked about)."""
         return self.gone.setdefault(seat, now)
 
-    def offline_by(self, seat: int, now: float) -> bool:
-        """Whether a person's seat has had no open connection for the grace at ``now``."""
+    def here(self) -> set[SeatId | None]:
+        """Every seat an open connection plays or watches from (``present`` of them all at
+        once: the room's clocks ask of every seat after each action)."""
+        out: set[SeatId | None] = set()
+        for c in self.conns:
+            out.add(c.seat)
+            out.add(c.held)
+        return out
+
+    def offline_by(self, seat: int, now: float, here: set[SeatId | None] | None = None) -> bool:
+        """Whether a person's seat has had no open connection for the grace at ``now``
+        (``here``: the seats present, if known)."""
         s = self.seats[seat]
         return (
             s.kind == "human"
             and s.taken
-            and not self.present(seat)
+            and not (seat in here if here is not None else self.present(seat))
             and now >= self.gone_since(seat, now) + self.grace
         )
 
@@ -241,8 +251,9 @@ class Seating:
         claim window, which nobody else may learn, docs/protocol.md §2.3).
         """
         changed = False
+        here = self.here()
         for s in range(len(self.seats)):
-            offline = self.offline_by(s, now)
+            offline = self.offline_by(s, now, here)
             if offline != (s in self.offline):
                 changed = True
                 if offline:
@@ -253,10 +264,11 @@ class Seating:
 
     def next_offline(self, now: float) -> float:
         """When the next seat without a connection goes offline (inf: none will)."""
+        here = self.here()
         times = [
             self.gone_since(s, now) + self.grace
             for s, seat in enumerate(self.seats)
-            if seat.kind == "human" and seat.taken and s not in self.offline and not self.present(s)
+            if seat.kind == "human" and seat.taken and s not in self.offline and s not in here
         ]
         return min(times, default=math.inf)
 

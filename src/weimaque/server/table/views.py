@@ -59,6 +59,14 @@ class Views:
         #: The game's ``"table"`` capability (figures beside a view, hints), if it has one.
         self.extras = table.game if isinstance(table.game, TableExtras) else None
         self.hint_cache = None if self.extras is None else self.extras.hint_cache()
+        #: Each action id's text form as the game writes it (``Game.action``), made once.
+        self.texts: dict[int, str] = {}
+        #: The hand's actions counted per seat so far: (the table's list, how many, counts).
+        self._counted_actions: tuple[list[tuple[int, int]] | None, int, dict[int, int]] = (
+            None,
+            0,
+            {},
+        )
 
     def reset(self) -> Gate:
         """The hand is gone (a 解散, a new match): nothing held, nothing counted; the old gate."""
@@ -120,9 +128,21 @@ class Views:
         """
         if self.table.hand is None:
             return None
-        actions = self.table.actions
-        own = 0 if not isinstance(viewer, int) else sum(1 for s, _ in actions if s == viewer)
+        own = self._own_actions(viewer) if isinstance(viewer, int) else 0
         return self.table.hand_key * DECISION_SPAN + seen + own
+
+    def _own_actions(self, seat: int) -> int:
+        """How many of the hand's actions so far are ``seat``'s (counted incrementally: the
+        table's list of actions only grows within a hand, and is a new list for the next)."""
+        actions = self.table.actions
+        counted = self._counted_actions
+        if counted[0] is not actions or counted[1] > len(actions):
+            counted = (actions, 0, {})
+        per_seat = counted[2]
+        for s, _ in actions[counted[1] :]:
+            per_seat[s] = per_seat.get(s, 0) + 1
+        self._counted_actions = (actions, len(actions), per_seat)
+        return per_seat.get(seat, 0)
 
     def decision_of(self, viewer: Viewer) -> int | None:
         """The decision number the viewer's views show now (None between hands)."""
@@ -134,12 +154,19 @@ class Views:
         upto = len(hand.events()) if held is None else seats if held.upto is None else held.upto
         return self._decision(viewer, self._visible_before(viewer, upto))
 
+    def text(self, action: int) -> str:
+        """The text form of an action id (docs/protocol.md §2.1), remembered."""
+        found = self.texts.get(action)
+        if found is None:
+            found = self.texts[action] = str(self.table.game.action(action))
+        return found
+
     def _legal(self, seat: SeatId | None) -> list[LegalAction]:
         hand = self.table.hand
         if hand is None or not isinstance(seat, int):
             return []
-        action = self.table.game.action
-        return [{"text": str(action(i)), "id": i} for i in hand.legal_actions(seat)]
+        texts = self.texts
+        return [{"text": texts.get(i) or self.text(i), "id": i} for i in hand.legal_actions(seat)]
 
     def _view_fields(
         self, conn: Conn, shown: Hand | None = None, cache: ViewCache | None = None
@@ -316,7 +343,7 @@ class Views:
         plan: list[tuple[Conn, Any, list[dict[str, Any]], int, Actor | None]] = []
         all_events: tuple[GameEvent, ...] | None = None
         public = self.extras.public_action if self.extras is not None else None
-        text = self.table.game.action
+        text = self.text
         for viewer in gate.viewers:
             if not settled(seen_by(viewer)):
                 continue
@@ -343,7 +370,7 @@ class Views:
                     continue
                 actor: Actor | None = next(
                     (
-                        Actor(seat=s, action=str(text(a)), auto=au)
+                        Actor(seat=s, action=text(a), auto=au)
                         for s, a, au in actors
                         if s == conn.seat or (public is not None and public(a))
                     ),

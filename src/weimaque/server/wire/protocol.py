@@ -15,6 +15,7 @@ import re as regex
 import unicodedata
 from typing import TYPE_CHECKING, Annotated, Any, Final, Literal
 
+import orjson
 from pydantic import (
     AfterValidator,
     BaseModel,
@@ -350,6 +351,28 @@ def _walk_surrogates(value: Any, depth: int = 0) -> bool:
     return False
 
 
+#: The types of a flat message's values (``_flat``).
+_FLAT: Final = frozenset({str, int, bool, type(None)})
+
+
+def _flat(text: str) -> dict[str, Any] | None:
+    """The frame's object where ``json.loads`` would read the same: an object of strings,
+    integers, booleans and nulls only, as nearly every client message is (read by orjson, which
+    refuses a lone surrogate); None for anything else, read by the general path."""
+    try:
+        data = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return None
+    if type(data) is not dict:
+        return None
+    for value in data.values():
+        # orjson reads an integer past 64 bits as a float, json.loads as an int: a float, like
+        # a nested value, goes the general way.
+        if type(value) not in _FLAT:
+            return None
+    return data
+
+
 def parse_client(text: str | bytes) -> AnyClientMessage:
     """Parse one frame into a client message, or raise ``ProtocolError``."""
     if isinstance(text, bytes):
@@ -359,13 +382,17 @@ def parse_client(text: str | bytes) -> AnyClientMessage:
             raise ProtocolError("bad_json", "binary frame is not UTF-8 text", None) from exc
     if len(text) > MAX_MESSAGE:
         raise ProtocolError("too_large", f"message over {MAX_MESSAGE} bytes", _echo_text(text))
-    try:
-        data = json.loads(text, parse_constant=_reject_constant)
-    except (ValueError, RecursionError) as exc:
-        raise ProtocolError("bad_json", f"not JSON: {exc}", _echo_text(text)) from exc
+    flat = _flat(text)
+    if flat is not None:
+        data: Any = flat  # no lone surrogate: orjson read it
+    else:
+        try:
+            data = json.loads(text, parse_constant=_reject_constant)
+        except (ValueError, RecursionError) as exc:
+            raise ProtocolError("bad_json", f"not JSON: {exc}", _echo_text(text)) from exc
     if not isinstance(data, dict):
         raise ProtocolError("bad_json", "a message must be a JSON object", data)
-    if _walk_surrogates(data):
+    if flat is None and _walk_surrogates(data):
         raise ProtocolError(
             "bad_json", "the message holds a lone surrogate (not valid Unicode text)", data
         )
