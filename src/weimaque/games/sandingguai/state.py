@@ -435,11 +435,14 @@ class State:
         (SDG §6.1): no odd kinds now, or two with ``t`` one of them."""
         keys = self.keys[p]
         odd = self.odd[p]
-        split = [SUIT_CLASS.get(k, 0) > 0 for k in keys]
+        k0, k1, k2 = keys
+        split = (k0 in SPLIT_KEYS, k1 in SPLIT_KEYS, k2 in SPLIT_KEYS)
         n_split = split[0] + split[1] + split[2]
         any_qidui = odd == 0
         two_odd = odd.bit_count() == 2
-        out = []
+        out: list[int] = []
+        if not n_split and not any_qidui and not two_odd:
+            return out  # most first turns: no discard passes the bound below
         for t in self.held[p]:
             s = t // 9
             others = n_split - split[s]
@@ -601,7 +604,8 @@ class State:
                     self._resolve_rob(events)
                 else:
                     self._resolve_que(events)
-        if self.phase == SELF and self.baoting[self.turn]:
+        # ``turn`` is a seat in every phase; a 报听 seat is rare, so its test comes first
+        if self.baoting[self.turn] and self.phase == SELF:
             self._advance(events)
         self.events += events
         return tuple(events)
