@@ -593,10 +593,12 @@ class State:
         # The legal actions, when already made (the turn's cache, a window's options), answer
         # at once what verify would: verify only runs to refuse, or to make them.
         legal: Sequence[int] | None
-        own = self.phase == SELF
-        if own:
+        # (a comparison kept as a value costs more than one that only branches)
+        if self.phase == SELF:
+            own = True
             legal = self._self_cache if seat == self.turn else None
         else:
+            own = False
             legal = None if seat in self.decisions else self.options.get(seat)
         if legal is None or type(action) is not int or action not in legal:
             self.verify(action, seat)
@@ -952,10 +954,11 @@ class State:
         out = []
         for s in range(NUM_SEATS):
             bits = self.jiao[s]
-            hand = self.hands[s]
-            for m in self.melds[s]:
-                if hand[m.tile] + m.size >= COPIES:
-                    bits &= ~(1 << m.tile)
+            if bits:  # most seats of a random hand are not 叫: no meld to read
+                hand = self.hands[s]
+                for m in self.melds[s]:
+                    if hand[m.tile] + m.size >= COPIES:
+                        bits &= ~KIND_BIT[m.tile]
             out.append(bits != 0)
         return out[0], out[1], out[2]
 
