@@ -607,7 +607,7 @@ class State:
         if own:
             self._self_cache = None
             if action < TING:
-                self._discard(seat, action - DISCARD, False, events)
+                self._discard(seat, action, False, events)  # a discard's id is its kind
             elif action < HU:
                 self._discard(seat, action - TING, True, events)
             elif action == HU:
@@ -927,7 +927,7 @@ class State:
         self.phase = OVER
         self.options, self.decisions = {}, {}
         flip = None
-        if self.winners and self.wall_left > 0:
+        if self.winners and self.tail >= self.head:  # a tile left in the wall
             flip = self.wall[self.head]
         table = self.table(flip)
         for w in table.winners:
