@@ -236,3 +236,38 @@ def test_settlement_from_kept_jiao_is_that_of_the_table(preset: str) -> None:
         wins += bool(winners)
         jiao_ends += table.huang and any(state._is_jiao())
     assert wins > 5 and jiao_ends > 5
+
+
+def test_kept_legal_actions_belong_to_their_state() -> None:
+    """The legal actions a turn keeps (``State.legal_actions``; most turns the seat's held
+    kinds themselves) follow the state they were made for: a copy made while they are kept
+    offers and takes the same actions after the original has played on, and a caller's list
+    changes neither (SDG §3 SELF, §4.1)."""
+    rng = random.Random(3)
+    rules = get_rules()
+    checked = 0
+    for seed in range(30):
+        state = State(rules, seed, seed % 3)
+        while not state.is_terminal():
+            seat = state.current_player()
+            legal = state.legal_actions(seat)
+            if state.phase == SELF:
+                held = list(state.held[seat])
+                copy = state.clone()
+                action = rng.choice(legal)
+                legal.clear()  # the caller's list is its own
+                assert state.legal_actions(seat) == copy.legal_actions(seat)
+                state.apply(action, seat)
+                # the original played on: the copy still offers what it offered, its held
+                # kinds are the ones it had, and an action outside them is refused
+                assert copy.held[seat] == held
+                assert copy.legal_actions(seat) == copy.clone().legal_actions(seat)
+                assert set(held) <= set(copy.legal_actions(seat))
+                with pytest.raises(IllegalAction):
+                    copy.apply(DISCARD + next(t for t in range(27) if t not in held), seat)
+                copy.apply(action, seat)
+                assert copy.events == state.events and copy.hands == state.hands
+                checked += 1
+            else:
+                state.apply(rng.choice(legal), seat)
+    assert checked > 500

@@ -133,22 +133,28 @@ def format_tiles(tiles: Iterable[int], chinese: bool = False) -> str:
     return format_counts(counts_of(tiles))
 
 
-#: The rank digits, by rank 0..8.
-_DIGITS: Final = "123456789"
+#: The rank digit of every kind, in kind order.
+_DIGITS: Final = "123456789" * 3
 
 
 def format_counts(counts: Sequence[int], chinese: bool = False) -> str:
     """Canonical text of a count vector."""
     if chinese:
         return format_tiles([k for k in range(NUM_KINDS) for _ in range(counts[k])], True)
+    # each kind's rank digit repeated as often as the kind is held ("3" * 2 == "33", * 0 ==
+    # ""), in one C-level pass over the 27 kinds; then each suit's digits and its letter, the
+    # suits written out: every hand's end shows all three hands (HandEnded)
+    ranks = list(map(mul, _DIGITS, counts))
     out = ""
-    for suit in range(3):
-        base = 9 * suit
-        # each rank digit repeated as often as the rank is held ("3" * 2 == "33", * 0 == ""),
-        # one C-level pass per suit: every hand's end shows all three hands (HandEnded)
-        ranks = "".join(map(mul, _DIGITS, counts[base : base + 9]))
-        if ranks:
-            out += ranks + SUIT_LETTERS[suit]
+    m = "".join(ranks[0:9])
+    if m:
+        out = m + "m"
+    s = "".join(ranks[9:18])
+    if s:
+        out += s + "s"
+    p = "".join(ranks[18:27])
+    if p:
+        out += p + "p"
     return out
 
 

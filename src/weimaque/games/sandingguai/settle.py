@@ -331,21 +331,25 @@ def _huang(table: TableDescription, rules: RuleConfig, jiao: tuple[bool, ...], b
     """SDG §9.3: 查叫 (each non-叫 seat pays each 叫 seat its 叫 value) and the three-suit
     penalty (a non-叫 seat of three suits pays ``chaque_amount`` to each 叫 seat and each
     non-叫 seat of at most two suits)."""
-    values = [
-        jiao_value(s.concealed, s.melds, s.baoting, rules, s.que) if jiao[i] else 0
-        for i, s in enumerate(table.seats)
-    ]
-    for i in range(NUM_SEATS):
-        if jiao[i]:
-            continue
-        for j in range(NUM_SEATS):
-            if jiao[j]:
-                book.pay(i, j, values[j], "chajiao")
+    if True in jiao:  # 查叫 moves points only to a 叫 seat (most random hands have none)
+        values = [
+            jiao_value(s.concealed, s.melds, s.baoting, rules, s.que) if jiao[i] else 0
+            for i, s in enumerate(table.seats)
+        ]
+        for i in range(NUM_SEATS):
+            if jiao[i]:
+                continue
+            for j in range(NUM_SEATS):
+                if jiao[j]:
+                    book.pay(i, j, values[j], "chajiao")
     if rules.chaque == "per_tile":
         _chaque_per_tile(table, rules, jiao, book)
     if rules.chaque != "three_suit_flat":
         return
-    suits = [_suit_count(s) for s in table.seats]
+    s0, s1, s2 = table.seats
+    suits = (_suit_count(s0), _suit_count(s1), _suit_count(s2))
+    if 3 not in suits:
+        return  # nobody pays the three-suit penalty
     for i in range(NUM_SEATS):
         if jiao[i] or suits[i] < 3:
             continue
@@ -435,9 +439,10 @@ def settle_items(
     winners = {w.seat for w in table.winners}
     if known_jiao is None:
         jiao_list = [i in winners or is_jiao(s, rules) for i, s in enumerate(table.seats)]
+        jiao = (jiao_list[0], jiao_list[1], jiao_list[2])
     else:
-        jiao_list = [i in winners or bool(known_jiao[i]) for i in range(NUM_SEATS)]
-    jiao = (jiao_list[0], jiao_list[1], jiao_list[2])
+        j0, j1, j2 = known_jiao
+        jiao = (0 in winners or bool(j0), 1 in winners or bool(j1), 2 in winners or bool(j2))
     burned = burned_seats(table, rules)
     if table.huang:
         v = chicken_values(rules, None)
@@ -467,7 +472,9 @@ def settle(
     ``known_jiao`` as :func:`settle_items` takes it."""
     rules = rules or RuleConfig()
     items, jiao, burned, v = settle_items(table, rules, known_jiao)
-    transfers = tuple(stake(table, rules, t) for t in items)
+    d = table.dealer
+    # SDG §9.5: only a transfer to or from the dealer is staked (most are not)
+    transfers = tuple(stake(table, rules, t) if d in (t.payer, t.payee) else t for t in items)
     net = [0, 0, 0]
     for t in transfers:
         net[t.payer] -= t.amount

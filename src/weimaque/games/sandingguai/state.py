@@ -77,6 +77,7 @@ from weimaque.games.sandingguai.rules import RuleConfig
 from weimaque.games.sandingguai.settle import Settlement, settle, win_context
 from weimaque.games.sandingguai.tiles import (
     COPIES,
+    KIND_BIT,
     NUM_KINDS,
     WUGU,
     YAOJI,
@@ -221,9 +222,9 @@ class State:
         self.wall = deck
         self.head = 3 * DEALT + 1
         self.tail = len(deck) - 1
-        dealt = [self._dealt_tiles(s) for s in range(NUM_SEATS)]
-        # The per-seat lists below are written out for the three seats (NUM_SEATS): a list
+        # The per-seat values below are written out for the three seats (NUM_SEATS): a list
         # comprehension costs a function call each, and every random hand starts here.
+        dealt = (self._dealt_tiles(0), self._dealt_tiles(1), self._dealt_tiles(2))
         self.hands: list[list[int]] = [[0] * NUM_KINDS, [0] * NUM_KINDS, [0] * NUM_KINDS]
         #: Per seat the base-5 key of each suit of its concealed tiles (hands.suit_keys), the
         #: kinds it holds an odd number of (hands.odd_bits) and those it holds four of (暗杠),
@@ -234,12 +235,17 @@ class State:
             odd = 0
             for t in dealt[s]:
                 hand[t] += 1
-                odd ^= 1 << t  # each tile flips its kind's bit: odd_bits of the dealt hand
+                odd ^= KIND_BIT[t]  # each tile flips its kind's bit: odd_bits of the dealt hand
             self.odd[s] = odd
-        self.keys: list[list[int]] = [list(suit_keys(h)) for h in self.hands]
-        self.fours = [four_bits(h) for h in self.hands]
+        h0, h1, h2 = self.hands
+        self.keys: list[list[int]] = [list(suit_keys(h0)), list(suit_keys(h1)), list(suit_keys(h2))]
+        self.fours = [four_bits(h0), four_bits(h1), four_bits(h2)]
         #: Per seat the kinds it holds, in kind order: its discard ids (SDG §4.1).
-        self.held = [list(compress(KINDS, h)) for h in self.hands]
+        self.held = [
+            list(compress(KINDS, h0)),
+            list(compress(KINDS, h1)),
+            list(compress(KINDS, h2)),
+        ]
         self.melds: list[list[Meld]] = [[], [], []]
         self.discards: list[list[int]] = [[], [], []]
         self.taken: list[list[bool]] = [[], [], []]
@@ -266,24 +272,29 @@ class State:
         self.result: HandResult | None = None
         #: The decisions taken, as (seat, action id); automatic steps are not decisions.
         self.history: list[tuple[int, int]] = []
-        self.events: list[Event] = [Dealt(s, dealt[s], dealer) for s in range(NUM_SEATS)]
+        self.events: list[Event] = [
+            Dealt(0, dealt[0], dealer),
+            Dealt(1, dealt[1], dealer),
+            Dealt(2, dealt[2], dealer),
+        ]
         #: Per seat the draws made before ``events`` begins: none for a dealt hand; a position
         #: built from a seat's view (determinize.py) has no events and counts them here.
-        self.draws_before: tuple[int, ...] = (0,) * NUM_SEATS
-        #: The current player's legal actions in its own turn, until the state changes (never
-        #: changed in place: legal_actions hands out copies).
+        self.draws_before: tuple[int, ...] = (0, 0, 0)
+        #: The current player's legal actions in its own turn, until the state changes
+        #: (legal_actions hands out copies; most turns it is the seat's ``held`` list itself,
+        #: which only ``apply`` changes, dropping this first).
         self._self_cache: list[int] | None = None
         #: Each seat's declared lacking suit (定缺, SDG §2.4), -1 before or without it.
         self.que = [-1] * NUM_SEATS
         #: Each seat's 叫 (hands.wait_bits) of its 3n+1 concealed tiles, the drawn tile aside
         #: on its turn: every 胡 check is a bit test. Made again when those tiles or the suit
         #: rules on them change (a discard, a kong, 定缺).
-        self.jiao = [self._wait_bits(s) for s in range(NUM_SEATS)]
+        self.jiao = [self._wait_bits(0), self._wait_bits(1), self._wait_bits(2)]
         if rules.dingque:
             # Every seat declares, the dealer first; nobody's choice shows before all chose.
             self.phase = DINGQUE
             self.options = {(dealer + i) % NUM_SEATS: QUE_OPTIONS for i in range(NUM_SEATS)}
-        self._advance(self.events)
+        # No automatic step (``_advance``) can follow the deal: nobody is 报听 yet (SDG §4.6).
 
     def _dealt_tiles(self, seat: int) -> tuple[int, ...]:
         """The tiles dealt to ``seat``: every third of the first 39 from the dealer, and the
@@ -301,7 +312,7 @@ class State:
             t = self.drawn
             keys = list(keys)
             keys[t // 9] -= KEY_STEP[t]
-            odd ^= 1 << t
+            odd ^= KIND_BIT[t]
         melds = self.melds[p]
         return wait_bits(keys, odd, not melds, melds, self.rules.max_suits, self.que[p])
 
@@ -355,8 +366,11 @@ class State:
 
         In its own turn (SDG §3 SELF): 自摸, 暗杠, 补杠, 出 (with or without 报听), in id order,
         made once and kept until the state changes (``apply`` reads the kept list; callers get
-        copies). They are made here rather than in a method of their own: random play asks at
-        every turn, and the call would cost more than some of the checks."""
+        copies). Where they are the discards alone (most turns), the kept list is the seat's
+        held kinds themselves (``held``), not a copy: only ``apply`` changes them, and it drops
+        the kept list first; ``clone`` copies it. They are made here rather than in a method of
+        their own: random play asks at every turn, and the call would cost more than some of
+        the checks."""
         if seat is None:
             seat = self.current_player()
         if self.phase != SELF:
@@ -371,32 +385,35 @@ class State:
             return acts.copy()
         if self.after_claim:
             # SDG §3: after a 碰 the claimant may only discard.
-            acts = self.held[p].copy()
+            acts = self.held[p]
         elif self.baoting[p]:
             # SDG §4.6: locked hand: 自摸 or discard the tile just drawn.
             assert self.drawn is not None
             acts = [DISCARD + self.drawn, HU] if self._can_zimo(p) else [DISCARD + self.drawn]
         else:
-            acts = self.held[p].copy()
+            # the held kinds; each addition below makes a new list (``held`` stays as it is)
+            acts = self.held[p]
             melds = self.melds[p]
             if not melds and not self.discards[p]:  # _may_baoting (SDG §4.6)
-                acts += self._ting_actions(p)
+                ting = self._ting_actions(p)
+                if ting:
+                    acts = acts + ting
             drawn = self.drawn
             assert drawn is not None  # the turn began with a draw (after a 碰: the branch above)
             if self.jiao[p] >> drawn & 1:  # _can_zimo
-                acts.append(HU)
+                acts = [*acts, HU]
             fours = self.fours[p]
             if (melds or fours) and self.tail >= self.head:
                 # a kong needs a non-empty wall (SDG §3.1.4)
                 if fours:
-                    acts += [ANGANG + t for t in bits_kinds(fours)]
+                    acts = acts + [ANGANG + t for t in bits_kinds(fours)]
                 if melds:
                     hand = self.hands[p]
                     bugang = [
                         BUGANG + m.tile for m in melds if hand[m.tile] and m.kind is PENG_KIND
                     ]
                     if bugang:
-                        acts += sorted(bugang)
+                        acts = acts + sorted(bugang)
         self._self_cache = acts
         return acts.copy()
 
@@ -413,9 +430,9 @@ class State:
         self.odd[p] ^= (n & 1) << t
         self.held[p] = list(compress(KINDS, hand))
         if hand[t] == COPIES:
-            self.fours[p] |= 1 << t
+            self.fours[p] |= KIND_BIT[t]
         else:
-            self.fours[p] &= ~(1 << t)
+            self.fours[p] &= ~KIND_BIT[t]
 
     def _wins_with(self, q: int, x: int) -> bool:
         """Whether seat ``q``'s 13 tiles and ``x`` are a legal win (SDG §6.1)."""
@@ -435,11 +452,14 @@ class State:
         (SDG §6.1): no odd kinds now, or two with ``t`` one of them."""
         keys = self.keys[p]
         odd = self.odd[p]
-        split = [SUIT_CLASS.get(k, 0) > 0 for k in keys]
+        k0, k1, k2 = keys
+        split = (k0 in SPLIT_KEYS, k1 in SPLIT_KEYS, k2 in SPLIT_KEYS)
         n_split = split[0] + split[1] + split[2]
         any_qidui = odd == 0
         two_odd = odd.bit_count() == 2
-        out = []
+        out: list[int] = []
+        if not n_split and not any_qidui and not two_odd:
+            return out  # most first turns: no discard passes the bound below
         for t in self.held[p]:
             s = t // 9
             others = n_split - split[s]
@@ -465,7 +485,9 @@ class State:
             return False
         keys = self.keys[p]  # the discard taken out for the lookup, then put back
         keys[t // 9] -= KEY_STEP[t]
-        bits = wait_bits(keys, self.odd[p] ^ 1 << t, True, (), self.rules.max_suits, self.que[p])
+        bits = wait_bits(
+            keys, self.odd[p] ^ KIND_BIT[t], True, (), self.rules.max_suits, self.que[p]
+        )
         keys[t // 9] += KEY_STEP[t]
         return bool(bits)
 
@@ -571,10 +593,12 @@ class State:
         # The legal actions, when already made (the turn's cache, a window's options), answer
         # at once what verify would: verify only runs to refuse, or to make them.
         legal: Sequence[int] | None
-        own = self.phase == SELF
-        if own:
+        # (a comparison kept as a value costs more than one that only branches)
+        if self.phase == SELF:
+            own = True
             legal = self._self_cache if seat == self.turn else None
         else:
+            own = False
             legal = None if seat in self.decisions else self.options.get(seat)
         if legal is None or type(action) is not int or action not in legal:
             self.verify(action, seat)
@@ -583,7 +607,7 @@ class State:
         if own:
             self._self_cache = None
             if action < TING:
-                self._discard(seat, action - DISCARD, False, events)
+                self._discard(seat, action, False, events)  # a discard's id is its kind
             elif action < HU:
                 self._discard(seat, action - TING, True, events)
             elif action == HU:
@@ -601,7 +625,8 @@ class State:
                     self._resolve_rob(events)
                 else:
                     self._resolve_que(events)
-        if self.phase == SELF and self.baoting[self.turn]:
+        # ``turn`` is a seat in every phase; a 报听 seat is rare, so its test comes first
+        if self.baoting[self.turn] and self.phase == SELF:
             self._advance(events)
         self.events += events
         return tuple(events)
@@ -632,11 +657,11 @@ class State:
         if not left:
             self.held[p].remove(t)
         keys[t // 9] -= KEY_STEP[t]
-        odd = self.odd[p] ^ 1 << t
+        odd = self.odd[p] ^ KIND_BIT[t]
         self.odd[p] = odd
         fours = self.fours
         if fours[p]:
-            fours[p] &= ~(1 << t)
+            fours[p] &= ~KIND_BIT[t]
         self.discards[p].append(t)
         self.taken[p].append(False)
         if ting:
@@ -688,11 +713,11 @@ class State:
             hand = hands[q1]
             n = hand[x] = hand[x] + 1
             self.keys[q1][x // 9] += KEY_STEP[x]
-            self.odd[q1] ^= 1 << x
+            self.odd[q1] ^= KIND_BIT[x]
             if n == 1:
                 insort(self.held[q1], x)
             elif n == COPIES:
-                self.fours[q1] |= 1 << x
+                self.fours[q1] |= KIND_BIT[x]
             lock_any = self.lock_any
             if lock_any[q1]:  # 过水 lasts until the seat draws (SDG §5.2)
                 lock_any[q1] = False
@@ -867,11 +892,11 @@ class State:
         hand = self.hands[p]
         n = hand[t] = hand[t] + 1
         self.keys[p][t // 9] += KEY_STEP[t]
-        self.odd[p] ^= 1 << t
+        self.odd[p] ^= KIND_BIT[t]
         if n == 1:
             insort(self.held[p], t)
         elif n == COPIES:
-            self.fours[p] |= 1 << t
+            self.fours[p] |= KIND_BIT[t]
         lock_any = self.lock_any
         if lock_any[p]:  # 过水 lasts until the seat draws (SDG §5.2); a lock sets both
             lock_any[p] = False
@@ -902,7 +927,7 @@ class State:
         self.phase = OVER
         self.options, self.decisions = {}, {}
         flip = None
-        if self.winners and self.wall_left > 0:
+        if self.winners and self.tail >= self.head:  # a tile left in the wall
             flip = self.wall[self.head]
         table = self.table(flip)
         for w in table.winners:
@@ -929,10 +954,11 @@ class State:
         out = []
         for s in range(NUM_SEATS):
             bits = self.jiao[s]
-            hand = self.hands[s]
-            for m in self.melds[s]:
-                if hand[m.tile] + m.size >= COPIES:
-                    bits &= ~(1 << m.tile)
+            if bits:  # most seats of a random hand are not 叫: no meld to read
+                hand = self.hands[s]
+                for m in self.melds[s]:
+                    if hand[m.tile] + m.size >= COPIES:
+                        bits &= ~KIND_BIT[m.tile]
             out.append(bits != 0)
         return out[0], out[1], out[2]
 
@@ -973,6 +999,9 @@ class State:
         other = State.__new__(State)
         for name in _PLAIN_FIELDS:
             setattr(other, name, getattr(self, name))
+        # the kept legal actions may be this state's own held kinds (``legal_actions``)
+        cache = self._self_cache
+        other._self_cache = None if cache is None else list(cache)
         other.wall = list(self.wall)
         other.hands = [list(h) for h in self.hands]
         other.keys = [list(k) for k in self.keys]
@@ -1071,7 +1100,6 @@ _PLAIN_FIELDS: Final = (
     "claim_repao",
     "pending_first",
     "result",
-    "_self_cache",
 )
 
 

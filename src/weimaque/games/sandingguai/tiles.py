@@ -27,6 +27,8 @@ Counts = tuple[int, ...]
 #: The suit of every kind, and the bit of that suit in a suit mask.
 SUIT_OF: Final = tuple(k // 9 for k in range(NUM_KINDS))
 SUIT_BIT: Final = tuple(1 << (k // 9) for k in range(NUM_KINDS))
+#: The bit of every kind in a set of kinds as bits (one lookup: a shift makes a new int).
+KIND_BIT: Final = tuple(1 << k for k in range(NUM_KINDS))
 #: How many suits a suit mask (0..7) holds.
 MASK_SUITS: Final = tuple(bin(m).count("1") for m in range(8))
 EMPTY: Final[Counts] = (0,) * NUM_KINDS
