@@ -52,23 +52,31 @@ from weimaque.games.sandingguai.actions import (
     QUE,
     TING,
 )
-from weimaque.games.sandingguai.bots import GreedyBot, _blocks, _suit_choices, _table
+from weimaque.games.sandingguai.bots import (
+    GreedyBot,
+    _blocks,
+    _suit_choices,
+    _Table,
+    _table,
+)
 from weimaque.games.sandingguai.determinize import Knowledge
 from weimaque.games.sandingguai.hands import KEY_STEP, suit_keys, waits
-from weimaque.games.sandingguai.notation import Meld
+from weimaque.games.sandingguai.notation import Meld, MeldKind
 from weimaque.games.sandingguai.observation import View
 from weimaque.games.sandingguai.rules import RuleConfig
-from weimaque.games.sandingguai.state import DINGQUE, SELF, State
-from weimaque.games.sandingguai.tiles import NUM_KINDS, WUGU, YAOJI
+from weimaque.games.sandingguai.state import CLAIMS, DINGQUE, ROB, SELF, State
+from weimaque.games.sandingguai.tiles import COPIES, NUM_KINDS, WUGU, YAOJI
 
 #: The parameters of :class:`SearchBot`, their defaults and their bounds (bot specs
 #: ``search:sims=200,width=4``, docs/bots.md).
 PARAMS: Final[dict[str, tuple[float, float, float]]] = {
-    "sims": (64, 1, 100_000),
+    "sims": (8, 1, 100_000),
     "ms": (0, 0, 60_000),
     "width": (2, 1, 27),
-    "batch": (8, 1, 1000),
-    "z": (2.5, 0.0, 10.0),
+    "batch": (2, 1, 1000),
+    "z": (0.5, 0.0, 10.0),
+    "fast": (0, 0, 1),
+    "gap": (1.0, 0.0, 1000.0),
 }
 
 
@@ -259,11 +267,60 @@ def policy(st: State, p: int, rng: random.Random) -> int:
     return PASS
 
 
-def rollout(st: State, rng: random.Random) -> tuple[int, int, int]:
-    """Play world ``st`` to its end by :func:`policy` for every seat; the hand's net."""
+def _world_table(st: State, p: int) -> _Table:
+    """What seat ``p`` of world ``st`` would read from its view (bots._table), built from the
+    state without a view: its hand and melds, the copies it has not seen of each kind (another
+    seat's face-down 暗杠 hides its kind unless ``angang_public``, SDG §10), and the kinds every
+    报听 opponent has thrown (SDG §4.6)."""
+    hand = st.hands[p]
+    seen = list(hand)
+    public = st.rules.angang_public
+    safe: frozenset[int] | None = None
+    for s in range(3):
+        for m in st.melds[s]:
+            if s == p or public or m.kind is not MeldKind.ANGANG:
+                seen[m.tile] += m.kind.size
+        for tile, taken in zip(st.discards[s], st.taken[s], strict=True):
+            if not taken:
+                seen[tile] += 1
+        if s != p and st.baoting[s]:
+            row = frozenset(st.discards[s])
+            safe = row if safe is None else safe & row
+    melds = tuple(st.melds[p])
+    return _Table(
+        tuple(hand),
+        melds,
+        tuple(max(0, COPIES - n) for n in seen),
+        st.que[p],
+        any(m.kind.is_kong for m in melds),
+        bool(st.firsts),
+        safe,
+    )
+
+
+def greedy_policy(st: State, p: int, greedy: GreedyBot, rng: random.Random) -> int:
+    """GreedyBot's action for seat ``p`` of world ``st``, from what that seat would see (the
+    same choice as ``greedy.act(observe(st, p), rng)``, without building the view)."""
+    legal = st.legal_actions(p)
+    if len(legal) == 1:
+        return legal[0]
+    if HU in legal:
+        return HU
+    if st.phase == DINGQUE:
+        return greedy.choose_que_on(tuple(st.hands[p]), rng)
+    table = _world_table(st, p)
+    if st.phase in (CLAIMS, ROB):
+        return greedy.claim_on(legal, st.claim_tile, st.claim_from, table)
+    return greedy.self_turn_on(legal, table, rng)
+
+
+def rollout(st: State, rng: random.Random, greedy: GreedyBot | None = None) -> tuple[int, int, int]:
+    """Play world ``st`` to its end, every seat by :func:`policy` (or, given ``greedy``, by
+    :func:`greedy_policy`); the hand's net."""
     while st.phase != 3:  # OVER
         p = st.current_player()
-        st.apply(policy(st, p, rng), p)
+        a = policy(st, p, rng) if greedy is None else greedy_policy(st, p, greedy, rng)
+        st.apply(a, p)
     return st.returns()
 
 
@@ -313,19 +370,21 @@ class SearchBot:
     ``batch``: worlds between prunings (the first after two); ``z``: standard errors a
     candidate must lose by to be dropped, and beat GreedyBot's choice by to replace it."""
 
-    __slots__ = ("batch", "greedy", "ms", "rules", "sims", "width", "z")
+    __slots__ = ("batch", "fast", "gap", "greedy", "ms", "rules", "sims", "width", "z")
 
     #: The budget of a claim, kong or 报听 decision, in multiples of ``sims`` (or ``ms``).
-    BIG: Final = 3
+    BIG: Final = 2
 
     def __init__(
         self,
         rules: RuleConfig | None = None,
-        sims: float = 64,
+        sims: float = 8,
         ms: float = 0,
         width: float = 2,
-        batch: float = 8,
-        z: float = 2.5,
+        batch: float = 2,
+        z: float = 0.5,
+        fast: float = 0,
+        gap: float = 1.0,
     ) -> None:
         self.rules = rules or RuleConfig()
         self.greedy = GreedyBot(self.rules)
@@ -334,6 +393,8 @@ class SearchBot:
         self.width = int(width)
         self.batch = int(batch)
         self.z = float(z)
+        self.fast = bool(fast)
+        self.gap = float(gap)
 
     def act(self, view: View, rng: random.Random) -> int:
         """The action for ``view``."""
@@ -373,6 +434,9 @@ class SearchBot:
         # the others -inf): a farther one is never searched.
         near = [t for t in rated if rated[t][1] != float("-inf")]
         order = sorted(near, key=lambda t: rated[t], reverse=True)[: self.width]
+        # A discard rated ``gap`` or more below the best is a clear call: not searched.
+        top = rated[order[0]][1] if order else 0.0
+        order = [t for t in order if rated[t][1] >= top - self.gap]
         out = [default]
         for t in order:
             for a in (DISCARD + t, TING + t):
@@ -408,7 +472,8 @@ class SearchBot:
             for arm in live:
                 st = world.clone()
                 st.apply(arm.action, seat)
-                arm.returns.append(rollout(st, random.Random(roll_seed))[seat])
+                net = rollout(st, random.Random(roll_seed), None if self.fast else self.greedy)
+                arm.returns.append(net[seat])
             used += len(live)
             world_no += 1
             if world_no % self.batch == 0 and world_no >= 2 * self.batch:
@@ -436,7 +501,7 @@ class SearchBot:
         choice by more than ``z`` standard errors; else GreedyBot's choice."""
         best = max(live, key=Arm.mean)
         base = next(a for a in live if a.action == default)
-        if best is base or len(base.returns) < 2 * self.batch:
+        if best is base or len(base.returns) < 2:
             return default
         mean, se = paired(best.returns, base.returns)
         return best.action if mean > self.z * se else default
@@ -452,7 +517,7 @@ def parse_params(params: dict[str, str]) -> dict[str, float]:
             raise ValueError(f"unknown parameter {k!r}; known: {', '.join(PARAMS)}")
         _, low, high = PARAMS[k]
         try:
-            value = float(raw) if k == "z" else int(raw)
+            value = float(raw) if k in ("z", "gap") else int(raw)
         except ValueError:
             raise ValueError(f"{k} must be a number, not {raw!r}") from None
         if not low <= value <= high:
