@@ -81,10 +81,10 @@ def test_a_clear_call_is_not_searched() -> None:
     assert clear > 0
 
 
-def test_the_spec_takes_gap_and_fast() -> None:
-    bot = GAME.bot("search:gap=2.5,fast=1", "sandingguai")
+def test_the_spec_takes_gap_and_greedy() -> None:
+    bot = GAME.bot("search:gap=2.5,greedy=1", "sandingguai")
     assert isinstance(bot, SearchBot)
-    assert (bot.gap, bot.fast) == (2.5, True)
+    assert (bot.gap, bot.roll_greedy) == (2.5, True)
     default = GAME.bot("search", "sandingguai")
     assert isinstance(default, SearchBot)
-    assert (default.sims, default.gap, default.z, default.fast) == (8, 1.0, 0.5, False)
+    assert (default.sims, default.gap, default.z, default.roll_greedy) == (64, 1.0, 2.5, False)

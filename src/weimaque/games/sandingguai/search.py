@@ -1,17 +1,20 @@
 """A search bot of 三丁拐: flat Monte Carlo over determinized worlds, from one seat's view.
 
-:class:`SearchBot` answers at once what needs no search: a single legal action, a legal 胡
-(SDG §6.2: every win scores at least the floor, and the hand ends at once), 定缺 (as
-:class:`~.bots.GreedyBot`). Otherwise it takes :class:`~.bots.GreedyBot`'s choice as the
-default and a few candidates beside it: on its own turn the ``width`` best discards by
-GreedyBot's rating (each with 报听 where legal, SDG §4.6) and every kong (§4.5); in a claim or
-rob window every option (§3); a decision with a claim, a kong or 报听 among its candidates
-gets three times the budget (they are rare and change the hand most). Each *world* is a deal
-of the tiles the seat has not seen (:class:`~.determinize.Knowledge`: the view alone, never
-the real state); in each world every
-candidate still racing is taken and the hand played out by :func:`rollout`, all candidates
-with the same rollout seed (common random numbers: the same draws and the same policy choices
-wherever the lines do not differ), and the outcome is the seat's points of the hand (SDG §9).
+:class:`SearchBot` answers at once what needs no search: a single legal action, a legal 胡 (SDG
+§6.2: every win scores at least the floor, and the hand ends at once), 定缺 (as
+:class:`~.bots.GreedyBot`). Otherwise it takes :class:`~.bots.GreedyBot`'s choice as the default
+and a few candidates beside it: on its own turn the ``width`` best discards by GreedyBot's
+rating that it rates within ``gap`` of its own choice (each with 报听 where legal, SDG §4.6; a
+clear call, nothing within ``gap``, is answered at once) and every kong (§4.5); in a claim or
+rob window every option (§3); a decision with a claim, a kong or 报听 among its candidates gets
+three times the budget (they are rare and change the hand most). Each *world* is a deal of the
+tiles the seat has not seen (:class:`~.determinize.Knowledge`: the view alone, never the real
+state); in each world every candidate still racing is taken and the hand played out by
+:func:`rollout`, all candidates with the same rollout seed (common random numbers: the same
+draws and the same policy choices wherever the lines do not differ), and the outcome is the
+seat's points of the hand (SDG §9). With ``greedy=1`` every seat of the rollout plays
+GreedyBot's own choices instead (:func:`greedy_policy`, from what that seat would see; about six
+times the cost).
 
 From the second ``batch`` of worlds on, after each batch the race drops a candidate whose
 paired mean against the leader is below zero by more than ``z`` standard errors (progressive
@@ -70,12 +73,12 @@ from weimaque.games.sandingguai.tiles import COPIES, NUM_KINDS, WUGU, YAOJI
 #: The parameters of :class:`SearchBot`, their defaults and their bounds (bot specs
 #: ``search:sims=200,width=4``, docs/bots.md).
 PARAMS: Final[dict[str, tuple[float, float, float]]] = {
-    "sims": (8, 1, 100_000),
+    "sims": (64, 1, 100_000),
     "ms": (0, 0, 60_000),
     "width": (2, 1, 27),
-    "batch": (2, 1, 1000),
-    "z": (0.5, 0.0, 10.0),
-    "fast": (0, 0, 1),
+    "batch": (8, 1, 1000),
+    "z": (2.5, 0.0, 10.0),
+    "greedy": (0, 0, 1),
     "gap": (1.0, 0.0, 1000.0),
 }
 
@@ -368,22 +371,24 @@ class SearchBot:
     ``sims``: rollouts per decision (deterministic for a given ``rng``); ``ms``: a wall-clock
     budget per decision instead (0: off); ``width``: discards searched beside the greedy one;
     ``batch``: worlds between prunings (the first after two); ``z``: standard errors a
-    candidate must lose by to be dropped, and beat GreedyBot's choice by to replace it."""
+    candidate must lose by to be dropped, and beat GreedyBot's choice by to replace it;
+    ``gap``: how far below GreedyBot's choice (its rating's value) a discard may be rated and
+    still be searched; ``greedy``: 1 to play the rollouts by :func:`greedy_policy`."""
 
-    __slots__ = ("batch", "fast", "gap", "greedy", "ms", "rules", "sims", "width", "z")
+    __slots__ = ("batch", "gap", "greedy", "ms", "roll_greedy", "rules", "sims", "width", "z")
 
     #: The budget of a claim, kong or 报听 decision, in multiples of ``sims`` (or ``ms``).
-    BIG: Final = 2
+    BIG: Final = 3
 
     def __init__(
         self,
         rules: RuleConfig | None = None,
-        sims: float = 8,
+        sims: float = 64,
         ms: float = 0,
         width: float = 2,
-        batch: float = 2,
-        z: float = 0.5,
-        fast: float = 0,
+        batch: float = 8,
+        z: float = 2.5,
+        greedy: float = 0,
         gap: float = 1.0,
     ) -> None:
         self.rules = rules or RuleConfig()
@@ -393,7 +398,7 @@ class SearchBot:
         self.width = int(width)
         self.batch = int(batch)
         self.z = float(z)
-        self.fast = bool(fast)
+        self.roll_greedy = bool(greedy)
         self.gap = float(gap)
 
     def act(self, view: View, rng: random.Random) -> int:
@@ -472,7 +477,8 @@ class SearchBot:
             for arm in live:
                 st = world.clone()
                 st.apply(arm.action, seat)
-                net = rollout(st, random.Random(roll_seed), None if self.fast else self.greedy)
+                played = self.greedy if self.roll_greedy else None
+                net = rollout(st, random.Random(roll_seed), played)
                 arm.returns.append(net[seat])
             used += len(live)
             world_no += 1
@@ -501,7 +507,7 @@ class SearchBot:
         choice by more than ``z`` standard errors; else GreedyBot's choice."""
         best = max(live, key=Arm.mean)
         base = next(a for a in live if a.action == default)
-        if best is base or len(base.returns) < 2:
+        if best is base or len(base.returns) < 2 * self.batch:
             return default
         mean, se = paired(best.returns, base.returns)
         return best.action if mean > self.z * se else default
