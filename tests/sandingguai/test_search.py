@@ -25,7 +25,7 @@ from weimaque.games.sandingguai.state import State, stack_deck
 )
 def test_every_choice_is_legal(preset: str, options: dict[str, object]) -> None:
     rules = get_rules(preset, **options)
-    bot = SearchBot(rules, sims=12, batch=2)
+    bot = SearchBot(rules, sims=12, batch=2, gap=1000)  # every near discard searched
     greedy = GreedyBot(rules)
     state = State(rules, 5, 0)
     rng = random.Random(5)
@@ -63,7 +63,7 @@ def test_a_seed_gives_one_decision() -> None:
     state = _midgame()
     seat = state.current_player()
     view = observe(state, seat)
-    bot = SearchBot(state.rules, sims=40)
+    bot = SearchBot(state.rules, sims=40, gap=1000)
     a = bot.decide(view, random.Random(3))
     b = bot.decide(view, random.Random(3))
     assert a.rollouts > 0
@@ -76,7 +76,7 @@ def test_the_decision_reads_the_view_alone() -> None:
     state = _midgame(seed=11)
     seat = state.current_player()
     view = observe(state, seat)
-    bot = SearchBot(state.rules, sims=30)
+    bot = SearchBot(state.rules, sims=12, gap=1000)
     first = bot.decide(view, random.Random(8))
     assert first.rollouts > 0
     for k in range(3):

@@ -280,7 +280,11 @@ class GreedyBot:
     def choose_que(self, view: View, rng: random.Random) -> int:
         """定缺 (SDG §2.4): the suit whose loss leaves the hand nearest 叫, then the one held
         least (its tiles are all to be thrown), at random among equals."""
-        hand = view.hand
+        return self.choose_que_on(view.hand, rng)
+
+    def choose_que_on(self, hand: Counts, rng: random.Random) -> int:
+        """:meth:`choose_que` for concealed ``hand`` (the search's rollouts call it on a world's
+        state, docs/sandingguai.md §13)."""
         keyed = []
         for suit in range(3):
             held = sum(hand[9 * suit : 9 * suit + 9])
@@ -297,21 +301,24 @@ class GreedyBot:
         or as near with at least as many useful tiles (the meld gives up 七对 and 报听, §4.6).
         Claiming the hand's first chicken discard makes its discarder pay 责任鸡 (§7.5), so an
         even claim of it is taken."""
-        legal = view.legal
-        x = view.claim_tile
+        return self.claim_on(view.legal, view.claim_tile, view.turn, table)
+
+    def claim_on(self, legal: Sequence[int], x: int | None, turn: int, table: _Table) -> int:
+        """:meth:`claim` on the window's ``legal`` actions, tile ``x`` discarded by seat
+        ``turn`` (the search's rollouts call it on a world's state, docs/sandingguai.md §13)."""
         if x is None:
             return PASS
         before = self._rating(table.hand, table.melds, table)
         if GANG in legal:
             hand = list(table.hand)
             hand[x] -= 3
-            melds = (*table.melds, Meld(MeldKind.GANG, x, view.turn))
+            melds = (*table.melds, Meld(MeldKind.GANG, x, turn))
             if self._rating(tuple(hand), melds, table)[0] >= before[0]:
                 return GANG
         if PENG in legal:
             hand = list(table.hand)
             hand[x] -= 2
-            melds = (*table.melds, Meld(MeldKind.PENG, x, view.turn))
+            melds = (*table.melds, Meld(MeldKind.PENG, x, turn))
             after = max(
                 self._rate_discards(
                     tuple(hand), melds, table, [t for t in range(NUM_KINDS) if hand[t]]
@@ -326,7 +333,11 @@ class GreedyBot:
         """The seat's own turn (SDG §3 SELF): a kong when it keeps the hand as near 叫 (暗杠,
         补杠: §4.5, a passport §5.1 a, kong money §8), else the best discard, declared 报听
         when it leaves 叫 and the waits are worth the lock (§4.6)."""
-        legal = view.legal
+        return self.self_turn_on(view.legal, table, rng)
+
+    def self_turn_on(self, legal: Sequence[int], table: _Table, rng: random.Random) -> int:
+        """:meth:`self_turn` on the seat's ``legal`` actions (the search's rollouts call it on
+        a world's state, docs/sandingguai.md §13)."""
         discards = [a - DISCARD for a in legal if DISCARD <= a < TING]
         rated = self._rate_discards(table.hand, table.melds, table, discards)
         best = max(rated.values())

@@ -251,8 +251,9 @@ def review(record: Mapping[str, Any], seat: int, spec: str = "review") -> dict[s
             pending.append((step, view, moved[1]))
         mine = not state.is_terminal() and len(state.legal_actions(seat)) > 1
         view = observe(state, seat) if mine else None
-    # The bot's own rule for leaving GreedyBot's line, over two halves of the worlds.
-    bot = SearchBot(state.rules, batch=max(1, worlds // 2))
+    # The bot's own rule for leaving GreedyBot's line, over two halves of the worlds; every
+    # discard as near 叫 is graded, a clear call too (docs/sandingguai.md §13, ``gap``).
+    bot = SearchBot(state.rules, batch=max(1, worlds // 2), gap=1000)
     decisions: list[dict[str, Any]] = []
     for step, seen, taken in pending:
         decisions.append(_decision(bot, seen, taken, step, worlds, state.rules))

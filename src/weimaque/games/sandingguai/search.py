@@ -1,17 +1,20 @@
 """A search bot of 三丁拐: flat Monte Carlo over determinized worlds, from one seat's view.
 
-:class:`SearchBot` answers at once what needs no search: a single legal action, a legal 胡
-(SDG §6.2: every win scores at least the floor, and the hand ends at once), 定缺 (as
-:class:`~.bots.GreedyBot`). Otherwise it takes :class:`~.bots.GreedyBot`'s choice as the
-default and a few candidates beside it: on its own turn the ``width`` best discards by
-GreedyBot's rating (each with 报听 where legal, SDG §4.6) and every kong (§4.5); in a claim or
-rob window every option (§3); a decision with a claim, a kong or 报听 among its candidates
-gets three times the budget (they are rare and change the hand most). Each *world* is a deal
-of the tiles the seat has not seen (:class:`~.determinize.Knowledge`: the view alone, never
-the real state); in each world every
-candidate still racing is taken and the hand played out by :func:`rollout`, all candidates
-with the same rollout seed (common random numbers: the same draws and the same policy choices
-wherever the lines do not differ), and the outcome is the seat's points of the hand (SDG §9).
+:class:`SearchBot` answers at once what needs no search: a single legal action, a legal 胡 (SDG
+§6.2: every win scores at least the floor, and the hand ends at once), 定缺 (as
+:class:`~.bots.GreedyBot`). Otherwise it takes :class:`~.bots.GreedyBot`'s choice as the default
+and a few candidates beside it: on its own turn the ``width`` best discards by GreedyBot's
+rating that it rates within ``gap`` of its own choice (each with 报听 where legal, SDG §4.6; a
+clear call, nothing within ``gap``, is answered at once) and every kong (§4.5); in a claim or
+rob window every option (§3); a decision with a claim, a kong or 报听 among its candidates gets
+three times the budget (they are rare and change the hand most). Each *world* is a deal of the
+tiles the seat has not seen (:class:`~.determinize.Knowledge`: the view alone, never the real
+state); in each world every candidate still racing is taken and the hand played out by
+:func:`rollout`, all candidates with the same rollout seed (common random numbers: the same
+draws and the same policy choices wherever the lines do not differ), and the outcome is the
+seat's points of the hand (SDG §9). With ``greedy=1`` every seat of the rollout plays
+GreedyBot's own choices instead (:func:`greedy_policy`, from what that seat would see; about six
+times the cost).
 
 From the second ``batch`` of worlds on, after each batch the race drops a candidate whose
 paired mean against the leader is below zero by more than ``z`` standard errors (progressive
@@ -52,14 +55,20 @@ from weimaque.games.sandingguai.actions import (
     QUE,
     TING,
 )
-from weimaque.games.sandingguai.bots import GreedyBot, _blocks, _suit_choices, _table
+from weimaque.games.sandingguai.bots import (
+    GreedyBot,
+    _blocks,
+    _suit_choices,
+    _Table,
+    _table,
+)
 from weimaque.games.sandingguai.determinize import Knowledge
 from weimaque.games.sandingguai.hands import KEY_STEP, suit_keys, waits
-from weimaque.games.sandingguai.notation import Meld
+from weimaque.games.sandingguai.notation import Meld, MeldKind
 from weimaque.games.sandingguai.observation import View
 from weimaque.games.sandingguai.rules import RuleConfig
-from weimaque.games.sandingguai.state import DINGQUE, SELF, State
-from weimaque.games.sandingguai.tiles import NUM_KINDS, WUGU, YAOJI
+from weimaque.games.sandingguai.state import CLAIMS, DINGQUE, ROB, SELF, State
+from weimaque.games.sandingguai.tiles import COPIES, NUM_KINDS, WUGU, YAOJI
 
 #: The parameters of :class:`SearchBot`, their defaults and their bounds (bot specs
 #: ``search:sims=200,width=4``, docs/bots.md).
@@ -69,6 +78,8 @@ PARAMS: Final[dict[str, tuple[float, float, float]]] = {
     "width": (2, 1, 27),
     "batch": (8, 1, 1000),
     "z": (2.5, 0.0, 10.0),
+    "greedy": (0, 0, 1),
+    "gap": (1.0, 0.0, 1000.0),
 }
 
 
@@ -259,11 +270,60 @@ def policy(st: State, p: int, rng: random.Random) -> int:
     return PASS
 
 
-def rollout(st: State, rng: random.Random) -> tuple[int, int, int]:
-    """Play world ``st`` to its end by :func:`policy` for every seat; the hand's net."""
+def _world_table(st: State, p: int) -> _Table:
+    """What seat ``p`` of world ``st`` would read from its view (bots._table), built from the
+    state without a view: its hand and melds, the copies it has not seen of each kind (another
+    seat's face-down 暗杠 hides its kind unless ``angang_public``, SDG §10), and the kinds every
+    报听 opponent has thrown (SDG §4.6)."""
+    hand = st.hands[p]
+    seen = list(hand)
+    public = st.rules.angang_public
+    safe: frozenset[int] | None = None
+    for s in range(3):
+        for m in st.melds[s]:
+            if s == p or public or m.kind is not MeldKind.ANGANG:
+                seen[m.tile] += m.kind.size
+        for tile, taken in zip(st.discards[s], st.taken[s], strict=True):
+            if not taken:
+                seen[tile] += 1
+        if s != p and st.baoting[s]:
+            row = frozenset(st.discards[s])
+            safe = row if safe is None else safe & row
+    melds = tuple(st.melds[p])
+    return _Table(
+        tuple(hand),
+        melds,
+        tuple(max(0, COPIES - n) for n in seen),
+        st.que[p],
+        any(m.kind.is_kong for m in melds),
+        bool(st.firsts),
+        safe,
+    )
+
+
+def greedy_policy(st: State, p: int, greedy: GreedyBot, rng: random.Random) -> int:
+    """GreedyBot's action for seat ``p`` of world ``st``, from what that seat would see (the
+    same choice as ``greedy.act(observe(st, p), rng)``, without building the view)."""
+    legal = st.legal_actions(p)
+    if len(legal) == 1:
+        return legal[0]
+    if HU in legal:
+        return HU
+    if st.phase == DINGQUE:
+        return greedy.choose_que_on(tuple(st.hands[p]), rng)
+    table = _world_table(st, p)
+    if st.phase in (CLAIMS, ROB):
+        return greedy.claim_on(legal, st.claim_tile, st.claim_from, table)
+    return greedy.self_turn_on(legal, table, rng)
+
+
+def rollout(st: State, rng: random.Random, greedy: GreedyBot | None = None) -> tuple[int, int, int]:
+    """Play world ``st`` to its end, every seat by :func:`policy` (or, given ``greedy``, by
+    :func:`greedy_policy`); the hand's net."""
     while st.phase != 3:  # OVER
         p = st.current_player()
-        st.apply(policy(st, p, rng), p)
+        a = policy(st, p, rng) if greedy is None else greedy_policy(st, p, greedy, rng)
+        st.apply(a, p)
     return st.returns()
 
 
@@ -311,9 +371,11 @@ class SearchBot:
     ``sims``: rollouts per decision (deterministic for a given ``rng``); ``ms``: a wall-clock
     budget per decision instead (0: off); ``width``: discards searched beside the greedy one;
     ``batch``: worlds between prunings (the first after two); ``z``: standard errors a
-    candidate must lose by to be dropped, and beat GreedyBot's choice by to replace it."""
+    candidate must lose by to be dropped, and beat GreedyBot's choice by to replace it;
+    ``gap``: how far below GreedyBot's choice (its rating's value) a discard may be rated and
+    still be searched; ``greedy``: 1 to play the rollouts by :func:`greedy_policy`."""
 
-    __slots__ = ("batch", "greedy", "ms", "rules", "sims", "width", "z")
+    __slots__ = ("batch", "gap", "greedy", "ms", "roll_greedy", "rules", "sims", "width", "z")
 
     #: The budget of a claim, kong or 报听 decision, in multiples of ``sims`` (or ``ms``).
     BIG: Final = 3
@@ -326,6 +388,8 @@ class SearchBot:
         width: float = 2,
         batch: float = 8,
         z: float = 2.5,
+        greedy: float = 0,
+        gap: float = 1.0,
     ) -> None:
         self.rules = rules or RuleConfig()
         self.greedy = GreedyBot(self.rules)
@@ -334,6 +398,8 @@ class SearchBot:
         self.width = int(width)
         self.batch = int(batch)
         self.z = float(z)
+        self.roll_greedy = bool(greedy)
+        self.gap = float(gap)
 
     def act(self, view: View, rng: random.Random) -> int:
         """The action for ``view``."""
@@ -373,6 +439,9 @@ class SearchBot:
         # the others -inf): a farther one is never searched.
         near = [t for t in rated if rated[t][1] != float("-inf")]
         order = sorted(near, key=lambda t: rated[t], reverse=True)[: self.width]
+        # A discard rated ``gap`` or more below the best is a clear call: not searched.
+        top = rated[order[0]][1] if order else 0.0
+        order = [t for t in order if rated[t][1] >= top - self.gap]
         out = [default]
         for t in order:
             for a in (DISCARD + t, TING + t):
@@ -408,7 +477,9 @@ class SearchBot:
             for arm in live:
                 st = world.clone()
                 st.apply(arm.action, seat)
-                arm.returns.append(rollout(st, random.Random(roll_seed))[seat])
+                played = self.greedy if self.roll_greedy else None
+                net = rollout(st, random.Random(roll_seed), played)
+                arm.returns.append(net[seat])
             used += len(live)
             world_no += 1
             if world_no % self.batch == 0 and world_no >= 2 * self.batch:
@@ -452,7 +523,7 @@ def parse_params(params: dict[str, str]) -> dict[str, float]:
             raise ValueError(f"unknown parameter {k!r}; known: {', '.join(PARAMS)}")
         _, low, high = PARAMS[k]
         try:
-            value = float(raw) if k == "z" else int(raw)
+            value = float(raw) if k in ("z", "gap") else int(raw)
         except ValueError:
             raise ValueError(f"{k} must be a number, not {raw!r}") from None
         if not low <= value <= high:
