@@ -443,11 +443,6 @@ class HandResult:
 CHOU_RESULT: Final = HandResult(None, None)
 
 
-def sorted_tuple(cards: Sequence[int]) -> tuple[int, ...]:
-    """The cards in order, as a tuple (a dealt hand, RULES §2.2)."""
-    return tuple(sorted(cards))
-
-
 def _check_dealer(dealer: int, seats: int) -> None:
     if type(dealer) is not int or not 0 <= dealer < seats:
         names = "0 or 1" if seats == 2 else "0, 1 or 2"
@@ -541,7 +536,7 @@ class GameState:
         self.stock = stock
         #: the buried cards (埋牌, RULES §2.5.2): out of play, seen by nobody, kept for the record
         self.buried = tuple(sorted(buried)) if buried else ()
-        self.initial_hands = list(map(sorted_tuple, hands))
+        self.initial_hands = list(map(tuple, map(sorted, hands)))  # no Python call per seat
         self.pos = 0
         # one list or set per seat (three written out: a comprehension costs a call)
         self.hands: list[list[int]]
@@ -572,8 +567,9 @@ class GameState:
         self.declined = [False] * n
         #: per seat, a bit per face on which it declined a 胡 this hand (RULES §7.4.4)
         self.declined_faces = [0] * n
+        deal_patterns, win_facts = rule_flags(rules)
         #: whether the preset scores a 名堂 that reads the facts of RULES §7.4.4
-        self.win_facts = rule_flags(rules)[1]
+        self.win_facts = win_facts
         self.phase: Phase = "discard"
         self.turn = dealer
         self.window: Window | None = None
@@ -586,7 +582,10 @@ class GameState:
         self.scores: list[int] = [0] * n
         for seat in range(n):
             self.events.append(Dealt(seat, self.initial_hands[seat], dealer))
-        self._open_deal_window()
+        if deal_patterns:
+            self._open_deal_window()
+        else:  # no deal 名堂 to declare (RULES §7.2): the dealer 出s
+            self._enter_discard(dealer)
 
     @classmethod
     def new(
@@ -1328,39 +1327,38 @@ class GameState:
         if winner is not None:
             self._hu(winner, w)
             return
-        if w.wins and w.origin != "deal":
+        origin, card, from_seat = w.origin, w.card, w.from_seat
+        if w.wins and origin != "deal":
             for s in w.wins:
                 if (a := chosen.get(s)) is None or a.kind != "hu":
                     self.declined[s] = True
-                    self.declined_faces[s] |= 1 << w.card
-                    self.events.append(DeclinedHu(s, w.card))
+                    self.declined_faces[s] |= 1 << card
+                    self.events.append(DeclinedHu(s, card))
         for s in passed_peng:
-            self.peng_guo[s].add(w.card)
+            self.peng_guo[s].add(card)
         self.window = None
-        if w.origin in ("discard", "release"):
-            self.thrown[w.from_seat].add(w.card)
-            if w.origin == "release":
-                self.released[w.from_seat].add(w.card)
+        if origin == "discard":
+            self.thrown[from_seat].add(card)
+        elif origin == "release":
+            self.thrown[from_seat].add(card)
+            self.released[from_seat].add(card)
         if penger is not None:
-            card = w.card
             claim_into(self.hands[penger], card, None)
-            self.melds[penger].append(PENG_MELDS[card][w.from_seat])
+            self.melds[penger].append(PENG_MELDS[card][from_seat])
             self.no_discard[penger].add(card)
-            self.events.append(PENGED[penger][card][w.from_seat])
+            self.events.append(PENGED[penger][card][from_seat])
             self._enter_discard(penger)
             return
         if chier is not None:
             start = chosen[chier].face
             assert start is not None
-            card = w.card
             claim_into(self.hands[chier], card, start)
-            self.melds[chier].append(CHI_MELDS[start][card - start][w.from_seat])
+            self.melds[chier].append(CHI_MELDS[start][card - start][from_seat])
             self.no_discard[chier].add(card)
-            self.events.append(CHIED[chier][start][card - start][w.from_seat])
+            self.events.append(CHIED[chier][start][card - start][from_seat])
             self._enter_discard(chier)
             return
         # nobody claimed the card: play goes on
-        origin, card, from_seat = w.origin, w.card, w.from_seat
         if origin in ("discard", "release"):
             self.rows[from_seat].append(card)
             self._draw((from_seat + 1) % self.table.n)
@@ -1419,9 +1417,6 @@ class GameState:
         return Window(-1, "deal", self.dealer, False, options, {}, wins, patterns)
 
     def _open_deal_window(self) -> None:
-        if not rule_flags(self.rules)[0]:  # no deal 名堂 to declare: the dealer 出s
-            self._enter_discard(self.dealer)
-            return
         window = self.deal_window()
         if window.options:
             self.phase = "claim"
