@@ -1063,12 +1063,13 @@ class GameState:
             self._discard(seat, face)
         else:
             w = self.window
-            if not (
-                self.phase == "claim"
-                and w is not None
-                and seat not in w.responses
-                and action in w.options.get(seat, ())
-            ):
+            if self.phase == "claim" and w is not None and seat not in w.responses:
+                for option in w.options.get(seat, ()):
+                    if option is action:  # an answer taken from ``legal_actions``
+                        break
+                else:
+                    self.verify(seat, action)
+            else:
                 self.verify(seat, action)
             assert w is not None
             self.actions.append((seat, action))
