@@ -1156,7 +1156,14 @@ class GameState:
         thrown = self.thrown
         # his 上家's 吃-过张 faces (``Table.guo_sets``, written out on this path)
         guo = (self.released if table.release_only else thrown)[table.ask[drawer][-1]]
-        runs = chi_runs(hand, card, thrown[drawer], guo, self.rules.holder_may_not_chi)
+        mine = thrown[drawer]
+        # ``chi_runs`` asked only of a card neither he nor his 上家 has thrown: its first test,
+        # which most draws late in a hand fail
+        runs = (
+            chi_runs(hand, card, mine, guo, self.rules.holder_may_not_chi)
+            if card not in mine and card not in guo
+            else ()
+        )
         if win is not None or runs:
             opts = [HU] if win is not None else []
             for s in runs:
