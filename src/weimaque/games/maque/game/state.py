@@ -217,8 +217,9 @@ def may_discard(hand: Sequence[int], face: int, banned: Container[int]) -> bool:
 def may_discard_any(hand: Sequence[int], banned: Container[int]) -> bool:
     """Whether a hand may 出 at all: ``bool(discardable(hand, banned))``, asked face by face up
     to the first it may (else the seat is 死手, RULES §4.1)."""
+    ok = COUNT_DISCARDABLE
     for f in FACES:  # noqa: SIM110 (a loop, not ``any`` over a generator: a third of the time)
-        if may_discard(hand, f, banned):
+        if ok[hand[f]] and f not in banned:  # ``may_discard``, written out
             return True
     return False
 
@@ -442,11 +443,6 @@ class HandResult:
 CHOU_RESULT: Final = HandResult(None, None)
 
 
-def sorted_tuple(cards: Sequence[int]) -> tuple[int, ...]:
-    """The cards in order, as a tuple (a dealt hand, RULES §2.2)."""
-    return tuple(sorted(cards))
-
-
 def _check_dealer(dealer: int, seats: int) -> None:
     if type(dealer) is not int or not 0 <= dealer < seats:
         names = "0 or 1" if seats == 2 else "0, 1 or 2"
@@ -540,7 +536,7 @@ class GameState:
         self.stock = stock
         #: the buried cards (埋牌, RULES §2.5.2): out of play, seen by nobody, kept for the record
         self.buried = tuple(sorted(buried)) if buried else ()
-        self.initial_hands = list(map(sorted_tuple, hands))
+        self.initial_hands = list(map(tuple, map(sorted, hands)))  # no Python call per seat
         self.pos = 0
         # one list or set per seat (three written out: a comprehension costs a call)
         self.hands: list[list[int]]
@@ -571,8 +567,9 @@ class GameState:
         self.declined = [False] * n
         #: per seat, a bit per face on which it declined a 胡 this hand (RULES §7.4.4)
         self.declined_faces = [0] * n
+        deal_patterns, win_facts = rule_flags(rules)
         #: whether the preset scores a 名堂 that reads the facts of RULES §7.4.4
-        self.win_facts = rule_flags(rules)[1]
+        self.win_facts = win_facts
         self.phase: Phase = "discard"
         self.turn = dealer
         self.window: Window | None = None
@@ -585,7 +582,10 @@ class GameState:
         self.scores: list[int] = [0] * n
         for seat in range(n):
             self.events.append(Dealt(seat, self.initial_hands[seat], dealer))
-        self._open_deal_window()
+        if deal_patterns:
+            self._open_deal_window()
+        else:  # no deal 名堂 to declare (RULES §7.2): the dealer 出s
+            self._enter_discard(dealer)
 
     @classmethod
     def new(
@@ -1042,10 +1042,41 @@ class GameState:
 
     def apply(self, seat: int, action: Action) -> list[Event]:
         """Take one action; return the events it caused. Illegal actions change nothing."""
-        self.verify(seat, action)
-        start = len(self.events)
-        self.apply_trusted(seat, action)
-        return self.events[start:]
+        events = self.events
+        start = len(events)
+        # ``verify`` and ``apply_trusted`` written out, two calls fewer on every step: the
+        # common cases of ``verify`` (a legal 出, RULES §5.2 as ``may_discard`` states it, or an
+        # answer among the seat's options) pass here, and anything else is ``verify``'s to judge
+        face = action.face
+        if self.phase == "discard":
+            if not (
+                seat == self.turn
+                and action.kind == "discard"
+                and type(face) is int
+                and 0 <= face < NUM_FACES
+                and COUNT_DISCARDABLE[self.hands[seat][face]]
+                and face not in self.no_discard[seat]
+            ):
+                self.verify(seat, action)
+            assert face is not None
+            self.actions.append((seat, action))
+            self._discard(seat, face)
+        else:
+            w = self.window
+            if self.phase == "claim" and w is not None and seat not in w.responses:
+                for option in w.options.get(seat, ()):
+                    if option is action:  # an answer taken from ``legal_actions``
+                        break
+                else:
+                    self.verify(seat, action)
+            else:
+                self.verify(seat, action)
+            assert w is not None
+            self.actions.append((seat, action))
+            w.responses[seat] = action
+            if len(w.responses) == len(w.options):
+                self._resolve()
+        return events[start:]
 
     def apply_trusted(self, seat: int, action: Action) -> None:
         """``apply`` without the check, for search rollouts that only ever pick legal actions."""
@@ -1096,10 +1127,17 @@ class GameState:
         return self._release_options(card, from_seat), {}
 
     def _seat_waits(self) -> list[frozenset[int]]:
-        """Each seat's :meth:`_waits`."""
-        if self.table.n == 2:
-            return [self._waits(0), self._waits(1)]
-        return [self._waits(0), self._waits(1), self._waits(2)]
+        """Each seat's :meth:`_waits`, its memo read here (a call per seat costs each draw as
+        much as the reads)."""
+        memo = self._wait_memo
+        out = []
+        for seat, hand in enumerate(self.hands):
+            held, waits = memo[seat]
+            if hand != held:
+                waits = winning_faces(tuple(hand))
+                memo[seat] = (list(hand), waits)
+            out.append(waits)
+        return out
 
     def _draw_options(
         self, card: int, drawer: int, last: bool, waits: Sequence[frozenset[int]]
@@ -1108,15 +1146,24 @@ class GameState:
         winning faces (``_seat_waits``)."""
         options: dict[int, list[Action]] = {}
         wins: dict[int, Breakdown] = {}
-        order = self.table.ask[drawer]
+        table = self.table
         # the drawer: 胡 on his own draw, or 吃 it (RULES §4.6, §4.7)
         hand = self.hands[drawer]
         # the quick test of ``win_on``: most cards complete nobody's hand
         win = None
         if hand[card] >= 2 or card in waits[drawer]:
             win = self.win_on(drawer, card, "self", last)
-        guo = self.table.guo_sets(self.thrown, self.released)[order[-1]]
-        runs = chi_runs(hand, card, self.thrown[drawer], guo, self.rules.holder_may_not_chi)
+        thrown = self.thrown
+        # his 上家's 吃-过张 faces (``Table.guo_sets``, written out on this path)
+        guo = (self.released if table.release_only else thrown)[table.ask[drawer][-1]]
+        mine = thrown[drawer]
+        # ``chi_runs`` asked only of a card neither he nor his 上家 has thrown: its first test,
+        # which most draws late in a hand fail
+        runs = (
+            chi_runs(hand, card, mine, guo, self.rules.holder_may_not_chi)
+            if card not in mine and card not in guo
+            else ()
+        )
         if win is not None or runs:
             opts = [HU] if win is not None else []
             for s in runs:
@@ -1128,7 +1175,7 @@ class GameState:
         # then his 下家 and 上家 (with two seats, the opponent once, RULES §2.5.3): 胡 on
         # another's draw, or 碰 it (RULES §4.5, §4.7)
         hands, peng_guo = self.hands, self.peng_guo
-        for other in self.table.others[drawer]:
+        for other in table.others[drawer]:
             hand = hands[other]
             # the quick test of ``may_peng``: most seats hold fewer than two of the card
             peng = hand[card] >= 2 and may_peng(hand, card, peng_guo[other])
@@ -1169,9 +1216,11 @@ class GameState:
     def _release_options(self, card: int, drawer: int) -> dict[int, list[Action]]:
         """The options on a released card: only the 下家 may 吃 it; nobody 碰s or 胡s it
         (RULES §3.1.3)."""
-        nxt = (drawer + 1) % self.table.n
+        table = self.table
+        nxt = (drawer + 1) % table.n
         thrown = self.thrown
-        guo = self.table.guo_sets(thrown, self.released)[drawer]
+        # the drawer's 吃-过张 faces (``Table.guo_sets``, written out on this path)
+        guo = (self.released if table.release_only else thrown)[drawer]
         runs = chi_runs(self.hands[nxt], card, thrown[nxt], guo, self.rules.holder_may_not_chi)
         if not runs:
             return {}
@@ -1185,7 +1234,7 @@ class GameState:
         """``seat`` draws (RULES §3 DRAW), and play goes on through every card nobody may claim:
         a drawn card nobody takes is released to the drawer's row, and his 下家 draws (§3.1.3),
         until a seat must decide or the stock runs out."""
-        stock, hands, events = self.stock, self.hands, self.events
+        stock, hands, events, n = self.stock, self.hands, self.events, self.table.n
         waits = None  # asked at the first card drawn: no hand changes while cards are released
         while True:
             left = len(stock) - self.pos - 1  # once this card is drawn
@@ -1201,7 +1250,15 @@ class GameState:
                 return
             events.append(DREW_FACE_UP[seat][left][card])
             if waits is None:
-                waits = self._seat_waits()
+                # ``_seat_waits`` written out (a call fewer on every draw)
+                waits = []
+                memo = self._wait_memo
+                for s, hand in enumerate(hands):
+                    held, faces = memo[s]
+                    if hand != held:
+                        faces = winning_faces(tuple(hand))
+                        memo[s] = (list(hand), faces)
+                    waits.append(faces)
             options, wins = self._draw_options(card, seat, last, waits)
             if options:
                 self.phase = "claim"
@@ -1209,19 +1266,27 @@ class GameState:
                 return
             if self._release(seat, card, last):
                 return
-            seat = (seat + 1) % self.table.n
+            seat = (seat + 1) % n
 
     def _release(self, seat: int, card: int, last: bool) -> bool:
         """A drawn card nobody took is released: it counts as the drawer's discard, and only his
         下家 may 吃 it (RULES §3.1.3). Whether a window opened on it; else it lies in the row."""
         self.events.append(RELEASED[seat][card])
-        options = self._release_options(card, seat)
-        if options:
+        # ``_release_options`` written out (a call fewer on every release)
+        table, thrown, released = self.table, self.thrown, self.released
+        nxt = (seat + 1) % table.n
+        guo = (released if table.release_only else thrown)[seat]
+        runs = chi_runs(self.hands[nxt], card, thrown[nxt], guo, self.rules.holder_may_not_chi)
+        if runs:
+            opts = []
+            for s in runs:
+                opts.append(CHIS[s])
+            opts.append(PASS)
             self.phase = "claim"
-            self.window = Window(card, "release", seat, last, options, {}, {})
+            self.window = Window(card, "release", seat, last, {nxt: opts}, {}, {})
             return True
-        self.thrown[seat].add(card)
-        self.released[seat].add(card)
+        thrown[seat].add(card)
+        released[seat].add(card)
         self.rows[seat].append(card)
         return False
 
@@ -1270,45 +1335,43 @@ class GameState:
         if winner is not None:
             self._hu(winner, w)
             return
-        if w.wins and w.origin != "deal":
+        origin, card, from_seat = w.origin, w.card, w.from_seat
+        if w.wins and origin != "deal":
             for s in w.wins:
                 if (a := chosen.get(s)) is None or a.kind != "hu":
                     self.declined[s] = True
-                    self.declined_faces[s] |= 1 << w.card
-                    self.events.append(DeclinedHu(s, w.card))
+                    self.declined_faces[s] |= 1 << card
+                    self.events.append(DeclinedHu(s, card))
         for s in passed_peng:
-            self.peng_guo[s].add(w.card)
+            self.peng_guo[s].add(card)
         self.window = None
-        if w.origin in ("discard", "release"):
-            self.thrown[w.from_seat].add(w.card)
-            if w.origin == "release":
-                self.released[w.from_seat].add(w.card)
+        if origin == "discard":
+            self.thrown[from_seat].add(card)
+        elif origin == "release":
+            self.thrown[from_seat].add(card)
+            self.released[from_seat].add(card)
         if penger is not None:
-            card = w.card
             claim_into(self.hands[penger], card, None)
-            self.melds[penger].append(PENG_MELDS[card][w.from_seat])
+            self.melds[penger].append(PENG_MELDS[card][from_seat])
             self.no_discard[penger].add(card)
-            self.events.append(PENGED[penger][card][w.from_seat])
+            self.events.append(PENGED[penger][card][from_seat])
             self._enter_discard(penger)
-        elif chier is not None:
+            return
+        if chier is not None:
             start = chosen[chier].face
             assert start is not None
-            card = w.card
             claim_into(self.hands[chier], card, start)
-            self.melds[chier].append(CHI_MELDS[start][card - start][w.from_seat])
+            self.melds[chier].append(CHI_MELDS[start][card - start][from_seat])
             self.no_discard[chier].add(card)
-            self.events.append(CHIED[chier][start][card - start][w.from_seat])
+            self.events.append(CHIED[chier][start][card - start][from_seat])
             self._enter_discard(chier)
-        else:
-            self._pass_on(w.card, w.origin, w.from_seat, w.last)
-
-    def _pass_on(self, card: int, origin: Origin, from_seat: int, last: bool) -> None:
-        """Nobody claimed the card: play goes on (the window is closed, ``thrown`` updated)."""
+            return
+        # nobody claimed the card: play goes on
         if origin in ("discard", "release"):
             self.rows[from_seat].append(card)
             self._draw((from_seat + 1) % self.table.n)
         elif origin == "draw":
-            if not self._release(from_seat, card, last):
+            if not self._release(from_seat, card, w.last):
                 self._draw((from_seat + 1) % self.table.n)
         else:  # after a 偎 not won on, or the deal: the seat must 出
             self._enter_discard(from_seat)
