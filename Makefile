@@ -86,9 +86,13 @@ lint: setup
 typecheck: env
 	$(BIN)/mypy --strict src
 
-# The tests run on every core, a module's tests on one worker (they share its server and browser).
+# The tests run on four workers, or one per core where there are more: most of them wait on
+# real servers and browsers, so two cores keep four busy. A module's tests share one worker
+# (its server and browser).
+WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); [ $$n -gt 4 ] && echo $$n || echo 4)
+
 unit: env
-	$(BIN)/python -m pytest -n auto --dist loadscope --durations=15
+	$(BIN)/python -m pytest -n $(WORKERS) --dist loadscope --durations=15
 
 test: lint typecheck browser node services unit
 

@@ -184,20 +184,23 @@ def test_a_failing_disk_loses_no_acknowledged_action(tmp_path: Path, disk: Disk)
                 seen_ends.add(number)
                 ends_after_refusal += last == "storage_unavailable"
             playing = max(seen_ends, default=0) + 1
-            asked = table.view[k]
-            assert asked is not None
+            assert table.view[k] is not None
+            # Each seat's own decision (decisions count per seat, docs/protocol.md §2.2), once
+            # the news of the last action has reached every seat.
+            table.drain(0.05)
+            asked = [None if view is None else view["decision"] for view in table.view]
             disk.fill()
             last = table.act(k)
             if last == "storage_unavailable":
                 refused += 1
-                # Nothing was applied: nobody hears of a later decision (the news of the one
-                # before may still be on its way), and the table stays where it was.
-                news = [
-                    m
-                    for m in table.drain(0.05)
-                    if m["type"] == "hand_end"
-                    or (m["type"] == "events" and m["decision"] > asked["decision"])
-                ]
+                # Nothing was applied: no seat hears of a later decision, and the table stays
+                # where it was.
+                news = []
+                for j, before in enumerate(asked):
+                    while (m := table.recv(j, 0.05)) is not None:
+                        later = m["type"] == "events" and (before is None or m["decision"] > before)
+                        if m["type"] == "hand_end" or later:
+                            news.append(m)
                 assert news == [], news
                 status, body = health(server)
                 assert status == 503 and body["store"] == "failing" and body["reason"], body

@@ -102,7 +102,7 @@ class Seat:
         assert msg["type"] != "error" or msg["code"] in ("not_your_turn", "stale"), msg
         return msg
 
-    def until(self, pred: Any, timeout: float = 5.0) -> Msg:
+    def until(self, pred: Any, timeout: float = 15.0) -> Msg:
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             msg = self.recv(end - time.monotonic())
@@ -114,9 +114,10 @@ class Seat:
         self.ws.close()
 
 
-def drain(seats: list[Seat]) -> None:
+def drain(seats: list[Seat], quiet: float = 0.002) -> None:
+    """Read what each seat was sent until it has been sent nothing for ``quiet`` seconds."""
     for s in seats:
-        while s.recv(0.002) is not None:
+        while s.recv(quiet) is not None:
             pass
 
 
@@ -153,7 +154,9 @@ def test_server_killed_mid_hand_restores_the_hand(tmp_path: Path) -> None:
             s.until(lambda m: m["type"] == "snapshot" and m["hand_number"] == 1)
         for _ in range(10):
             assert step(seats)
-        drain(seats)
+        # The news of the last action reaches every seat before the kill (a loaded machine
+        # may take a while to send it).
+        drain(seats, quiet=0.5)
         before = [s.last for s in seats]
         # A seat that answered its last view (a claim window keeps the news back) is shown
         # that position again as its answer leaves it: no decision offered, and a 出 out of
