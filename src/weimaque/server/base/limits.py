@@ -368,7 +368,10 @@ async def send_within(websocket: WebSocket, text: str, timeout: float) -> str | 
         try:
             pending = coro.send(None)
         except StopIteration:
-            return None  # sent at once
+            # Sent at once; the loop still takes its turn between two messages, so one room's
+            # burst of news never holds back another room's answers (bench/server.py's p99).
+            await asyncio.sleep(0)
+            return None
         async with asyncio.timeout(timeout):
             await _resume(coro, pending)
     except TimeoutError:
