@@ -73,6 +73,17 @@ def close_menu(page: Page) -> None:
     page.get_by_test_id("drawer").wait_for(state="detached")
 
 
+def dissolve_alone(page: Page) -> None:
+    """解散 at a table where only bots are left to agree: the match ends at once, its end (or
+    the hand's result before it) shown."""
+    page.get_by_test_id("menu").click()
+    page.get_by_test_id("dissolve").click()
+    page.get_by_test_id("confirm-yes").click()
+    page.get_by_test_id("match-end").or_(page.get_by_test_id("result-show")).first.wait_for()
+    if page.get_by_test_id("result-show").count():
+        page.get_by_test_id("result-show").click()
+
+
 def shot(page: Page, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)

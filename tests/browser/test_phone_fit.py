@@ -29,6 +29,7 @@ from tests.browser.test_browser import (  # noqa: F401  (pytestmark: skip withou
     DESKTOP,
     Browser,
     Page,
+    dissolve_alone,
     new_page,
     pytestmark,
     shot,
@@ -221,12 +222,7 @@ def test_the_rematch_rule_form_fits_the_screen_in_pages(
     page = new_page(browser, page_errors, viewport)
     room = sandingguai_room(page, server)
     # 解散 with only bots to agree: the match ends, and 换规则再来 is offered.
-    page.get_by_test_id("menu").click()
-    page.get_by_test_id("dissolve").click()
-    page.get_by_test_id("confirm-yes").click()
-    page.get_by_test_id("match-end").or_(page.get_by_test_id("result-show")).first.wait_for()
-    if page.get_by_test_id("result-show").count():
-        page.get_by_test_id("result-show").click()
+    dissolve_alone(page)
     no_scroll(page)
     not_cut(page, ".result-sheet")
     page.get_by_test_id("rematch-rules-open").click()

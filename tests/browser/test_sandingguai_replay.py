@@ -17,6 +17,7 @@ from playwright.sync_api import Page
 from tests.browser.test_browser import (  # noqa: F401  (pytestmark: skip without Chromium)
     DESKTOP,
     Browser,
+    dissolve_alone,
     new_page,
     pytestmark,
 )
@@ -193,12 +194,7 @@ def test_a_sandingguai_hand_replayed_and_reviewed(
 
     # The match ends (解散, only bots to agree): 再来一局, and beside it a new room at the
     # game's own rule form (gameform.js), filled in at this room's rules.
-    page.get_by_test_id("menu").click()
-    page.get_by_test_id("dissolve").click()
-    page.get_by_test_id("confirm-yes").click()
-    page.get_by_test_id("match-end").or_(page.get_by_test_id("result-show")).first.wait_for()
-    if page.get_by_test_id("result-show").count():
-        page.get_by_test_id("result-show").click()
+    dissolve_alone(page)
     page.get_by_test_id("rematch-button").wait_for()
     page.get_by_test_id("rematch-rules-open").click()
     form = page.locator("[data-testid=rematch-form][data-game=sandingguai]")
