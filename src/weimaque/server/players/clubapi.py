@@ -25,7 +25,7 @@ from weimaque.server.players.playerapi import (
     with_player,
     write,
 )
-from weimaque.server.players.variants import contest_json, variant_param
+from weimaque.server.players.variants import asked_json, contest_json, variant_param
 from weimaque.server.store import accounts
 from weimaque.server.store.accounts import ADMINS, Player, Role
 from weimaque.server.table.options import RoomError, RoomOptions, quoted
@@ -401,7 +401,7 @@ async def leaderboard(request: Request) -> Response:
     start = since(days)
     rows = await s.read_booked(lambda db: accounts.leaderboard(db, club_id, start, game, contest))
     played = await s.read(lambda db: accounts.board_variants(db, club_id, start, game))
-    asked = None if contest is None else contest_json(game, contest.presets[-1], contest.persons)
+    asked = asked_json(game, contest)
     return JSONResponse(
         {
             "v": PROTOCOL_VERSION,

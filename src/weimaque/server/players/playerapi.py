@@ -25,7 +25,7 @@ from weimaque.server.base.limits import BodyError, client_address, read_json
 from weimaque.server.edge.api import review_of
 from weimaque.server.edge.context import DEAD_COOKIE, TRANSFER_CODES, Server, server_of
 from weimaque.server.edge.context import error_response as _error
-from weimaque.server.players.variants import contest_json, variant_param
+from weimaque.server.players.variants import asked_json, contest_json, variant_param
 from weimaque.server.store import accounts
 from weimaque.server.store.accounts import COOKIE, Device, Player
 from weimaque.server.store.persist import written
@@ -453,7 +453,7 @@ async def my_stats(request: Request, s: Server, player: Player) -> Response:
     totals = await s.read_booked(lambda db: accounts.stats(db, player.id, start, game, contest))
     each = await s.read(lambda db: accounts.stats_by_variant(db, player.id, start, game))
     by_variant = [{"variant": contest_json(game, v, n), **figures} for v, n, figures in each]
-    asked = None if contest is None else contest_json(game, contest.presets[-1], contest.persons)
+    asked = asked_json(game, contest)
     return JSONResponse(
         {
             "v": PROTOCOL_VERSION,

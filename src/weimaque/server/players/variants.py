@@ -75,6 +75,14 @@ def variant_param(request: Request, game: str) -> Contest | JSONResponse | None:
     return contest_of(game, variant, persons)
 
 
+def asked_json(game: str, contest: Contest | None) -> dict[str, Any] | None:
+    """The contest a read of figures was asked for (``variant_param``), as ``contest_json``
+    shows it; None when every variant was."""
+    if contest is None:
+        return None
+    return contest_json(game, contest.presets[-1], contest.persons)
+
+
 def contest_json(game: str, preset: str | None, persons: int | None) -> dict[str, Any]:
     """A contest as the page shows it: ``{"id", "persons", "name", "name_en"}``, ``id`` the
     variant that names it (``quanmingtang-2p`` for 全名堂 at a table of two) or its preset, with
@@ -105,6 +113,7 @@ def contest_json(game: str, preset: str | None, persons: int | None) -> dict[str
 
 __all__ = [
     "PERSONS",
+    "asked_json",
     "contest_json",
     "contest_of",
     "persons_of",
