@@ -102,8 +102,12 @@ def _click_decision(page: Page, state: str) -> str:
 
 
 def _tiles(page: Page) -> list[str]:
-    """The concealed tiles the board shows its player."""
-    return [t.get_attribute("data-tile") or "" for t in page.get_by_test_id("hand-tile").all()]
+    """The concealed tiles the board shows its player, read in one go (the hand may be redrawn
+    between two reads of a tile at a time)."""
+    tiles = page.eval_on_selector_all(
+        "[data-testid=hand-tile]", "nodes => nodes.map((n) => n.dataset.tile || '')"
+    )
+    return [str(t) for t in tiles]
 
 
 class Table:
