@@ -215,3 +215,27 @@ def test_decline_hu_rates_every_offered_win(monkeypatch: Any, capsys: Any) -> No
     offers = int(out.split("hands of greedy self-play, ")[1].split()[0])
     assert offers > 0  # six hands offer some 胡 beside a 碰, 吃 or pass
     assert "mcts:iters=40: declines" in out and "per offered 胡" in out
+
+
+def test_sdg_local_oracle_rates_greedys_choice_among_the_candidates(capsys: Any) -> None:
+    oracle = _load("sdg_local_oracle")
+    claims = list(oracle.positions("claim", range(40, 44), 0))
+    assert claims and all(oracle.PENG in c or oracle.GANG in c for _, _, _, c in claims)
+    for kind in ("claim", "discard"):
+        st, seat, greedy, cands = next(oracle.positions(kind, range(200, 201), 2))
+        assert greedy in cands and len(cands) > 1
+        assert set(cands) <= set(st.legal_actions(seat))
+        before = (list(st.wall), [list(h) for h in st.hands])
+        outs = oracle.rate(st, seat, cands, 3, 0)
+        assert {len(v) for v in outs.values()} == {3}
+        assert (list(st.wall), [list(h) for h in st.hands]) == before  # the position untouched
+        # the same shuffles: a candidate rated twice gets the same points
+        assert oracle.rate(st, seat, cands[:1], 3, 0)[cands[0]] == outs[cands[0]]
+    # a world dealt from the seat's view holds the seat's own tiles
+    st, seat, _, cands = next(oracle.positions("discard", range(200, 201), 2))
+    world = oracle.Knowledge.of(oracle.observe(st, seat), st.rules).sample(random.Random(1))
+    assert world.hands[seat] == st.hands[seat]
+    for choose in ("true", "view"):
+        oracle.discards(range(200, 201), 2, 1, choose)
+        out = capsys.readouterr().out
+        assert "close calls in 1 hands" in out and "measured on 2 true-state shuffles" in out
