@@ -34,6 +34,17 @@ def test_api_games_lists_every_registered_game(client: TestClient) -> None:
     sdg = next(g for g in body["games"] if g["info"]["id"] == "sandingguai")
     assert sdg["info"]["names"]["zh"] == "三丁拐"
     assert {"key", "type", "default", "label"} <= set(sdg["schema"]["options"][0])
+    # Every choice of both games is named in both languages: a form shows names, not values.
+    for entry in body["games"]:
+        if entry["info"]["id"] not in ("maque", "sandingguai"):
+            continue
+        for option in entry["schema"]["options"]:
+            if option["type"] in ("choice", "keys"):
+                names = option["choice_names"]
+                assert len(names) == len(option["choices"]), option["key"]
+                assert all(n["zh"] and n["en"] for n in names), option["key"]
+    rotation = next(o for o in sdg["schema"]["options"] if o["key"] == "dealer_rotation")
+    assert rotation["choice_names"][0] == {"zh": "赢家坐庄", "en": "the winner deals"}
 
 
 def test_a_room_names_its_game_and_preset(client: TestClient) -> None:

@@ -34,7 +34,7 @@ def test_the_owner_sets_the_clubs_rules_from_the_form(
     min_xi.dispatch_event("change")
     patterns = owner.get_by_test_id("club-opt-enable_patterns")
     assert patterns.evaluate("e => e.multiple") is True
-    patterns.select_option(label="hong")
+    patterns.select_option(label="红胡")  # each 名堂 by its name, sent as its key
     owner.get_by_test_id("club-rules-save").click()
     owner.wait_for_function("() => !document.querySelector('[data-testid=club-rules-form]')")
     line = owner.get_by_test_id("club-rules")
@@ -110,7 +110,7 @@ def test_a_quanmingtang_club_of_two_opens_tables_of_two(
     players.fill("2")
     players.dispatch_event("change")
     owner.get_by_test_id("club-opt-liuzi").check()
-    owner.get_by_test_id("club-opt-liuzi_when").select_option(label="chou")
+    owner.get_by_test_id("club-opt-liuzi_when").select_option(label="臭局后")
     owner.get_by_test_id("club-rules-save").click()
     owner.wait_for_function("() => !document.querySelector('[data-testid=club-rules-form]')")
     club = owner.request.get(f"{server}/api/clubs/{club_id}").json()["club"]

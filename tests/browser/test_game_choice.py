@@ -66,7 +66,10 @@ def test_the_lobby_offers_each_game_with_its_rule_form(
     page.get_by_test_id("create-options").click()
     max_suits = page.get_by_test_id("create-opt-max_suits")
     assert max_suits.evaluate("e => e.tagName") == "SELECT"
-    assert max_suits.locator("option:checked").inner_text() == "2"
+    # Each choice by its name in the page's language, never the value sent (SDG §11).
+    assert max_suits.locator("option:checked").inner_text() == "两门"
+    rotation = page.get_by_test_id("create-opt-dealer_rotation")
+    assert rotation.locator("option").all_inner_texts() == ["赢家坐庄", "轮流坐庄"]
     dingque = page.get_by_test_id("create-opt-dingque")
     assert dingque.get_attribute("type") == "checkbox" and not dingque.is_checked()
     shabao = page.get_by_test_id("create-opt-shabao")
@@ -75,7 +78,7 @@ def test_the_lobby_offers_each_game_with_its_rule_form(
     preset.select_option("baike-3p")
     page.wait_for_function(
         "() => document.querySelector('[data-testid=create-opt-max_suits] option:checked')"
-        ".textContent === '3'"
+        ".textContent === '三门'"
     )
     assert desc.inner_text() == get_rules("baike-3p").description_zh
     # Change an int (bounded: a value past its high is brought back within it) and a choice.
@@ -87,7 +90,7 @@ def test_the_lobby_offers_each_game_with_its_rule_form(
     shabao = page.get_by_test_id("create-opt-shabao")
     shabao.fill("5")
     shabao.dispatch_event("change")
-    page.get_by_test_id("create-opt-pass_lock").select_option(label="any")
+    page.get_by_test_id("create-opt-pass_lock").select_option(label="任何牌")
     page.get_by_test_id("seat-kind-1").select_option("random")
     page.get_by_test_id("seat-kind-2").select_option("random")
     with page.expect_request("**/api/rooms") as sent:
@@ -109,6 +112,11 @@ def test_the_rule_form_speaks_english(server: str, browser: Any, page_errors: li
     page.get_by_test_id("create-options").click()
     labels = page.locator("[data-testid=create-form] .option > span").all_inner_texts()
     assert "declare a lacking suit" in labels
+    rotation = page.get_by_test_id("create-opt-dealer_rotation")
+    assert rotation.locator("option").all_inner_texts() == [
+        "the winner deals",
+        "the next seat deals",
+    ]
     assert page.get_by_test_id("create-preset").locator("option:checked").inner_text() == (
         "Sandingguai"
     )

@@ -44,6 +44,9 @@ def test_every_preset_validates_and_deals(game: Game) -> None:
     for spec in game.schema.options:
         assert spec.check(spec.default) == spec.default
         assert spec.label.zh and spec.label.en
+        if spec.choice_names:  # named choices: one name each, in both languages
+            assert len(spec.choice_names) == len(spec.choices)
+            assert all(n.zh and n.en for n in spec.choice_names)
     doc = game.schema.to_json()
     assert json_round_trip(doc) == doc
     assert json_round_trip(game.info.to_json()) == game.info.to_json()

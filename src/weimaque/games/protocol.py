@@ -86,6 +86,8 @@ class OptionSpec:
 
     ``bool`` takes true/false, ``int`` an integer in ``low..high``, ``choice`` one of
     ``choices``, ``keys`` a list of distinct names out of ``choices`` (e.g. 名堂 to enable).
+    ``choice_names``, where given, names each choice in both languages (a form shows them, not
+    the values).
     """
 
     key: str
@@ -95,6 +97,14 @@ class OptionSpec:
     low: int | None = None
     high: int | None = None
     choices: tuple[str | int, ...] = ()
+    choice_names: tuple[Names, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.choice_names and len(self.choice_names) != len(self.choices):
+            raise ValueError(
+                f"option {self.key!r}: {len(self.choice_names)} choice names"
+                f" for {len(self.choices)} choices"
+            )
 
     def check(self, value: object) -> OptionValue:
         """The value if it fits this option; else ``RuleConfigError`` quoting key and value."""
@@ -147,6 +157,8 @@ class OptionSpec:
             out["low"], out["high"] = self.low, self.high
         if self.type in ("choice", "keys"):
             out["choices"] = list(self.choices)
+            if self.choice_names:
+                out["choice_names"] = [n.to_json() for n in self.choice_names]
         return out
 
 

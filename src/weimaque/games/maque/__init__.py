@@ -142,11 +142,35 @@ _DEFAULTS: Final = RuleConfig()
 _GREEDY: Final = GreedyBot()
 
 
+#: Each choice of a choice option in both languages, as a form shows it.
+CHOICE_NAMES: Final[Mapping[str, Mapping[str, tuple[str, str]]]] = {
+    "dealer_rotation": {
+        "keep_or_next": ("庄胡连庄，否则下家", "the dealer keeps on a win, else 下家"),
+        "winner_deals": ("谁胡谁坐庄", "the winner deals"),
+    },
+    "first_dealer": {"seat0": ("1号位", "seat 1"), "random": ("随机", "random")},
+    "mingtang_rules": {
+        "seed": ("原版名堂", "the seed texts' 名堂"),
+        "app": ("app 名堂", "the apps' 名堂"),
+    },
+    "liuzi_when": {
+        "deal": ("每局开始前", "before every deal"),
+        "chou": ("臭局后", "after a 臭 hand"),
+        "start_and_chou": ("开局和臭局后", "at the start and after a 臭 hand"),
+    },
+    "shouxing_sees": {
+        "all": ("看三家", "all three hands"),
+        "dealer": ("只看庄家", "the dealer's hand only"),
+    },
+}
+
+
 def _spec(key: str) -> OptionSpec:
     label = Names(*LABELS[key])
     default = getattr(_DEFAULTS, key)
     if key in _CHOICES:
-        return OptionSpec(key, "choice", default, label, choices=_CHOICES[key])
+        names = tuple(Names(*CHOICE_NAMES[key][c]) for c in _CHOICES[key])
+        return OptionSpec(key, "choice", default, label, choices=_CHOICES[key], choice_names=names)
     if isinstance(default, bool):
         return OptionSpec(key, "bool", default, label)
     low, high = OPTION_RANGES[key]
@@ -196,18 +220,21 @@ def base_and_options(
 
 
 _PATTERN_KEYS: Final = tuple(PATTERN_NAMES)
+#: A 名堂 is named in Chinese in both languages (docs/rules.md names them so).
+_PATTERN_NAMES: Final = tuple(Names(PATTERN_NAMES[k], PATTERN_NAMES[k]) for k in _PATTERN_KEYS)
 SCHEMA: Final = OptionSchema(
     (
         *(_spec(k) for k in OPTION_NAMES),
-        OptionSpec(
-            "enable_patterns", "keys", (), Names(*LABELS["enable_patterns"]), choices=_PATTERN_KEYS
-        ),
-        OptionSpec(
-            "disable_patterns",
-            "keys",
-            (),
-            Names(*LABELS["disable_patterns"]),
-            choices=_PATTERN_KEYS,
+        *(
+            OptionSpec(
+                key,
+                "keys",
+                (),
+                Names(*LABELS[key]),
+                choices=_PATTERN_KEYS,
+                choice_names=_PATTERN_NAMES,
+            )
+            for key in ("enable_patterns", "disable_patterns")
         ),
     ),
     (

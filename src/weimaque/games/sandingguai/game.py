@@ -127,6 +127,63 @@ LABELS: Final[Mapping[str, tuple[str, str]]] = {
     "angang_public": ("暗杠亮明", "concealed kongs shown"),
 }
 
+#: Each choice of a choice option in both languages (SDG §11), as a form shows it.
+CHOICE_NAMES: Final[dict[str, dict[object, tuple[str, str]]]] = {
+    "tiles": {108: ("108张", "108 tiles"), 72: ("72张（两房，无万）", "72 tiles (no 万)")},
+    "max_suits": {2: ("两门", "two suits"), 3: ("三门", "three suits")},
+    "fan_mode": {"add": ("番数相加", "番 added"), "highest": ("取最大番", "the highest 番")},
+    "passport": {
+        "kong_or_big": ("有杠或大胡", "a kong or a big hand"),
+        "kong_only": ("只认杠", "a kong only"),
+        "none": ("不要", "none needed"),
+    },
+    "pass_lock": {
+        "same_face": ("同一张", "the same tile"),
+        "any": ("任何牌", "any tile"),
+        "off": ("不锁", "off"),
+    },
+    "qianggang_pay": {
+        "all": ("被抢者包赔", "the robbed seat pays for all"),
+        "discard": ("按点炮付", "paid as a discard"),
+    },
+    "qianggang_burn": {"kong_only": ("只烧杠", "the kong only"), "all": ("全烧", "everything")},
+    "baoting_window": {
+        "first_discard": ("第一张出牌", "at the first discard"),
+        "dealt_hand": ("起手就听", "with the dealt hand"),
+    },
+    "fanji": {
+        "up": ("翻上鸡", "the next tile up"),
+        "down": ("翻下鸡", "the next tile down"),
+        "both": ("上下鸡", "up and down"),
+        "self": ("本鸡", "the tile itself"),
+        "off": ("不翻", "off"),
+    },
+    "baoji_scope": {
+        "discarded": ("打出的鸡", "discarded chickens"),
+        "exposed": ("亮出的鸡", "exposed chickens"),
+        "all": ("全部", "all chickens"),
+    },
+    "chaque": {
+        "three_suit_flat": ("三门赔定额", "three suits pay a flat amount"),
+        "per_tile": ("按缺牌张数", "per tile of the lacking suit"),
+        "off": ("不查", "off"),
+    },
+    "dealer_stake": {
+        "multiply": ("翻倍", "multiplied"),
+        "add": ("加分", "added"),
+        "none": ("不加", "none"),
+    },
+    "dealer_scope": {
+        "all": ("所有收付", "every payment"),
+        "hand": ("只算胡牌", "the hand's payments"),
+    },
+    "dealer_rotation": {
+        "winner": ("赢家坐庄", "the winner deals"),
+        "next_seat": ("轮流坐庄", "the next seat deals"),
+    },
+    "first_dealer": {"seat0": ("1号位", "seat 1"), "random": ("随机", "random")},
+}
+
 _DEFAULTS: Final = RuleConfig()
 
 
@@ -134,7 +191,10 @@ def _spec(key: str) -> OptionSpec:
     default = getattr(_DEFAULTS, key)
     label = Names(*LABELS[key])
     if key in CHOICES:
-        return OptionSpec(key, "choice", default, label, choices=tuple(CHOICES[key]))
+        names = tuple(Names(*CHOICE_NAMES[key][c]) for c in CHOICES[key])
+        return OptionSpec(
+            key, "choice", default, label, choices=tuple(CHOICES[key]), choice_names=names
+        )
     if isinstance(default, bool):
         return OptionSpec(key, "bool", default, label)
     low, high = RANGES[key]

@@ -57,6 +57,9 @@ export function overrides(schema, state) {
   return out;
 }
 
+/** How a form shows choice `i` of option `o`: its name in the page's language, else the value. */
+const choiceName = (o, i) => (o.choice_names?.[i] ? named(o.choice_names[i]) : String(o.choices[i]));
+
 /** One option's control, by its type. */
 function control(o, value, set, prefix) {
   const id = `${prefix}-opt-${o.key}`;
@@ -85,7 +88,7 @@ function control(o, value, set, prefix) {
     return h(
       "select",
       { ...common, onchange: (e) => set(o.choices[Number(e.target.value)]) },
-      o.choices.map((c, i) => h("option", { key: i, value: String(i), selected: c === value }, String(c))),
+      o.choices.map((c, i) => h("option", { key: i, value: String(i), selected: c === value }, choiceName(o, i))),
     );
   }
   // keys: any number of the choices.
@@ -97,7 +100,7 @@ function control(o, value, set, prefix) {
       size: Math.min(6, o.choices.length),
       onchange: (e) => set([...e.target.selectedOptions].map((x) => o.choices[Number(x.value)])),
     },
-    o.choices.map((c, i) => h("option", { key: i, value: String(i), selected: (value || []).includes(c) }, String(c))),
+    o.choices.map((c, i) => h("option", { key: i, value: String(i), selected: (value || []).includes(c) }, choiceName(o, i))),
   );
 }
 
@@ -201,8 +204,13 @@ function pageTabs(schema, changedKeys, size, at, setPage, prefix) {
 export function schemaRulesSummary(game, rules) {
   const preset = game.schema.presets.find((p) => p.id === rules.id);
   const specs = Object.fromEntries(game.schema.options.map((o) => [o.key, o]));
-  const shown = (v) => (typeof v === "boolean" ? t(v ? "on" : "off") : Array.isArray(v) ? v.join(" ") : String(v));
-  const changes = Object.entries(rules.overrides || {}).map(([k, v]) => t("opt_value", { k: specs[k] ? named(specs[k].label) : k, v: shown(v) }));
+  // A choice by its name where the schema names it (the value itself otherwise).
+  const choice = (o, v) => {
+    const i = o ? (o.choices || []).indexOf(v) : -1;
+    return i >= 0 ? choiceName(o, i) : String(v);
+  };
+  const shown = (o, v) => (typeof v === "boolean" ? t(v ? "on" : "off") : Array.isArray(v) ? v.map((x) => choice(o, x)).join(" ") : choice(o, v));
+  const changes = Object.entries(rules.overrides || {}).map(([k, v]) => t("opt_value", { k: specs[k] ? named(specs[k].label) : k, v: shown(specs[k], v) }));
   const gameName = named(game.info.names);
   const presetName = preset ? named(preset.names) : rules.name;
   // A game's first preset is often named as the game: say it once.
