@@ -16,7 +16,7 @@ from tests.browser.test_browser import (  # noqa: F401  (pytestmark: skip withou
     new_page,
     pytestmark,
 )
-from tests.browser.test_table import LANDSCAPE, doc_shot
+from tests.browser.test_table import LANDSCAPE, doc_shot, shot
 
 VIEWPORTS = [(DESKTOP, "desktop"), (LANDSCAPE, "phone-landscape")]
 
@@ -132,6 +132,35 @@ def test_app_tiers_score_their_own_mingtang(
     page.get_by_test_id("score-rules").select_option("anxiang")
     go(page)
     assert total(page) == 214 and "quanqiuren" not in patterns(page)
+    assert page_errors == []
+
+
+def test_a_preset_mingtang_turned_off_is_not_scored(
+    server: str, browser: Browser, page_errors: list[str]
+) -> None:
+    """RULES §7.3: a room may turn off one of its preset's 名堂, and 算息 may too. Q2 from
+    another seat under 全名堂 is 600 with 全求人 150 (RULES-VARIANTS V3); unticked, 450, and
+    ticked again, 600."""
+    page = open_score(browser, page_errors, DESKTOP, server)
+    page.get_by_test_id("score-input").fill(Q2)
+    page.get_by_test_id("score-source").select_option("other")
+    page.get_by_test_id("score-rules").select_option("quanmingtang")
+    page.get_by_test_id("score-options").click()
+    box = page.get_by_test_id("score-disable-quanqiuren")
+    assert box.is_checked() and "全求人" in page.get_by_test_id("score-disable").inner_text()
+    box.uncheck()
+    with page.expect_request("**/api/score") as sent:
+        go(page)
+    assert (sent.value.post_data_json or {})["options"] == {"disable_patterns": ["quanqiuren"]}
+    assert total(page) == 450 and "quanqiuren" not in patterns(page)
+    shot(page, "score-mingtang-off-desktop")
+    page.get_by_test_id("score-disable-quanqiuren").check()
+    go(page)
+    assert total(page) == 600 and "quanqiuren" in patterns(page)
+    # Another preset starts with all its own 名堂 in play.
+    page.get_by_test_id("score-disable-hong").uncheck()
+    page.get_by_test_id("score-rules").select_option("zuanshi")
+    assert page.get_by_test_id("score-disable-hong").is_checked()
     assert page_errors == []
 
 

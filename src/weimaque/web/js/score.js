@@ -161,6 +161,7 @@ export function startScore(app) {
     deng: "",
     minXi: "",
     enable: [],
+    disable: [], // RULES §7.3: the preset's 名堂 the form turned off
     result: null,
     answers: 0, // answers shown so far (the out panel's data-answers)
   };
@@ -173,6 +174,7 @@ export function startScore(app) {
     form.deng = String(p.options.deng_value ?? "");
     form.minXi = String(p.options.min_xi ?? "");
     form.enable = [];
+    form.disable = [];
     draw();
   }
 
@@ -194,6 +196,7 @@ export function startScore(app) {
       if (text.trim() !== "" && typed(text) !== preset.options[name]) options[name] = typed(text);
     }
     if (form.enable.length) options.enable_patterns = form.enable;
+    if (form.disable.length) options.disable_patterns = form.disable;
     if (Object.keys(options).length) body.options = options;
     if (form.kind !== "win") {
       body[form.kind] = true;
@@ -225,8 +228,21 @@ export function startScore(app) {
     if (draws) draw();
   };
 
+  /** A checkbox per 名堂 of `entries` ([key, value]): ticked when `ticked(key)`, `toggle(key, on)`. */
+  const patternBoxes = (entries, prefix, ticked, toggle) =>
+    entries.map(([k, v]) =>
+      h(
+        "label",
+        { class: "pattern", title: aboutPattern(k) },
+        h("input", { type: "checkbox", "data-testid": `${prefix}-${k}`, checked: ticked(k), onchange: (e) => toggle(k, e.target.checked) }),
+        ` ${patternName(k)} `,
+        h("small", {}, v),
+      ),
+    );
+
   function rulesBox(preset) {
     const optional = Object.entries(preset.optional_patterns || {});
+    const active = Object.entries(preset.patterns || {});
     return h(
       "fieldset",
       { class: "score-box" },
@@ -263,22 +279,20 @@ export function startScore(app) {
               "div",
               { class: "score-field", "data-testid": "score-enable" },
               h("span", {}, t("enable_patterns")),
-              optional.map(([k, v]) =>
-                h(
-                  "label",
-                  { class: "pattern", title: aboutPattern(k) },
-                  h("input", {
-                    type: "checkbox",
-                    "data-testid": `score-enable-${k}`,
-                    checked: form.enable.includes(k),
-                    onchange: (e) => {
-                      form.enable = e.target.checked ? [...form.enable, k] : form.enable.filter((x) => x !== k);
-                    },
-                  }),
-                  ` ${patternName(k)} `,
-                  h("small", {}, v),
-                ),
-              ),
+              patternBoxes(optional, "score-enable", (k) => form.enable.includes(k), (k, on) => {
+                form.enable = on ? [...form.enable, k] : form.enable.filter((x) => x !== k);
+              }),
+            )
+          : null,
+        // The preset's own 名堂, ticked: untick one and the hand is scored without it.
+        active.length
+          ? h(
+              "div",
+              { class: "score-field", "data-testid": "score-disable" },
+              h("span", {}, t("disable_patterns")),
+              patternBoxes(active, "score-disable", (k) => !form.disable.includes(k), (k, on) => {
+                form.disable = on ? form.disable.filter((x) => x !== k) : [...form.disable, k];
+              }),
             )
           : null,
       ),
