@@ -237,6 +237,13 @@ class Table:
                 return msg
         raise AssertionError(f"seat {k}: timed out; last messages {self.seats[k].log[-3:]}")
 
+    def settle(self) -> None:
+        """Every message the server queued to each seat before now has arrived (and been read):
+        a ``ping`` on each connection is answered after them (one queue per connection)."""
+        for k, c in enumerate(self.seats):
+            i = c.send(type="ping", t=0)
+            self.wait(k, lambda m, i=i: m["type"] == "pong" and m.get("re") == i)
+
     def drain(self, wait: float = 0.01) -> list[Msg]:
         got = []
         for k in range(len(self.seats)):
