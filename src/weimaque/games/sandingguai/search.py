@@ -58,13 +58,14 @@ from weimaque.games.sandingguai.actions import (
 from weimaque.games.sandingguai.bots import (
     GreedyBot,
     _blocks,
+    _meld_mask,
     _suit_choices,
     _Table,
     _table,
 )
 from weimaque.games.sandingguai.determinize import Knowledge
 from weimaque.games.sandingguai.hands import KEY_STEP, suit_keys, waits
-from weimaque.games.sandingguai.notation import Meld, MeldKind
+from weimaque.games.sandingguai.notation import MeldKind
 from weimaque.games.sandingguai.observation import View
 from weimaque.games.sandingguai.rules import RuleConfig
 from weimaque.games.sandingguai.state import CLAIMS, DINGQUE, ROB, SELF, State
@@ -148,13 +149,6 @@ def _hand_value(
     return best
 
 
-def _mask(melds: list[Meld]) -> int:
-    mask = 0
-    for m in melds:
-        mask |= 1 << (m.tile // 9)
-    return mask
-
-
 def _discard(
     st: State, p: int, rng: random.Random, hand: list[int] | None = None
 ) -> tuple[int, float]:
@@ -166,7 +160,7 @@ def _discard(
     else:
         keys = list(suit_keys(hand))
     melds = st.melds[p]
-    choices = _suit_choices(st.rules.max_suits, st.que[p], _mask(melds))
+    choices = _suit_choices(st.rules.max_suits, st.que[p], _meld_mask(melds))
     sizes = [sum(hand[0:9]), sum(hand[9:18]), sum(hand[18:27])]
     pairs = None if melds else [sum(c // 2 for c in hand[9 * q : 9 * q + 9]) for q in range(3)]
     # SDG §4.6: a 报听 seat throws every draw that does not win it, so the kinds in its row
@@ -211,7 +205,7 @@ def _value(st: State, p: int, hand: list[int], melds: int, extra_mask: int = 0) 
     """:func:`_hand_value` of ``hand`` with ``melds`` melds (2 each)."""
     keys = list(suit_keys(hand))
     sizes = [sum(hand[0:9]), sum(hand[9:18]), sum(hand[18:27])]
-    choices = _suit_choices(st.rules.max_suits, st.que[p], _mask(st.melds[p]) | extra_mask)
+    choices = _suit_choices(st.rules.max_suits, st.que[p], _meld_mask(st.melds[p]) | extra_mask)
     pairs = None if melds else [sum(c // 2 for c in hand[9 * q : 9 * q + 9]) for q in range(3)]
     return _hand_value(keys, sizes, choices, pairs) + _MELD * melds
 
