@@ -47,6 +47,8 @@ export function startRoom(app, roomId) {
     history: null, // the list of finished hands, while shown
     replay: null, // the open Replay
     busy: false, // an action is in flight
+    // The lobby asked for a seat for this tab: no join panel until the server has answered.
+    sitting: sessionStorage.getItem(autositKey(roomId)) !== null,
     confirm: null, // {text, yes, onYes}
     logOpen: false,
     toast: null, // {text, until}
@@ -124,6 +126,7 @@ export function startRoom(app, roomId) {
       s.resync = false;
       socket.join();
     }
+    if (msg.type === "error" || (msg.type === "welcome" && (msg.seat !== null || msg.held !== null))) ui.sitting = false;
     if (msg.type === "welcome") {
       if (msg.seat === null && msg.held === null) maybeAutosit();
       if (typeof msg.seat === "number" && sessionStorage.getItem(noTimerKey(roomId))) {
@@ -177,7 +180,10 @@ export function startRoom(app, roomId) {
 
   function maybeAutosit() {
     const seat = sessionStorage.getItem(autositKey(roomId));
-    if (seat === null) return;
+    if (seat === null) {
+      ui.sitting = false;
+      return;
+    }
     sessionStorage.removeItem(autositKey(roomId));
     socket.sit(Number(seat), localStorage.getItem(NAME_KEY) || undefined);
   }
@@ -546,7 +552,7 @@ export function startRoom(app, roomId) {
 
   /** Whether this visitor holds no seat and may take one (the join panel shows). */
   function mayJoin() {
-    if (!s.room || mySeat() !== null || s.you.seat === "shouxing" || heldSeat() !== null) return false;
+    if (!s.room || ui.sitting || mySeat() !== null || s.you.seat === "shouxing" || heldSeat() !== null) return false;
     const free = s.room.seats.some((x) => x.kind === "human" && !x.taken);
     return free || Boolean(s.room.shouxing && !s.room.shouxing.taken);
   }
