@@ -326,6 +326,67 @@ def test_the_person_sitting_out_may_chat_and_may_not_act(server: Server) -> None
         four.close()
 
 
+def test_every_person_votes_to_dissolve_and_answers_follow_their_persons(server: Server) -> None:
+    """docs/protocol.md §2.4 at a table of four persons: the one sitting out has a share in
+    the ledger (RULES §8.6.1), so he may propose 解散, his refusal closes the vote, and the
+    vote waits for his answer; a vote open as the next hand is dealt keeps each person's
+    answer at the place the person takes."""
+    made = server.room(options=FOUR, seed=3, turn_seconds=600, next_seconds=None)
+    four = Four(server, made["room_id"])
+
+    def vote_shown(person: Person, i: int) -> Msg:
+        return person.until(lambda m: m["type"] in ("room", "error") and m.get("re") == i)
+
+    try:
+        wait_deal(four, 1)
+        out = four.sitting_out()
+        # He proposes; a seated person refuses: closed at once, his proposal waits its time.
+        room = vote_shown(out, out.ws.send(type="dissolve"))["room"]
+        assert room["vote"]["by"] == "shouxing" and room["vote"]["shouxing"] is True
+        assert room["vote"]["answers"] == [None, None, None]
+        seated = [p for p in four.people if isinstance(p.seat, int)]
+        seated[0].ws.send(type="vote", agree=False)
+        result = out.until(lambda m: m["type"] == "vote_result")
+        assert result["passed"] is False and result["refused_by"] == [seated[0].seat]
+        i = out.ws.send(type="dissolve")
+        assert out.until(lambda m: m.get("re") == i)["code"] == "rate_limited"
+        # A seated person proposes, the other two agree: the vote still waits for the 守醒,
+        # who refuses.
+        room = vote_shown(seated[1], seated[1].ws.send(type="dissolve"))["room"]
+        assert room["vote"]["shouxing"] is None
+        for p in (seated[0], seated[2]):
+            vote_shown(p, p.ws.send(type="vote", agree=True))
+        assert four.info()["vote"]["answers"] == [True, True, True]
+        out.ws.send(type="vote", agree=False)
+        result = out.until(lambda m: m["type"] == "vote_result")
+        assert result["passed"] is False and result["refused_by"] == ["shouxing"]
+
+        # Between hands the 守醒 agrees to another person's proposal; the next deal moves
+        # everyone, and the answers go with their persons.
+        play_hand(four, "all")
+        proposer, shouxing = seated[2], out
+        vote_shown(proposer, proposer.ws.send(type="dissolve"))
+        vote_shown(shouxing, shouxing.ws.send(type="vote", agree=True))
+        wait_deal(four, 2)
+        four.pump()
+        info = four.info()
+        vote = info["vote"]
+        assert shouxing.seat != "shouxing", "seed 3: another person sits out hand 2"
+        assert vote["by"] == proposer.seat
+        agreed = {proposer.seat, shouxing.seat}
+        answers = {**dict(enumerate(vote["answers"])), "shouxing": vote["shouxing"]}
+        assert {s for s, a in answers.items() if a is True} == agreed
+        assert all(a is None for s, a in answers.items() if s not in agreed)
+        # The last two agree: the match ends, settled for four persons.
+        for p in four.people:
+            if p.seat not in agreed:
+                p.ws.send(type="vote", agree=True)
+        end = out.until(lambda m: m["type"] == "match_end")
+        assert end["dissolved"] is True and len(end["ledger"]["seats"]) == 4
+    finally:
+        four.close()
+
+
 def test_zhanji_is_per_person_through_a_restart(store_target: str, tmp_path: Path) -> None:
     """docs/protocol.md §7.3 at a table of four persons, on SQLite and PostgreSQL: four
     signed-in players play a three-hand match (the server SIGKILLed and restarted after the first

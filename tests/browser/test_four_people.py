@@ -17,6 +17,7 @@ from tests.browser.test_browser import (  # noqa: F401  (pytestmark: skip withou
     Page,
     decide,
     new_page,
+    open_menu,
     pytestmark,
 )
 from tests.browser.test_browser import shot as snap
@@ -81,6 +82,30 @@ def test_four_people_play_three_hands(
     doc_shot(friend, f"four-people-shouxing-{name}")
     host_line = host.get_by_test_id("shouxing-line")
     assert host_line.get_attribute("data-person") == "2"
+    # The one sitting out has a share in the ledger: he may propose 解散, and every person's
+    # answer is shown, his too (docs/protocol.md §2.4); the creator refuses and play goes on.
+    open_menu(friend)
+    friend.get_by_test_id("dissolve").click()
+    friend.get_by_test_id("confirm-yes").click()
+    host.get_by_test_id("vote").wait_for()
+    rows = host.locator("[data-testid=vote] li").evaluate_all(
+        "rows => rows.map(r => [r.dataset.testid, r.dataset.answer])"
+    )
+    assert rows == [
+        ["vote-0", "null"],
+        ["vote-1", "true"],  # a bot agrees without answering
+        ["vote-2", "true"],
+        ["vote-shouxing", "true"],
+    ]
+    proposer = host.get_by_test_id("vote-shouxing").inner_text().split(" · ")[0]
+    assert proposer in host.locator("[data-testid=vote] h2").inner_text()
+    snap(host, f"four-people-vote-{name}")
+    host.get_by_test_id("vote-refuse").click()
+    friend.get_by_test_id("vote").wait_for(state="detached")
+    friend.locator("[data-testid=error]", has_text="拒绝").wait_for()
+    host.get_by_test_id("vote").wait_for(state="detached")
+    if friend.get_by_test_id("drawer").count():
+        friend.get_by_test_id("menu-close").click()
     host.wait_for_function(ASKED_JS)
     _no_scroll(host, viewport)
     snap(host, f"four-people-table-{name}")

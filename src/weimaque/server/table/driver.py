@@ -458,9 +458,7 @@ class HandDriver:
             return  # a process whose lease is not trusted decides nothing (docs/scale.md)
         now = self.table.clock()
         refused = vote.refused_by()
-        voters = [
-            s for s, seat in enumerate(self.seating.seats) if seat.kind == "human" and seat.taken
-        ]
+        voters = self.voters()
         present = self.seating.present
         if refused:
             self.table.close_vote(refused_at=now)
@@ -484,11 +482,22 @@ class HandDriver:
             )
             self.out.room_changed()
 
-    def leave_after_hand(self, seat: int) -> None:
+    def voters(self) -> list[SeatId]:
+        """Who votes to 解散: every person at the table, the 守醒 too (docs/protocol.md §2.4)."""
+        seating = self.seating
+        out: list[SeatId] = [
+            s for s, seat in enumerate(seating.seats) if seat.kind == "human" and seat.taken
+        ]
+        if seating.shouxing is not None and seating.shouxing.taken:
+            out.append("shouxing")
+        return out
+
+    def leave_after_hand(self, seat: SeatId) -> None:
         """The seat's player leaves a match played against bots only, mid-hand: 托管 plays the
         hand out, and the match ends as it stands when the hand does (docs/protocol.md §2.4)."""
         self.table.close_after_hand()
-        self.seating.seats[seat].autoplay = True
+        if isinstance(seat, int):
+            self.seating.seats[seat].autoplay = True
         self.out.room_changed()
         self.wake()
 

@@ -185,7 +185,10 @@ class Room:
             order = tuple(int(p) for p in last)
         else:
             order = self._seat_persons()
+        before = self.seating.where()
         moved = self.seating.place(order)
+        after = self.seating.where()
+        table.persons_moved({before[k]: after[k] for k in before if k in after})
         self.auto.bots = {
             s: self.bot(seat.bot) for s, seat in enumerate(self.seating.seats) if seat.bot
         }
@@ -734,8 +737,8 @@ class Room:
 
     def _propose(self, conn: Conn, msg: Dissolve) -> None:
         seat = conn.seat
-        if not isinstance(seat, int):
-            raise self._fail("not_seated", "only a seated player may propose to 解散", msg)
+        if seat is None:
+            raise self._fail("not_seated", "only a person at the table may propose to 解散", msg)
         if self.table.is_over():
             raise self._fail("match_over", "the match is over", msg)
         if self.table.vote is not None:
@@ -759,12 +762,12 @@ class Room:
 
     def _vote(self, conn: Conn, msg: Vote) -> None:
         seat = conn.seat
-        if not isinstance(seat, int):
-            raise self._fail("not_seated", "only a seated player votes", msg)
+        if seat is None:
+            raise self._fail("not_seated", "only a person at the table votes", msg)
         vote = self.table.vote
         if vote is None:
             raise self._fail("no_vote", "no vote is open", msg)
-        if vote.answers[seat] is not None:
+        if seat in vote.answers:
             said = "agreed" if vote.answers[seat] else "refused"
             raise self._fail("already_voted", f"seat {seat} has {said} already", msg)
         self.table.answer_vote(seat, msg.agree)

@@ -158,9 +158,7 @@ class Seating:
         person to the new seat; the connections that moved."""
         assert self.persons is not None
         persons = self.persons
-        before: dict[int, SeatId] = {id(s): k for k, s in enumerate(self.seats)}
-        if self.shouxing is not None:
-            before[id(self.shouxing)] = "shouxing"
+        before = self.where()
         seats = [persons[p] for p in order]
         out = [s for p, s in enumerate(persons) if p not in order]
         after: dict[int, SeatId] = {id(s): k for k, s in enumerate(seats)}
@@ -183,6 +181,13 @@ class Seating:
                 conn.held = moved_to[held]
                 moved.append(conn)
         return moved
+
+    def where(self) -> dict[int, SeatId]:
+        """Each person's place now, by the ``id`` of the :class:`Seat` the person holds."""
+        out: dict[int, SeatId] = {id(s): k for k, s in enumerate(self.seats)}
+        if self.shouxing is not None:
+            out[id(self.shouxing)] = "shouxing"
+        return out
 
     def person_of(self, seat: SeatId) -> int | None:
         """The person holding ``seat`` now, where persons take turns at the seats."""

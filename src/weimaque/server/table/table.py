@@ -205,7 +205,7 @@ class Table:
         self.vote: Vote | None = None
         self.rematch: Rematch | None = None
         #: When each seat's last proposal to 解散 was refused.
-        self.refused: dict[int, float] = {}
+        self.refused: dict[SeatId, float] = {}
         #: The ``hand_end`` payload of the last finished hand, and that hand, until the next deal.
         self.last_hand: dict[str, Any] | None = None
         self.last_state: Hand | None = None
@@ -403,16 +403,23 @@ class Table:
         assert self.hand is not None
         self.closing = True
 
-    def open_vote(self, seat: int, seconds: int) -> Vote:
+    def open_vote(self, seat: SeatId, seconds: int) -> Vote:
         """The seat proposes to 解散 (no vote open, the match not over): the vote, open now."""
         assert self.vote is None and not self.is_over()
-        self.vote = vote = Vote.open(seat, self.clock(), seconds, self.shape.seats)
+        self.vote = vote = Vote.open(seat, self.clock(), seconds)
         return vote
 
-    def answer_vote(self, seat: int, agree: bool) -> None:
+    def answer_vote(self, seat: SeatId, agree: bool) -> None:
         """The seat's answer to the open vote."""
         assert self.vote is not None
         self.vote.answers[seat] = agree
+
+    def persons_moved(self, moved_to: dict[SeatId, SeatId]) -> None:
+        """Persons took other seats for the next hand (RULES §2.1.1): an open vote's answers
+        and a refused proposal's wait go with them (docs/protocol.md §2.4)."""
+        if self.vote is not None:
+            self.vote.moved(moved_to)
+        self.refused = {moved_to.get(s, s): t for s, t in self.refused.items()}
 
     def close_vote(self, refused_at: float | None) -> None:
         """The open vote is decided; ``refused_at``: when it was refused (or lapsed), from
@@ -654,7 +661,8 @@ class Table:
             "kind": "dissolve",
             "by": vote.by,
             **timed(vote.deadline, now, vote.seconds),
-            "answers": list(vote.answers),
+            "answers": [vote.answers.get(s) for s in range(len(self.seating.seats))],
+            "shouxing": None if self.seating.shouxing is None else vote.answers.get("shouxing"),
         }
 
     def rematch_info(self, now: float) -> dict[str, Any] | None:

@@ -16,41 +16,46 @@ from weimaque.server.wire.common import SeatId
 class Vote:
     """An open vote to 解散房间: end the match now, settled as it stands.
 
-    The proposer agrees by proposing; every other seated person answers before ``deadline``
-    (monotonic seconds). One who does not answer agrees only if they are connected when the
-    time is up: the silence of a player whose connection dropped is no agreement, and the vote
-    lapses (docs/protocol.md §2.4). One refusal closes the vote.
+    Every person at the table votes: the seated players and the 守醒, who has a share in the
+    match's ledger (RULES §2.1, §8.4). The proposer agrees by proposing; every other person
+    answers before ``deadline`` (monotonic seconds). One who does not answer agrees only if
+    they are connected when the time is up: the silence of a player whose connection dropped
+    is no agreement, and the vote lapses (docs/protocol.md §2.4). One refusal closes the vote.
     """
 
-    by: int
+    by: SeatId
     deadline: float
     seconds: int
-    #: Per seat: True (同意), False (拒绝) or None (not answered, or no person there).
-    answers: list[bool | None] = field(default_factory=list)
+    #: The answers so far, by seat (``"shouxing"``: the 守醒's): True (同意) or False (拒绝).
+    answers: dict[SeatId, bool] = field(default_factory=dict)
 
     @classmethod
-    def open(cls, by: int, now: float, seconds: int, seats: int) -> Vote:
-        """The vote ``by`` proposes at ``now`` at a table of ``seats`` seats, open ``seconds``."""
-        vote = cls(by, now + seconds, seconds, [None] * seats)
-        vote.answers[by] = True
-        return vote
+    def open(cls, by: SeatId, now: float, seconds: int) -> Vote:
+        """The vote ``by`` proposes at ``now``, open ``seconds``."""
+        return cls(by, now + seconds, seconds, {by: True})
 
-    def refused_by(self) -> list[int]:
+    def refused_by(self) -> list[SeatId]:
         """The seats that refused."""
-        return [s for s, a in enumerate(self.answers) if a is False]
+        return [s for s, a in self.answers.items() if a is False]
 
-    def passed(self, voters: list[int], now: float, present: Callable[[int], bool]) -> bool:
+    def passed(self, voters: list[SeatId], now: float, present: Callable[[SeatId], bool]) -> bool:
         """Every person at the table agreed, or the time is up with nobody refusing and every
         silent person connected (``present``)."""
         if self.refused_by():
             return False
-        if all(self.answers[s] is True for s in voters):
+        if all(self.answers.get(s) is True for s in voters):
             return True
         return now >= self.deadline and not self.absent(voters, present)
 
-    def absent(self, voters: list[int], present: Callable[[int], bool]) -> list[int]:
+    def absent(self, voters: list[SeatId], present: Callable[[SeatId], bool]) -> list[SeatId]:
         """The persons who have not answered and are not connected: their silence is none."""
-        return [s for s in voters if self.answers[s] is None and not present(s)]
+        return [s for s in voters if s not in self.answers and not present(s)]
+
+    def moved(self, moved_to: dict[SeatId, SeatId]) -> None:
+        """Persons took other seats for the next hand (RULES §2.1.1): their answers, and the
+        proposal, go with them."""
+        self.by = moved_to.get(self.by, self.by)
+        self.answers = {moved_to.get(s, s): a for s, a in self.answers.items()}
 
 
 @dataclass(slots=True)

@@ -178,10 +178,10 @@ class VoteResult(TypedDict):
     type: Literal["vote_result"]
     kind: Literal["dissolve"]
     passed: bool
-    by: int
-    refused_by: list[int]
+    by: SeatId
+    refused_by: list[SeatId]
     #: The silent seats whose player was not connected when the time was up (a lapsed vote).
-    absent: list[int]
+    absent: list[SeatId]
 
 
 class Room(TypedDict):
@@ -393,7 +393,11 @@ def elsewhere(seat: SeatId) -> Elsewhere:
 
 
 def vote_result(
-    *, passed: bool, by: int, refused_by: list[int], absent: list[int] | None = None
+    *,
+    passed: bool,
+    by: SeatId,
+    refused_by: list[SeatId],
+    absent: list[SeatId] | None = None,
 ) -> VoteResult:
     """A vote to 解散 closed."""
     return {

@@ -192,6 +192,8 @@ export function startRoom(app, roomId) {
   const heldSeat = () => (s.you.held === null || s.you.held === undefined ? null : s.you.held);
   const online = () => s.conn === "open";
   const seatInfo = (seat) => s.room?.seats?.[seat];
+  /** Where this page's person votes to 解散: its seat, or the 守醒's place (docs/protocol.md §2.4). */
+  const myVoter = () => (s.you.seat === "shouxing" ? "shouxing" : mySeat());
   const between = () => s.room && s.room.status !== "playing";
 
   // Four persons with a rotating 守醒 (RULES §2.1.1): RoomInfo `persons`, each with the seat it
@@ -215,6 +217,10 @@ export function startRoom(app, roomId) {
   /** A seat's name for people: the player's name, or a bot's level (新手 / 普通 / 高手). */
   function label(seat) {
     if (persons() && personOf(seat) !== undefined) return personLabel(personOf(seat));
+    if (seat === "shouxing") {
+      const name = s.room?.shouxing?.name || t("empty");
+      return `守醒 ${s.you.seat === "shouxing" ? `${name}（${t("you")}）` : name}`;
+    }
     const info = seatInfo(seat);
     // The server names an unnamed player 玩家N: show that in the chosen language.
     const unnamed = !info?.name || info.name === `玩家${seat + 1}`;
@@ -483,7 +489,7 @@ export function startRoom(app, roomId) {
         }),
       );
     }
-    if (me !== null && s.room && !s.room.match_over && !s.room.vote) {
+    if (myVoter() !== null && s.room && !s.room.match_over && !s.room.vote) {
       out.push(
         button(
           "dissolve",
@@ -929,12 +935,16 @@ export function startRoom(app, roomId) {
     );
   }
 
-  /** A 解散 vote in progress: who asked, who agreed, and our 同意 / 拒绝. */
+  /** A 解散 vote in progress: who asked, who agreed (every person: the 守醒 too), and our
+   * 同意 / 拒绝. */
   function votePanel() {
     const v = s.room?.vote;
     if (!v) return null;
-    const me = mySeat();
-    const mine = me === null ? undefined : v.answers[me];
+    // A bot agrees without answering (docs/protocol.md §2.4).
+    const answer = (x) => (x === "shouxing" ? v.shouxing : seatInfo(x)?.kind === "bot" ? true : v.answers[x]) ?? null;
+    const me = myVoter();
+    const voters = (s.room.seats || []).map((x) => x.seat);
+    if (s.room.shouxing?.taken) voters.push("shouxing");
     return h(
       "div",
       { class: "modal", "data-testid": "vote" },
@@ -946,17 +956,17 @@ export function startRoom(app, roomId) {
         h(
           "ul",
           { class: "vote-answers" },
-          (s.room.seats || []).map((x) =>
+          voters.map((x) =>
             h(
               "li",
-              { key: x.seat, "data-testid": `vote-${x.seat}`, "data-answer": String(v.answers[x.seat]) },
-              label(x.seat),
+              { key: x, "data-testid": `vote-${x}`, "data-answer": String(answer(x)) },
+              label(x),
               " · ",
-              v.answers[x.seat] === true ? t("agree") : v.answers[x.seat] === false ? t("refuse") : t("vote_waiting"),
+              answer(x) === true ? t("agree") : answer(x) === false ? t("refuse") : t("vote_waiting"),
             ),
           ),
         ),
-        me !== null && mine === null
+        me !== null && answer(me) === null
           ? h(
               "div",
               { class: "dialog-buttons" },
