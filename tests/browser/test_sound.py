@@ -201,6 +201,12 @@ def test_calls_sound_and_speak_muting_stops_them_and_chat_reaches_the_table(
         others[2].ws.send('{"v": 1, "type": "chat", "phrase": "nice"}')
         page.locator("[data-rel=left] [data-testid=chat-bubble]").wait_for()
         said(page, "打得好", heard)
+        # Two sockets: seat 1's line may reach the page after seat 2's. Once it has (and been
+        # drawn: the page redraws as it takes each message in), it is neither shown nor said.
+        page.wait_for_function(
+            "() => __cues.msgs.some(m => m.type === 'chat' && m.seat === 1 && m.phrase === 'sorry')"
+        )
+        page.wait_for_function(SETTLED)
         assert page.locator("[data-rel=right] [data-testid=chat-bubble]").count() == 0
         assert "不好意思" not in cues(page)["spoken"][heard:]
         # A flood from the page is refused with the server's reason; the table plays on. The
