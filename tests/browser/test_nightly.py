@@ -279,7 +279,9 @@ def test_our_chat_line_stays_clear_of_the_side_seats_and_the_hand(
     page.locator("[data-testid=chat-phrase][data-phrase=hurry]").click()
     mine = page.locator("[data-rel=bottom] [data-testid=chat-bubble]")
     mine.wait_for()
-    page.wait_for_timeout(250)  # the bubble's pop (180 ms) has ended: its box is its own
+    # The bubble's pop has ended (its box is its own): its animations finished, however long a
+    # loaded machine took to start them.
+    mine.evaluate("n => Promise.all(n.getAnimations().map(a => a.finished)).then(() => true)")
     box = mine.bounding_box()
     # Clear of the side seats (their melds and rows) and of our hand.
     for other in ("[data-rel=left]", "[data-rel=right]", "[data-testid=hand]"):
