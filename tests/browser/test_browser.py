@@ -329,6 +329,10 @@ def test_shouxing_sees_the_three_hands(
     host.locator("[data-testid=field-shouxing] input").check()
     host.get_by_test_id("seat-kind-1").select_option("random")
     host.get_by_test_id("seat-kind-2").select_option("random")
+    # A long turn timer: the table waits for the host's first discard however long the 守醒's
+    # page takes to come up, so both pages show the same hand (with the default 20 s, 托管
+    # could discard for the host first, and the table play on, on a loaded machine).
+    host.locator("[data-testid=field-timer] input").fill("600")
     host.get_by_test_id("create-room").click()
     host.get_by_test_id("hand").wait_for()
     # The 守醒 sits only by the creator's invitation link (docs/web.md).
@@ -361,10 +365,16 @@ def test_turn_timer_counts_down_and_autoplays_in_english(
     page.get_by_test_id("seat-kind-2").select_option("random")
     page.locator("[data-testid=field-timer] input").fill("2")
     page.get_by_test_id("create-room").click()
-    page.get_by_test_id("hand").wait_for()
-    # We deal, so the first decision is ours: the countdown shows, then 托管 plays for us.
-    assert "left" in page.get_by_test_id("timer").inner_text()
-    assert "Your discard" in page.get_by_test_id("status").inner_text()
+    page.wait_for_url("**/r/*")
+    # We deal, so the first decision is ours: the countdown shows, then 托管 plays for us. Both
+    # read as the hand first shows, in one go: 2 s on, 托管 has played and they have changed.
+    first = page.wait_for_function(
+        """() => document.querySelector('[data-testid=hand]')
+          && ['timer', 'status'].map(t =>
+            document.querySelector(`[data-testid=${t}]`)?.innerText ?? '')"""
+    ).json_value()
+    assert "left" in first[0]
+    assert "Your discard" in first[1]
     shot(page, "table-phone-english-timer")
     page.locator("[data-testid=seat-0] .badge.auto").wait_for(timeout=10_000)
     assert page_errors == []
