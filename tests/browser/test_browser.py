@@ -119,12 +119,15 @@ def create_room(
     return page.url.rsplit("/", 1)[1]
 
 
-def host_for_a_friend(host: Page, base: str) -> str:
-    """Create through the lobby a room with seat 1 for a friend and a quick bot at seat 2."""
+def host_for_a_friend(host: Page, base: str, turn_seconds: int | None = None) -> str:
+    """Create through the lobby a room with seat 1 for a friend and a quick bot at seat 2
+    (and a turn timer of ``turn_seconds``, else the form's)."""
     host.goto(base + "/")
     host.get_by_test_id("create-form").wait_for()
     host.get_by_test_id("seat-kind-1").select_option("")  # seat 1 for a friend
     host.get_by_test_id("seat-kind-2").select_option("random")
+    if turn_seconds is not None:
+        host.locator("[data-testid=field-timer] input").fill(str(turn_seconds))
     host.get_by_test_id("more-options").click()
     host.get_by_test_id("bot-speed").select_option("0")
     host.get_by_test_id("create-room").click()
