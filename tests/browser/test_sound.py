@@ -116,7 +116,10 @@ def open_chat(page: Page) -> None:
 def test_calls_sound_and_speak_muting_stops_them_and_chat_reaches_the_table(
     server: str, browser: Browser, page_errors: list[str]
 ) -> None:
-    room = post(server, "/api/rooms", {"seed": SCRIPTED_SEED, "turn_seconds": None})["room_id"]
+    # A long turn timer, not none: a room created without one plays the default 20 s until
+    # every person seated agrees (docs/protocol.md §1, `turn_seconds`), and the chat below,
+    # while seats 1 and 2 decide, may take longer than that on a loaded machine.
+    room = post(server, "/api/rooms", {"seed": SCRIPTED_SEED, "turn_seconds": 600})["room_id"]
     page = hooked_page(browser, page_errors, LANDSCAPE)
     page.goto(f"{server}/r/{room}")
     page.get_by_test_id("sit-0").click()
