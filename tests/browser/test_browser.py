@@ -372,9 +372,11 @@ def test_turn_timer_counts_down_and_autoplays_in_english(
     # We deal, so the first decision is ours: the countdown shows, then 托管 plays for us. Both
     # read as the hand first shows, in one go: 2 s on, 托管 has played and they have changed.
     first = page.wait_for_function(
-        """() => document.querySelector('[data-testid=hand]')
-          && ['timer', 'status'].map(t =>
-            document.querySelector(`[data-testid=${t}]`)?.innerText ?? '')"""
+        """() => {
+          const [hand, timer, status] = ['hand', 'timer', 'status'].map(
+            (t) => document.querySelector(`[data-testid=${t}]`));
+          return hand && timer && status && [timer.innerText, status.innerText];
+        }"""
     ).json_value()
     assert "left" in first[0]
     assert "Your discard" in first[1]
