@@ -101,6 +101,7 @@ def create_room(
     bots: tuple[str, str] = ("random", "random"),
     seed: int | None = None,
     hands: int | None = None,
+    turn_seconds: int | None = None,
 ) -> str:
     """Create a room against two bots through the lobby; returns the room id."""
     page.goto(base + "/")
@@ -109,6 +110,8 @@ def create_room(
     page.get_by_test_id("seat-kind-2").select_option(bots[1])
     if hands is not None:
         page.locator("[data-testid=field-hands] input").fill(str(hands))
+    if turn_seconds is not None:
+        page.locator("[data-testid=field-timer] input").fill(str(turn_seconds))
     page.get_by_test_id("more-options").click()
     page.get_by_test_id("bot-speed").select_option("0")
     if seed is not None:
@@ -253,7 +256,9 @@ def test_reload_mid_hand_keeps_the_seat_on_a_phone(
     server: str, browser: Browser, page_errors: list[str]
 ) -> None:
     page = new_page(browser, page_errors, PHONE)
-    room = create_room(page, server, hands=1)
+    # A long turn timer: 托管 does not answer the decision held across the reload, however
+    # long a loaded machine takes to reload the page (the default is 20 s).
+    room = create_room(page, server, hands=1, turn_seconds=600)
     play_until_end(page, stop_after=3)
     # Wait for our next decision, so nothing about our hand changes across the reload.
     handle = page.wait_for_function(ASKED_JS)
