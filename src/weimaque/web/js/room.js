@@ -132,7 +132,8 @@ export function startRoom(app, roomId) {
       s.resync = false;
       socket.join();
     }
-    if (!later && (msg.type === "error" || (msg.type === "welcome" && (msg.seat !== null || msg.held !== null)))) ui.sitting = false;
+    // The join panel stays held back while the lobby's seat request is still to be answered.
+    if (!autosit && (msg.type === "error" || (msg.type === "welcome" && (msg.seat !== null || msg.held !== null)))) ui.sitting = false;
     if (msg.type === "welcome") {
       if (msg.seat === null && msg.held === null) maybeAutosit();
       if (typeof msg.seat === "number" && sessionStorage.getItem(noTimerKey(roomId))) {
