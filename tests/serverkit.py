@@ -134,6 +134,13 @@ class Server(Endpoint):
         self._log.close()
 
 
+def late(reply: Msg) -> bool:
+    """Whether ``reply`` refuses a change as ``storage_unavailable``: in a cluster, an owner
+    whose lease renewal came late (a loaded machine) applies nothing, and the client tries
+    again (docs/scale.md)."""
+    return reply["type"] == "error" and reply.get("code") == "storage_unavailable"
+
+
 class Client:
     """One WebSocket with a log of everything it received."""
 
@@ -165,6 +172,18 @@ class Client:
         return self.until(
             lambda m: m.get("re") == msg_id and (kind is None or m["type"] == kind), timeout
         )
+
+    def ask(self, seconds: float = 10.0, **fields: Any) -> Msg:
+        """Send a message and return its first direct answer (a ``sit``'s ``welcome``, an
+        error...), sent again while that is a late owner's ``storage_unavailable`` (``late``)
+        for up to ``seconds``."""
+        deadline = time.monotonic() + seconds
+        while True:
+            i = self.send(**fields)
+            reply = self.until(lambda m, i=i: m.get("re") == i)
+            if not late(reply) or time.monotonic() > deadline:
+                return reply
+            time.sleep(0.1)
 
     def drain(self, wait: float = 0.1) -> list[Msg]:
         out = []
@@ -203,16 +222,25 @@ class Table:
         #: hand number → the acknowledged actions, [seat, action] as a hand record lists them
         self.acked: dict[int, list[list[Any]]] = {}
         self.tokens: list[str] = []
-        for k, c in enumerate(self.seats):
+        for k in range(seats):
             if tokens is None:
-                i = c.send(type="sit", seat=k, name=f"p{k}")
+                welcome = self.ask(k, type="sit", seat=k, name=f"p{k}")
             else:
-                i = c.send(type="join", token=tokens[k])
-            welcome = self.wait(k, lambda m, i=i: m["type"] == "welcome" and m.get("re") == i)
+                welcome = self.ask(k, type="join", token=tokens[k])
+            assert welcome["type"] == "welcome", (k, welcome)
             self.tokens.append(str(welcome["token"]))
-        for k, c in enumerate(self.seats):  # no turn timer: only these players ever move
-            i = c.send(type="no_timer", agree=True)
-            self.wait(k, lambda m, i=i: m.get("re") == i)
+        for k in range(seats):  # no turn timer: only these players ever move
+            self.ask(k, type="no_timer", agree=True)
+
+    def ask(self, k: int, seconds: float = 10.0, **fields: Any) -> Msg:
+        """Seat ``k`` sends a message and has its first direct answer, as ``Client.ask``."""
+        deadline = time.monotonic() + seconds
+        while True:
+            i = self.seats[k].send(**fields)
+            reply = self.wait(k, lambda m, i=i: m.get("re") == i)
+            if not late(reply) or time.monotonic() > deadline:
+                return reply
+            time.sleep(0.1)
 
     def take(self, k: int, msg: Msg) -> None:
         if msg["type"] in ("snapshot", "events"):

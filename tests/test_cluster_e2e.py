@@ -190,8 +190,7 @@ def test_every_process_lists_every_public_room(cluster: LocalCluster) -> None:
     made = {lb.room(seed=k, public=True, **ROOM)["room_id"] for k in range(6)}
     private = lb.room(seed=99, **ROOM)["room_id"]
     player = lb.ws(private)
-    i = player.send(type="sit", seat=0, name="p")
-    assert player.reply(i)["type"] == "welcome"
+    assert player.ask(type="sit", seat=0, name="p")["type"] == "welcome"
     for server in cluster.servers:
         direct = endpoint(server.url)
 

@@ -152,8 +152,7 @@ def test_an_owner_cut_off_from_redis_changes_nothing_and_loses_nothing(
     owner = owner_of(cluster, room_id)
     other = next(s for s in cluster.servers if s is not owner)
     # A vote to 解散, opened while the owner holds its lease: seats 1 and 2 have to answer.
-    i = table.seats[0].send(type="dissolve")
-    opened = table.wait(0, lambda m: m.get("re") == i)
+    opened = table.ask(0, type="dissolve")
     assert opened["type"] == "room" and opened["room"]["vote"] is not None, opened
 
     proxies[cluster.servers.index(owner)].cut()

@@ -104,10 +104,15 @@ def test_friends_all_under_autoplay_play_their_match_to_its_end(server: Server) 
     table.autoplay(2)
     table.play_until_end(0, hands=1)
     # No countdown: the table waits for 阿明, the one person at it who has not pressed 下一局
-    # (the seats under 托管 are ready).
-    time.sleep(0.3)
-    table.pump()
-    info = table.info()
+    # (the seats under 托管 are ready, once the room has had its turn: waited for, not slept).
+    deadline = time.monotonic() + 10
+    while True:
+        table.pump()
+        info = table.info()
+        if [s["ready"] for s in info["seats"]] == [False, True, True]:
+            break
+        assert time.monotonic() < deadline, info
+        time.sleep(0.05)
     assert (info["status"], info["hand_number"]) == ("between_hands", 1), info
     assert info["next_hand"] is None
     assert [s["ready"] for s in info["seats"]] == [False, True, True]

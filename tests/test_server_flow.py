@@ -234,9 +234,7 @@ def test_ready_marks_count_offline_and_autoplay_seats(client: TestClient) -> Non
         info = client.get(f"/api/rooms/{room_id}").json()["room"]
         assert [s["ready"] for s in info["seats"]] == [False, True, False]
         gone.hang_up()
-        marked = c0.until(
-            lambda m: m["type"] == "room" and m["room"]["seats"][2]["offline"], timeout=5
-        )
+        marked = c0.until(lambda m: m["type"] == "room" and m["room"]["seats"][2]["offline"])
         assert [s["ready"] for s in marked["room"]["seats"]] == [False, True, True]
         assert not marked["room"]["seats"][2]["connected"]
         # The only player the deal waits for presses 下一局: dealt at once.
@@ -334,7 +332,7 @@ def test_a_vote_passes_with_two_agreeing_and_one_silent(client: TestClient) -> N
         answer = clients[1].reply(clients[1].send(type="vote", agree=True), "room")
         assert answer["room"]["vote"]["answers"] == [True, True, None]
         # Seat 2 says nothing: at the deadline its silence agrees.
-        result = clients[2].until(lambda m: m["type"] == "vote_result", timeout=5)
+        result = clients[2].until(lambda m: m["type"] == "vote_result")
         assert time.monotonic() - proposed >= 0.9
         assert result == {
             "v": 1,
@@ -595,7 +593,7 @@ def test_rematch_frees_the_seat_of_who_did_not_choose(client: TestClient) -> Non
         shorten(room, vote_seconds=1)
         clients[0].reply(clients[0].send(type="rematch"), "room")
         # Seat 1 lets the window pass: its seat is freed, its connection a spectator.
-        welcome = clients[1].until(lambda m: m["type"] == "welcome", timeout=5)
+        welcome = clients[1].until(lambda m: m["type"] == "welcome")
         assert welcome["seat"] is None and welcome["token"] is None and welcome["held"] is None
         snap = clients[1].until(lambda m: m["type"] == "snapshot")
         assert snap["you"]["role"] == "spectator" and snap["room"]["match_number"] == 2
@@ -616,9 +614,7 @@ def test_a_rematch_window_nobody_completes_closes(client: TestClient) -> None:
         shorten(room, vote_seconds=1)
         clients[0].reply(clients[0].send(type="rematch"), "room")
         clients[0].reply(clients[0].send(type="leave"), "welcome")  # the only chooser leaves
-        closed = clients[1].until(
-            lambda m: m["type"] == "room" and m["room"]["rematch"] is None, timeout=5
-        )
+        closed = clients[1].until(lambda m: m["type"] == "room" and m["room"]["rematch"] is None)
         assert closed["room"]["match_number"] == 1 and closed["room"]["match_over"]
 
 

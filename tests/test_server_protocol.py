@@ -38,7 +38,7 @@ class Client:
         self.ws.send_json({"v": 1, "id": self.next_id, **fields})
         return self.next_id
 
-    def recv(self, timeout: float = 5.0) -> Msg:
+    def recv(self, timeout: float = 15.0) -> Msg:
         ws = self.ws
 
         async def get() -> Any:
@@ -52,8 +52,9 @@ class Client:
         self.log.append(data)
         return data
 
-    def until(self, pred: Any, timeout: float = 5.0) -> Msg:
-        """Read messages until one satisfies ``pred``."""
+    def until(self, pred: Any, timeout: float = 15.0) -> Msg:
+        """Read messages until one satisfies ``pred`` (a bound for a loaded machine, where a
+        bot's first move may wait for its worker process to start)."""
         end = time.monotonic() + timeout
         while True:
             msg = self.recv(max(0.01, end - time.monotonic()))
@@ -477,11 +478,9 @@ def test_turn_timer_plays_for_a_slow_seat(client: TestClient) -> None:
     with contextlib.ExitStack() as stack:
         clients, _ = seat_all(client, room_id, stack, seats=(0,))
         c = clients[0]
-        timed = c.until(lambda m: m.get("to_act") and m.get("timer"), timeout=5)
+        timed = c.until(lambda m: m.get("to_act") and m.get("timer"))
         assert timed["timer"]["seconds"] == 1
-        auto = c.until(
-            lambda m: m["type"] == "events" and (m["actor"] or {}).get("seat") == 0, timeout=5
-        )
+        auto = c.until(lambda m: m["type"] == "events" and (m["actor"] or {}).get("seat") == 0)
         assert auto["actor"]["auto"] is True
 
 

@@ -121,6 +121,14 @@ def drain(seats: list[Seat], quiet: float = 0.002) -> None:
             pass
 
 
+def settle(seats: list[Seat]) -> None:
+    """Every message the server queued to each seat before now has arrived (and been read): a
+    ``ping`` on each connection is answered after them (one queue per connection)."""
+    for s in seats:
+        i = s.send(type="ping", t=0)
+        s.until(lambda m, i=i: m["type"] == "pong" and m.get("re") == i)
+
+
 def step(seats: list[Seat]) -> bool:
     """The first seat whose latest view says it must decide plays its first legal action."""
     for _ in range(100):
@@ -154,9 +162,9 @@ def test_server_killed_mid_hand_restores_the_hand(tmp_path: Path) -> None:
             s.until(lambda m: m["type"] == "snapshot" and m["hand_number"] == 1)
         for _ in range(10):
             assert step(seats)
-        # The news of the last action reaches every seat before the kill (a loaded machine
-        # may take a while to send it).
-        drain(seats, quiet=0.5)
+        # The news of the last action reaches every seat before the kill (a ping answered
+        # after it: a quiet spell is no proof on a loaded machine).
+        settle(seats)
         before = [s.last for s in seats]
         # A seat that answered its last view (a claim window keeps the news back) is shown
         # that position again as its answer leaves it: no decision offered, and a 出 out of

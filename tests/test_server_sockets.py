@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import http.client
 import json
+import selectors
 import socket
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -234,19 +234,51 @@ def finished_hands(server: Server, address: str, seed: int) -> tuple[str, list[i
     return room, [h["number"] for h in server.get(f"/api/rooms/{room}/hands")["hands"]]
 
 
-class Asker(threading.Thread):
-    """One review request from ``address``, answered in a thread."""
+class Asker:
+    """Review requests sent one after another from this thread (each from its address, on a
+    connection of its own), answered by the server in whatever order it serves them.
 
-    def __init__(self, server: Server, address: str, path: str) -> None:
-        super().__init__(daemon=True)
-        self.server, self.address, self.path = server, address, path
-        self.answer: tuple[int, dict[str, str], Any] | None = None
-        self.at = 0.0
-        self.start()
+    One thread sends them all, in order, at once: asking threads, each started in turn, could
+    reach the server with more time between them (a loaded machine) than a review of 40
+    iterations takes, and a review done before the next request came would free its place.
+    """
 
-    def run(self) -> None:
-        self.answer = http_from(self.server, self.address, self.path)
-        self.at = time.monotonic()
+    def __init__(self, server: Server) -> None:
+        self.server = server
+        self.sent: list[tuple[str, str, http.client.HTTPConnection]] = []
+
+    def ask(self, address: str, path: str) -> None:
+        conn = http.client.HTTPConnection(
+            "127.0.0.1", self.server.port, timeout=60, source_address=(address, 0)
+        )
+        conn.request("GET", path)  # sent; its answer is read by ``answers``
+        self.sent.append((address, path, conn))
+
+    def answers(self) -> list[tuple[int, tuple[int, dict[str, str], Any]]]:
+        """(index in the order sent, its answer), in the order the answers began to arrive."""
+        waiting = selectors.DefaultSelector()
+        for k, (_, _, conn) in enumerate(self.sent):
+            assert conn.sock is not None
+            waiting.register(conn.sock, selectors.EVENT_READ, k)
+        order: list[int] = []
+        deadline = time.monotonic() + 60
+        while len(order) < len(self.sent):
+            assert time.monotonic() < deadline, f"answered only {order}"
+            for key, _ in waiting.select(timeout=1):
+                waiting.unregister(key.fileobj)
+                order.append(key.data)
+        waiting.close()
+        got = []
+        for k in order:
+            conn = self.sent[k][2]
+            try:
+                res = conn.getresponse()
+                raw = res.read()
+                headers = {name.lower(): v for name, v in res.getheaders()}
+                got.append((k, (res.status, headers, json.loads(raw or "null"))))
+            finally:
+                conn.close()
+        return got
 
 
 def test_one_address_cannot_deny_another_its_review(plain: Server) -> None:
@@ -255,22 +287,18 @@ def test_one_address_cannot_deny_another_its_review(plain: Server) -> None:
     first = http_from(plain, "127.0.0.6", paths[0])
     assert first[0] == 200, first
     # Four more at once from the same address: two are taken (one computing, one waiting).
-    askers = [Asker(plain, "127.0.0.6", p) for p in paths[1:5]]
-    deadline = time.monotonic() + 0.5
-    while sum(a.answer is not None for a in askers) < 2 and time.monotonic() < deadline:
-        time.sleep(0.01)
+    askers = Asker(plain)
+    for path in paths[1:5]:
+        askers.ask("127.0.0.6", path)
     # A cached review is anyone's, the asker's own budget spent or not.
     again = http_from(plain, "127.0.0.6", paths[0])
     assert again[0] == 200 and again[2] == first[2]
     # Another address gets its review however many the first one asked for.
     other = http_from(plain, "127.0.0.7", paths[5])
     assert other[0] == 200, other
-    for a in askers:
-        a.join(60)
-    answers = [a.answer for a in askers]
-    assert all(a is not None for a in answers)
-    refusals = [a for a in answers if a is not None and a[0] == 429]
-    assert len(refusals) == 2 and sum(a is not None and a[0] == 200 for a in answers) == 2
+    answers = [answer for _, answer in askers.answers()]
+    refusals = [a for a in answers if a[0] == 429]
+    assert len(refusals) == 2 and sum(a[0] == 200 for a in answers) == 2
     for _, headers, body in refusals:
         assert body["error"]["code"] == "busy"
         message = body["error"]["message"]
@@ -282,22 +310,18 @@ def test_the_review_queue_serves_addresses_in_turn(tmp_path: Path) -> None:
     with running(tmp_path, {"reviews_per_address": 3, "review_iters": 40}) as server:
         room, numbers = finished_hands(server, "127.0.0.8", seed=6)
         paths = [f"/api/rooms/{room}/hands/{n}/review?seat={s}" for n in numbers for s in range(3)]
-        # Address A asks for three reviews (the first starts computing), then B for two.
-        a = []
-        for path in paths[:3]:
-            a.append(Asker(server, "127.0.0.8", path))
+        # Address A asks for three reviews (the first starts computing), then B for two, each
+        # request after the last has reached the server.
+        askers = Asker(server)
+        for k, path in enumerate(paths[:5]):
+            askers.ask("127.0.0.8" if k < 3 else "127.0.0.9", path)
             time.sleep(0.05)
-        b = []
-        for path in paths[3:5]:
-            b.append(Asker(server, "127.0.0.9", path))
-            time.sleep(0.05)
-        for asker in [*a, *b]:
-            asker.join(60)
-            assert asker.answer is not None and asker.answer[0] == 200, asker.answer
-        order = sorted([*a, *b], key=lambda asker: asker.at)
+        answered = askers.answers()
+        assert all(answer[0] == 200 for _, answer in answered), answered
+        order = [k for k, _ in answered]
         # One at a time, in turn: A's first, B's first, A's second, B's second, A's third (a
         # queue in order of arrival would serve all of A's before any of B's).
-        assert order == [a[0], b[0], a[1], b[1], a[2]], [(x.address, x.path) for x in order]
+        assert order == [0, 3, 1, 4, 2], [askers.sent[k][:2] for k in order]
 
 
 def test_a_request_head_trickled_in_is_cut_off(tight: Server) -> None:

@@ -101,6 +101,7 @@ def create_room(
     bots: tuple[str, str] = ("random", "random"),
     seed: int | None = None,
     hands: int | None = None,
+    turn_seconds: int | None = None,
 ) -> str:
     """Create a room against two bots through the lobby; returns the room id."""
     page.goto(base + "/")
@@ -109,6 +110,8 @@ def create_room(
     page.get_by_test_id("seat-kind-2").select_option(bots[1])
     if hands is not None:
         page.locator("[data-testid=field-hands] input").fill(str(hands))
+    if turn_seconds is not None:
+        page.locator("[data-testid=field-timer] input").fill(str(turn_seconds))
     page.get_by_test_id("more-options").click()
     page.get_by_test_id("bot-speed").select_option("0")
     if seed is not None:
@@ -119,12 +122,15 @@ def create_room(
     return page.url.rsplit("/", 1)[1]
 
 
-def host_for_a_friend(host: Page, base: str) -> str:
-    """Create through the lobby a room with seat 1 for a friend and a quick bot at seat 2."""
+def host_for_a_friend(host: Page, base: str, turn_seconds: int | None = None) -> str:
+    """Create through the lobby a room with seat 1 for a friend and a quick bot at seat 2
+    (and a turn timer of ``turn_seconds``, else the form's)."""
     host.goto(base + "/")
     host.get_by_test_id("create-form").wait_for()
     host.get_by_test_id("seat-kind-1").select_option("")  # seat 1 for a friend
     host.get_by_test_id("seat-kind-2").select_option("random")
+    if turn_seconds is not None:
+        host.locator("[data-testid=field-timer] input").fill(str(turn_seconds))
     host.get_by_test_id("more-options").click()
     host.get_by_test_id("bot-speed").select_option("0")
     host.get_by_test_id("create-room").click()
@@ -250,7 +256,9 @@ def test_reload_mid_hand_keeps_the_seat_on_a_phone(
     server: str, browser: Browser, page_errors: list[str]
 ) -> None:
     page = new_page(browser, page_errors, PHONE)
-    room = create_room(page, server, hands=1)
+    # A long turn timer: 托管 does not answer the decision held across the reload, however
+    # long a loaded machine takes to reload the page (the default is 20 s).
+    room = create_room(page, server, hands=1, turn_seconds=600)
     play_until_end(page, stop_after=3)
     # Wait for our next decision, so nothing about our hand changes across the reload.
     handle = page.wait_for_function(ASKED_JS)
@@ -329,6 +337,10 @@ def test_shouxing_sees_the_three_hands(
     host.locator("[data-testid=field-shouxing] input").check()
     host.get_by_test_id("seat-kind-1").select_option("random")
     host.get_by_test_id("seat-kind-2").select_option("random")
+    # A long turn timer: the table waits for the host's first discard however long the 守醒's
+    # page takes to come up, so both pages show the same hand (with the default 20 s, 托管
+    # could discard for the host first, and the table play on, on a loaded machine).
+    host.locator("[data-testid=field-timer] input").fill("600")
     host.get_by_test_id("create-room").click()
     host.get_by_test_id("hand").wait_for()
     # The 守醒 sits only by the creator's invitation link (docs/web.md).
@@ -361,10 +373,18 @@ def test_turn_timer_counts_down_and_autoplays_in_english(
     page.get_by_test_id("seat-kind-2").select_option("random")
     page.locator("[data-testid=field-timer] input").fill("2")
     page.get_by_test_id("create-room").click()
-    page.get_by_test_id("hand").wait_for()
-    # We deal, so the first decision is ours: the countdown shows, then 托管 plays for us.
-    assert "left" in page.get_by_test_id("timer").inner_text()
-    assert "Your discard" in page.get_by_test_id("status").inner_text()
+    page.wait_for_url("**/r/*")
+    # We deal, so the first decision is ours: the countdown shows, then 托管 plays for us. Both
+    # read as the hand first shows, in one go: 2 s on, 托管 has played and they have changed.
+    first = page.wait_for_function(
+        """() => {
+          const [hand, timer, status] = ['hand', 'timer', 'status'].map(
+            (t) => document.querySelector(`[data-testid=${t}]`));
+          return hand && timer && status && [timer.innerText, status.innerText];
+        }"""
+    ).json_value()
+    assert "left" in first[0]
+    assert "Your discard" in first[1]
     shot(page, "table-phone-english-timer")
     page.locator("[data-testid=seat-0] .badge.auto").wait_for(timeout=10_000)
     assert page_errors == []

@@ -27,7 +27,7 @@ from tests.browser.test_browser import (
     open_menu,
     pytestmark,
 )
-from tests.browser.test_table import LANDSCAPE, doc_shot, post
+from tests.browser.test_table import LANDSCAPE, LONG_TURN, doc_shot, post
 
 __all__ = ["pytestmark"]  # skipped, as the other browser tests, without Chromium
 
@@ -102,7 +102,7 @@ def test_the_hand_the_log_and_the_result_survive_other_peoples_messages(
     room = post(
         server,
         "/api/rooms",
-        {"bots": {"2": "random"}, "bot_delay_ms": 0, "seed": 21, "turn_seconds": None},
+        {"bots": {"2": "random"}, "bot_delay_ms": 0, "seed": 21, "turn_seconds": LONG_TURN},
     )["room_id"]
     page = new_page(browser, page_errors, DESKTOP)
     page.goto(f"{server}/r/{room}")

@@ -23,7 +23,7 @@ from tests.browser.test_browser import (
     pytestmark,
     shot,
 )
-from tests.browser.test_table import LANDSCAPE, doc_shot, post
+from tests.browser.test_table import LANDSCAPE, LONG_TURN, doc_shot, post
 
 __all__ = ["pytestmark"]  # skipped, as the other browser tests, without Chromium
 
@@ -36,8 +36,9 @@ ANIM_JS = "() => Number(document.body.dataset.anim || 0)"
 def seated_page(
     server: str, browser: Browser, errors: list[str], viewport: dict[str, int], **room: Any
 ) -> tuple[Page, str]:
-    """A page at seat 0 of a new room against two bots that take their time (a move a frame)."""
-    body = {"bots": {"1": "random", "2": "random"}, "bot_delay_ms": 300, "turn_seconds": None}
+    """A page at seat 0 of a new room against two bots that take their time (a move a frame),
+    under a long turn timer (``LONG_TURN``: 托管 never answers for the page meanwhile)."""
+    body = {"bots": {"1": "random", "2": "random"}, "bot_delay_ms": 300, "turn_seconds": LONG_TURN}
     room_id = post(server, "/api/rooms", {**body, **room})["room_id"]
     page = new_page(browser, errors, viewport)
     page.goto(f"{server}/r/{room_id}")
@@ -96,7 +97,7 @@ def test_a_flight_runs_while_the_page_takes_input(
 def test_reduced_motion_plays_nothing(
     server: str, browser: Browser, page_errors: list[str]
 ) -> None:
-    body = {"bots": {"1": "random", "2": "random"}, "bot_delay_ms": 300, "turn_seconds": None}
+    body = {"bots": {"1": "random", "2": "random"}, "bot_delay_ms": 300, "turn_seconds": LONG_TURN}
     room_id = post(server, "/api/rooms", {**body, "seed": 5})["room_id"]
     context = browser.new_context(viewport=LANDSCAPE, locale="zh-CN", reduced_motion="reduce")
     page = context.new_page()
@@ -276,7 +277,7 @@ def touch_drag(page: Page, start: dict[str, float], end: tuple[float, float]) ->
 def test_a_finger_drags_a_card_on_a_phone(
     server: str, browser: Browser, page_errors: list[str]
 ) -> None:
-    body = {"bots": {"1": "random", "2": "random"}, "bot_delay_ms": 300, "turn_seconds": None}
+    body = {"bots": {"1": "random", "2": "random"}, "bot_delay_ms": 300, "turn_seconds": LONG_TURN}
     room_id = post(server, "/api/rooms", {**body, "seed": 11})["room_id"]
     context = browser.new_context(
         viewport=LANDSCAPE, locale="zh-CN", has_touch=True, is_mobile=True

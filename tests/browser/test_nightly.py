@@ -31,6 +31,17 @@ from tests.browser.test_table import LANDSCAPE, doc_shot, post
 KAN_SEED = 2
 
 
+#: Keeps the type of every message the page sends on its sockets (``window.__sent``).
+SENT_JS = """(() => {
+  window.__sent = [];
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) {
+    window.__sent.push(JSON.parse(data).type);
+    return send.call(this, data);
+  };
+})();"""
+
+
 def in_viewport(page: Page, box: dict[str, float] | None) -> bool:
     """Whether a bounding box lies wholly inside the page's viewport."""
     size = page.viewport_size
@@ -229,25 +240,28 @@ def test_a_touch_screen_raises_a_card_then_discards_it(
     page = context.new_page()
     page.on("pageerror", lambda exc: page_errors.append(str(exc)))
     page.set_default_timeout(15_000)
+    page.add_init_script(SENT_JS)
     page.goto(f"{server}/r/{room}")
     page.get_by_test_id("sit-0").tap()
     card = page.locator("[data-testid=hand-face][data-legal=true]").first
     card.wait_for()
     assert "再点一下" in page.get_by_test_id("discard-hint").inner_text()
     size = len(page.get_by_test_id("hand").get_attribute("data-cards") or "")
-    # The first tap raises the card and sends nothing.
-    received = int(page.evaluate("document.body.dataset.received"))
+    # The first tap raises the card and sends nothing (the page's keep-alive ping aside, which
+    # it sends on a clock of its own).
+    sent = int(page.evaluate("window.__sent.length"))
     card.tap()
     raised = page.locator("[data-testid=hand-face][data-raised=true]")
     raised.wait_for()
     doc_shot(page, "discard-raised-phone-landscape")
     assert len(page.get_by_test_id("hand").get_attribute("data-cards") or "") == size
-    assert int(page.evaluate("document.body.dataset.received")) == received
+    assert page.evaluate(f"window.__sent.slice({sent}).filter((t) => t !== 'ping')") == []
     # The second tap on it plays it.
     raised.tap()
     page.wait_for_function(
         f"() => document.querySelector('[data-testid=hand]').dataset.cards.length === {size - 1}"
     )
+    assert page.evaluate(f"window.__sent.slice({sent}).filter((t) => t !== 'ping')") == ["act"]
     # The drawer switches it off: one tap plays, remembered on this device.
     open_menu(page)
     toggle = page.get_by_test_id("discard-confirm")
@@ -279,7 +293,9 @@ def test_our_chat_line_stays_clear_of_the_side_seats_and_the_hand(
     page.locator("[data-testid=chat-phrase][data-phrase=hurry]").click()
     mine = page.locator("[data-rel=bottom] [data-testid=chat-bubble]")
     mine.wait_for()
-    page.wait_for_timeout(250)  # the bubble's pop (180 ms) has ended: its box is its own
+    # The bubble's pop has ended (its box is its own): its animations finished, however long a
+    # loaded machine took to start them.
+    mine.evaluate("n => Promise.all(n.getAnimations().map(a => a.finished)).then(() => true)")
     box = mine.bounding_box()
     # Clear of the side seats (their melds and rows) and of our hand.
     for other in ("[data-rel=left]", "[data-rel=right]", "[data-testid=hand]"):

@@ -92,9 +92,9 @@ def overlapping(a: dict[str, Any], b: dict[str, Any]) -> bool:
 
 
 def apart(page: Page, first: str, second: str | None = None) -> None:
-    """No box of ``first`` overlaps a box of ``second`` (or another of ``first``)."""
-    one = boxes(page, first)
-    other = one if second is None else boxes(page, second)
+    """No box of ``first`` overlaps a box of ``second`` (or another of ``first``): both read
+    in one go, so a redraw between two reads cannot set one layout's boxes against another's."""
+    one, other = page.evaluate(BOXES_JS, [first, second or first])
     for i, a in enumerate(one):
         for j, b in enumerate(other):
             if second is None and j <= i:
@@ -111,8 +111,8 @@ def in_viewport(page: Page, selector: str) -> None:
 
 def inside(page: Page, selector: str, container: str) -> None:
     """Every box of ``selector`` lies within the box of ``container``."""
-    (outer,) = boxes(page, container)
-    for b in boxes(page, selector):
+    (outer,), inner = page.evaluate(BOXES_JS, [container, selector])
+    for b in inner:
         assert b["left"] >= outer["left"] - 0.5 and b["right"] <= outer["right"] + 0.5, (b, outer)
         assert b["top"] >= outer["top"] - 0.5 and b["bottom"] <= outer["bottom"] + 0.5, (b, outer)
 

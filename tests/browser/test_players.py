@@ -48,8 +48,9 @@ def sign_up(page: Page, base: str, name: str) -> None:
     assert page.get_by_test_id("player-name").inner_text() == name
 
 
-def play_the_hand(pages: tuple[Page, Page], limit: float = 40) -> None:
-    """Both pages answer every decision until both show the hand's result."""
+def play_the_hand(pages: tuple[Page, ...], limit: float = 120) -> None:
+    """The pages answer every decision until each shows the hand's result (a bound for a
+    loaded machine, where a hand played by clicks may take a minute)."""
     deadline = time.monotonic() + limit
     while time.monotonic() < deadline:
         states = [p.evaluate(ACT_JS) for p in pages]

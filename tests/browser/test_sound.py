@@ -116,7 +116,10 @@ def open_chat(page: Page) -> None:
 def test_calls_sound_and_speak_muting_stops_them_and_chat_reaches_the_table(
     server: str, browser: Browser, page_errors: list[str]
 ) -> None:
-    room = post(server, "/api/rooms", {"seed": SCRIPTED_SEED, "turn_seconds": None})["room_id"]
+    # A long turn timer, not none: a room created without one plays the default 20 s until
+    # every person seated agrees (docs/protocol.md §1, `turn_seconds`), and the chat below,
+    # while seats 1 and 2 decide, may take longer than that on a loaded machine.
+    room = post(server, "/api/rooms", {"seed": SCRIPTED_SEED, "turn_seconds": 600})["room_id"]
     page = hooked_page(browser, page_errors, LANDSCAPE)
     page.goto(f"{server}/r/{room}")
     page.get_by_test_id("sit-0").click()
@@ -201,6 +204,12 @@ def test_calls_sound_and_speak_muting_stops_them_and_chat_reaches_the_table(
         others[2].ws.send('{"v": 1, "type": "chat", "phrase": "nice"}')
         page.locator("[data-rel=left] [data-testid=chat-bubble]").wait_for()
         said(page, "打得好", heard)
+        # Two sockets: seat 1's line may reach the page after seat 2's. Once it has (and been
+        # drawn: the page redraws as it takes each message in), it is neither shown nor said.
+        page.wait_for_function(
+            "() => __cues.msgs.some(m => m.type === 'chat' && m.seat === 1 && m.phrase === 'sorry')"
+        )
+        page.wait_for_function(SETTLED)
         assert page.locator("[data-rel=right] [data-testid=chat-bubble]").count() == 0
         assert "不好意思" not in cues(page)["spoken"][heard:]
         # A flood from the page is refused with the server's reason; the table plays on. The

@@ -44,6 +44,10 @@ from weimaque.games.maque.rules.registry import get_rules
 from weimaque.games.maque.scoring.scorer import score
 
 LANDSCAPE = {"width": 844, "height": 390}
+#: The scripted hands' turn timer: long, not none, since a room created without one plays the
+#: default 20 s until every person seated agrees (docs/protocol.md §1, `turn_seconds`), and a
+#: loaded machine may dwell longer than that on one decision of the script (托管 would answer).
+LONG_TURN = 600
 DOCS = ROOT / "docs" / "img"
 
 
@@ -174,7 +178,7 @@ def dom_hints(page: Page) -> list[tuple[str, list[tuple[str, int]]]]:
 def test_scripted_hand_on_a_phone_held_sideways(
     server: str, browser: Browser, page_errors: list[str]
 ) -> None:
-    room = post(server, "/api/rooms", {"seed": SCRIPTED_SEED, "turn_seconds": None})["room_id"]
+    room = post(server, "/api/rooms", {"seed": SCRIPTED_SEED, "turn_seconds": LONG_TURN})["room_id"]
     page = new_page(browser, page_errors, LANDSCAPE)
     page.goto(f"{server}/r/{room}")
     page.get_by_test_id("name-input").fill("我")
@@ -345,7 +349,7 @@ def test_a_decision_answered_in_another_tab_is_refused_as_stale(
     # The scripted hand up to a claim window where seats 0 and 2 both decide. Another tab of
     # seat 0 answers first; the page, still showing 过 (the window is open for seat 2, so no
     # news comes), sends its 过 too: refused as stale, and the fresh snapshot offers nothing.
-    room = post(server, "/api/rooms", {"seed": SCRIPTED_SEED, "turn_seconds": None})["room_id"]
+    room = post(server, "/api/rooms", {"seed": SCRIPTED_SEED, "turn_seconds": LONG_TURN})["room_id"]
     page = new_page(browser, page_errors, DESKTOP)
     page.goto(f"{server}/r/{room}")
     page.get_by_test_id("sit-0").click()
@@ -752,7 +756,10 @@ def test_the_creator_gives_a_gone_friends_seat_to_a_bot(
     server: str, browser: Browser, page_errors: list[str]
 ) -> None:
     host = new_page(browser, page_errors, LANDSCAPE)
-    room = host_for_a_friend(host, server)
+    # A long turn timer: the hand waits for the host's first discard, so it is still being
+    # played when the creator's buttons are checked (with the default 20 s, 托管 could play
+    # the host's seat and the bots end the hand first, on a loaded machine).
+    room = host_for_a_friend(host, server, turn_seconds=600)
     assert host.evaluate(f"localStorage.getItem('wmq.creator.{room}')")
     friend = new_page(browser, page_errors, PHONE)
     friend.goto(host.url)

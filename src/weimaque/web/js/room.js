@@ -39,6 +39,9 @@ const movedKey = (roomId) => `wmq.moved.${roomId}`;
 export const spacedNumber = (n) => (n ? `${n.slice(0, 3)} ${n.slice(3)}` : "");
 
 const TOAST_MS = 6000;
+// A seat request of the lobby refused as storage_unavailable: sent again this often, this many times.
+const AUTOSIT_RETRY_MS = 500;
+const AUTOSIT_TRIES = 10;
 
 export function startRoom(app, roomId) {
   const s = emptyRoomState(roomId);
@@ -60,6 +63,8 @@ export function startRoom(app, roomId) {
     elsewhere: false, // the seat went to another device of the player (elsewhere)
     claimLooked: false, // whether the player's seat here was looked for once
   };
+  // The lobby's seat request, until the server has answered it: {seat, name, id, timer, tries}.
+  let autosit = null;
   const nameRef = createRef();
   // The board of the room's game (boards/index.js), made once the room says which game it is.
   const boards = {};
@@ -106,9 +111,10 @@ export function startRoom(app, roomId) {
     if (s.handNumber !== handBefore) ui.resultHidden = ui.forceResult = false;
     // "ack": the server took the action; its events may wait for a claim window to close.
     if (["ack", "events", "snapshot", "error", "hand_end"].includes(msg.type)) ui.busy = false;
+    const later = autositLater(msg);
     if (msg.type === "error") {
       if (msg.code === "bad_token") saveToken(roomId, null);
-      if (msg.code !== "room_not_found") toast(refusal(msg));
+      if (msg.code !== "room_not_found" && !later) toast(refusal(msg));
       // A stale or refused action, or a gap in the events: ask for a fresh snapshot.
       if (["stale", "not_your_turn", "illegal_action"].includes(msg.code)) s.resync = true;
     }
@@ -126,7 +132,8 @@ export function startRoom(app, roomId) {
       s.resync = false;
       socket.join();
     }
-    if (msg.type === "error" || (msg.type === "welcome" && (msg.seat !== null || msg.held !== null))) ui.sitting = false;
+    // The join panel stays held back while the lobby's seat request is still to be answered.
+    if (!autosit && (msg.type === "error" || (msg.type === "welcome" && (msg.seat !== null || msg.held !== null)))) ui.sitting = false;
     if (msg.type === "welcome") {
       if (msg.seat === null && msg.held === null) maybeAutosit();
       if (typeof msg.seat === "number" && sessionStorage.getItem(noTimerKey(roomId))) {
@@ -180,12 +187,34 @@ export function startRoom(app, roomId) {
 
   function maybeAutosit() {
     const seat = sessionStorage.getItem(autositKey(roomId));
-    if (seat === null) {
+    if (seat !== null) {
+      sessionStorage.removeItem(autositKey(roomId));
+      autosit = { seat: Number(seat), name: localStorage.getItem(NAME_KEY) || undefined, id: null, timer: null, tries: 0 };
+    }
+    if (!autosit) {
       ui.sitting = false;
       return;
     }
-    sessionStorage.removeItem(autositKey(roomId));
-    socket.sit(Number(seat), localStorage.getItem(NAME_KEY) || undefined);
+    if (autosit.timer === null) sendAutosit();
+  }
+
+  function sendAutosit() {
+    if (!autosit) return;
+    autosit.timer = null;
+    autosit.id = socket.sit(autosit.seat, autosit.name);
+  }
+
+  /** Whether `msg` refuses the lobby's seat request for now (storage_unavailable: nothing was
+   * applied, docs/scale.md): it is sent again shortly, a few times, the join panel held back. */
+  function autositLater(msg) {
+    if (!autosit || autosit.id === null || msg.re !== autosit.id) return false;
+    if (msg.type === "error" && msg.code === "storage_unavailable" && autosit.tries < AUTOSIT_TRIES) {
+      autosit.tries += 1;
+      autosit.timer = setTimeout(sendAutosit, AUTOSIT_RETRY_MS);
+      return true;
+    }
+    autosit = null; // answered: seated, or refused for good (the join panel shows)
+    return false;
   }
 
   const mySeat = () => (typeof s.you.seat === "number" ? s.you.seat : null);
