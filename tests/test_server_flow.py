@@ -192,7 +192,7 @@ def test_the_countdown_deals_the_next_hand(client: TestClient) -> None:
         assert abs(countdown["deadline_ms"] - (time.time() * 1000 + countdown["left_ms"])) < 500
         # Nobody presses 下一局: the countdown deals, and sends no tick meanwhile.
         snap = c.until(lambda m: m["type"] == "snapshot" and m["hand_number"] == 2, timeout=10)
-        assert 2.5 <= time.monotonic() - ended <= 6
+        assert time.monotonic() - ended >= 2.5  # dealt by the countdown, not before it
         assert snap["room"]["next_hand"] is None and snap["room"]["status"] == "playing"
         between = c.log[c.log.index(end) : c.log.index(snap)]
         rooms = [m for m in between if m["type"] == "room"]
@@ -216,7 +216,8 @@ def test_every_present_player_ready_deals_at_once(client: TestClient) -> None:
         assert "re" not in other
         started = time.monotonic()
         snap = c1.reply(c1.send(type="next"), "snapshot")
-        assert snap["hand_number"] == 2 and time.monotonic() - started < 2
+        # at once: not at the countdown's 600 s (a bound only, for a loaded machine)
+        assert snap["hand_number"] == 2 and time.monotonic() - started < 60
         assert [s["ready"] for s in snap["room"]["seats"]] == [False, False, True]
         assert faceless(c0.log + c1.log) > 0
 
@@ -389,7 +390,7 @@ def test_a_refusal_closes_the_vote_at_once_and_errors_are_clear(client: TestClie
         for c in (c0, c1, c2, watcher):
             result = c.until(lambda m: m["type"] == "vote_result")
             assert result["passed"] is False and result["by"] == 0 and result["refused_by"] == [1]
-        assert time.monotonic() - started < 2
+        assert time.monotonic() - started < 20  # at once: not at the vote's deadline (30 s)
         assert room.table.vote is None and room.state is not None and not room.table.dissolved
         assert c2.reply(c2.send(type="vote", agree=True), "error")["code"] == "no_vote"
         # The refused proposer waits vote_seconds before proposing again; the others need not.
@@ -651,11 +652,13 @@ def test_an_offline_player_is_played_in_a_claim_window_and_comes_back(client: Te
         gone.hang_up()
         closed = time.monotonic()
         marked = c1.until(lambda m: m["type"] == "room" and m["room"]["seats"][2]["offline"])
-        assert 0.25 <= time.monotonic() - closed < 2
+        # after the room's grace (0.3 s), not the default's (OFFLINE_GRACE_S, 5 s)
+        assert 0.25 <= time.monotonic() - closed < OFFLINE_GRACE_S
         assert not marked["room"]["seats"][2]["autoplay"]
         # 托管 answered the window for the offline seat: the table plays on, no timer spent.
         wait_for(lambda: any(s == 2 for s, _ in deal.actions), 5, "托管 in the window")
-        assert not room.seating.seats[2].autoplay and time.monotonic() - closed < 5
+        # no turn timer (600 s) was spent; a bound only, for a loaded machine
+        assert not room.seating.seats[2].autoplay and time.monotonic() - closed < 60
         # Back with the token: plays again at once, not under 托管.
         back = Client(stack.enter_context(client.websocket_connect(f"/ws/{room_id}")))
         snap = back.reply(back.send(type="join", token=token), "snapshot")
