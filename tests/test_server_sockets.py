@@ -307,9 +307,9 @@ def test_one_address_cannot_deny_another_its_review(plain: Server) -> None:
 
 
 def test_the_review_queue_serves_addresses_in_turn(tmp_path: Path) -> None:
-    # 400 iterations: each review takes longer (about a second) than the five requests take
+    # 200 iterations: each review takes longer (about half a second) than the five requests take
     # to arrive, so the first is still computing when the last comes in.
-    with running(tmp_path, {"reviews_per_address": 3, "review_iters": 400}) as server:
+    with running(tmp_path, {"reviews_per_address": 3, "review_iters": 200}) as server:
         room, numbers = finished_hands(server, "127.0.0.8", seed=6)
         paths = [f"/api/rooms/{room}/hands/{n}/review?seat={s}" for n in numbers for s in range(3)]
         # Address A asks for three reviews (the first starts computing), then B for two, each

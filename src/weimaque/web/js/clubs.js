@@ -553,7 +553,8 @@ export function startClub(app, clubId) {
         "div",
         { class: "panel-head" },
         h("h2", {}, t("tables_title")),
-        isAdmin() && !ui.tableForm ? button("table-open", () => { ui.tableForm = true; draw(); }, `+ ${t("table_open")}`, { class: "small primary" }) : null,
+        // Once the games are known: the form is drawn for the club's game (its seats, its bots).
+        isAdmin() && !ui.tableForm && ui.games ? button("table-open", () => { ui.tableForm = true; draw(); }, `+ ${t("table_open")}`, { class: "small primary" }) : null,
       ),
       ui.tableForm ? tableForm() : null,
       tables.length === 0 ? h("p", { class: "muted", "data-testid": "tables-none" }, t("tables_none")) : null,
