@@ -530,6 +530,36 @@ def test_bots_and_the_shouxing(client: TestClient) -> None:
         assert info["seats"][2]["taken"] and info["shouxing"]["name"] == "守"
 
 
+def test_the_shouxing_has_a_say_in_a_vote_to_dissolve(client: TestClient) -> None:
+    """docs/protocol.md §2.4: the 守醒 settles with the table (RULES §8.4), so a player alone
+    with bots and a 守醒 does not end the match by himself: the vote waits for the 守醒, who
+    may refuse it, or propose one himself."""
+    body = {"seed": 4, "options": {"shouxing": True}, "bots": {"0": "greedy", "1": "greedy"}}
+    created = client.post("/api/rooms", json={**body, "vote_seconds": 60}).json()
+    room_id, invite = created["room_id"], created["shouxing_invite"]
+    with contextlib.ExitStack() as stack:
+        clients, _ = seat_all(client, room_id, stack, seats=(2,))
+        player = clients[2]
+        sx = Client(stack.enter_context(client.websocket_connect(f"/ws/{room_id}")))
+        assert sx.reply(sx.send(type="sit", seat="shouxing", invite=invite), "welcome")
+        vote = player.reply(player.send(type="dissolve"), "room")["room"]["vote"]
+        assert vote["by"] == 2 and vote["answers"] == [None, None, True]
+        assert vote["shouxing"] is None  # open: the 守醒 has not answered
+        sx.send(type="vote", agree=False)
+        result = player.until(lambda m: m["type"] == "vote_result")
+        assert result["passed"] is False and result["refused_by"] == ["shouxing"]
+        room = room_of(client, room_id)
+        assert not room.table.dissolved and room.table.vote is None
+        # The 守醒 proposes; the player agrees: the match ends, dissolved.
+        vote = sx.reply(sx.send(type="dissolve"), "room")["room"]["vote"]
+        assert vote["by"] == "shouxing" and vote["shouxing"] is True
+        player.send(type="vote", agree=True)
+        result = sx.until(lambda m: m["type"] == "vote_result")
+        assert result["passed"] is True and result["by"] == "shouxing"
+        end = sx.until(lambda m: m["type"] == "match_end")
+        assert end["dissolved"] is True
+
+
 def test_a_declined_hu_leaves_no_gap_for_the_others(client: TestClient) -> None:
     # RULES §3.1.5: declining a 胡 leaves no trace. With room seed 2, seat 2 is offered a 胡 in
     # the first hand and passes; seats 0 and 1 must see event counts without a gap.

@@ -248,7 +248,7 @@ export function startRoom(app, roomId) {
     if (persons() && personOf(seat) !== undefined) return personLabel(personOf(seat));
     if (seat === "shouxing") {
       const name = s.room?.shouxing?.name || t("empty");
-      return `守醒 ${s.you.seat === "shouxing" ? `${name}（${t("you")}）` : name}`;
+      return `${t("shouxing_gets")} ${s.you.seat === "shouxing" ? `${name}（${t("you")}）` : name}`;
     }
     const info = seatInfo(seat);
     // The server names an unnamed player 玩家N: show that in the chosen language.
