@@ -542,6 +542,10 @@ def test_the_shouxing_has_a_say_in_a_vote_to_dissolve(client: TestClient) -> Non
         player = clients[2]
         sx = Client(stack.enter_context(client.websocket_connect(f"/ws/{room_id}")))
         assert sx.reply(sx.send(type="sit", seat="shouxing", invite=invite), "welcome")
+        # Not alone: leaving mid-hand is refused as at any table of persons (no 托管 to the end).
+        assert room_of(client, room_id).state is not None
+        err = player.reply(player.send(type="leave"), "error")
+        assert err["code"] == "hand_in_progress"
         vote = player.reply(player.send(type="dissolve"), "room")["room"]["vote"]
         assert vote["by"] == 2 and vote["answers"] == [None, None, True]
         assert vote["shouxing"] is None  # open: the 守醒 has not answered

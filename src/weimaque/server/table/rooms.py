@@ -424,10 +424,8 @@ class Room:
         seat_id = conn.seat if conn.seat is not None else conn.held
         if seat_id is None:
             raise self._fail("not_seated", "this connection holds no seat to leave", msg)
-        people = [
-            s for s, seat in enumerate(self.seating.seats) if seat.kind == "human" and seat.taken
-        ]
-        alone = people == [seat_id] and not self.table.is_over()
+        # Alone: no other person at the table, a 守醒 included (he settles with it, RULES §8.4).
+        alone = self.driver.voters() == [seat_id] and not self.table.is_over()
         if alone and isinstance(seat_id, int) and self.table.hand is not None:
             # A player against bots leaves mid-hand: 托管 plays the hand out (it counts), and
             # the match ends with it (docs/protocol.md §2.4).
