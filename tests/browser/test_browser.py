@@ -360,6 +360,19 @@ def test_shouxing_sees_the_three_hands(
     assert watcher.locator("[data-testid=hand-face][data-legal=true]").count() == 0
     assert watcher.get_by_test_id("actions").count() == 0
     shot(watcher, "shouxing-phone")
+    # He settles with the table (RULES §8.4), so he has a say in 解散 (docs/protocol.md §2.4):
+    # his proposal reaches the host, named as the 守醒, and the host may refuse it.
+    open_menu(watcher)
+    watcher.get_by_test_id("dissolve").click()
+    watcher.get_by_test_id("confirm-yes").click()
+    row = host.get_by_test_id("vote-shouxing")
+    row.wait_for()
+    assert row.get_attribute("data-answer") == "true" and row.inner_text().startswith("守醒")
+    assert host.get_by_test_id("vote-0").get_attribute("data-answer") == "null"
+    shot(host, "shouxing-vote-desktop")
+    host.get_by_test_id("vote-refuse").click()
+    watcher.locator("[data-testid=error]", has_text="拒绝").wait_for()
+    host.get_by_test_id("vote").wait_for(state="detached")
     assert page_errors == []
 
 

@@ -247,8 +247,10 @@ export function startRoom(app, roomId) {
   function label(seat) {
     if (persons() && personOf(seat) !== undefined) return personLabel(personOf(seat));
     if (seat === "shouxing") {
-      const name = s.room?.shouxing?.name || t("empty");
-      return `${t("shouxing_gets")} ${s.you.seat === "shouxing" ? `${name}（${t("you")}）` : name}`;
+      // The server names an unnamed 守醒 守醒: the role alone, then.
+      const name = s.room?.shouxing?.name;
+      const shown = !name || name === "守醒" ? t("shouxing_gets") : `${t("shouxing_gets")} ${name}`;
+      return s.you.seat === "shouxing" ? `${shown}（${t("you")}）` : shown;
     }
     const info = seatInfo(seat);
     // The server names an unnamed player 玩家N: show that in the chosen language.
