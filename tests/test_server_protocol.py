@@ -514,7 +514,16 @@ def test_bots_and_the_shouxing(client: TestClient) -> None:
             if 2 in state.to_act():
                 c = clients[2]
                 action = str(state.legal_actions(2)[0])
-                acked(c, c.send(type="act", action=action, decision=room.decision_of(2)))
+                i = c.send(type="act", action=action, decision=room.decision_of(2))
+                answer = c.until(
+                    lambda m, i=i: (
+                        (m["type"] == "ack" and m["ack"] == i)
+                        or (m["type"] == "error" and m.get("re") == i)
+                    )
+                )
+                # The bots move meanwhile: a state read between two of their moves may be gone
+                # by the time the action arrives (refused, nothing applied): look again.
+                assert answer["type"] == "ack" or answer["code"] in ("stale", "not_your_turn")
                 n += 1
             else:
                 time.sleep(0.005)

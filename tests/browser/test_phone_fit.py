@@ -35,7 +35,7 @@ from tests.browser.test_browser import (  # noqa: F401  (pytestmark: skip withou
     shot,
     sync_api,
 )
-from tests.browser.test_table import LANDSCAPE, get, post
+from tests.browser.test_table import LANDSCAPE, LONG_TURN, get, post
 
 VIEWS = [(LANDSCAPE, "phone"), (DESKTOP, "desktop")]
 FORM = "form[data-testid=rematch-form]"
@@ -118,13 +118,14 @@ def inside(page: Page, selector: str, container: str) -> None:
 
 
 def sandingguai_room(page: Page, server: str, seed: int = 19) -> str:
-    """A 三丁拐 room of two greedy bots (seeded, no timers), our seat taken; its id."""
+    """A 三丁拐 room of two greedy bots (seeded, a 600 s turn timer: 托管 never answers for us
+    while the page is measured on a loaded machine), our seat taken; its id."""
     body = {
         "game": "sandingguai",
         "bots": {"1": "greedy", "2": "greedy"},
         "bot_delay_ms": 0,
         "seed": seed,
-        "turn_seconds": None,
+        "turn_seconds": LONG_TURN,
     }
     room = str(post(server, "/api/rooms", body)["room_id"])
     page.goto(f"{server}/r/{room}")
