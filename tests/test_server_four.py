@@ -387,6 +387,31 @@ def test_every_person_votes_to_dissolve_and_answers_follow_their_persons(server:
         four.close()
 
 
+def test_a_bot_sitting_out_is_not_waited_for(server: Server) -> None:
+    """A bot agrees to 解散 without answering (docs/protocol.md §2.4), when it sits out too: the
+    three persons at the seats agreeing end the match at once."""
+    # Person 2, who sits out hand 1 (FIRST_PLACE), is a bot: the persons at seats 0, 1 and 2 are
+    # persons 0, 1 and 3.
+    made = server.room(options=FOUR, bots={"2": "greedy"}, seed=3, turn_seconds=600)
+    players = [server.ws(made["room_id"]) for _ in range(3)]
+    try:
+        for k, ws in enumerate(players):
+            i = ws.send(type="sit", seat=k, name=f"P{k}")
+            ws.until(lambda m, i=i: m["type"] == "welcome" and m.get("re") == i)
+        first, *others = players
+        room = first.reply(first.send(type="dissolve"), "room")["room"]
+        assert room["shouxing"]["kind"] == "bot" and room["vote"]["shouxing"] is None
+        for ws in others:
+            ws.reply(ws.send(type="vote", agree=True))
+        result = first.until(lambda m: m["type"] == "vote_result")
+        assert result["passed"] is True and result["absent"] == []
+        end = first.until(lambda m: m["type"] == "match_end")
+        assert end["dissolved"] is True and len(end["ledger"]["seats"]) == 4
+    finally:
+        for ws in players:
+            ws.close()
+
+
 def test_zhanji_is_per_person_through_a_restart(store_target: str, tmp_path: Path) -> None:
     """docs/protocol.md §7.3 at a table of four persons, on SQLite and PostgreSQL: four
     signed-in players play a three-hand match (the server SIGKILLed and restarted after the first

@@ -488,7 +488,8 @@ class HandDriver:
         out: list[SeatId] = [
             s for s, seat in enumerate(seating.seats) if seat.kind == "human" and seat.taken
         ]
-        if seating.shouxing is not None and seating.shouxing.taken:
+        sx = seating.shouxing
+        if sx is not None and sx.kind == "human" and sx.taken:  # a bot agrees without answering
             out.append("shouxing")
         return out
 

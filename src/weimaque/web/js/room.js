@@ -972,7 +972,8 @@ export function startRoom(app, roomId) {
     const v = s.room?.vote;
     if (!v) return null;
     // A bot agrees without answering (docs/protocol.md §2.4).
-    const answer = (x) => (x === "shouxing" ? v.shouxing : seatInfo(x)?.kind === "bot" ? true : v.answers[x]) ?? null;
+    const bot = (x) => (x === "shouxing" ? s.room.shouxing?.kind : seatInfo(x)?.kind) === "bot";
+    const answer = (x) => (bot(x) ? true : x === "shouxing" ? v.shouxing : v.answers[x]) ?? null;
     const me = myVoter();
     const voters = (s.room.seats || []).map((x) => x.seat);
     if (s.room.shouxing?.taken) voters.push("shouxing");
