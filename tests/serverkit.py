@@ -141,6 +141,19 @@ def late(reply: Msg) -> bool:
     return reply["type"] == "error" and reply.get("code") == "storage_unavailable"
 
 
+def ask_until_taken(
+    send: Callable[[], int], answer: Callable[[int], Msg], seconds: float = 10.0
+) -> Msg:
+    """``send`` a message and return its first direct answer (``answer`` of its id), sent again
+    while that is a late owner's refusal (``late``), for up to ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while True:
+        reply = answer(send())
+        if not late(reply) or time.monotonic() > deadline:
+            return reply
+        time.sleep(0.1)
+
+
 class Client:
     """One WebSocket with a log of everything it received."""
 
@@ -175,15 +188,12 @@ class Client:
 
     def ask(self, seconds: float = 10.0, **fields: Any) -> Msg:
         """Send a message and return its first direct answer (a ``sit``'s ``welcome``, an
-        error...), sent again while that is a late owner's ``storage_unavailable`` (``late``)
-        for up to ``seconds``."""
-        deadline = time.monotonic() + seconds
-        while True:
-            i = self.send(**fields)
-            reply = self.until(lambda m, i=i: m.get("re") == i)
-            if not late(reply) or time.monotonic() > deadline:
-                return reply
-            time.sleep(0.1)
+        error...), as ``ask_until_taken``."""
+        return ask_until_taken(
+            lambda: self.send(**fields),
+            lambda i: self.until(lambda m: m.get("re") == i),
+            seconds,
+        )
 
     def drain(self, wait: float = 0.1) -> list[Msg]:
         out = []
@@ -234,13 +244,11 @@ class Table:
 
     def ask(self, k: int, seconds: float = 10.0, **fields: Any) -> Msg:
         """Seat ``k`` sends a message and has its first direct answer, as ``Client.ask``."""
-        deadline = time.monotonic() + seconds
-        while True:
-            i = self.seats[k].send(**fields)
-            reply = self.wait(k, lambda m, i=i: m.get("re") == i)
-            if not late(reply) or time.monotonic() > deadline:
-                return reply
-            time.sleep(0.1)
+        return ask_until_taken(
+            lambda: self.seats[k].send(**fields),
+            lambda i: self.wait(k, lambda m: m.get("re") == i),
+            seconds,
+        )
 
     def take(self, k: int, msg: Msg) -> None:
         if msg["type"] in ("snapshot", "events"):
