@@ -230,6 +230,28 @@ def _table(view: View) -> _Table:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class ChickenCosts:
+    """What throwing a fixed chicken costs a discard's rating (SDG §7.4-§7.7), per chicken
+    value, in the rating's units (unseen useful tiles): ``row`` for any fixed chicken, plus
+    ``first_claimable`` for the hand's first chicken discard while two or more copies are
+    unseen (someone may 碰 it: 责任鸡), or ``first`` with fewer (it stays: 冲锋鸡).
+
+    :data:`KEEP` is GreedyBot's: chickens go last among equals. :data:`SETTLED` values them by
+    what the settlement does with a thrown chicken: it still counts for its thrower if he ends
+    叫 (§7.6), and the first one counts twice (冲锋鸡, §7.4), so among equals it goes first."""
+
+    row: float
+    first_claimable: float
+    first: float
+
+
+#: GreedyBot's chicken costs: keep them (a thrown one costs 包鸡 if the seat ends not 叫).
+KEEP: Final = ChickenCosts(row=1.5, first_claimable=3.0, first=1.0)
+#: The search bot's: throw the hand's first chicken among equals (docs/sandingguai.md §13).
+SETTLED: Final = ChickenCosts(row=0.0, first_claimable=-3.0, first=-3.0)
+
+
 def _meld_mask(melds: Sequence[Meld]) -> int:
     mask = 0
     for m in melds:
@@ -245,18 +267,19 @@ class GreedyBot:
     lacking suit of §2.4), then the copies left unseen of the tiles that bring the hand
     nearer (at 叫: of its waits, SDG §6.3), weighed by the passport (§5.1: a wait that
     cannot be won on a discard counts for less), then the chickens' value (§7). Ties are
-    broken with ``rng``.
+    broken with ``rng``. ``chickens``: what throwing a fixed chicken costs (:data:`KEEP`).
     """
 
-    __slots__ = ("rules",)
+    __slots__ = ("chickens", "rules")
 
     #: A wait that only 自摸 can win (no passport, SDG §5.1) counts this much of a full one.
     ZIMO_ONLY: Final = 0.4
     #: 报听 needs at least this many unseen winning tiles (SDG §4.6: the hand is locked).
     BAOTING_MIN_WAITS: Final = 4
 
-    def __init__(self, rules: RuleConfig | None = None) -> None:
+    def __init__(self, rules: RuleConfig | None = None, chickens: ChickenCosts = KEEP) -> None:
         self.rules = rules or RuleConfig()
+        self.chickens = chickens
 
     # -------------------------------------------------------------------------- decisions
 
@@ -389,15 +412,16 @@ class GreedyBot:
         fixed chicken in the discard row costs its value if the seat ends not 叫 (包鸡, SDG
         §7.7), and the hand's first chicken discard may be claimed (责任鸡: 2× to the
         claimant, §7.5) or doubles that cost (冲锋鸡, §7.4), so chickens go last among
-        equals. With a 报听 opponent (§4.6: a win on him costs +10 番) a kind he has not
-        thrown also goes later."""
+        equals (:attr:`chickens`). With a 报听 opponent (§4.6: a win on him costs +10 番) a
+        kind he has not thrown also goes later."""
         dist, value = self._rating(_minus(hand, tile), melds, table)
         if tile in self._fixed_chickens():
             v = self.rules.wugu_value if tile == WUGU else 1
-            value -= 1.5 * v
+            costs = self.chickens
+            value -= costs.row * v
             if not table.first_chicken_out and self.rules.chongfeng:
                 # Two or more unseen copies: someone may 碰 it (责任鸡), else it is 冲锋鸡.
-                value -= (3.0 if table.unseen[tile] >= 2 else 1.0) * v
+                value -= (costs.first_claimable if table.unseen[tile] >= 2 else costs.first) * v
         if table.baoting_safe is not None and tile not in table.baoting_safe:
             value -= 2.0
         return dist, value
@@ -471,7 +495,10 @@ def _near(hand: Counts) -> tuple[int, ...]:
 
 
 __all__ = [
+    "KEEP",
+    "SETTLED",
     "Bot",
+    "ChickenCosts",
     "GreedyBot",
     "RandomBot",
     "shanten",

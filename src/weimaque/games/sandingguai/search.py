@@ -56,6 +56,8 @@ from weimaque.games.sandingguai.actions import (
     TING,
 )
 from weimaque.games.sandingguai.bots import (
+    KEEP,
+    SETTLED,
     GreedyBot,
     _blocks,
     _meld_mask,
@@ -81,6 +83,7 @@ PARAMS: Final[dict[str, tuple[float, float, float]]] = {
     "z": (2.5, 0.0, 10.0),
     "greedy": (0, 0, 1),
     "gap": (1.0, 0.0, 1000.0),
+    "chickens": (1, 0, 1),
 }
 
 
@@ -367,9 +370,23 @@ class SearchBot:
     ``batch``: worlds between prunings (the first after two); ``z``: standard errors a
     candidate must lose by to be dropped, and beat GreedyBot's choice by to replace it;
     ``gap``: how far below GreedyBot's choice (its rating's value) a discard may be rated and
-    still be searched; ``greedy``: 1 to play the rollouts by :func:`greedy_policy`."""
+    still be searched; ``greedy``: 1 to play the rollouts by :func:`greedy_policy`;
+    ``chickens``: 1 to rate discards with :data:`~.bots.SETTLED` chicken costs (the default and
+    the candidates then come from :attr:`base`, a GreedyBot that throws the hand's first
+    chicken among equals), 0 with GreedyBot's own (:data:`~.bots.KEEP`)."""
 
-    __slots__ = ("batch", "gap", "greedy", "ms", "roll_greedy", "rules", "sims", "width", "z")
+    __slots__ = (
+        "base",
+        "batch",
+        "gap",
+        "greedy",
+        "ms",
+        "roll_greedy",
+        "rules",
+        "sims",
+        "width",
+        "z",
+    )
 
     #: The budget of a claim, kong or 报听 decision, in multiples of ``sims`` (or ``ms``).
     BIG: Final = 3
@@ -384,9 +401,13 @@ class SearchBot:
         z: float = 2.5,
         greedy: float = 0,
         gap: float = 1.0,
+        chickens: float = 1,
     ) -> None:
         self.rules = rules or RuleConfig()
+        #: The model of every seat in GreedyBot rollouts (``greedy=1``).
         self.greedy = GreedyBot(self.rules)
+        #: The default choice and the candidates' ratings.
+        self.base = GreedyBot(self.rules, SETTLED if chickens else KEEP)
         self.sims = int(sims)
         self.ms = float(ms)
         self.width = int(width)
@@ -407,11 +428,11 @@ class SearchBot:
         if len(legal) == 1:
             return Decision(legal[0], legal[0], (), 0)
         if legal[0] >= QUE:
-            a = self.greedy.choose_que(view, rng)
+            a = self.base.choose_que(view, rng)
             return Decision(a, a, (), 0)
         if HU in legal:
             return Decision(HU, HU, (), 0)  # SDG §6.2: a legal 胡 always scores; take it
-        default = self.greedy.act(view, rng)
+        default = self.base.act(view, rng)
         candidates = self.candidates(view, default)
         if len(candidates) == 1:
             return Decision(default, default, (), 0)
@@ -428,7 +449,7 @@ class SearchBot:
             return [default, *(a for a in legal if a != default)]
         table = _table(view)
         tiles = [a - DISCARD for a in legal if DISCARD <= a < TING]
-        rated = self.greedy._rate_discards(table.hand, table.melds, table, tiles)
+        rated = self.base._rate_discards(table.hand, table.melds, table, tiles)
         # Only the discards that leave the hand nearest 叫 are close calls (GreedyBot rates
         # the others -inf): a farther one is never searched.
         near = [t for t in rated if rated[t][1] != float("-inf")]
