@@ -15,13 +15,15 @@ from weimaque.games import Playout, get_game
 from weimaque.games.sandingguai import bots as bots_module
 from weimaque.games.sandingguai.actions import ANGANG, DISCARD, GANG, HU, PASS, PENG, QUE, TING
 from weimaque.games.sandingguai.bots import (
+    KEEP,
+    SETTLED,
     Bot,
     GreedyBot,
     RandomBot,
     shanten,
 )
 from weimaque.games.sandingguai.game import SdgHand
-from weimaque.games.sandingguai.notation import parse_tile, parse_tiles
+from weimaque.games.sandingguai.notation import FirstChicken, parse_tile, parse_tiles
 from weimaque.games.sandingguai.observation import View, observe
 from weimaque.games.sandingguai.rules import RuleConfig, get_rules
 from weimaque.games.sandingguai.state import State
@@ -162,6 +164,22 @@ def test_greedy_keeps_the_chicken_among_equal_discards() -> None:
     for seed in range(10):
         action = GreedyBot(RULES).act(self_view("123m456m789m55p7p1s9s"), random.Random(seed))
         assert action == DISCARD + parse_tile("9s")
+
+
+def test_settled_chicken_costs_throw_the_first_chicken_among_equals() -> None:
+    # A thrown chicken still counts for a seat that ends 叫 and the first counts twice (冲锋鸡,
+    # SDG §7.4, §7.6): with SETTLED costs the 幺鸡 goes first; once a chicken is out, SETTLED
+    # costs nothing either way and the rating of the 13 tiles left decides.
+    view = self_view("123m456m789m55p7p1s9s")
+    assert GreedyBot(RULES, KEEP).act(view, random.Random(0)) == DISCARD + parse_tile("9s")
+    for seed in range(10):
+        assert GreedyBot(RULES, SETTLED).act(view, random.Random(seed)) == DISCARD + parse_tile(
+            "1s"
+        )
+    out = (FirstChicken(parse_tile("1s"), 1),)
+    later = dataclasses.replace(view, chickens=out)
+    rated = {GreedyBot(RULES, SETTLED).act(later, random.Random(seed)) for seed in range(20)}
+    assert rated == {DISCARD + parse_tile("1s"), DISCARD + parse_tile("9s")}
 
 
 def test_greedy_throws_what_a_baoting_opponent_threw() -> None:

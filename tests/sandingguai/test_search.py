@@ -11,7 +11,7 @@ import pytest
 from weimaque.errors import WeimaqueError
 from weimaque.games.sandingguai import get_rules
 from weimaque.games.sandingguai.actions import DISCARD, HU, TING
-from weimaque.games.sandingguai.bots import GreedyBot
+from weimaque.games.sandingguai.bots import KEEP, SETTLED, GreedyBot
 from weimaque.games.sandingguai.game import GAME
 from weimaque.games.sandingguai.notation import parse_tile, parse_tiles
 from weimaque.games.sandingguai.observation import observe
@@ -125,6 +125,24 @@ def test_the_race_overrules_a_losing_default() -> None:
     assert bot.act(view, random.Random(4)) in (good, TING + parse_tile("9m"))
 
 
+def test_the_default_is_its_base_choice() -> None:
+    """A clear call is answered with its base's choice: the first 幺鸡 goes before an equal
+    third-suit tile (SETTLED chicken costs, docs/sandingguai.md §13), and with ``chickens=0``
+    the 9s goes, as GreedyBot throws it."""
+    rules = get_rules("sandingguai")
+    hands = [
+        parse_tiles("123m456m789m55p7p1s9s"),
+        parse_tiles("1112345678999p"),
+        parse_tiles("2223334445556s"),
+    ]
+    view = observe(State(rules, deck=stack_deck(hands, dealer=0)), 0)
+    settled = SearchBot(rules, sims=16).decide(view, random.Random(2))
+    assert settled.default == DISCARD + parse_tile("1s")
+    kept = SearchBot(rules, sims=16, chickens=0).decide(view, random.Random(2))
+    assert kept.default == DISCARD + parse_tile("9s")
+    assert kept.default == GreedyBot(rules).act(view, random.Random(2))
+
+
 def test_rollouts_play_a_world_to_its_end() -> None:
     rules = get_rules("sandingguai")
     for seed in range(5):
@@ -140,12 +158,16 @@ def test_the_spec_and_its_parameters() -> None:
     assert isinstance(bot, SearchBot)
     assert (bot.sims, bot.width, bot.z, bot.ms) == (8, 2, 2.5, 0)
     assert isinstance(GAME.bot("search", "baike-3p"), SearchBot)
+    # Its base rates thrown chickens as the settlement does unless told GreedyBot's way.
+    assert GAME.bot("search", "sandingguai").base.chickens == SETTLED  # type: ignore[attr-defined]
+    assert GAME.bot("search:chickens=0", "sandingguai").base.chickens == KEEP  # type: ignore[attr-defined]
     for spec, quoted in [
         ("search:sims=0", "'0'"),
         ("search:sims=many", "'many'"),
         ("search:width=1.5", "'1.5'"),
         ("search:depth=3", "'depth'"),
         ("search:ms=-5", "'-5'"),
+        ("search:chickens=2", "'2'"),
     ]:
         with pytest.raises(WeimaqueError, match=quoted):
             GAME.bot(spec, "sandingguai")

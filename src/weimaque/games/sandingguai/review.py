@@ -13,8 +13,9 @@ action actually taken added, over ``worlds`` determinized deals of what the seat
 (:class:`.determinize.Knowledge`), every candidate in every world played out by the search's
 rollout policy with the same random numbers (common random numbers, no pruning). It reports:
 
-* ``best``: the bot's choice, by its own rule (:meth:`.search.SearchBot._choose`: GreedyBot's
-  unless another candidate beats it by ``z`` standard errors; a legal 胡 always, SDG §6.2);
+* ``best``: the bot's choice, by its own rule (:meth:`.search.SearchBot._choose`: its base's,
+  GreedyBot with the settlement's chicken costs, unless another candidate beats it by ``z``
+  standard errors; a legal 胡 always, SDG §6.2);
 * ``cost``: the seat's points of the hand (SDG §9) expected after ``best`` less after the action
   taken, the mean paired difference over the worlds, with its standard error ``se``;
 * ``value``: the points expected on ``best``'s line;
@@ -139,13 +140,13 @@ def _decision(
     rng = random.Random(f"review:{step}")
     legal = view.legal
     if legal[0] >= QUE:
-        default = bot.greedy.choose_que(view, rng)
+        default = bot.base.choose_que(view, rng)
         candidates = list(dict.fromkeys((default, *legal)))
     elif HU in legal:
         default = HU  # SDG §6.2: the bot always takes a legal 胡
         candidates = [HU] if taken == HU else [HU, taken]
     else:
-        default = bot.greedy.act(view, rng)
+        default = bot.base.act(view, rng)
         candidates = bot.candidates(view, default)
     if taken not in candidates:
         candidates.append(taken)
@@ -251,7 +252,7 @@ def review(record: Mapping[str, Any], seat: int, spec: str = "review") -> dict[s
             pending.append((step, view, moved[1]))
         mine = not state.is_terminal() and len(state.legal_actions(seat)) > 1
         view = observe(state, seat) if mine else None
-    # The bot's own rule for leaving GreedyBot's line, over two halves of the worlds; every
+    # The bot's own rule for leaving its base's line, over two halves of the worlds; every
     # discard as near 叫 is graded, a clear call too (docs/sandingguai.md §13, ``gap``).
     bot = SearchBot(state.rules, batch=max(1, worlds // 2), gap=1000)
     decisions: list[dict[str, Any]] = []

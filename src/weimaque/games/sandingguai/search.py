@@ -2,9 +2,11 @@
 
 :class:`SearchBot` answers at once what needs no search: a single legal action, a legal 胡 (SDG
 §6.2: every win scores at least the floor, and the hand ends at once), 定缺 (as
-:class:`~.bots.GreedyBot`). Otherwise it takes :class:`~.bots.GreedyBot`'s choice as the default
-and a few candidates beside it: on its own turn the ``width`` best discards by GreedyBot's
-rating that it rates within ``gap`` of its own choice (each with 报听 where legal, SDG §4.6; a
+:class:`~.bots.GreedyBot`). Otherwise it takes its *base*'s choice as the default, a
+:class:`~.bots.GreedyBot` that rates a thrown fixed chicken as the settlement does
+(:data:`~.bots.SETTLED`: the hand's first chicken goes first among equals, SDG §7.4, §7.6), and a
+few candidates beside it: on its own turn the ``width`` best discards by the base's rating that
+it rates within ``gap`` of its own choice (each with 报听 where legal, SDG §4.6; a
 clear call, nothing within ``gap``, is answered at once) and every kong (§4.5); in a claim or
 rob window every option (§3); a decision with a claim, a kong or 报听 among its candidates gets
 three times the budget (they are rare and change the hand most). Each *world* is a deal of the
@@ -18,8 +20,8 @@ times the cost).
 
 From the second ``batch`` of worlds on, after each batch the race drops a candidate whose
 paired mean against the leader is below zero by more than ``z`` standard errors (progressive
-pruning); GreedyBot's choice is never dropped. The budget is ``sims`` rollouts (deterministic
-for a given ``rng``) or, with ``ms``, a wall-clock limit per decision. The answer is GreedyBot's
+pruning); the base's choice is never dropped. The budget is ``sims`` rollouts (deterministic
+for a given ``rng``) or, with ``ms``, a wall-clock limit per decision. The answer is the base's
 choice unless, after at least two batches, the best candidate beats it by more than ``z``
 standard errors of the paired difference: outcomes of a hand are noisy (a few worlds' chickens
 and 查叫 swing tens of points), and the rollout policy and a uniform deal of the unseen tiles
@@ -354,7 +356,7 @@ def paired(a: list[float], b: list[float]) -> tuple[float, float]:
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """What one search found: the answer, GreedyBot's choice, every arm and the rollouts."""
+    """What one search found: the answer, the base's choice, every arm and the rollouts."""
 
     action: int
     default: int
@@ -363,13 +365,13 @@ class Decision:
 
 
 class SearchBot:
-    """Flat Monte Carlo with progressive pruning over GreedyBot's best candidates (module doc).
+    """Flat Monte Carlo with progressive pruning over its base's best candidates (module doc).
 
     ``sims``: rollouts per decision (deterministic for a given ``rng``); ``ms``: a wall-clock
     budget per decision instead (0: off); ``width``: discards searched beside the greedy one;
     ``batch``: worlds between prunings (the first after two); ``z``: standard errors a
-    candidate must lose by to be dropped, and beat GreedyBot's choice by to replace it;
-    ``gap``: how far below GreedyBot's choice (its rating's value) a discard may be rated and
+    candidate must lose by to be dropped, and beat the base's choice by to replace it;
+    ``gap``: how far below the base's choice (its rating's value) a discard may be rated and
     still be searched; ``greedy``: 1 to play the rollouts by :func:`greedy_policy`;
     ``chickens``: 1 to rate discards with :data:`~.bots.SETTLED` chicken costs (the default and
     the candidates then come from :attr:`base`, a GreedyBot that throws the hand's first
@@ -442,7 +444,7 @@ class SearchBot:
         return self.search(view, candidates, default, rng, self.BIG if big else 1)
 
     def candidates(self, view: View, default: int) -> list[int]:
-        """GreedyBot's choice first, then on the seat's turn the ``width`` best discards by
+        """The base's choice first, then on the seat's turn the ``width`` best discards by
         its rating (with 报听 where legal) and every kong; in a window every option."""
         legal = view.legal
         if view.phase != "self":
@@ -450,7 +452,7 @@ class SearchBot:
         table = _table(view)
         tiles = [a - DISCARD for a in legal if DISCARD <= a < TING]
         rated = self.base._rate_discards(table.hand, table.melds, table, tiles)
-        # Only the discards that leave the hand nearest 叫 are close calls (GreedyBot rates
+        # Only the discards that leave the hand nearest 叫 are close calls (the base rates
         # the others -inf): a farther one is never searched.
         near = [t for t in rated if rated[t][1] != float("-inf")]
         order = sorted(near, key=lambda t: rated[t], reverse=True)[: self.width]
@@ -504,7 +506,7 @@ class SearchBot:
         return Decision(self._choose(live, default), default, tuple(arms), used)
 
     def _prune(self, live: list[Arm], default: int) -> list[Arm]:
-        """Drop every arm but GreedyBot's whose paired mean against the leader is below zero
+        """Drop every arm but the base's whose paired mean against the leader is below zero
         by more than ``z`` standard errors (all live arms play every world)."""
         leader = max(live, key=Arm.mean)
         keep = []
@@ -518,8 +520,8 @@ class SearchBot:
         return keep
 
     def _choose(self, live: list[Arm], default: int) -> int:
-        """The best live arm if, over two batches of worlds or more, it beats GreedyBot's
-        choice by more than ``z`` standard errors; else GreedyBot's choice."""
+        """The best live arm if, over two batches of worlds or more, it beats the base's
+        choice by more than ``z`` standard errors; else the base's choice."""
         best = max(live, key=Arm.mean)
         base = next(a for a in live if a.action == default)
         if best is base or len(base.returns) < 2 * self.batch:
