@@ -406,9 +406,9 @@ BOTS: Final = (
         "search",
         Names("搜索", "search"),
         Names(
-            "在与所见一致的牌局中把贪心的几种候选各打到底，取平均得分最高者",
-            "plays greedy's best few candidates out in deals consistent with its view, "
-            "keeps the best average",
+            "以贪心为底（第一张鸡先打），在与所见一致的牌局中把几种候选各打到底，取平均得分最高者",
+            "starts from greedy that throws the first chicken, plays its best few candidates "
+            "out in deals consistent with its view, keeps the best average",
         ),
         slow=True,
     ),
