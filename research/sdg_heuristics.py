@@ -25,11 +25,13 @@ Bots:
     python research/sdg_heuristics.py settled greedy --hands 3000 --seed 11
     python research/sdg_heuristics.py costs:0/-3/-3 greedy --hands 1800 --seed 2
     python research/sdg_heuristics.py plan:0.25/1/1 greedy --hands 1800 --seed 2
+    python research/sdg_heuristics.py --flows 600   # what a hand's transfers move, by reason
 """
 
 from __future__ import annotations
 
 import argparse
+import collections
 import math
 import multiprocessing
 import random
@@ -51,6 +53,7 @@ from weimaque.games.sandingguai.bots import (
 )
 from weimaque.games.sandingguai.notation import Meld, MeldKind
 from weimaque.games.sandingguai.rules import RuleConfig
+from weimaque.games.sandingguai.settle import REASONS
 from weimaque.games.sandingguai.tiles import Counts
 
 
@@ -195,14 +198,45 @@ def deal(job: tuple[int, str, str]) -> float:
     return sum(points(seed, s, a) - points(seed, s, b) for s in range(3)) / 3
 
 
+def flows(hands: int) -> None:
+    """Points moved a hand by each reason of SDG §9 in ``hands`` hands of three GreedyBots
+    (seeds 10000 on), and how the hands ended."""
+    rules = get_rules("sandingguai")
+    greedy = GreedyBot(rules)
+    moved: collections.Counter[str] = collections.Counter()
+    count: collections.Counter[str] = collections.Counter()
+    ends: collections.Counter[str] = collections.Counter()
+    for i in range(hands):
+        st = State(rules, seed=10_000 + i)
+        rng = random.Random(i)
+        while not st.is_terminal():
+            p = st.current_player()
+            st.apply(greedy.act(observe(st, p), rng), p)
+        assert st.result is not None
+        transfers = st.result.settlement.transfers
+        ends["胡" if any(t.reason == "hu" for t in transfers) else "荒庄"] += 1
+        for t in transfers:
+            moved[REASONS[t.reason]] += t.amount
+            count[REASONS[t.reason]] += 1
+    print(f"{hands} hands: " + ", ".join(f"{k} {v}" for k, v in ends.items()))
+    for reason, points in moved.most_common():
+        print(
+            f"{reason}: {points / hands:.2f} points a hand in {count[reason] / hands:.2f} transfers"
+        )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("a")
-    ap.add_argument("b")
+    ap.add_argument("a", nargs="?", default="settled")
+    ap.add_argument("b", nargs="?", default="greedy")
+    ap.add_argument("--flows", type=int, default=0, help="only count the transfers of N hands")
     ap.add_argument("--hands", type=int, default=3000)
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--workers", type=int, default=2)
     args = ap.parse_args()
+    if args.flows:
+        flows(args.flows)
+        return
     jobs = [(args.seed * 1_000_003 + d, args.a, args.b) for d in range(args.hands // 3)]
     with multiprocessing.get_context("fork").Pool(args.workers) as pool:
         res = pool.map(deal, jobs, chunksize=8)
