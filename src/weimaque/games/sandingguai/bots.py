@@ -411,8 +411,9 @@ class GreedyBot:
         """The 13 tiles left by discarding ``tile``, rated, less the cost of throwing it: a
         fixed chicken in the discard row costs its value if the seat ends not 叫 (包鸡, SDG
         §7.7), and the hand's first chicken discard may be claimed (责任鸡: 2× to the
-        claimant, §7.5) or doubles that cost (冲锋鸡, §7.4), so chickens go last among
-        equals (:attr:`chickens`). With a 报听 opponent (§4.6: a win on him costs +10 番) a
+        claimant, §7.5) or doubles that cost (冲锋鸡, §7.4), so with :data:`KEEP` costs
+        chickens go last among equals (:attr:`chickens`: :data:`SETTLED` weighs what a thrown
+        chicken still counts instead). With a 报听 opponent (§4.6: a win on him costs +10 番) a
         kind he has not thrown also goes later."""
         dist, value = self._rating(_minus(hand, tile), melds, table)
         if tile in self._fixed_chickens():
