@@ -126,7 +126,7 @@ def test_the_race_overrules_a_losing_default() -> None:
 
 
 def test_the_default_is_its_base_choice() -> None:
-    """A clear call is answered with its base's choice: the first 幺鸡 goes before an equal
+    """The search starts from its base's choice: the first 幺鸡 goes before an equal
     third-suit tile (SETTLED chicken costs, docs/sandingguai.md §13), and with ``chickens=0``
     the 9s goes, as GreedyBot throws it."""
     rules = get_rules("sandingguai")
@@ -159,8 +159,9 @@ def test_the_spec_and_its_parameters() -> None:
     assert (bot.sims, bot.width, bot.z, bot.ms) == (8, 2, 2.5, 0)
     assert isinstance(GAME.bot("search", "baike-3p"), SearchBot)
     # Its base rates thrown chickens as the settlement does unless told GreedyBot's way.
-    assert GAME.bot("search", "sandingguai").base.chickens == SETTLED  # type: ignore[attr-defined]
-    assert GAME.bot("search:chickens=0", "sandingguai").base.chickens == KEEP  # type: ignore[attr-defined]
+    settled, kept = GAME.bot("search", "sandingguai"), GAME.bot("search:chickens=0", "sandingguai")
+    assert isinstance(settled, SearchBot) and settled.base.chickens == SETTLED
+    assert isinstance(kept, SearchBot) and kept.base.chickens == KEEP
     for spec, quoted in [
         ("search:sims=0", "'0'"),
         ("search:sims=many", "'many'"),
