@@ -86,13 +86,16 @@ def test_a_lease_not_renewed_stops_its_owner_before_another_can_take_it(
 
 def test_renewals_keep_a_lease_past_its_length(redis_server: LocalRedis) -> None:
     async def run() -> None:
-        a, b = member(redis_server, "a:1", lease=0.45), member(redis_server, "b:2")
+        # Renewed every 0.67 s and trusted 1.8 s: a loaded machine may stall this process for
+        # a second without the lease running out.
+        lease = 2.0
+        a, b = member(redis_server, "a:1", lease=lease), member(redis_server, "b:2")
         lost: list[str] = []
         a.on_lost = lost.append
         try:
             assert await a.claim("r3") is None
             a.start()
-            end = time.monotonic() + 1.5  # over three leases
+            end = time.monotonic() + 3.25 * lease  # over three leases
             while time.monotonic() < end:
                 assert await b.claim("r3") == "http://a:1"
                 await asyncio.sleep(0.05)

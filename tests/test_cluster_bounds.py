@@ -26,7 +26,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from tests.serverkit import Client, Endpoint
-from tests.test_cluster_e2e import eventually, owner_of
+from tests.test_cluster_e2e import LEASE, eventually, owner_of
 from weimaque.deploy import postgres as local_postgres
 from weimaque.deploy import redis as local_redis
 from weimaque.deploy.haproxy import available as haproxy_available
@@ -48,7 +48,7 @@ def cluster() -> Iterator[LocalCluster]:
     folder = Path(tempfile.mkdtemp(prefix="wmq-cluster-"))
     os.chmod(folder, 0o755)
     try:
-        with LocalCluster(folder, servers=2, lease_seconds=1.0) as made:
+        with LocalCluster(folder, servers=2, lease_seconds=LEASE) as made:
             yield made
     finally:
         shutil.rmtree(folder, ignore_errors=True)
