@@ -42,7 +42,8 @@ def _create(page: Page, server: str, seed: int) -> str:
     page.get_by_test_id("seat-kind-2").select_option("")
     page.get_by_test_id("seat-kind-3").select_option("greedy")
     page.locator("[data-testid=field-hands] input").fill("3")
-    page.locator("[data-testid=field-next] input").fill("3")
+    # The countdown between hands: the first hand's result is read before it deals the next.
+    page.locator("[data-testid=field-next] input").fill("10")
     page.get_by_test_id("more-options").click()
     page.get_by_test_id("bot-speed").select_option("0")
     page.get_by_test_id("seed").fill(str(seed))

@@ -20,6 +20,7 @@ from tests.browser.test_browser import (  # noqa: F401  (pytestmark: skip withou
     play_until_end,
     pytestmark,
     shot,
+    sync_api,
 )
 from tests.browser.test_motion import COLUMNS_JS, seated_page
 from tests.browser.test_sound import HOOKS
@@ -266,8 +267,8 @@ def test_a_touch_screen_raises_a_card_then_discards_it(
     open_menu(page)
     toggle = page.get_by_test_id("discard-confirm")
     assert toggle.get_attribute("aria-pressed") == "true"
-    toggle.tap()
-    assert toggle.get_attribute("aria-pressed") == "false"
+    toggle.tap()  # its click may follow the tap's return: wait for the redraw
+    sync_api.expect(toggle).to_have_attribute("aria-pressed", "false")
     assert page.evaluate("localStorage.getItem('wmq.discardConfirm')") == "off"
     context.close()
     assert page_errors == []

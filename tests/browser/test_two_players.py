@@ -30,7 +30,9 @@ def _room(server: str, seed: int) -> str:
         "options": OPTIONS,
         "bots": {"1": "greedy"},
         "bot_delay_ms": 0,
-        "next_seconds": 3,
+        # The result shows until the next deal: long enough for the page to be read on a
+        # loaded machine before the countdown takes it away.
+        "next_seconds": 10,
         "seed": seed,
     }
     created = post(server, "/api/rooms", body)
@@ -245,7 +247,9 @@ def test_two_people_play_a_quanmingtang_match_of_two(
         "variant": "quanmingtang-2p",
         "options": PEOPLE_OPTIONS,
         "bot_delay_ms": 0,
-        "next_seconds": 3,
+        # Hand 1's result is read on both pages (and one switches language) before the
+        # countdown deals hand 2 and takes it away: time for that on a loaded machine.
+        "next_seconds": 10,
         "turn_seconds": 600,
         "seed": PEOPLE_SEED,
     }
