@@ -181,6 +181,14 @@ class Client:
             if pred(msg):
                 return msg
 
+    def after(self, start: int, pred: Callable[[Msg], bool], timeout: float = 10.0) -> Msg:
+        """The first message from ``log[start]`` on that matches ``pred``: read already (an
+        answer awaited meanwhile reads past it) or waited for."""
+        for msg in self.log[start:]:
+            if pred(msg):
+                return msg
+        return self.until(pred, timeout)
+
     def reply(self, msg_id: int, kind: str | None = None, timeout: float = 10.0) -> Msg:
         return self.until(
             lambda m: m.get("re") == msg_id and (kind is None or m["type"] == kind), timeout

@@ -52,9 +52,8 @@ def test_presets_offer_the_app_tiers_and_a_room_plays_one(tmp_path: Path) -> Non
             c.reply(c.send(type="sit", seat=0, name="p0"), "welcome")
             c.reply(c.send(type="autoplay", on=True), "snapshot")
             # The seats are taken at the sit, so the hand is dealt then: a bot's deal 名堂 can
-            # end it before the answer to 托管 (read past, into the log).
-            ended = [m for m in c.log if m["type"] == "hand_end"]
-            end = ended[0] if ended else c.until(lambda m: m["type"] == "hand_end", timeout=60)
+            # end it before the answer to 托管.
+            end = c.after(0, lambda m: m["type"] == "hand_end", timeout=60)
             c.close()
             assert end["match_over"] and end["result"]["winner"] is not None, end["result"]
             named = {p["key"]: p["name"] for p in end["breakdown"]["patterns"]}

@@ -445,7 +445,7 @@ def test_a_dissolved_room_stays_dissolved_after_a_restart(tmp_path: Path) -> Non
         friend.reply(friend.send(type="sit", seat=1, name="p1"), "welcome")
         friend.reply(friend.send(type="autoplay", on=True), "snapshot")
         c.reply(c.send(type="autoplay", on=True), "snapshot")
-        first = c.until(lambda m: m["type"] == "hand_end", timeout=30)
+        first = c.after(0, lambda m: m["type"] == "hand_end", timeout=30)
         c.reply(c.send(type="autoplay", on=False), "snapshot")
         c.reply(c.send(type="next"), "snapshot")  # hand 2 is dealt, then dissolved
         c.send(type="dissolve")
@@ -492,7 +492,7 @@ def test_match_two_restores_with_its_own_ledger_and_room_wide_numbers(tmp_path: 
         c = server.ws(room)
         token = c.reply(c.send(type="sit", seat=0, name="p0"), "welcome")["token"]
         c.reply(c.send(type="autoplay", on=True), "snapshot")
-        c.until(lambda m: m["type"] == "hand_end", timeout=30)
+        c.after(0, lambda m: m["type"] == "hand_end", timeout=30)
         c.send(type="next")  # under 托管 the countdown would deal; a press deals at once
         match_one = c.until(lambda m: m["type"] == "match_end", timeout=30)
         assert match_one["hands_played"] == 2 and match_one["match_number"] == 1

@@ -29,7 +29,7 @@ def test_the_match_seed_is_shown_once_the_match_is_over(tmp_path: Path) -> None:
         c = server.ws(room)
         c.reply(c.send(type="sit", seat=0, name="p0"), "welcome")
         c.reply(c.send(type="autoplay", on=True), "snapshot")
-        first = c.until(lambda m: m["type"] == "hand_end", timeout=30)
+        first = c.after(0, lambda m: m["type"] == "hand_end", timeout=30)
         # Between the hands: the finished hand's seed is shown, the match's is not.
         assert first["fairness"]["seed"] is not None
         mid = server.get(f"/api/rooms/{room}/record")
